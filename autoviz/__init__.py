@@ -1,0 +1,70 @@
+"""autoviz: see reverse-mode automatic differentiation, with PyTorch's names and semantics.
+
+Layers, imported one way only:
+
+    engine  ->  trace  ->  render  ->  widgets / export  ->  cli
+
+`engine` is a numpy autograd engine that emits events and knows nothing of drawing; `trace`
+turns tensors and events into plain-data graphs; `render` turns those into DOT, SVG and files
+and never touches engine objects. `import autoviz` loads only the engine; the rest loads on
+first use, so `import autoviz as torch` stays quick.
+"""
+
+from .engine import (
+    Size,
+    Tensor,
+    bool,
+    enable_grad,
+    float16,
+    float32,
+    float64,
+    int32,
+    int64,
+    is_grad_enabled,
+    no_grad,
+    set_grad_enabled,
+    tensor,
+    uint8,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Diagram",
+    "Size",
+    "Tensor",
+    "bool",
+    "draw",
+    "enable_grad",
+    "float16",
+    "float32",
+    "float64",
+    "int32",
+    "int64",
+    "is_grad_enabled",
+    "no_grad",
+    "set_grad_enabled",
+    "tensor",
+    "uint8",
+]
+
+
+def draw(obj, *, theme: str = "default", timeout: float | None = None, **options):
+    """Draw the computation graph that ends at tensor `obj`, naming nodes after your variables.
+
+    Options: rankdir ("LR", "TB", "BT", "RL"), op_label ("both", "symbol", "name"),
+    precision (significant digits), show_values, show_grads. Returns a `Diagram`.
+    """
+    from .render import draw_graph
+    from .trace import Graph, caller_namespace, graph_of
+
+    graph = obj if isinstance(obj, Graph) else graph_of(obj, caller_namespace(2))
+    return draw_graph(graph, theme, timeout, **options)
+
+
+def __getattr__(name: str):
+    if name == "Diagram":
+        from .render import Diagram
+
+        return Diagram
+    raise AttributeError(f"module 'autoviz' has no attribute {name!r}")

@@ -1,0 +1,54 @@
+"""PyTorch's dtype objects (`torch.float32`, ...) over numpy dtypes."""
+
+import numpy as np
+
+
+class dtype:
+    """A tensor element type, printed as PyTorch prints it: `torch.float32`."""
+
+    __slots__ = ("is_floating_point", "itemsize", "name", "numpy")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.numpy = np.dtype(name)
+        self.itemsize = self.numpy.itemsize
+        self.is_floating_point = self.numpy.kind == "f"
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    def __reduce__(self):
+        return (from_name, (self.name,))
+
+
+float16 = dtype("float16")
+float32 = dtype("float32")
+float64 = dtype("float64")
+int32 = dtype("int32")
+int64 = dtype("int64")
+uint8 = dtype("uint8")
+bool = dtype("bool")
+
+_BY_NUMPY = {d.numpy: d for d in (float16, float32, float64, int32, int64, uint8, bool)}
+
+
+def from_name(name: str) -> dtype:
+    """The dtype called `name`."""
+    return _BY_NUMPY[np.dtype(name)]
+
+
+def from_numpy_dtype(np_dtype) -> dtype:
+    """The PyTorch-style dtype for a numpy dtype."""
+    try:
+        return _BY_NUMPY[np_dtype]
+    except KeyError:
+        raise TypeError(f"autoviz does not support numpy dtype {np_dtype}") from None
+
+
+def to_numpy_dtype(value):
+    """A numpy dtype from a dtype object, a numpy dtype or a name; None stays None."""
+    if value is None:
+        return None
+    if isinstance(value, dtype):
+        return value.numpy
+    return np.dtype(value)

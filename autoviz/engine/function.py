@@ -1,0 +1,195 @@
+"""Backward nodes (`grad_fn`) and `autograd.Function`: the chain rule, one op at a time."""
+
+import itertools
+import weakref
+
+from . import events
+from .grad_mode import _state
+
+FREED = object()
+FREED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward."
+)
+
+# Like PyTorch's sequence_nr: later nodes run first when several are ready in backward.
+_sequence = itertools.count()
+
+
+class Node:
+    """A backward function, what `tensor.grad_fn` holds; `next_functions` lead to the leaves."""
+
+    __slots__ = ("__weakref__", "_out", "_pre_hooks", "_saved", "_seq", "info", "next_functions")
+
+    def name(self) -> str:
+        """PyTorch's name for this node, such as `MulBackward0`."""
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"<{self.name()} object at {id(self):#x}>"
+
+    def save_for_backward(self, *items) -> None:
+        """Keep what backward needs; freed after backward unless retain_graph=True."""
+        self._saved = items
+
+    @property
+    def saved_tensors(self) -> tuple:
+        if self._saved is FREED:
+            raise RuntimeError(FREED_MESSAGE)
+        return self._saved
+
+    @property
+    def needs_input_grad(self) -> tuple:
+        return tuple(fn is not None for fn, _ in self.next_functions)
+
+    def register_prehook(self, hook) -> None:
+        """Call `hook(grad)` on the incoming gradient before this node runs."""
+        if self._pre_hooks is None:
+            self._pre_hooks = []
+        self._pre_hooks.append(hook)
+
+    def _release(self) -> None:
+        self._saved = FREED
+
+    def _backward(self, grad) -> tuple:
+        """Gradients for each input, as a tuple aligned with `next_functions`."""
+        grads = self._forward_cls.backward(self, grad)
+        return grads if type(grads) is tuple else (grads,)
+
+
+class AccumulateGrad(Node):
+    """The node at a leaf: adds the incoming gradient into `variable.grad`."""
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable) -> None:
+        self.variable = variable
+        self.next_functions = ()
+        self._saved = ()
+        self._seq = float("inf")  # run as soon as ready, as PyTorch does
+        self._pre_hooks = None
+        self._out = None
+        self.info = None
+
+    def _release(self) -> None:
+        pass
+
+    def _backward(self, grad) -> tuple:
+        self.variable._accumulate(grad)
+        return ()
+
+
+class Function:
+    """Base of every differentiable op: static `forward(ctx, ...)` and `backward(ctx, grad)`."""
+
+    _backward_name: str | None = None
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        name = cls.__dict__.get("_backward_name") or cls.__name__ + "Backward"
+        body = {"_forward_cls": cls, "__module__": cls.__module__}
+        if cls._builtin:
+            body["__slots__"] = ()  # built-in nodes are many: keep them small
+        cls._backward_cls = type(name, (Node,), body)
+
+    _builtin = False
+
+    @staticmethod
+    def forward(ctx, *args):
+        raise NotImplementedError(
+            "You must implement the forward function for custom autograd.Function."
+        )
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError(
+            "You must implement either the backward or vjp method for your custom "
+            "autograd.Function to use it with backward mode AD."
+        )
+
+    @classmethod
+    def apply(cls, *args):
+        """Run forward on tensors and, when any input requires grad, record a node."""
+        from .tensor import Tensor, as_tensor_data, wrap
+
+        tensors = [a for a in args if isinstance(a, Tensor)]
+        record = _state["enabled"] and any(t.requires_grad for t in tensors)
+        node = new_node(cls, args) if record else NO_CONTEXT
+        with _no_grad():
+            out = cls.forward(node, *args)
+        if not isinstance(out, Tensor):
+            out = wrap(as_tensor_data(out))
+        if not record:
+            return out
+        node._saved = getattr(node, "_saved", ())
+        return attach(node, out._data, args)
+
+
+class _NoContext:
+    """What forward gets as `ctx` when nothing is recorded: saving does nothing."""
+
+    __slots__ = ()
+    info = None
+
+    def save_for_backward(self, *items) -> None:
+        pass
+
+    def __setattr__(self, name, value) -> None:
+        pass
+
+
+NO_CONTEXT = _NoContext()
+
+
+class _no_grad:
+    def __enter__(self):
+        self.prev = _state["enabled"]
+        _state["enabled"] = False
+
+    def __exit__(self, *exc):
+        _state["enabled"] = self.prev
+
+
+def edge(value) -> tuple:
+    """The (node, input_nr) pair that carries gradient back to `value`."""
+    fn = getattr(value, "grad_fn", None)
+    if fn is not None:
+        return (fn, 0)
+    if getattr(value, "requires_grad", False):
+        return (value._accumulator(), 0)
+    return (None, 0)
+
+
+def new_node(cls, inputs) -> Node:
+    """An unattached backward node for op `cls` with edges to `inputs`."""
+    node = cls._backward_cls()
+    node.next_functions = tuple(map(edge, inputs))
+    node._seq = next(_sequence)
+    node._pre_hooks = None
+    node._saved = ()
+    node.info = None
+    return node
+
+
+def attach(node, data, inputs):
+    """Wrap `data` as the output tensor of `node` and tell observers."""
+    from .tensor import make
+
+    out = make(data, True, node)
+    node._out = data
+    if events.observers:
+        events.emit("on_op", node, out, inputs)
+    return out
+
+
+def accumulator_for(tensor) -> AccumulateGrad:
+    """The AccumulateGrad node of a leaf, shared by every use while it is alive."""
+    ref = tensor._acc
+    acc = ref() if ref is not None else None
+    if acc is None:
+        acc = AccumulateGrad(tensor)
+        tensor._acc = weakref.ref(acc)
+    return acc

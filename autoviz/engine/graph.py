@@ -1,0 +1,126 @@
+"""The backward pass: an iterative walk over grad_fn nodes, in PyTorch's order."""
+
+import heapq
+import weakref
+
+import numpy as np
+
+from . import events
+
+
+def run_backward(roots, grad_outputs, retain_graph=None) -> None:
+    """Back-propagate from `roots`, seeding each with its grad output (1 for scalars)."""
+    seeds = {}
+    for root, grad in zip(roots, grad_outputs, strict=True):
+        node = _root_node(root)
+        seeds[node] = _add(seeds.get(node), _seed(root, grad))
+    execute(seeds, bool(retain_graph))
+
+
+def _root_node(tensor):
+    if not tensor.requires_grad:
+        raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
+    return tensor.grad_fn if tensor.grad_fn is not None else tensor._accumulator()
+
+
+def _seed(tensor, grad):
+    if grad is None:
+        if np.size(tensor._data) != 1:
+            raise RuntimeError("grad can be implicitly created only for scalar outputs")
+        return np.ones_like(tensor._data)
+    data = getattr(grad, "_data", grad)
+    if np.shape(data) != np.shape(tensor._data):
+        raise RuntimeError(
+            f"Mismatch in shape: grad_output[0] has a shape of {_size(np.shape(data))} and "
+            f"output[0] has a shape of {_size(np.shape(tensor._data))}."
+        )
+    return data
+
+
+def _size(shape) -> str:
+    return f"torch.Size({list(shape)})"
+
+
+def _add(total, grad):
+    return grad if total is None else total + grad
+
+
+def dependencies(roots) -> dict:
+    """How many edges point at each node reachable from `roots` (an explicit stack)."""
+    deps = dict.fromkeys(roots, 0)
+    stack = list(roots)
+    while stack:
+        for fn, _ in stack.pop().next_functions:
+            if fn is None:
+                continue
+            if fn in deps:
+                deps[fn] += 1
+            else:
+                deps[fn] = 1
+                stack.append(fn)
+    return deps
+
+
+def execute(seeds: dict, retain_graph: bool) -> None:
+    """Run every node once all its gradients have arrived, latest-created first."""
+    deps = dependencies(seeds)
+    buffers = dict(seeds)
+    order = 0
+    ready = []
+    for node in seeds:
+        if deps[node] == 0:
+            ready.append((-node._seq, order, node))
+            order += 1
+    heapq.heapify(ready)
+    notify = bool(events.observers)
+    while ready:
+        node = heapq.heappop(ready)[2]
+        grad = buffers.pop(node, None)
+        grads = _run_node(node, grad, notify) if grad is not None else ()
+        for (fn, _), g in zip(node.next_functions, grads, strict=False):
+            if fn is None:
+                continue
+            if g is not None:
+                buffers[fn] = g if fn not in buffers else buffers[fn] + g
+        for fn, _ in node.next_functions:
+            if fn is not None:
+                deps[fn] -= 1
+                if deps[fn] == 0:
+                    order += 1
+                    heapq.heappush(ready, (-fn._seq, order, fn))
+        if not retain_graph:
+            node._release()
+    if notify:
+        events.emit("on_backward_end", retain_graph)
+
+
+def _run_node(node, grad, notify):
+    hooks = node._pre_hooks
+    if hooks:
+        for hook in hooks:
+            result = hook(grad)
+            if result is not None:
+                grad = result
+    grads = node._backward(grad)
+    if notify:
+        events.emit("on_node", node, grad, grads)
+    return grads
+
+
+def retain_grad(tensor) -> None:
+    """Make backward store this non-leaf tensor's gradient in `.grad`."""
+    if tensor.grad_fn is None:
+        if not tensor.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        return
+    if tensor._retains_grad:
+        return
+    tensor._retains_grad = True
+    ref = weakref.ref(tensor)
+
+    def keep(grad):
+        t = ref()
+        if t is not None:
+            t._accumulate(grad)
+
+    tensor.grad_fn.register_prehook(keep)

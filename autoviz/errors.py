@@ -1,0 +1,17 @@
+"""Exceptions a user can meet, each saying what went wrong and how to fix it."""
+
+
+class AutovizError(Exception):
+    """Base of autoviz's own errors."""
+
+
+class LayoutEngineNotFound(AutovizError, RuntimeError):
+    """No Graphviz layout executable could be found."""
+
+
+class LayoutError(AutovizError, RuntimeError):
+    """The layout executable failed."""
+
+
+class LayoutTimeout(LayoutError):
+    """The layout executable took longer than the timeout."""

@@ -1,0 +1,51 @@
+"""A Diagram: DOT source plus lazy SVG, saving to files and showing itself in Jupyter."""
+
+from pathlib import Path
+
+from ..errors import AutovizError
+from .layout import run_layout
+
+SUFFIXES = (".svg", ".png", ".pdf", ".dot")
+
+
+class Diagram:
+    """A drawn graph: `source` is the DOT text, `svg()` lays it out (once) and returns SVG."""
+
+    def __init__(self, source: str, timeout: float | None = None) -> None:
+        self.source = source
+        self.timeout = timeout
+        self._svg = None
+
+    def svg(self) -> str:
+        """The laid-out diagram as SVG text (computed on first use)."""
+        if self._svg is None:
+            self._svg = run_layout(self.source, "svg", self.timeout).decode("utf-8")
+        return self._svg
+
+    def save(self, path) -> Path:
+        """Write the diagram to `path`; the suffix picks the format."""
+        path = Path(path)
+        suffix = path.suffix.lower()
+        if suffix not in SUFFIXES:
+            raise ValueError(
+                f"cannot save a diagram as {path.name!r}: unknown suffix {suffix or '(none)'!r} "
+                f"(must be one of {list(SUFFIXES)})"
+            )
+        if suffix == ".dot":
+            path.write_text(self.source, encoding="utf-8")
+        elif suffix == ".svg":
+            path.write_text(self.svg(), encoding="utf-8")
+        else:
+            path.write_bytes(run_layout(self.source, suffix[1:], self.timeout))
+        return path
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+        try:
+            return {"image/svg+xml": self.svg()}
+        except AutovizError as error:
+            # Jupyter shows text instead of a traceback; the message says how to fix it.
+            return {"text/plain": f"{error}\n\n{self.source}"}
+
+    def __repr__(self) -> str:
+        lines = self.source.count("\n")
+        return f"<autoviz.Diagram: {lines} lines of DOT; .svg(), .save(path), .source>"
