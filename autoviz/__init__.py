@@ -10,42 +10,16 @@ and never touches engine objects. `import autoviz` loads only the engine; the re
 first use, so `import autoviz as torch` stays quick.
 """
 
-from .engine import (
-    Size,
-    Tensor,
-    bool,
-    enable_grad,
-    float16,
-    float32,
-    float64,
-    int32,
-    int64,
-    is_grad_enabled,
-    no_grad,
-    set_grad_enabled,
-    tensor,
-    uint8,
-)
+from __future__ import annotations  # `float`, `bool` below are PyTorch dtypes
+
+from . import engine as _engine
+from .engine import *  # PyTorch's top-level names: tensor, zeros, exp, ...)
+from .engine import autograd
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "Diagram",
-    "Size",
-    "Tensor",
-    "bool",
-    "draw",
-    "enable_grad",
-    "float16",
-    "float32",
-    "float64",
-    "int32",
-    "int64",
-    "is_grad_enabled",
-    "no_grad",
-    "set_grad_enabled",
-    "tensor",
-    "uint8",
+__all__ = ["Diagram", "autograd", "draw", "nn", "optim"] + [
+    n for n in dir(_engine) if not n.startswith("_")
 ]
 
 
@@ -67,4 +41,8 @@ def __getattr__(name: str):
         from .render import Diagram
 
         return Diagram
+    if name in ("nn", "optim"):
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'autoviz' has no attribute {name!r}")

@@ -1,26 +1,67 @@
 """The numpy autograd engine: tensors, ops, backward; knows nothing of drawing."""
 
-from .dtypes import bool, float16, float32, float64, int32, int64, uint8
+from . import autograd
+from .creation import (
+    arange,
+    as_tensor,
+    eye,
+    from_numpy,
+    full,
+    linspace,
+    manual_seed,
+    ones,
+    ones_like,
+    rand,
+    randint,
+    randn,
+    zeros,
+    zeros_like,
+)
+from .dtypes import bool, dtype, float16, float32, float64, int32, int64, uint8
 from .function import AccumulateGrad, Function, Node
+from .functional import (
+    abs,
+    add,
+    argmax,
+    argmin,
+    cat,
+    clamp,
+    clone,
+    cos,
+    div,
+    exp,
+    flatten,
+    log,
+    log_softmax,
+    matmul,
+    max,
+    maximum,
+    mean,
+    min,
+    mm,
+    mul,
+    neg,
+    permute,
+    pow,
+    relu,
+    reshape,
+    sigmoid,
+    sin,
+    softmax,
+    sqrt,
+    squeeze,
+    stack,
+    sub,
+    sum,
+    t,
+    tanh,
+    transpose,
+    unsqueeze,
+    where,
+)
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .tensor import Size, Tensor, tensor
 
-__all__ = [
-    "AccumulateGrad",
-    "Function",
-    "Node",
-    "Size",
-    "Tensor",
-    "bool",
-    "enable_grad",
-    "float16",
-    "float32",
-    "float64",
-    "int32",
-    "int64",
-    "is_grad_enabled",
-    "no_grad",
-    "set_grad_enabled",
-    "tensor",
-    "uint8",
-]
+float = float32
+double = float64
+long = int64

@@ -29,7 +29,7 @@ class Node:
         return type(self).__name__
 
     def __repr__(self) -> str:
-        return f"<{self.name()} object at {id(self):#x}>"
+        return f"<{type(self).__name__} object at {id(self):#x}>"
 
     def save_for_backward(self, *items) -> None:
         """Keep what backward needs; freed after backward unless retain_graph=True."""
@@ -74,6 +74,9 @@ class AccumulateGrad(Node):
         self._out = None
         self.info = None
 
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
     def _release(self) -> None:
         pass
 
@@ -93,6 +96,8 @@ class Function:
         body = {"_forward_cls": cls, "__module__": cls.__module__}
         if cls._builtin:
             body["__slots__"] = ()  # built-in nodes are many: keep them small
+        else:
+            body["_backward"] = _user_backward
         cls._backward_cls = type(name, (Node,), body)
 
     _builtin = False
@@ -126,6 +131,16 @@ class Function:
             return out
         node._saved = getattr(node, "_saved", ())
         return attach(node, out._data, args)
+
+
+def _user_backward(node, grad) -> tuple:
+    """A user Function's backward sees and returns tensors, as in PyTorch."""
+    from .tensor import make
+
+    with _no_grad():
+        grads = node._forward_cls.backward(node, make(grad))
+    grads = grads if isinstance(grads, tuple) else (grads,)
+    return tuple(getattr(g, "_data", g) for g in grads)
 
 
 class _NoContext:

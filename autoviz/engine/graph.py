@@ -6,6 +6,7 @@ import weakref
 import numpy as np
 
 from . import events
+from .function import AccumulateGrad
 
 
 def run_backward(roots, grad_outputs, retain_graph=None) -> None:
@@ -61,8 +62,13 @@ def dependencies(roots) -> dict:
     return deps
 
 
-def execute(seeds: dict, retain_graph: bool) -> None:
-    """Run every node once all its gradients have arrived, latest-created first."""
+def execute(seeds: dict, retain_graph: bool, capture: set | None = None) -> dict:
+    """Run every node once all its gradients have arrived, latest-created first.
+
+    With `capture`, the gradients arriving at those nodes are returned instead, and no
+    AccumulateGrad runs (that is `autograd.grad`).
+    """
+    captured = {}
     deps = dependencies(seeds)
     buffers = dict(seeds)
     order = 0
@@ -76,6 +82,10 @@ def execute(seeds: dict, retain_graph: bool) -> None:
     while ready:
         node = heapq.heappop(ready)[2]
         grad = buffers.pop(node, None)
+        if capture is not None and node in capture and grad is not None:
+            captured[node] = grad
+        if capture is not None and isinstance(node, AccumulateGrad):
+            grad = None
         grads = _run_node(node, grad, notify) if grad is not None else ()
         for (fn, _), g in zip(node.next_functions, grads, strict=False):
             if fn is None:
@@ -92,6 +102,7 @@ def execute(seeds: dict, retain_graph: bool) -> None:
             node._release()
     if notify:
         events.emit("on_backward_end", retain_graph)
+    return captured
 
 
 def _run_node(node, grad, notify):
@@ -124,3 +135,32 @@ def retain_grad(tensor) -> None:
             t._accumulate(grad)
 
     tensor.grad_fn.register_prehook(keep)
+
+
+class RemovableHandle:
+    """Returned by register_hook: `.remove()` takes the hook off again."""
+
+    def __init__(self, hooks: list, hook) -> None:
+        self.hooks, self.hook = hooks, hook
+
+    def remove(self) -> None:
+        if self.hook in self.hooks:
+            self.hooks.remove(self.hook)
+
+
+def register_hook(tensor, hook) -> RemovableHandle:
+    """Run `hook(grad)` on the gradient arriving for `tensor`; a returned tensor replaces it."""
+    from .tensor import make
+
+    if not tensor.requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    node = tensor.grad_fn if tensor.grad_fn is not None else tensor._accumulator()
+    if tensor.grad_fn is None:
+        tensor._hook_owner = node  # keep the AccumulateGrad (and its hooks) alive
+
+    def on_grad(grad):
+        out = hook(make(grad))
+        return None if out is None else out._data
+
+    node.register_prehook(on_grad)
+    return RemovableHandle(node._pre_hooks, on_grad)

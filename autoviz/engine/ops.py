@@ -1,4 +1,4 @@
-"""Differentiable operations: one small class per op, its derivative in the docstring."""
+"""Elementwise differentiable ops: one small class per op, its derivative in the docstring."""
 
 import numpy as np
 
@@ -7,12 +7,15 @@ from .grad_mode import _state
 from .tensor import Tensor, make
 
 _F64 = np.dtype("float64")
+_F32 = np.dtype("float32")
+NUMBER = (int, float, bool, np.number, np.bool_)
 
 
 class Op(Function):
     """A built-in op: forward and backward work on numpy arrays, not tensors."""
 
     _builtin = True
+    symbol = "op"
 
     @classmethod
     def apply(cls, *inputs, **params):
@@ -36,35 +39,54 @@ def unbroadcast(grad, shape):
     return np.sum(grad, axis=axes).reshape(shape)
 
 
+def check_broadcast(op: str, a, b) -> None:
+    """PyTorch's message when two shapes cannot broadcast, naming the op and both shapes."""
+    sa, sb = np.shape(a), np.shape(b)
+    for i, (m, n) in enumerate(zip(reversed(sa), reversed(sb), strict=False)):
+        if m != n and m != 1 and n != 1:
+            dim = max(len(sa), len(sb)) - 1 - i
+            raise RuntimeError(
+                f"The size of tensor a ({m}) must match the size of tensor b ({n}) at "
+                f"non-singleton dimension {dim} ({op} of shapes {list(sa)} and {list(sb)})"
+            )
+
+
+def result(out, *inputs):
+    """PyTorch's dtype rules on numpy's result: ints and Python floats stay float32."""
+    dt = getattr(out, "dtype", None)
+    if dt is _F64 and not any(getattr(x, "dtype", None) is _F64 for x in inputs):
+        return out.astype(_F32)
+    if dt is None:  # a Python number from two Python numbers
+        return np.asarray(out, dtype=_F32 if isinstance(out, float) else None)
+    return out
+
+
 def binary(op, a, b):
-    """Apply a two-input op where either side may be a Python number."""
-    if type(a) is not Tensor and not isinstance(a, (int, float, bool)):
-        return NotImplemented
-    if type(b) is not Tensor and not isinstance(b, (int, float, bool)):
-        return NotImplemented
+    """Apply a two-input op where one side may be a Python number."""
+    if type(b) is not Tensor:
+        if not isinstance(b, NUMBER):
+            return NotImplemented
+    elif type(a) is Tensor and np.shape(a._data) != np.shape(b._data):
+        check_broadcast(op.symbol, a._data, b._data)
     return op.apply(a, b)
 
 
-def _float32_unless_asked(out, a, b):
-    """numpy makes float64 from ints and Python floats; PyTorch keeps float32."""
-    if (
-        getattr(out, "dtype", None) is _F64
-        and not (np.result_type(a) is _F64 if isinstance(a, np.ndarray | np.generic) else False)
-        and not (np.result_type(b) is _F64 if isinstance(b, np.ndarray | np.generic) else False)
-    ):
-        return out.astype(np.float32)
-    return out
+def _float(x):
+    """Integer inputs to a float op compute in float32, as PyTorch does."""
+    kind = getattr(x, "dtype", None)
+    return x.astype(_F32) if kind is not None and kind.kind in "biu" else x
 
 
 class Add(Op):
     """z = a + b;  dz/da = 1, dz/db = 1."""
 
     _backward_name = "AddBackward0"
+    symbol = "+"
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.info = (np.shape(a), np.shape(b))  # sizes are not freed, as in PyTorch
-        return _float32_unless_asked(a + b, a, b)
+        ctx.info = (np.shape(a), np.shape(b))  # sizes are kept after backward, as in PyTorch
+        return result(a + b, a, b)
 
     @staticmethod
     def backward(ctx, grad):
@@ -72,17 +94,302 @@ class Add(Op):
         return unbroadcast(grad, a_shape), unbroadcast(grad, b_shape)
 
 
+class Sub(Op):
+    """z = a - b;  dz/da = 1, dz/db = -1."""
+
+    _backward_name = "SubBackward0"
+    symbol = "-"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.info = (np.shape(a), np.shape(b))
+        return result(a - b, a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a_shape, b_shape = ctx.info
+        return unbroadcast(grad, a_shape), unbroadcast(-grad, b_shape)
+
+
+class Rsub(Op):
+    """z = c - a for a number c;  dz/da = -1."""
+
+    _backward_name = "RsubBackward1"
+
+    @staticmethod
+    def forward(ctx, a, c=0):
+        return result(c - a, a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -grad
+
+
 class Mul(Op):
     """z = a * b;  dz/da = b, dz/db = a."""
 
     _backward_name = "MulBackward0"
+    symbol = "*"
 
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
-        return _float32_unless_asked(a * b, a, b)
+        return result(a * b, a, b)
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         return unbroadcast(grad * b, np.shape(a)), unbroadcast(grad * a, np.shape(b))
+
+
+class Div(Op):
+    """z = a / b;  dz/da = 1 / b, dz/db = -a / b²."""
+
+    _backward_name = "DivBackward0"
+    symbol = "/"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return result(np.true_divide(a, b), a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return unbroadcast(grad / b, np.shape(a)), unbroadcast(-grad * a / (b * b), np.shape(b))
+
+
+class Reciprocal(Op):
+    """z = 1 / a;  dz/da = -1 / a² = -z²."""
+
+    _backward_name = "ReciprocalBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        out = result(np.reciprocal(_float(a)), a)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return -grad * out * out
+
+
+class Pow(Op):
+    """z = a ** p for a number p;  dz/da = p * a ** (p - 1)."""
+
+    _backward_name = "PowBackward0"
+
+    @staticmethod
+    def forward(ctx, a, p=1):
+        ctx.save_for_backward(a)
+        ctx.info = p
+        return result(np.power(_float(a) if p < 0 or isinstance(p, float) else a, p), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        p = ctx.info
+        return grad * (p * np.power(a, p - 1) if p != 0 else np.zeros_like(a))
+
+
+class PowTensor(Op):
+    """z = a ** b;  dz/da = b * a ** (b - 1), dz/db = z * log(a)."""
+
+    _backward_name = "PowBackward1"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        out = result(np.power(_float(a), b), a, b)
+        ctx.save_for_backward(a, b, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b, out = ctx.saved_tensors
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ga = grad * b * np.power(a, b - 1)
+            gb = grad * out * np.where(a > 0, np.log(np.where(a > 0, a, 1)), np.nan)
+        gb = np.where((a == 0) & (b >= 0), 0, gb)  # PyTorch's convention at a = 0
+        return unbroadcast(ga, np.shape(a)), unbroadcast(gb.astype(out.dtype), np.shape(b))
+
+
+class PowScalarBase(Op):
+    """z = c ** b for a number c;  dz/db = z * log(c)."""
+
+    _backward_name = "PowBackward2"
+
+    @staticmethod
+    def forward(ctx, b, c=1):
+        out = result(np.power(c, _float(b)), b)
+        ctx.save_for_backward(out)
+        ctx.info = c
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return grad * out * np.log(ctx.info).astype(out.dtype)
+
+
+class Neg(Op):
+    """z = -a;  dz/da = -1."""
+
+    _backward_name = "NegBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return -a
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -grad
+
+
+def _unary(name, fwd, local, saves="input"):
+    """An elementwise op z = f(a) whose derivative `local(a, z)` needs only a and z."""
+
+    def forward(ctx, a):
+        out = result(fwd(_float(a)), a)
+        ctx.save_for_backward(a if saves == "input" else out)
+        return out
+
+    def backward(ctx, grad):
+        (saved,) = ctx.saved_tensors
+        return grad * local(saved)
+
+    doc = f"z = {name.removesuffix('Backward0').lower()}(a)."
+    body = {
+        "_backward_name": name,
+        "forward": staticmethod(forward),
+        "backward": staticmethod(backward),
+        "__doc__": doc,
+        "__module__": __name__,
+    }
+    return type(name.removesuffix("Backward0"), (Op,), body)
+
+
+def _sigmoid(a):
+    return np.exp(-np.logaddexp(0, -a)).astype(a.dtype)
+
+
+Exp = _unary("ExpBackward0", np.exp, lambda z: z, saves="output")  # dz/da = z
+Log = _unary("LogBackward0", np.log, lambda a: 1 / a)  # dz/da = 1 / a
+Sqrt = _unary("SqrtBackward0", np.sqrt, lambda z: 0.5 / z, saves="output")  # dz/da = 1 / (2z)
+Abs = _unary("AbsBackward0", np.abs, np.sign)  # dz/da = sign(a)
+Sin = _unary("SinBackward0", np.sin, np.cos)  # dz/da = cos(a)
+Cos = _unary("CosBackward0", np.cos, lambda a: -np.sin(a))  # dz/da = -sin(a)
+Tanh = _unary("TanhBackward0", np.tanh, lambda z: 1 - z * z, saves="output")  # 1 - z²
+Sigmoid = _unary("SigmoidBackward0", _sigmoid, lambda z: z * (1 - z), saves="output")
+
+
+class Relu(Op):
+    """z = max(a, 0);  dz/da = 1 where a > 0, else 0."""
+
+    _backward_name = "ReluBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        out = np.maximum(a, 0).astype(np.result_type(a))
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return grad * (out > 0)
+
+
+class Clamp(Op):
+    """z = min(max(a, lo), hi);  dz/da = 1 inside [lo, hi], else 0."""
+
+    _backward_name = "ClampBackward1"
+
+    @staticmethod
+    def forward(ctx, a, lo=None, hi=None):
+        ctx.save_for_backward(a)
+        ctx.info = (lo, hi)
+        return np.clip(a, lo, hi).astype(np.result_type(a))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        lo, hi = ctx.info
+        inside = np.ones(np.shape(a), dtype=bool)
+        if lo is not None:
+            inside &= a >= lo
+        if hi is not None:
+            inside &= a <= hi
+        return grad * inside
+
+
+class Where(Op):
+    """z = a where cond else b;  dz/da = cond, dz/db = not cond."""
+
+    _backward_name = "WhereBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, cond=None):
+        ctx.save_for_backward(cond)
+        ctx.info = (np.shape(a), np.shape(b))
+        return result(np.where(cond, a, b), a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (cond,) = ctx.saved_tensors
+        a_shape, b_shape = ctx.info
+        zero = np.zeros((), dtype=np.result_type(grad))
+        return (
+            unbroadcast(np.where(cond, grad, zero), a_shape),
+            unbroadcast(np.where(cond, zero, grad), b_shape),
+        )
+
+
+class Maximum(Op):
+    """z = max(a, b) elementwise;  the gradient goes to the larger (split on ties)."""
+
+    _backward_name = "MaximumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return result(np.maximum(a, b), a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        share = np.where(a == b, 0.5, 1.0).astype(np.result_type(grad))
+        return (
+            unbroadcast(grad * share * (a >= b), np.shape(a)),
+            unbroadcast(grad * share * (b >= a), np.shape(b)),
+        )
+
+
+class ToDtype(Op):
+    """z = a converted to another dtype;  dz/da = 1, converted back."""
+
+    _backward_name = "ToCopyBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dtype=None):
+        ctx.info = np.result_type(a)
+        return np.asarray(a).astype(dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.astype(ctx.info)
+
+
+class Clone(Op):
+    """z = a copied;  dz/da = 1."""
+
+    _backward_name = "CloneBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return np.array(a, copy=True)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad

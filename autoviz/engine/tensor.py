@@ -3,13 +3,10 @@
 import numpy as np
 
 from . import events
+from .dtypes import float32, float64, int64, to_numpy_dtype
 from .function import accumulator_for
+from .grad_mode import _state
 from .printing import format_tensor
-
-float32 = np.dtype("float32")
-float64 = np.dtype("float64")
-int64 = np.dtype("int64")
-bool_ = np.dtype("bool")
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -28,6 +25,7 @@ class Tensor:
         "_acc",
         "_data",
         "_grad",
+        "_hook_owner",
         "_name",
         "_retains_grad",
         "grad_fn",
@@ -69,7 +67,8 @@ class Tensor:
             # Copy: backward may hand the same array to several inputs.
             self._grad = make(np.array(grad, dtype=self._data.dtype))
         else:
-            self._grad._data = np.asarray(self._grad._data + grad, dtype=self._data.dtype)
+            store = self._grad._storage()
+            store += grad  # in place, as PyTorch does: a held reference to .grad sees it
         if events.observers:
             events.emit("on_accumulate", self, grad)
 
@@ -164,18 +163,189 @@ class Tensor:
 
         retain_grad(self)
 
-    # -- operators ---------------------------------------------------------------------------
+    # -- operators (more methods are attached from functional.py below) ----------------------
     def __add__(self, other):
         return _ops.binary(_ops.Add, self, other)
 
     def __radd__(self, other):
-        return _ops.binary(_ops.Add, other, self)
+        return _ops.binary(_ops.Add, self, other)  # PyTorch puts the tensor first
+
+    def __sub__(self, other):
+        return _ops.binary(_ops.Sub, self, other)
+
+    def __rsub__(self, other):
+        return _ops.Rsub.apply(self, c=other)
 
     def __mul__(self, other):
         return _ops.binary(_ops.Mul, self, other)
 
     def __rmul__(self, other):
-        return _ops.binary(_ops.Mul, other, self)
+        return _ops.binary(_ops.Mul, self, other)
+
+    def __truediv__(self, other):
+        return _ops.binary(_ops.Div, self, other)
+
+    def __rtruediv__(self, other):
+        return _ops.binary(_ops.Mul, _ops.Reciprocal.apply(self), other)
+
+    def __pow__(self, other):
+        return _F.pow(self, other)
+
+    def __rpow__(self, other):
+        return _F.pow(other, self)
+
+    def __neg__(self):
+        return _ops.Neg.apply(self)
+
+    def __matmul__(self, other):
+        return _F.matmul(self, other)
+
+    def __getitem__(self, key):
+        return _F.index(self, key)
+
+    def __lt__(self, other):
+        return make(np.asarray(self._data < _raw(other)))
+
+    def __le__(self, other):
+        return make(np.asarray(self._data <= _raw(other)))
+
+    def __gt__(self, other):
+        return make(np.asarray(self._data > _raw(other)))
+
+    def __ge__(self, other):
+        return make(np.asarray(self._data >= _raw(other)))
+
+    def __eq__(self, other):
+        return make(np.asarray(self._data == _raw(other)))
+
+    def __ne__(self, other):
+        return make(np.asarray(self._data != _raw(other)))
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    # -- views, copies, dtypes -------------------------------------------------------------
+    @property
+    def T(self):
+        return _F.permute(self, tuple(reversed(range(self.ndim))))
+
+    @property
+    def data(self):
+        return make(self._storage())
+
+    @data.setter
+    def data(self, value) -> None:
+        self._data = value._data if isinstance(value, Tensor) else np.asarray(value)
+
+    def detach(self):
+        """A tensor sharing this one's data, cut off from the graph."""
+        out = make(self._storage())
+        if events.observers:
+            events.emit("on_detach", self, out)
+        return out
+
+    def detach_(self):
+        self.grad_fn = None
+        self.requires_grad = False
+        return self
+
+    def requires_grad_(self, requires_grad: bool = True):
+        if self.grad_fn is not None and not requires_grad:
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use "
+                "a computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach()."
+            )
+        if requires_grad and self._data.dtype.kind not in "fc":
+            raise RuntimeError(
+                "only Tensors of floating point and complex dtype can require gradients"
+            )
+        self.requires_grad = bool(requires_grad) or self.grad_fn is not None
+        return self
+
+    def to(self, dtype):
+        return self._as(to_numpy_dtype(dtype))
+
+    def _as(self, np_dtype):
+        if self._data.dtype == np_dtype:
+            return self
+        return _ops.ToDtype.apply(self, dtype=np_dtype)
+
+    def float(self):
+        return self._as(float32.numpy)
+
+    def double(self):
+        return self._as(float64.numpy)
+
+    def long(self):
+        return self._as(int64.numpy)
+
+    def int(self):
+        return self._as(np.dtype("int32"))
+
+    def bool(self):
+        return self._as(np.dtype("bool"))
+
+    def type(self, dtype=None):
+        return self.to(dtype)
+
+    # -- in place ------------------------------------------------------------------------------
+    def _check_inplace(self) -> None:
+        if self.grad_fn is None and self.requires_grad and _state["enabled"]:
+            raise RuntimeError(
+                "a leaf Variable that requires grad is being used in an in-place operation."
+            )
+
+    def _inplace(self, ufunc, other):
+        self._check_inplace()
+        if _state["enabled"] and (self.grad_fn is not None or getattr(other, "requires_grad", 0)):
+            out = ufunc(self, other)  # record it as PyTorch does: this tensor gets the new node
+            self._data, self.grad_fn, self.requires_grad = out._data, out.grad_fn, True
+            return self
+        store = self._storage()
+        result = _RAW_UFUNC[ufunc](store, _raw(other))
+        store[...] = result
+        return self
+
+    def add_(self, other, alpha=1):
+        return self._inplace(Tensor.__add__, other if alpha == 1 else other * alpha)
+
+    def sub_(self, other, alpha=1):
+        return self._inplace(Tensor.__sub__, other if alpha == 1 else other * alpha)
+
+    def mul_(self, other):
+        return self._inplace(Tensor.__mul__, other)
+
+    def div_(self, other):
+        return self._inplace(Tensor.__truediv__, other)
+
+    __iadd__ = add_
+    __isub__ = sub_
+    __imul__ = mul_
+    __itruediv__ = div_
+
+    def zero_(self):
+        self._check_inplace()
+        self._storage()[...] = 0
+        if events.observers:
+            events.emit("on_zero", self)
+        return self
+
+    def fill_(self, value):
+        self._check_inplace()
+        self._storage()[...] = value
+        return self
+
+    def copy_(self, src):
+        self._check_inplace()
+        self._storage()[...] = _raw(src)
+        return self
+
+    def register_hook(self, hook):
+        """Call `hook(grad)` when this tensor's gradient is computed; it may return a new one."""
+        from .graph import register_hook
+
+        return register_hook(self, hook)
 
     __hash__ = object.__hash__
 
@@ -220,9 +390,11 @@ def wrap(data) -> Tensor:
 
 def as_tensor_data(value, dtype=None):
     """Python numbers, lists and arrays as an ndarray with PyTorch's default dtypes."""
+    if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in value):
+        value = [v._data if isinstance(v, Tensor) else v for v in value]
     arr = np.array(value, dtype=dtype)
-    if dtype is None and arr.dtype == float64 and not isinstance(value, np.ndarray):
-        arr = arr.astype(float32)  # PyTorch's default float dtype
+    if dtype is None and arr.dtype == np.float64 and not isinstance(value, np.ndarray | np.generic):
+        arr = arr.astype(np.float32)  # PyTorch's default float dtype
     if arr.dtype == object:
         raise TypeError(f"Could not infer dtype of {type(value).__name__}")
     return arr
@@ -243,4 +415,26 @@ def tensor(data, dtype=None, requires_grad=False, name=None) -> Tensor:
     return t
 
 
-from . import ops as _ops  # noqa: E402  (ops need Tensor defined first)
+def _raw(value):
+    return value._data if isinstance(value, Tensor) else value
+
+
+from . import functional as _F  # noqa: E402  (the ops need Tensor defined first)
+from . import ops as _ops  # noqa: E402
+
+_RAW_UFUNC = {
+    Tensor.__add__: np.add,
+    Tensor.__sub__: np.subtract,
+    Tensor.__mul__: np.multiply,
+    Tensor.__truediv__: np.true_divide,
+}
+
+_METHODS = (
+    "exp log sqrt abs sin cos tanh sigmoid relu clamp sum mean max min argmax argmin softmax "
+    "log_softmax reshape flatten transpose t permute unsqueeze squeeze matmul clone pow neg"
+)
+for _name in _METHODS.split():
+    setattr(Tensor, _name, getattr(_F, _name))
+Tensor.view = _F.reshape
+Tensor.clamp_min = lambda self, min: _F.clamp(self, min=min)
+Tensor.expand = lambda self, *shape: _F.expand(self, *shape)

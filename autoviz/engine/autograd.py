@@ -1,0 +1,50 @@
+"""`autograd.grad` and `autograd.Function`: gradients returned instead of accumulated."""
+
+import numpy as np
+
+from .function import Function
+from .graph import _root_node, _seed, execute
+from .tensor import make
+
+__all__ = ["Function", "backward", "grad"]
+
+
+def _as_tuple(x) -> tuple:
+    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, allow_unused=False):
+    """The gradients of `outputs` with respect to `inputs`, without touching any `.grad`."""
+    outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
+    grad_outputs = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outputs)
+    seeds = {}
+    for out, g in zip(outputs, grad_outputs, strict=True):
+        node = _root_node(out)
+        seed = _seed(out, g)
+        seeds[node] = seed if node not in seeds else seeds[node] + seed
+    for t in inputs:
+        if not t.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    targets = [t.grad_fn if t.grad_fn is not None else t._accumulator() for t in inputs]
+    captured = execute(seeds, bool(retain_graph), capture=set(targets))
+    results = []
+    for t, node in zip(inputs, targets, strict=True):
+        if node not in captured:
+            if not allow_unused:
+                raise RuntimeError(
+                    "One of the differentiated Tensors appears to not have been used in the "
+                    "graph. Set allow_unused=True if this is the desired behavior."
+                )
+            results.append(None)
+        else:
+            results.append(make(np.asarray(captured[node], dtype=t._data.dtype)))
+    return tuple(results)
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None):
+    """`torch.autograd.backward`: the same as calling `.backward()` on each tensor."""
+    from .graph import run_backward
+
+    tensors = _as_tuple(tensors)
+    grads = _as_tuple(grad_tensors) if grad_tensors is not None else (None,) * len(tensors)
+    run_backward(tensors, grads, retain_graph)

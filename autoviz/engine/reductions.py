@@ -1,0 +1,187 @@
+"""Ops that reduce along axes: sums, means, max and min, softmax."""
+
+import numpy as np
+
+from .ops import Op
+
+
+def _axes(dim, ndim):
+    if dim is None:
+        return None
+    dims = dim if isinstance(dim, (tuple, list)) else (dim,)
+    return tuple(d % ndim if ndim else 0 for d in dims)
+
+
+def _expand(grad, shape, axes, keepdim):
+    """Put back the reduced axes of `grad` so it broadcasts against the input."""
+    if axes is not None and not keepdim and shape:
+        grad = np.expand_dims(grad, axes)
+    return np.broadcast_to(grad, shape)
+
+
+class Sum(Op):
+    """z = sum of a over dim;  dz/da = 1 for every element (the gradient broadcast back)."""
+
+    _backward_name = "SumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=None, keepdim=False):
+        axes = _axes(dim, np.ndim(a))
+        ctx.info = (np.shape(a), axes, keepdim)
+        out = np.sum(a, axis=axes, keepdims=keepdim)
+        return np.asarray(out) if np.ndim(a) else np.asarray(a).copy()
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, axes, keepdim = ctx.info
+        return np.array(_expand(grad, shape, axes, keepdim))
+
+
+class SumDim(Sum):
+    """z = a.sum(dim);  dz/da = 1 for every element."""
+
+    _backward_name = "SumBackward1"
+
+
+class Mean(Op):
+    """z = mean of a over dim;  dz/da = 1/n for every element."""
+
+    _backward_name = "MeanBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=None, keepdim=False):
+        if np.result_type(a).kind not in "fc":
+            raise RuntimeError(
+                "mean(): could not infer output dtype. Input dtype must be either a floating "
+                f"point or complex dtype. Got: {_dtype_name(a)}"
+            )
+        axes = _axes(dim, np.ndim(a))
+        ctx.info = (np.shape(a), axes, keepdim)
+        return np.asarray(np.mean(a, axis=axes, keepdims=keepdim))
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, axes, keepdim = ctx.info
+        count = np.prod([shape[i] for i in axes]) if axes is not None else np.prod(shape)
+        return np.array(_expand(grad / count, shape, axes, keepdim))
+
+
+def _dtype_name(a) -> str:
+    return {"i": "Long", "b": "Bool"}.get(np.result_type(a).kind, str(np.result_type(a)))
+
+
+class MeanDim(Mean):
+    """z = a.mean(dim);  dz/da = 1/n for every element."""
+
+    _backward_name = "MeanBackward1"
+
+
+def _share_among_ties(ctx, grad):
+    a, out = ctx.saved_tensors
+    hit = a == out
+    return grad * hit / np.sum(hit)
+
+
+class Amax(Op):
+    """z = max of all of a;  the gradient is shared equally by the elements that tie."""
+
+    _backward_name = "MaxBackward1"
+
+    @staticmethod
+    def forward(ctx, a):
+        out = np.asarray(np.max(a))
+        ctx.save_for_backward(a, out)
+        return out
+
+    backward = staticmethod(_share_among_ties)
+
+
+class Amin(Op):
+    """z = min of all of a;  the gradient is shared equally by the elements that tie."""
+
+    _backward_name = "MinBackward1"
+
+    @staticmethod
+    def forward(ctx, a):
+        out = np.asarray(np.min(a))
+        ctx.save_for_backward(a, out)
+        return out
+
+    backward = staticmethod(_share_among_ties)
+
+
+def _scatter_to_index(ctx, grad):
+    shape, dim, keepdim, idx = ctx.info
+    full = np.zeros(shape, dtype=np.result_type(grad))
+    np.put_along_axis(full, idx, grad if keepdim else np.expand_dims(grad, dim), axis=dim)
+    return full
+
+
+def _along(ctx, a, dim, keepdim, arg):
+    dim = dim % np.ndim(a)
+    idx = np.expand_dims(arg(a, axis=dim), dim)
+    ctx.info = (np.shape(a), dim, keepdim, idx)
+    values = np.take_along_axis(np.asarray(a), idx, axis=dim)
+    return values if keepdim else np.squeeze(values, dim)
+
+
+class MaxDim(Op):
+    """z = max of a along dim;  dz/da = 1 at the index of each maximum, else 0."""
+
+    _backward_name = "MaxBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=0, keepdim=False):
+        return _along(ctx, a, dim, keepdim, np.argmax)
+
+    backward = staticmethod(_scatter_to_index)
+
+
+class MinDim(Op):
+    """z = min of a along dim;  dz/da = 1 at the index of each minimum, else 0."""
+
+    _backward_name = "MinBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=0, keepdim=False):
+        return _along(ctx, a, dim, keepdim, np.argmin)
+
+    backward = staticmethod(_scatter_to_index)
+
+
+class Softmax(Op):
+    """z = exp(a) / sum(exp(a)) along dim;  dz/da · g = z * (g - sum(g * z))."""
+
+    _backward_name = "SoftmaxBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=-1):
+        shifted = np.exp(a - np.max(a, axis=dim, keepdims=True))
+        out = shifted / np.sum(shifted, axis=dim, keepdims=True)
+        ctx.save_for_backward(out)
+        ctx.info = dim
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return out * (grad - np.sum(grad * out, axis=ctx.info, keepdims=True))
+
+
+class LogSoftmax(Op):
+    """z = a - log(sum(exp(a))) along dim;  dz/da · g = g - softmax(a) * sum(g)."""
+
+    _backward_name = "LogSoftmaxBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=-1):
+        shifted = a - np.max(a, axis=dim, keepdims=True)
+        out = shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
+        ctx.save_for_backward(out)
+        ctx.info = dim
+        return out.astype(np.result_type(a))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return grad - np.exp(out) * np.sum(grad, axis=ctx.info, keepdims=True)
