@@ -2,9 +2,8 @@
 
 import numpy as np
 
-from . import events
 from .dtypes import to_numpy_dtype
-from .tensor import Tensor, make
+from .tensor import Tensor, make, new_leaf
 
 _DEFAULT_SEED = 67280421310721  # PyTorch's initial seed, so a fresh session is repeatable
 _rng = {"gen": np.random.default_rng(_DEFAULT_SEED)}
@@ -22,25 +21,16 @@ def _shape(size) -> tuple:
     return tuple(size)
 
 
-def _new(arr, requires_grad=False, name=None) -> Tensor:
-    if requires_grad and arr.dtype.kind not in "fc":
-        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
-    t = make(arr, bool(requires_grad), None, name)
-    if requires_grad and events.observers:
-        events.emit("on_leaf", t)
-    return t
-
-
 def _dt(dtype, default="float32"):
     return to_numpy_dtype(dtype) if dtype is not None else np.dtype(default)
 
 
 def zeros(*size, dtype=None, requires_grad=False, name=None) -> Tensor:
-    return _new(np.zeros(_shape(size), _dt(dtype)), requires_grad, name)
+    return new_leaf(np.zeros(_shape(size), _dt(dtype)), requires_grad, name)
 
 
 def ones(*size, dtype=None, requires_grad=False, name=None) -> Tensor:
-    return _new(np.ones(_shape(size), _dt(dtype)), requires_grad, name)
+    return new_leaf(np.ones(_shape(size), _dt(dtype)), requires_grad, name)
 
 
 def full(size, fill_value, dtype=None, requires_grad=False, name=None) -> Tensor:
@@ -49,15 +39,15 @@ def full(size, fill_value, dtype=None, requires_grad=False, name=None) -> Tensor
     arr = np.full(
         tuple(size), fill_value, _dt(kind, "bool" if isinstance(fill_value, bool) else "float32")
     )
-    return _new(arr, requires_grad, name)
+    return new_leaf(arr, requires_grad, name)
 
 
 def zeros_like(t, dtype=None, requires_grad=False) -> Tensor:
-    return _new(np.zeros(t.shape, _dt(dtype, t._data.dtype)), requires_grad)
+    return new_leaf(np.zeros(t.shape, _dt(dtype, t._data.dtype)), requires_grad)
 
 
 def ones_like(t, dtype=None, requires_grad=False) -> Tensor:
-    return _new(np.ones(t.shape, _dt(dtype, t._data.dtype)), requires_grad)
+    return new_leaf(np.ones(t.shape, _dt(dtype, t._data.dtype)), requires_grad)
 
 
 def arange(start, end=None, step=1, dtype=None, requires_grad=False) -> Tensor:
@@ -65,31 +55,31 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False) -> Tensor:
         start, end = 0, start
     ints = all(isinstance(v, int) for v in (start, end, step))
     arr = np.arange(start, end, step, dtype=_dt(dtype, "int64" if ints else "float32"))
-    return _new(arr, requires_grad)
+    return new_leaf(arr, requires_grad)
 
 
 def linspace(start, end, steps, dtype=None, requires_grad=False) -> Tensor:
-    return _new(np.linspace(start, end, steps, dtype=_dt(dtype)), requires_grad)
+    return new_leaf(np.linspace(start, end, steps, dtype=_dt(dtype)), requires_grad)
 
 
 def eye(n, m=None, dtype=None, requires_grad=False) -> Tensor:
-    return _new(np.eye(n, m, dtype=_dt(dtype)), requires_grad)
+    return new_leaf(np.eye(n, m, dtype=_dt(dtype)), requires_grad)
 
 
 def rand(*size, dtype=None, requires_grad=False, name=None) -> Tensor:
     arr = _rng["gen"].random(_shape(size)).astype(_dt(dtype))
-    return _new(arr, requires_grad, name)
+    return new_leaf(arr, requires_grad, name)
 
 
 def randn(*size, dtype=None, requires_grad=False, name=None) -> Tensor:
     arr = _rng["gen"].standard_normal(_shape(size)).astype(_dt(dtype))
-    return _new(arr, requires_grad, name)
+    return new_leaf(arr, requires_grad, name)
 
 
 def randint(low, high=None, size=(), dtype=None) -> Tensor:
     if high is None:
         low, high = 0, low
-    return _new(_rng["gen"].integers(low, high, tuple(size)).astype(_dt(dtype, "int64")))
+    return new_leaf(_rng["gen"].integers(low, high, tuple(size)).astype(_dt(dtype, "int64")))
 
 
 def from_numpy(array: np.ndarray) -> Tensor:

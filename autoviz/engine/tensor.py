@@ -400,19 +400,21 @@ def as_tensor_data(value, dtype=None):
     return arr
 
 
-def tensor(data, dtype=None, requires_grad=False, name=None) -> Tensor:
-    """A new leaf tensor holding a copy of `data`."""
-    if isinstance(data, Tensor):
-        data = data._data
-    arr = as_tensor_data(
-        data, None if dtype is None else np.dtype(str(dtype).replace("torch.", ""))
-    )
+def new_leaf(arr: np.ndarray, requires_grad=False, name=None) -> Tensor:
+    """A leaf tensor over `arr`, announced to observers when it requires grad."""
     if requires_grad and arr.dtype.kind not in "fc":
         raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
     t = make(arr, bool(requires_grad), None, name)
     if requires_grad and events.observers:
         events.emit("on_leaf", t)
     return t
+
+
+def tensor(data, dtype=None, requires_grad=False, name=None) -> Tensor:
+    """A new leaf tensor holding a copy of `data`."""
+    if isinstance(data, Tensor):
+        data = data._data
+    return new_leaf(as_tensor_data(data, to_numpy_dtype(dtype)), requires_grad, name)
 
 
 def _raw(value):
