@@ -2,10 +2,10 @@
 
 Layers, imported one way only:
 
-    engine  ->  trace  ->  render  ->  widgets / export  ->  cli
+    engine  ->  tracing  ->  render  ->  widgets / export  ->  cli
 
-`engine` is a numpy autograd engine that emits events and knows nothing of drawing; `trace`
-turns tensors and events into plain-data graphs; `render` turns those into DOT, SVG and files
+`engine` is a numpy autograd engine that emits events and knows nothing of drawing; `tracing`
+turns tensors and events into plain-data graphs and timelines (`autoviz.trace()`); `render` turns those into DOT, SVG and files
 and never touches engine objects. `import autoviz` loads only the engine; the rest loads on
 first use, so `import autoviz as torch` stays quick.
 """
@@ -18,7 +18,7 @@ from .engine import autograd
 
 __version__ = "0.1.0"
 
-__all__ = ["Diagram", "autograd", "draw", "nn", "optim"] + [
+__all__ = ["Diagram", "Timeline", "autograd", "draw", "nn", "optim", "trace"] + [
     n for n in dir(_engine) if not n.startswith("_")
 ]
 
@@ -30,8 +30,10 @@ def draw(obj, *, theme: str = "default", timeout: float | None = None, **options
     precision (significant digits), show_values, show_grads. Returns a `Diagram`.
     """
     from .render import draw_graph
-    from .trace import Graph, caller_namespace, graph_of
+    from .tracing import Graph, Timeline, caller_namespace, graph_of
 
+    if isinstance(obj, Timeline):
+        return obj.draw(theme=theme, timeout=timeout, **options)
     graph = obj if isinstance(obj, Graph) else graph_of(obj, caller_namespace(2))
     return draw_graph(graph, theme, timeout, **options)
 
@@ -41,6 +43,10 @@ def __getattr__(name: str):
         from .render import Diagram
 
         return Diagram
+    if name in ("trace", "Timeline"):
+        from . import tracing
+
+        return getattr(tracing, name)
     if name in ("nn", "optim"):
         import importlib
 

@@ -47,7 +47,7 @@ def _parser() -> argparse.ArgumentParser:
 def _demo(args) -> int:
     from .examples import LESSON_EXAMPLE
     from .render import draw_graph
-    from .trace import graph_of
+    from .tracing import graph_of
 
     namespace = runpy.run_path(str(LESSON_EXAMPLE), run_name="__autoviz_demo__")
     diagram = draw_graph(graph_of(namespace["z"], namespace))

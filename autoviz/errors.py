@@ -15,3 +15,7 @@ class LayoutError(AutovizError, RuntimeError):
 
 class LayoutTimeout(LayoutError):
     """The layout executable took longer than the timeout."""
+
+
+class TimelineFormatError(AutovizError, ValueError):
+    """Timeline JSON that is malformed, truncated or of another format."""

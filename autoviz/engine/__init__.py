@@ -1,5 +1,7 @@
 """The numpy autograd engine: tensors, ops, backward; knows nothing of drawing."""
 
+import warnings as _warnings
+
 from . import autograd
 from .creation import (
     arange,
@@ -65,3 +67,7 @@ from .tensor import Size, Tensor, tensor
 float = float32
 double = float64
 long = int64
+
+# numpy warns when a result is nan or inf ("invalid value encountered in log"); PyTorch is
+# silent. A filter on the engine's own modules costs nothing per op and leaves user numpy alone.
+_warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"autoviz\.engine\.")

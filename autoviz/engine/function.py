@@ -168,14 +168,18 @@ class _no_grad:
         _state["enabled"] = self.prev
 
 
+# The edge of an input that needs no gradient (a constant): shared, as it is always the same.
+NO_EDGE = (None, 0)
+
+
 def edge(value) -> tuple:
     """The (node, input_nr) pair that carries gradient back to `value`."""
     fn = getattr(value, "grad_fn", None)
     if fn is not None:
         return (fn, 0)
     if getattr(value, "requires_grad", False):
-        return (value._accumulator(), 0)
-    return (None, 0)
+        return (accumulator_for(value), 0)
+    return NO_EDGE
 
 
 def new_node(cls, inputs) -> Node:
@@ -191,9 +195,7 @@ def new_node(cls, inputs) -> Node:
 
 def attach(node, data, inputs):
     """Wrap `data` as the output tensor of `node` and tell observers."""
-    from .tensor import make
-
-    out = make(data, True, node)
+    out = _tensor.make(data, True, node)
     node._out = data
     if events.observers:
         events.emit("on_op", node, out, inputs)
@@ -208,3 +210,9 @@ def accumulator_for(tensor) -> AccumulateGrad:
         acc = AccumulateGrad(tensor)
         tensor._acc = weakref.ref(acc)
     return acc
+
+
+# Bound last: tensor.py imports this module, so whichever of the two is imported first, both
+# are complete before `attach` runs. A module-level name, because an import statement inside
+# `attach` costs about a microsecond on every op.
+from . import tensor as _tensor  # noqa: E402

@@ -82,6 +82,10 @@ def clamp(a, min=None, max=None):
     return ops.Clamp.apply(a, lo=min, hi=max)
 
 
+def clamp_min(a, min):
+    return ops.ClampMin.apply(a, lo=min, hi=None)
+
+
 def where(condition, a, b):
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
     return ops.Where.apply(a, b, cond=cond)
@@ -92,13 +96,16 @@ def maximum(a, b):
 
 
 def matmul(a, b):
-    linalg.check_matmul(a._data, b._data)
-    return linalg.matmul_op(a._data, b._data).apply(a, b)
+    flags = (a._data, b._data, a.requires_grad, b.requires_grad)
+    linalg.check_matmul(*flags)
+    return linalg.matmul_op(*flags).apply(a, b)
 
 
 def mm(a, b):
-    if a.ndim != 2 or b.ndim != 2:
-        raise RuntimeError(f"self must be a matrix (mm of shapes {list(a.shape)}, {list(b.shape)})")
+    if a.ndim != 2:
+        raise RuntimeError("self must be a matrix")
+    if b.ndim != 2:
+        raise RuntimeError("mat2 must be a matrix")
     return matmul(a, b)
 
 
@@ -112,8 +119,20 @@ def mean(a, dim=None, keepdim=False):
     return op.apply(a, dim=dim, keepdim=keepdim)
 
 
-ReturnMax = namedtuple("max", ["values", "indices"])
-ReturnMin = namedtuple("min", ["values", "indices"])
+class _ReturnType:
+    """PyTorch's printing of `torch.return_types.max(values=..., indices=...)`."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return (
+            f"torch.return_types.{type(self).__name__}(\nvalues={self.values!r},"
+            f"\nindices={self.indices!r})"
+        )
+
+
+ReturnMax = type("max", (_ReturnType, namedtuple("max", ["values", "indices"])), {"__slots__": ()})
+ReturnMin = type("min", (_ReturnType, namedtuple("min", ["values", "indices"])), {"__slots__": ()})
 
 
 def _values_indices(kind, a, dim, keepdim):
@@ -162,13 +181,31 @@ def log_softmax(a, dim=-1):
     return reductions.LogSoftmax.apply(a, dim=dim)
 
 
+def _shape_arg(shape) -> tuple:
+    return tuple(shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape)
+
+
 def reshape(a, *shape):
-    shape = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
-    return shape_ops.View.apply(a, shape=tuple(shape))
+    """A view when the memory layout allows one, else a copy, named as PyTorch names each."""
+    shape = _shape_arg(shape)
+    op = shape_ops.reshape_op(a._data, shape)
+    if op is None:  # PyTorch copies to row-major order first: CloneBackward0, then the view
+        return shape_ops.UnsafeView.apply(shape_ops.Contiguous.apply(a), shape=shape)
+    return op.apply(a, shape=shape)
+
+
+def view(a, *shape):
+    """Always a view: PyTorch's error when the memory layout does not allow one."""
+    shape = _shape_arg(shape)
+    return shape_ops.reshape_op(a._data, shape, view=True).apply(a, shape=shape)
+
+
+def contiguous(a):
+    return a if shape_ops.is_contiguous(a._data) else shape_ops.Contiguous.apply(a)
 
 
 def flatten(a):
-    return reshape(a, -1)
+    return a if a.ndim == 1 else reshape(a, -1)
 
 
 def transpose(a, dim0, dim1):
@@ -178,7 +215,16 @@ def transpose(a, dim0, dim1):
 def t(a):
     if a.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {a.ndim}D")
-    return shape_ops.T.apply(a, dim0=0, dim1=a.ndim - 1) if a.ndim == 2 else a
+    return shape_ops.T.apply(a, dim0=0, dim1=a.ndim - 1 if a.ndim else 0)
+
+
+def mT(a):
+    if a.ndim < 2:
+        raise RuntimeError(
+            "tensor.mT is only supported on matrices or batches of matrices. "
+            f"Got {a.ndim}-D tensor."
+        )
+    return shape_ops.Transpose.apply(a, dim0=-2, dim1=-1)
 
 
 def permute(a, *dims):
@@ -203,15 +249,72 @@ def stack(tensors, dim=0):
     return shape_ops.Stack.apply(*map(_t, tensors), dim=dim)
 
 
+def _index_part(part):
+    """One part of an index with tensors turned into arrays (0-d integer tensors into ints)."""
+    if isinstance(part, Tensor):
+        data = part._data
+        if np.ndim(data) == 0 and np.result_type(data).kind in "iu":
+            return int(data)
+        return np.asarray(data)
+    if isinstance(part, list):
+        return np.asarray(part)
+    if isinstance(part, np.integer):
+        return int(part)
+    return part
+
+
+def index_key(key):
+    """`key` with tensors turned into arrays; a tuple stays a tuple."""
+    if isinstance(key, tuple):
+        return tuple(map(_index_part, key))
+    return _index_part(key)
+
+
+def _is_basic(part) -> bool:
+    return part is None or part is Ellipsis or isinstance(part, slice) or type(part) is int
+
+
 def index(a, key):
-    """`a[key]`, with tensor keys turned into arrays."""
-    if isinstance(key, Tensor):
-        key = key._data
-    elif isinstance(key, tuple):
-        key = tuple(k._data if isinstance(k, Tensor) else k for k in key)
-    elif isinstance(key, list):
-        key = np.asarray(key)
-    return shape_ops.index_op(key).apply(a, key=key)
+    """`a[key]` recorded as PyTorch records it: one Select, Slice or Unsqueeze per part of a
+    basic index, left to right (full slices `:` skipped, AliasBackward0 if nothing is left),
+    and one IndexBackward0 for an index with arrays, lists, masks or bools in it."""
+    key = index_key(key)
+    parts = key if isinstance(key, tuple) else (key,)
+    if not all(map(_is_basic, parts)):
+        return shape_ops.Index.apply(a, key=key)
+    shape = np.shape(a._data)
+    used = len([p for p in parts if p is not None and p is not Ellipsis])
+    if used > len(shape):
+        raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
+    out, dim, src = a, 0, 0  # position in the output, and in a's shape
+    for part in parts:
+        if part is Ellipsis:
+            dim += len(shape) - used
+            src += len(shape) - used
+        elif part is None:
+            out = shape_ops.Unsqueeze.apply(out, dim=dim)
+            dim += 1
+        elif isinstance(part, int):
+            size = shape[src]
+            if not -size <= part < size:
+                raise IndexError(
+                    f"index {part} is out of bounds for dimension {dim} with size {size}"
+                )
+            out = shape_ops.Select.apply(out, key=(slice(None),) * dim + (part,))
+            src += 1
+        else:
+            if part.step is not None and part.step <= 0:
+                raise ValueError("step must be greater than zero")
+            full = (
+                part.start in (None, 0)
+                and (part.stop is None or part.stop >= shape[src])
+                and part.step in (None, 1)
+            )
+            if not full or not isinstance(key, tuple):  # `a[:]` alone is still recorded
+                out = shape_ops.Slice.apply(out, key=(slice(None),) * dim + (part,))
+            dim += 1
+            src += 1
+    return shape_ops.Alias.apply(a) if out is a else out
 
 
 def clone(a):

@@ -54,11 +54,12 @@ def dependencies(roots) -> dict:
         for fn, _ in stack.pop().next_functions:
             if fn is None:
                 continue
-            if fn in deps:
-                deps[fn] += 1
-            else:
+            count = deps.get(fn)  # one lookup, not `in` and then `[]`: this runs for every edge
+            if count is None:
                 deps[fn] = 1
                 stack.append(fn)
+            else:
+                deps[fn] = count + 1
     return deps
 
 
@@ -79,25 +80,40 @@ def execute(seeds: dict, retain_graph: bool, capture: set | None = None) -> dict
             order += 1
     heapq.heapify(ready)
     notify = bool(events.observers)
+    if notify:
+        events.emit("on_backward_start", seeds)
+    heappop, heappush = heapq.heappop, heapq.heappush
     while ready:
-        node = heapq.heappop(ready)[2]
+        node = heappop(ready)[2]
         grad = buffers.pop(node, None)
-        if capture is not None and node in capture and grad is not None:
-            captured[node] = grad
-        if capture is not None and isinstance(node, AccumulateGrad):
-            grad = None
-        grads = _run_node(node, grad, notify) if grad is not None else ()
-        for (fn, _), g in zip(node.next_functions, grads, strict=False):
+        if capture is not None:
+            if grad is not None and node in capture:
+                captured[node] = grad
+            if isinstance(node, AccumulateGrad):
+                grad = None
+        if grad is None:
+            grads = ()
+        elif notify or node._pre_hooks:
+            grads = _run_node(node, grad, notify)
+        else:
+            grads = node._backward(grad)  # the usual case, without the call around it
+        # One pass over the edges: add each gradient into its buffer, then count the edge
+        # done. A node seen twice here (x * x) becomes ready only after its last edge, so
+        # both gradients are in its buffer by then.
+        count = len(grads)
+        for i, (fn, _) in enumerate(node.next_functions):
             if fn is None:
                 continue
-            if g is not None:
-                buffers[fn] = g if fn not in buffers else buffers[fn] + g
-        for fn, _ in node.next_functions:
-            if fn is not None:
-                deps[fn] -= 1
-                if deps[fn] == 0:
-                    order += 1
-                    heapq.heappush(ready, (-fn._seq, order, fn))
+            if i < count:
+                g = grads[i]
+                if g is not None:
+                    total = buffers.get(fn)
+                    buffers[fn] = g if total is None else total + g
+            left = deps[fn] - 1
+            deps[fn] = left
+            if not left:
+                order += 1
+                heappush(ready, (-fn._seq, order, fn))
         if not retain_graph:
             node._release()
     if notify:
@@ -127,6 +143,8 @@ def retain_grad(tensor) -> None:
     if tensor._retains_grad:
         return
     tensor._retains_grad = True
+    if events.observers:
+        events.emit("on_retain_grad", tensor)
     ref = weakref.ref(tensor)
 
     def keep(grad):

@@ -9,23 +9,96 @@ def _shape_text(shape) -> str:
     return "x".join(map(str, shape))
 
 
-def check_matmul(a, b) -> None:
-    """PyTorch's error text when the inner sizes differ, naming both shapes."""
+def _batch_broadcast(sa, sb) -> tuple:
+    """The broadcast batch shape, or PyTorch's error when the batch sizes differ."""
+    out = []
+    for i in range(1, max(len(sa), len(sb)) + 1):
+        m = sa[-i] if i <= len(sa) else 1
+        n = sb[-i] if i <= len(sb) else 1
+        if m != n and m != 1 and n != 1:
+            dim = max(len(sa), len(sb)) - i
+            raise RuntimeError(
+                f"The size of tensor a ({m}) must match the size of tensor b ({n}) at "
+                f"non-singleton dimension {dim}"
+            )
+        out.append(max(m, n) if m != 0 and n != 0 else 0)
+    return tuple(reversed(out))
+
+
+def _fold(a, b, a_grad, b_grad):
+    """Where PyTorch folds batch dims into one mm or mv (its `should_fold`): "a", "b" or None.
+
+    "b" means b (3-D or more) is transposed and folded, a being a vector or a matrix.
+    """
+    da, db = np.ndim(a), np.ndim(b)
+    if da >= 3 and db <= 2:
+        big, side, small_grad = np.asarray(a), "a", b_grad
+    elif db >= 3 and da <= 2:
+        big, side, small_grad = np.swapaxes(b, -1, -2), "b", a_grad
+    else:
+        return None
+    if small_grad:
+        return side
+    if side == "b" and da == 2:
+        return None
+    shape, strides = big.shape, big.strides
+    if all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(len(shape) - 2)):
+        return side
+    return None
+
+
+def check_matmul(a, b, a_grad=False, b_grad=False) -> None:
+    """PyTorch's error when `a @ b` cannot be done, from the kernel it would have used."""
     sa, sb = np.shape(a), np.shape(b)
     if not sa or not sb:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {len(sa)}D "
             f"and {len(sb)}D"
         )
-    inner_b = sb[0] if len(sb) == 1 else sb[-2]
-    if sa[-1] == inner_b:
-        return
-    if len(sa) == 2 and len(sb) == 2:
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({_shape_text(sa)} and {_shape_text(sb)})"
-        )
+    m = sa[-1]
+    k = sb[0] if len(sb) == 1 else sb[-2]
+    fold = _fold(a, b, a_grad, b_grad)
+    if len(sa) <= 2 and len(sb) <= 2:
+        if m == k:
+            return
+        if len(sa) == 1 and len(sb) == 1:
+            raise RuntimeError(
+                f"inconsistent tensor size, expected tensor [{m}] and src [{k}] to have the same "
+                f"number of elements, but got {m} and {k} elements respectively"
+            )
+        rows = (1, m) if len(sa) == 1 else sa
+        if len(sb) == 1:
+            raise RuntimeError(
+                f"size mismatch, got input ({sa[0]}), mat ({_shape_text(sa)}), vec ({k})"
+            )
+        _mm_error(rows, sb)
+    elif fold is not None:
+        if m == k:
+            return
+        if fold == "a":
+            rows = (int(np.prod(sa[:-1])), m)
+            other = sb
+        else:
+            rows = (int(np.prod(sb[:-2])) * sb[-1], k)
+            other = sa[::-1]
+        if len(other) == 1:
+            raise RuntimeError(
+                f"size mismatch, got input ({rows[0]}), mat ({_shape_text(rows)}), vec ({other[0]})"
+            )
+        _mm_error(rows, other)
+    else:
+        batch = _batch_broadcast(sa[:-2], sb[:-2])
+        if m != k:
+            n = int(np.prod(batch))
+            raise RuntimeError(
+                f"Expected size for first two dimensions of batch2 tensor to be: [{n}, {m}] "
+                f"but got: [{n}, {k}]."
+            )
+
+
+def _mm_error(sa, sb):
     raise RuntimeError(
-        f"matmul: shapes {list(sa)} and {list(sb)} cannot be multiplied ({sa[-1]} != {inner_b})"
+        f"mat1 and mat2 shapes cannot be multiplied ({_shape_text(sa)} and {_shape_text(sb)})"
     )
 
 
@@ -42,6 +115,8 @@ class Matmul(Op):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
+        if np.ndim(a) == 1 and np.ndim(b) == 1:  # a dot product: the gradient is a scalar
+            return grad * b, grad * a
         a2 = np.reshape(a, (1, -1)) if np.ndim(a) == 1 else a
         b2 = np.reshape(b, (-1, 1)) if np.ndim(b) == 1 else b
         g = np.expand_dims(grad, -2) if np.ndim(a) == 1 else grad
@@ -78,7 +153,16 @@ class BatchedMatmul(Matmul):
     _backward_name = "UnsafeViewBackward0"
 
 
-def matmul_op(a, b):
-    """Which named op PyTorch would record for `a @ b`, from the two ranks."""
+class FoldedMatmul(Matmul):
+    """z = A @ b for a matrix A that requires grad and a batch b (PyTorch transposes, folds b
+    into one mm, and records the copy back to row-major order)."""
+
+    _backward_name = "CloneBackward0"
+
+
+def matmul_op(a, b, a_grad=False, b_grad=False):
+    """Which named op PyTorch would record for `a @ b`, from the ranks and requires_grad."""
     ranks = (np.ndim(a), np.ndim(b))
+    if ranks[0] == 2 and ranks[1] >= 3 and _fold(a, b, a_grad, b_grad) == "b":
+        return FoldedMatmul
     return {(1, 1): Dot, (2, 2): Matmul, (2, 1): Mv, (1, 2): VecMat}.get(ranks, BatchedMatmul)

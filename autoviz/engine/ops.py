@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from . import events
 from .function import NO_CONTEXT, Function, attach, new_node
 from .grad_mode import _state
 from .tensor import Tensor, make
@@ -19,17 +20,35 @@ class Op(Function):
 
     @classmethod
     def apply(cls, *inputs, **params):
-        data = [t._data if type(t) is Tensor else t for t in inputs]
-        record = _state["enabled"] and any(type(t) is Tensor and t.requires_grad for t in inputs)
+        # isinstance, not `type(t) is Tensor`: subclasses such as nn.Parameter are tensors too.
+        data = [t._data if isinstance(t, Tensor) else t for t in inputs]
+        record = _state["enabled"] and _any_requires_grad(inputs)
         if not record:
-            return make(cls.forward(NO_CONTEXT, *data, **params))
+            out = make(cls.forward(NO_CONTEXT, *data, **params))
+            if events.observers:
+                events.emit("on_untracked", out, inputs)
+            return out
         node = new_node(cls, inputs)
         return attach(node, cls.forward(node, *data, **params), inputs)
 
 
+def _any_requires_grad(inputs) -> bool:
+    """`any(...)` over a generator costs more than the test itself for one or two inputs."""
+    for t in inputs:
+        if isinstance(t, Tensor) and t.requires_grad:
+            return True
+    return False
+
+
+def shape_of(x) -> tuple:
+    """np.shape(x) without its dispatch (a third of a microsecond): numpy data has `.shape`."""
+    shape = getattr(x, "shape", None)
+    return np.shape(x) if shape is None else shape
+
+
 def unbroadcast(grad, shape):
     """Sum `grad` over the axes broadcasting added, so it has `shape` again."""
-    gshape = np.shape(grad)
+    gshape = shape_of(grad)
     if gshape == shape:
         return grad
     extra = len(gshape) - len(shape)
@@ -63,12 +82,21 @@ def result(out, *inputs):
 
 def binary(op, a, b):
     """Apply a two-input op where one side may be a Python number."""
-    if type(b) is not Tensor:
+    if not isinstance(b, Tensor):
         if not isinstance(b, NUMBER):
             return NotImplemented
-    elif type(a) is Tensor and np.shape(a._data) != np.shape(b._data):
-        check_broadcast(op.symbol, a._data, b._data)
-    return op.apply(a, b)
+        b_data, b_requires_grad = b, False
+    else:
+        b_data, b_requires_grad = b._data, b.requires_grad
+        if isinstance(a, Tensor) and shape_of(a._data) != shape_of(b_data):
+            check_broadcast(op.symbol, a._data, b_data)
+    if not isinstance(a, Tensor):
+        return op.apply(a, b)
+    # What Op.apply does, written out for two inputs: scalar code spends its time here.
+    if _state["enabled"] and (a.requires_grad or b_requires_grad):
+        node = new_node(op, (a, b))
+        return attach(node, op.forward(node, a._data, b_data), (a, b))
+    return make(op.forward(NO_CONTEXT, a._data, b_data))
 
 
 def _float(x):
@@ -85,7 +113,7 @@ class Add(Op):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.info = (np.shape(a), np.shape(b))  # sizes are kept after backward, as in PyTorch
+        ctx.info = (shape_of(a), shape_of(b))  # sizes are kept after backward, as in PyTorch
         return result(a + b, a, b)
 
     @staticmethod
@@ -102,7 +130,7 @@ class Sub(Op):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.info = (np.shape(a), np.shape(b))
+        ctx.info = (shape_of(a), shape_of(b))
         return result(a - b, a, b)
 
     @staticmethod
@@ -139,7 +167,7 @@ class Mul(Op):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return unbroadcast(grad * b, np.shape(a)), unbroadcast(grad * a, np.shape(b))
+        return unbroadcast(grad * b, shape_of(a)), unbroadcast(grad * a, shape_of(b))
 
 
 class Div(Op):
@@ -291,7 +319,12 @@ class Relu(Op):
 
     @staticmethod
     def forward(ctx, a):
-        out = np.maximum(a, 0).astype(np.result_type(a))
+        if isinstance(a, np.floating):
+            # A numpy scalar, what ops on 0-d data return: comparing is ten times quicker than
+            # the ufunc. NaN stays NaN and -0.0 becomes 0.0, as with np.maximum.
+            out = type(a)(0) if a <= 0 else a
+        else:
+            out = np.maximum(a, 0).astype(np.result_type(a))
         ctx.save_for_backward(out)
         return out
 
@@ -322,6 +355,12 @@ class Clamp(Op):
         if hi is not None:
             inside &= a <= hi
         return grad * inside
+
+
+class ClampMin(Clamp):
+    """z = a.clamp_min(lo);  dz/da = 1 where a >= lo, else 0."""
+
+    _backward_name = "ClampMinBackward0"
 
 
 class Where(Op):

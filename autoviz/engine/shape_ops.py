@@ -29,6 +29,97 @@ class View(Op):
         return np.reshape(grad, ctx.info)
 
 
+class ReshapeAlias(View):
+    """z = a.reshape(shape) of a non-contiguous tensor that can still be viewed that way."""
+
+    _backward_name = "ReshapeAliasBackward0"
+
+
+class UnsafeView(View):
+    """z = a.reshape(shape) after the copy reshape had to make (PyTorch's `_unsafe_view`)."""
+
+    _backward_name = "UnsafeViewBackward0"
+
+
+class Contiguous(Op):
+    """z = a copied into row-major order, as `contiguous()` and `reshape` do;  dz/da = 1."""
+
+    _backward_name = "CloneBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return np.ascontiguousarray(a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class Alias(Op):
+    """z = a itself, as `a[...]` or `a[:, :]` gives it;  dz/da = 1."""
+
+    _backward_name = "AliasBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return np.asarray(a)[...]
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+VIEW_MESSAGE = (
+    "view size is not compatible with input tensor's size and stride (at least one dimension "
+    "spans across two contiguous subspaces). Use .reshape(...) instead."
+)
+
+
+def _viewable(a, shape) -> bool:
+    """Whether `a` can take `shape` without a copy; PyTorch's error if `shape` does not fit."""
+    try:
+        try:
+            np.reshape(a, shape, copy=False)
+        except TypeError:  # numpy < 2.1: no `copy` argument
+            view = np.asarray(a).view()
+            view.shape = shape
+        return True
+    except (ValueError, AttributeError):
+        try:
+            np.reshape(a, shape)
+        except ValueError:
+            raise RuntimeError(
+                f"shape '{_size(shape)}' is invalid for input of size {np.size(a)}"
+            ) from None
+        return False
+
+
+def is_contiguous(a) -> bool:
+    """Row-major with no gaps, as PyTorch's `is_contiguous()` (numpy's strides match torch's)."""
+    return np.asarray(a).flags.c_contiguous
+
+
+def reshape_op(a, shape, view=False):
+    """The op PyTorch records for `a.reshape(shape)` or `a.view(shape)`, from a's layout.
+
+    None means a copy is needed first (reshape clones, then records an UnsafeView).
+    """
+    if _viewable(a, shape):
+        return View if view or is_contiguous(a) else ReshapeAlias
+    if view:
+        raise RuntimeError(VIEW_MESSAGE)
+    return None
+
+
+_TYPE_NAMES = {
+    "float32": "FloatTensor",
+    "float64": "DoubleTensor",
+    "int64": "LongTensor",
+    "int32": "IntTensor",
+    "bool": "BoolTensor",
+}
+
+
 class Expand(Op):
     """z = a broadcast to a bigger shape;  dz/da = the gradient summed back."""
 
@@ -36,9 +127,31 @@ class Expand(Op):
 
     @staticmethod
     def forward(ctx, a, shape=()):
-        ctx.info = np.shape(a)
-        shape = tuple(n if n != -1 else m for n, m in zip(shape, (1,) * 8 + ctx.info, strict=False))
-        return np.broadcast_to(a, shape)
+        ctx.info = have = np.shape(a)
+        lead = len(shape) - len(have)
+        if lead < 0:
+            raise RuntimeError(
+                f"expand(torch.{_TYPE_NAMES.get(np.result_type(a).name, 'Tensor')}"
+                f"{{{_size(have)}}}, size={_size(shape)}): the number of "
+                f"sizes provided ({len(shape)}) must be greater or equal to the number of "
+                f"dimensions in the tensor ({len(have)})"
+            )
+        for i, n in enumerate(shape):
+            m = have[i - lead] if i >= lead else None
+            if n == -1 and m is None:
+                raise RuntimeError(
+                    f"The expanded size of the tensor (-1) isn't allowed in a leading, "
+                    f"non-existing dimension {i}"
+                )
+            if n != -1 and m is not None and m != 1 and m != n:
+                raise RuntimeError(
+                    f"The expanded size of the tensor ({n}) must match the existing size ({m}) "
+                    f"at non-singleton dimension {i}.  Target sizes: {_size(shape)}.  "
+                    f"Tensor sizes: {_size(have)}"
+                )
+        return np.broadcast_to(
+            a, tuple(have[i - lead] if n == -1 else n for i, n in enumerate(shape))
+        )
 
     @staticmethod
     def backward(ctx, grad):
@@ -145,19 +258,43 @@ class Select(Index):
 
     _backward_name = "SelectBackward0"
 
+    @staticmethod
+    def backward(ctx, grad):
+        shape, dtype, key = ctx.info
+        full = np.zeros(shape, dtype=np.result_type(grad, dtype))
+        full[key] = grad  # a basic index touches each element once: no need for np.add.at
+        return full
 
-class Slice(Index):
+
+class Slice(Select):
     """z = a[start:stop:step];  dz/da = zeros with the gradient in the slice."""
 
     _backward_name = "SliceBackward0"
 
 
-def index_op(key):
-    """The op PyTorch records for `a[key]`: Select for ints, Slice for slices, else Index."""
-    parts = key if isinstance(key, tuple) else (key,)
-    if any(not isinstance(p, (int, slice, type(None), type(Ellipsis))) for p in parts):
-        return Index
-    return Select if any(isinstance(p, int) for p in parts) else Slice
+class CopySlices(Op):
+    """a[key] = v recorded:  dz/da = the gradient with zeros at key, dz/dv = its part at key."""
+
+    _backward_name = "CopySlices"
+
+    @staticmethod
+    def forward(ctx, a, v, key=None):
+        ctx.info = (key, np.shape(v))
+        out = np.array(a, copy=True)
+        out[key] = v
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .ops import unbroadcast
+
+        key, v_shape = ctx.info
+        ga = np.array(grad, copy=True)
+        ga[key] = 0
+        gv = np.asarray(grad[key])
+        if gv.ndim < len(v_shape):  # v had leading 1s that the assignment dropped
+            gv = gv.reshape((1,) * (len(v_shape) - gv.ndim) + gv.shape)
+        return ga, unbroadcast(gv, v_shape)
 
 
 class Cat(Op):

@@ -13,8 +13,21 @@ NON_LEAF_GRAD_WARNING = (
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
     "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
     "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
-    "instead. See github.com/pytorch/pytorch/pull/30531 for more informations."
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more information."
 )
+
+
+SCALAR_WARNING = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first."
+)
+T_WARNING = (
+    "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated "
+    "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
+    "matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
+    "tensor."
+)
+_warned = set()  # PyTorch gives some warnings once per process
 
 
 class Tensor:
@@ -57,6 +70,8 @@ class Tensor:
     @grad.setter
     def grad(self, value) -> None:
         self._grad = value
+        if events.observers:
+            events.emit("on_grad_set", self, value)
 
     def _accumulator(self):
         return accumulator_for(self)
@@ -126,6 +141,10 @@ class Tensor:
         return shape[0]
 
     def __float__(self) -> float:
+        if self.requires_grad:
+            import warnings
+
+            warnings.warn(SCALAR_WARNING, UserWarning, stacklevel=2)
         return float(self.item())
 
     def __int__(self) -> int:
@@ -224,9 +243,43 @@ class Tensor:
     def __iter__(self):
         return (self[i] for i in range(len(self)))
 
+    def __setitem__(self, key, value) -> None:
+        """`a[key] = value`: in place, recorded as CopySlices when gradients are tracked."""
+        key = _F.index_key(key)
+        if _state["enabled"] and (self.requires_grad or getattr(value, "requires_grad", False)):
+            if self.grad_fn is None and self.requires_grad:
+                raise RuntimeError(
+                    "a view of a leaf Variable that requires grad is being used in an in-place "
+                    "operation."
+                )
+            out = _shape_ops.CopySlices.apply(self, value, key=key)
+            self._data, self.grad_fn, self.requires_grad = out._data, out.grad_fn, True
+            return
+        self._storage()[key] = _raw(value)
+
+    def __abs__(self):
+        return _F.abs(self)
+
+    def __invert__(self):
+        return make(np.asarray(~self._data))
+
+    def __and__(self, other):
+        return make(np.asarray(self._data & _raw(other)))
+
+    def __or__(self, other):
+        return make(np.asarray(self._data | _raw(other)))
+
+    def __xor__(self, other):
+        return make(np.asarray(self._data ^ _raw(other)))
+
     # -- views, copies, dtypes -------------------------------------------------------------
     @property
     def T(self):
+        if self.ndim != 2 and "T" not in _warned:
+            import warnings
+
+            _warned.add("T")
+            warnings.warn(T_WARNING, UserWarning, stacklevel=2)
         return _F.permute(self, tuple(reversed(range(self.ndim))))
 
     @property
@@ -269,6 +322,8 @@ class Tensor:
     def _as(self, np_dtype):
         if self._data.dtype == np_dtype:
             return self
+        if np.dtype(np_dtype).kind not in "fc":  # integer results never require grad
+            return make(np.asarray(self._data).astype(np_dtype))
         return _ops.ToDtype.apply(self, dtype=np_dtype)
 
     def float(self):
@@ -305,6 +360,8 @@ class Tensor:
         store = self._storage()
         result = _RAW_UFUNC[ufunc](store, _raw(other))
         store[...] = result
+        if events.observers:
+            events.emit("on_inplace", self)
         return self
 
     def add_(self, other, alpha=1):
@@ -423,6 +480,7 @@ def _raw(value):
 
 from . import functional as _F  # noqa: E402  (the ops need Tensor defined first)
 from . import ops as _ops  # noqa: E402
+from . import shape_ops as _shape_ops  # noqa: E402
 
 _RAW_UFUNC = {
     Tensor.__add__: np.add,
@@ -437,6 +495,9 @@ _METHODS = (
 )
 for _name in _METHODS.split():
     setattr(Tensor, _name, getattr(_F, _name))
-Tensor.view = _F.reshape
-Tensor.clamp_min = lambda self, min: _F.clamp(self, min=min)
+Tensor.view = _F.view
+Tensor.contiguous = _F.contiguous
+Tensor.is_contiguous = lambda self: _shape_ops.is_contiguous(self._data)
+Tensor.clamp_min = _F.clamp_min
+Tensor.mT = property(lambda self: _F.mT(self))
 Tensor.expand = lambda self, *shape: _F.expand(self, *shape)

@@ -2,8 +2,10 @@
 
 from dataclasses import dataclass
 
-from ..trace.model import Graph, Node
-from .labels import OP_SYMBOLS, escape, number, shape_text, value_text
+from ..tracing.model import Graph, Node
+from ..tracing.symbols import symbol as op_symbol
+from ..tracing.text import value_text
+from .labels import escape
 from .theme import DEFAULT, Theme
 
 RANKDIRS = ("LR", "TB", "BT", "RL")
@@ -44,7 +46,7 @@ def to_dot(graph: Graph, theme: Theme = DEFAULT, options: Options = Options()) -
     ]
     lines += [_node_line(node, graph, theme, options) for node in graph.nodes]
     lines += [
-        f'\t{e.source} -> {e.target} [id="e{i}" class="data"]' for i, e in enumerate(graph.edges, 1)
+        f'\t{e.source} -> {e.target} [id="{e.id or f"e{i}"}" class="data"]' for i, e in enumerate(graph.edges, 1)
     ]
     lines.append("}")
     return "\n".join(lines) + "\n"
@@ -69,7 +71,7 @@ def _node_line(node: Node, graph: Graph, theme: Theme, options: Options) -> str:
 def _label(node: Node, graph: Graph, theme: Theme, options: Options) -> str:
     small = f'<font point-size="{theme.small_size}">'
     if node.kind == "op":
-        symbol = escape(OP_SYMBOLS.get(node.op, node.op))
+        symbol = escape(op_symbol(node.op))
         name = escape(node.op)
         if options.op_label == "symbol":
             return f"<b>{symbol}</b>"
@@ -96,4 +98,4 @@ def _grad_text(node: Node, graph: Graph, options: Options) -> str:
     return "None"
 
 
-__all__ = ["OP_LABELS", "RANKDIRS", "Options", "number", "shape_text", "to_dot"]
+__all__ = ["OP_LABELS", "RANKDIRS", "Options", "to_dot"]

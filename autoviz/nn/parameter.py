@@ -1,0 +1,44 @@
+"""`nn.Parameter`: a leaf tensor that a Module registers as something to learn."""
+
+import numpy as np
+
+from ..engine import events
+from ..engine.tensor import Tensor, as_tensor_data, make
+
+
+class Parameter(Tensor):
+    """A leaf Tensor that requires grad by default and is registered when set on a Module."""
+
+    __slots__ = ()
+
+    def __new__(cls, data=None, requires_grad=True):
+        if data is None:
+            arr = np.empty(0, dtype=np.float32)
+        elif isinstance(data, Tensor):
+            arr = data._storage()  # shares memory with `data`, as PyTorch's Parameter does
+        else:
+            arr = as_tensor_data(data)
+        if requires_grad and arr.dtype.kind not in "fc":
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
+        p = object.__new__(cls)
+        p._data, p.requires_grad, p.grad_fn, p._grad = arr, bool(requires_grad), None, None
+        p._name, p._retains_grad, p._acc = None, False, None
+        if requires_grad and events.observers:
+            events.emit("on_leaf", p)
+        return p
+
+    def __repr__(self) -> str:
+        return "Parameter containing:\n" + super().__repr__()
+
+    def __deepcopy__(self, memo):
+        # A fresh leaf: the default copy would share this one's AccumulateGrad weakref.
+        new = Parameter(np.array(self._data, copy=True), self.requires_grad)
+        if self._grad is not None:
+            new._grad = make(np.array(self._grad._data, copy=True))
+        memo[id(self)] = new
+        return new
+
+    def __reduce_ex__(self, protocol):
+        return (Parameter, (np.asarray(self._data), self.requires_grad))

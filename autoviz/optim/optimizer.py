@@ -1,0 +1,98 @@
+"""The Optimizer base: parameter groups, per-parameter state, zero_grad and step."""
+
+import numpy as np
+
+from ..engine.grad_mode import enable_grad, no_grad
+from ..engine.tensor import Tensor, make
+
+
+class Optimizer:
+    """Updates parameters in place from their `.grad`; subclasses define `_update`."""
+
+    def __init__(self, params, defaults: dict) -> None:
+        if isinstance(params, Tensor):
+            raise TypeError(
+                "params argument given to the optimizer should be an iterable of Tensors or "
+                f"dicts, but got {_tensor_type(params)}"
+            )
+        self.defaults = defaults
+        self.state = {}  # keyed by the parameter itself, as in PyTorch
+        self.param_groups = []
+        groups = list(params)
+        if not groups:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        for group in groups:
+            self.add_param_group(group)
+
+    def add_param_group(self, group: dict) -> None:
+        group = dict(group)
+        params = group["params"]
+        params = [params] if isinstance(params, Tensor) else list(params)
+        for p in params:
+            if not p.is_leaf:
+                raise ValueError("can't optimize a non-leaf Tensor")
+        taken = {id(p) for g in self.param_groups for p in g["params"]}
+        if any(id(p) in taken for p in params):
+            raise ValueError("some parameters appear in more than one parameter group")
+        group["params"] = params
+        for key, value in self.defaults.items():
+            group.setdefault(key, value)
+        self.param_groups.append(group)
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Reset every parameter's gradient: to None by default, as PyTorch ≥ 2.0 does."""
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p._grad is None:
+                    continue
+                if set_to_none:
+                    p._grad = None
+                else:
+                    p._grad.zero_()
+
+    def step(self, closure=None):
+        """Apply one update to every parameter that has a gradient; returns closure()'s loss."""
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        with no_grad():
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p._grad is not None:
+                        grad = np.asarray(p._grad._data)
+                        self._update(p._storage(), grad, group, self.state.setdefault(p, {}))
+        return loss
+
+    def _update(self, param: np.ndarray, grad: np.ndarray, group: dict, state: dict) -> None:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        blocks = []
+        for i, group in enumerate(self.param_groups):
+            options = [f"    {k}: {group[k]}" for k in sorted(group) if k != "params"]
+            blocks.append("\n".join([f"Parameter Group {i}", *options]))
+        return f"{type(self).__name__} (\n" + "\n\n".join(blocks) + "\n)"
+
+
+def _tensor_type(t) -> str:
+    names = {"float32": "Float", "float64": "Double", "int64": "Long"}
+    return f"torch.{names.get(t._data.dtype.name, '')}Tensor"
+
+
+def check_non_negative(name: str, value) -> None:
+    """PyTorch's message for a negative hyperparameter, e.g. `Invalid learning rate: -1`."""
+    if value < 0:
+        raise ValueError(f"Invalid {name}: {value}")
+
+
+def state_tensor(data: np.ndarray) -> Tensor:
+    """Optimizer state is kept as tensors, so printing `opt.state[p]` looks like PyTorch."""
+    return make(data)
+
+
+def accepted_options(foreach, differentiable, fused) -> dict:
+    """Options of PyTorch's fused and multi-tensor kernels: stored so groups and reprs match."""
+    return {"foreach": foreach, "differentiable": differentiable, "fused": fused}

@@ -1,0 +1,91 @@
+"""The plain-data graph every view reads: nodes, edges, steps and their previews."""
+
+from dataclasses import dataclass, field
+
+KINDS = ("leaf", "op", "intermediate", "output", "constant")
+PHASES = ("forward", "backward")
+
+
+@dataclass
+class Node:
+    """One box or ellipse of the diagram: a tensor or an operation."""
+
+    id: str
+    kind: str
+    name: str
+    op: str | None = None
+    shape: tuple = ()
+    dtype: str = "float32"
+    value: object = None  # float for scalars, nested lists for small tensors, else None
+    grad: object = None
+    requires_grad: bool = False
+    retains_grad: bool = False
+    detached: bool = False
+    made_in_no_grad: bool = False
+    freed: bool = False
+    graph: int = 0  # which graph of a timeline (a training loop builds one per iteration)
+    step: int = 0  # the step at which it appears
+
+
+@dataclass
+class Edge:
+    """Data flowing from `source` into `target`, as the `index`-th input of an op."""
+
+    source: str
+    target: str
+    index: int = 0
+    id: str = ""
+
+
+@dataclass
+class Source:
+    """The line of user code that caused a step."""
+
+    file: str
+    line: int
+    text: str
+
+
+@dataclass
+class Flow:
+    """Gradient along one edge in backward: upstream × local = contribution."""
+
+    edge: int  # index into the edges list
+    upstream: object
+    local: object  # a number for scalar elementwise ops, else None
+    contribution: object
+    shape: tuple = ()
+    total: object = None  # the running sum at the source when it fans out
+
+
+@dataclass
+class Step:
+    """One thing that happened, with what it changed in the graph."""
+
+    index: int
+    phase: str
+    kind: str
+    caption: str
+    nodes: list = field(default_factory=list)  # ids this step adds or acts on
+    edges: list = field(default_factory=list)  # edge indices this step adds or acts on
+    source: Source | None = None
+    flows: list = field(default_factory=list)  # Flow per edge, in backward
+    changes: list = field(default_factory=list)  # [node id, field, new value]
+    details: dict = field(default_factory=dict)
+
+
+@dataclass
+class Graph:
+    """Nodes and edges in creation order; `backward_ran` tells whether grads are final."""
+
+    nodes: list[Node] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+    backward_ran: bool = False
+    current: list = field(default_factory=list)  # ids the step acts on, for highlighting
+    step: Step | None = None
+
+    def node(self, node_id: str) -> Node:
+        for node in self.nodes:
+            if node.id == node_id:
+                return node
+        raise KeyError(f"no node with id {node_id!r}")

@@ -1,0 +1,58 @@
+"""Short symbols for PyTorch's backward-node names: `MulBackward0` is `*`."""
+
+BINARY = {
+    "AddBackward0": "+",
+    "SubBackward0": "-",
+    "MulBackward0": "*",
+    "DivBackward0": "/",
+    "PowBackward0": "**",
+    "PowBackward1": "**",
+    "MmBackward0": "@",
+    "MvBackward0": "@",
+    "DotBackward0": "@",
+    "BmmBackward0": "@",
+    "SqueezeBackward4": "@",
+    "UnsafeViewBackward0": "@",
+}
+
+FUNCTIONS = {
+    "NegBackward0": "neg",
+    "RsubBackward1": "rsub",
+    "ReciprocalBackward0": "1/x",
+    "ReluBackward0": "relu",
+    "TanhBackward0": "tanh",
+    "SigmoidBackward0": "sigmoid",
+    "ExpBackward0": "exp",
+    "LogBackward0": "log",
+    "SqrtBackward0": "sqrt",
+    "AbsBackward0": "abs",
+    "SinBackward0": "sin",
+    "CosBackward0": "cos",
+    "SumBackward0": "sum",
+    "SumBackward1": "sum",
+    "MeanBackward0": "mean",
+    "MeanBackward1": "mean",
+    "MaxBackward0": "max",
+    "MaxBackward1": "max",
+    "MinBackward0": "min",
+    "MinBackward1": "min",
+    "SoftmaxBackward0": "softmax",
+    "LogSoftmaxBackward0": "log_softmax",
+    "ViewBackward0": "view",
+    "TBackward0": "t",
+    "PermuteBackward0": "permute",
+    "TransposeBackward0": "transpose",
+    "SelectBackward0": "[i]",
+    "SliceBackward0": "[a:b]",
+    "IndexBackward0": "[idx]",
+    "CatBackward0": "cat",
+    "StackBackward0": "stack",
+    "AddmmBackward0": "linear",
+    "MseLossBackward0": "mse_loss",
+    "NllLossBackward0": "nll_loss",
+}
+
+
+def symbol(op: str) -> str:
+    """The short form of a backward-node name, or the name itself when there is none."""
+    return BINARY.get(op) or FUNCTIONS.get(op) or op

@@ -1,0 +1,85 @@
+"""A Timeline: one graph plus the ordered steps that built it and flowed gradients through it."""
+
+from dataclasses import replace
+
+from .model import Edge, Graph, Node, Step
+
+PERSISTENT = -1  # the `graph` of leaves: they outlive every graph built from them
+
+
+class Timeline:
+    """What a traced program did: nodes, edges and steps; `tl[k]` is the graph after step k."""
+
+    def __init__(self, nodes: list[Node], edges: list[Edge], steps: list[Step]) -> None:
+        self.nodes = nodes
+        self.edges = edges
+        self.steps = steps
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def __iter__(self):
+        return (self[k] for k in range(len(self)))
+
+    def __getitem__(self, k: int) -> Graph:
+        """The graph as it stood after step k (negative k counts from the end)."""
+        if not isinstance(k, int):
+            raise TypeError(f"timeline steps are indexed by int, not {type(k).__name__}")
+        if not -len(self) <= k < len(self):
+            raise IndexError(f"step {k} out of range: this timeline has {len(self)} steps")
+        return snapshot(self, k % len(self))
+
+    def __repr__(self) -> str:
+        phases = [s.phase for s in self.steps]
+        return (
+            f"<autoviz.Timeline: {len(self)} steps ({phases.count('forward')} forward, "
+            f"{phases.count('backward')} backward), {len(self.nodes)} nodes>"
+        )
+
+    def draw(self, step: int = -1, *, theme: str = "default", timeout=None, **options):
+        """A Diagram of the graph after `step` (default: the last)."""
+        from ..render import draw_graph
+
+        return draw_graph(self[step], theme, timeout, **options)
+
+    def to_json(self) -> str:
+        """The timeline as JSON text in the documented `autoviz-timeline` format."""
+        from .jsonio import dumps
+
+        return dumps(self)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Timeline":
+        """Load JSON written by `to_json`; malformed input raises TimelineFormatError."""
+        from .jsonio import loads
+
+        return loads(text)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return self.draw()._repr_mimebundle_(include, exclude)
+
+
+def snapshot(tl: Timeline, k: int) -> Graph:
+    """Replay the changes of steps 0..k over the nodes that exist at step k."""
+    step = tl.steps[k]
+    graph_no = step.details.get("graph", 0)
+    visible = {
+        n.id: replace(n)
+        for n in tl.nodes
+        if n.step <= k and n.graph in (graph_no, PERSISTENT)
+    }
+    backward_ran = False
+    for s in tl.steps[: k + 1]:
+        for node_id, field_name, value in s.changes:
+            if node_id in visible:
+                setattr(visible[node_id], field_name, value)
+        if s.phase == "backward" and s.details.get("graph", 0) == graph_no:
+            backward_ran = True
+    edges = [e for e in tl.edges if e.source in visible and e.target in visible]
+    return Graph(
+        nodes=list(visible.values()),
+        edges=edges,
+        backward_ran=backward_ran,
+        current=[i for i in step.nodes if i in visible],
+        step=step,
+    )
