@@ -57,13 +57,15 @@ def _backward(step: Step, names, tl) -> str:
     parts = []
     for flow in step.flows:
         target = _name(names, tl.edges[flow.edge].source)
-        if flow.local is not None:
+        if flow.local is not None and not flow.shape:
             part = (
                 f"{number(flow.upstream)} × {number(flow.local)} = "
                 f"{number(flow.contribution)} to {target}"
             )
         else:
             part = f"a gradient of shape {shape_text(flow.shape)} to {target}"
+            if flow.local is not None:
+                part += f" (local derivative {value_text(flow.local, flow.shape)})"
         if flow.total is not None:
             total = value_text(flow.total, flow.shape)
             part += f" (its running sum is now {total})"

@@ -13,6 +13,8 @@ def preview(data):
     """A JSON-friendly preview: a float for one element, nested lists when small."""
     if data is None:
         return None
+    if isinstance(data, np.generic):  # the common case in scalar programs: no array needed
+        return data.item()
     arr = np.asarray(data)
     if arr.ndim == 0:
         return arr.item()

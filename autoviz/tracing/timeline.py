@@ -11,9 +11,26 @@ class Timeline:
     """What a traced program did: nodes, edges and steps; `tl[k]` is the graph after step k."""
 
     def __init__(self, nodes: list[Node], edges: list[Edge], steps: list[Step]) -> None:
-        self.nodes = nodes
-        self.edges = edges
-        self.steps = steps
+        self._nodes, self._edges, self._steps = nodes, edges, steps
+        self._pending = None  # the recorder's log until first use: building is not free
+
+    def _built(self) -> "Timeline":
+        if self._pending is not None:
+            build, self._pending = self._pending, None
+            build(self)
+        return self
+
+    @property
+    def nodes(self) -> list[Node]:
+        return self._built()._nodes
+
+    @property
+    def edges(self) -> list[Edge]:
+        return self._built()._edges
+
+    @property
+    def steps(self) -> list[Step]:
+        return self._built()._steps
 
     def __len__(self) -> int:
         return len(self.steps)

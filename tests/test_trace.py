@@ -1,0 +1,250 @@
+"""autoviz.trace(): the Timeline's steps, values, names, state changes and JSON."""
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import autoviz
+from autoviz.errors import TimelineFormatError
+
+
+def kinds(tl):
+    return [s.kind for s in tl.steps]
+
+
+def names(graph):
+    return {n.name: n for n in graph.nodes}
+
+
+def lesson_timeline():
+    x = autoviz.tensor(2.0, requires_grad=True)
+    w = autoviz.tensor(3.0, requires_grad=True)
+    b = autoviz.tensor(1.0, requires_grad=True)
+    with autoviz.trace() as tl:
+        y = w * x
+        z = y + b
+        z.backward()
+    return tl
+
+
+def test_lesson_example_steps_by_hand():
+    tl = lesson_timeline()
+    assert kinds(tl) == [
+        "leaf", "leaf", "op", "leaf", "op",  # w, x appear at first use, then w * x, b, + b
+        "seed", "backward", "accumulate", "backward", "accumulate", "accumulate", "free",
+    ]  # fmt: skip
+    assert [s.phase for s in tl.steps] == ["forward"] * 5 + ["backward"] * 7
+    final = names(tl[-1])
+    assert {n: final[n].kind for n in "xwbyz"} == {
+        "x": "leaf", "w": "leaf", "b": "leaf", "y": "intermediate", "z": "output",
+    }  # fmt: skip
+    seed = tl.steps[5]
+    assert seed.details["grad"] == 1.0 and seed.caption == "Backward starts at z: dz/dz = 1.0."
+    mul = tl.steps[8]
+    assert tl.nodes[int(mul.nodes[0][1:]) - 1].op == "MulBackward0"
+    flows = {tl.nodes[int(tl.edges[f.edge].source[1:]) - 1].name: f for f in mul.flows}
+    assert (flows["w"].upstream, flows["w"].local, flows["w"].contribution) == (1.0, 2.0, 2.0)
+    assert (flows["x"].upstream, flows["x"].local, flows["x"].contribution) == (1.0, 3.0, 3.0)
+    add = tl.steps[6]
+    assert [(f.local, f.contribution) for f in add.flows] == [(1.0, 1.0), (1.0, 1.0)]  # dz/db = 1
+    assert {n: final[n].grad for n in "xwb"} == {"x": 3.0, "w": 2.0, "b": 1.0}
+
+
+def test_steps_record_source_lines_and_captions():
+    tl = lesson_timeline()
+    assert tl.steps[2].source.text == "y = w * x"
+    assert tl.steps[2].source.file == __file__
+    assert tl.steps[5].source.text == "z.backward()"
+    assert tl.steps[2].caption == "y = w * x = 6.0 is computed and recorded: y.grad_fn is MulBackward0."
+    assert "1.0 × 2.0 = 2.0 to w" in tl.steps[8].caption
+    assert all(s.caption for s in tl.steps)
+
+
+def test_snapshots_grow_then_fill_gradients():
+    tl = lesson_timeline()
+    assert [len(tl[k].nodes) for k in range(5)] == [1, 2, 4, 5, 7]
+    assert names(tl[4])["x"].grad is None and not tl[4].backward_ran
+    assert names(tl[9])["w"].grad == 2.0 and names(tl[9])["x"].grad is None
+    assert tl[8].current == [tl.steps[8].nodes[0]]
+    assert tl[-1].backward_ran and all(n.freed for n in tl[-1].nodes if n.kind == "op")
+    with pytest.raises(IndexError, match="out of range: this timeline has 12 steps"):
+        tl[12]
+
+
+def test_draw_a_step_gives_a_diagram_of_that_snapshot():
+    tl = lesson_timeline()
+    source = tl.draw(step=2).source
+    assert "<b>w</b>" in source and "<b>y</b>" in source and "<b>z</b>" not in source
+    assert "grad: 3.0" in tl.draw().source
+
+
+def test_fan_out_shows_the_running_sum():
+    a = autoviz.tensor(3.0, requires_grad=True)
+    with autoviz.trace() as tl:
+        b = a + a
+        c = b * b
+        c.backward()
+    assert a.grad.item() == 24.0  # dc/da = 2b * 2 = 8a
+    add = next(s for s in tl.steps if s.kind == "backward" and "AddBackward0" in s.caption)
+    assert [f.contribution for f in add.flows] == [12.0, 12.0]
+    assert [f.total for f in add.flows] == [None, 24.0]  # 12 + 12 arrives at a
+    assert "running sum is now 24.0" in add.caption
+    assert names(tl[-1])["a"].grad == 24.0
+    assert len([e for e in tl.edges if e.source == names(tl[-1])["a"].id]) == 2  # two edges
+
+
+def test_broadcast_reduction_is_a_visible_step_with_both_shapes():
+    m = autoviz.ones(3, 4, requires_grad=True)
+    bias = autoviz.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    with autoviz.trace() as tl:
+        out = (m + bias).sum()
+        out.backward()
+    reduce = next(s for s in tl.steps if s.kind == "reduce")
+    assert reduce.details["from_shape"] == [3, 4] and reduce.details["to_shape"] == [4]
+    assert tl.nodes[int(reduce.nodes[0][1:]) - 1].name == "bias"
+    assert "summed back to (4,)" in reduce.caption
+    np.testing.assert_array_equal(names(tl[-1])["bias"].grad, [3.0, 3.0, 3.0, 3.0])
+
+
+def test_retain_grad_and_no_grad_and_detach():
+    x = autoviz.tensor(2.0, requires_grad=True)
+    with autoviz.trace() as tl:
+        y = x * x
+        y.retain_grad()
+        with autoviz.no_grad():
+            q = x * 10
+        d = x.detach()
+        y.backward()
+    assert {"retain_grad", "no_grad", "detach"} <= set(kinds(tl))
+    final = names(tl[-1])
+    assert final["y"].retains_grad and final["y"].grad == 1.0
+    assert final["q"].made_in_no_grad and final["q"].kind == "constant"
+    assert final["d"].detached and not final["d"].requires_grad
+    keep = next(s for s in tl.steps if s.kind == "accumulate" and s.nodes == [final["y"].id])
+    assert keep.caption == "y.grad keeps 1.0 because of retain_grad()."
+    assert q.item() == 20.0 and d.item() == 2.0
+
+
+def test_second_backward_accumulates_and_zero_resets():
+    x = autoviz.tensor(2.0, requires_grad=True)
+    with autoviz.trace() as tl:
+        y = x * 3.0
+        y.backward(retain_graph=True)
+        y.backward()
+        x.grad.zero_()
+    acc = [s for s in tl.steps if s.kind == "accumulate"]
+    assert [s.details["grad"] for s in acc] == [3.0, 6.0]
+    assert acc[1].caption == "x.grad accumulates: 3.0 + 3.0 = 6.0."
+    assert kinds(tl).count("free") == 1  # only the second call frees the graph
+    assert tl.steps[-1].kind == "zero_grad" and names(tl[-1])["x"].grad == 0.0
+
+
+def test_constants_appear_as_their_value():
+    x = autoviz.tensor(2.0, requires_grad=True)
+    with autoviz.trace() as tl:
+        y = x * 3.0
+    const = [n for n in tl.nodes if n.kind == "constant"]
+    assert [(c.name, c.value) for c in const] == [("3.0", 3.0)]
+    assert names(tl[-1])["y"].kind == "output"  # nothing consumed it and no backward ran
+    assert y.item() == 6.0
+
+
+def test_loop_with_a_branch_records_the_graph_that_ran():
+    def program(start):
+        x = autoviz.tensor(start, requires_grad=True)
+        with autoviz.trace() as tl:
+            h = x
+            for _ in range(3):
+                h = h * 2.0 if h.item() < 10 else h + 1.0
+            h.backward()
+        return tl
+
+    ops = lambda tl: [n.op for n in tl.nodes if n.kind == "op"]  # noqa: E731
+    assert ops(program(1.0)) == ["MulBackward0"] * 3
+    assert ops(program(6.0)) == ["MulBackward0", "AddBackward0", "AddBackward0"]
+
+
+def test_training_loop_builds_a_new_graph_each_iteration():
+    w = autoviz.tensor(0.0, requires_grad=True)
+    with autoviz.trace() as tl:
+        for _ in range(3):
+            loss = (w * 2.0 - 4.0) ** 2
+            loss.backward()
+            with autoviz.no_grad():
+                w -= 0.1 * w.grad
+            w.grad.zero_()
+    assert kinds(tl).count("free") == 3 and kinds(tl).count("update") == 3
+    assert sorted({n.graph for n in tl.nodes}) == [-1, 0, 1, 2]  # leaves persist
+    last = tl[-1]
+    assert len([n for n in last.nodes if n.kind == "op"]) == 3  # only the current graph
+    assert names(last)["w"].value == pytest.approx(w.item())
+
+
+def test_names_default_to_numbered_and_explicit_names_win():
+    with autoviz.trace() as tl:
+        a = autoviz.tensor(1.0, requires_grad=True, name="alpha")
+        (a * autoviz.tensor(2.0, requires_grad=True)).backward()
+    assert [n.name for n in tl.nodes if n.kind != "op"] == ["alpha", "t1", "t2"]
+
+
+def test_json_round_trip_and_determinism():
+    first, second = lesson_timeline().to_json(), lesson_timeline().to_json()
+    assert first == second
+    doc = json.loads(first)
+    assert (doc["format"], doc["version"]) == ("autoviz-timeline", 1)
+    again = autoviz.Timeline.from_json(first)
+    assert again.to_json() == first and len(again) == 12
+    assert names(again[-1])["x"].grad == 3.0
+
+
+def test_non_finite_values_survive_json():
+    x = autoviz.tensor(0.0, requires_grad=True)
+    with autoviz.trace() as tl:
+        y = autoviz.log(x)
+    assert "Infinity" not in tl.to_json() and "NaN" not in tl.to_json()
+    assert names(autoviz.Timeline.from_json(tl.to_json())[-1])["y"].value == float("-inf")
+    assert y.item() == float("-inf")
+
+
+@pytest.mark.parametrize(
+    ("mangle", "message"),
+    [
+        (lambda t: t[: len(t) // 2], "not valid JSON"),
+        (lambda t: '{"format": "other"}', "format: expected 'autoviz-timeline'"),
+        (lambda t: t.replace('"version":1', '"version":2'), "version: expected 1, got 2"),
+        (lambda t: t.replace('"kind":"leaf"', '"kind":"blob"', 1), r"nodes\[0\]\.kind"),
+        (lambda t: t.replace('"target":"n3"', '"target":"n99"', 1), r"edges\[0\]\.target"),
+        (lambda t: t.replace('"phase":"forward"', '"phase":7', 1), r"steps\[0\]\.phase"),
+        (lambda t: "[1, 2]", r"\(top level\): expected a JSON object"),
+    ],
+)
+def test_malformed_json_names_the_field(mangle, message):
+    text = lesson_timeline().to_json()
+    with pytest.raises(TimelineFormatError, match=message):
+        autoviz.Timeline.from_json(mangle(text))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("+*-r"), st.integers(0, 9), st.integers(0, 9)),
+                min_size=1, max_size=12),
+       st.lists(st.floats(-3, 3), min_size=3, max_size=3))
+def test_recorded_gradients_equal_the_engines(program, values):
+    """For random small expression graphs, the timeline's final grads are the engine's."""
+    leaves = [
+        autoviz.tensor(v, requires_grad=True, dtype=autoviz.float64, name=f"leaf{i}")
+        for i, v in enumerate(values)
+    ]
+    with autoviz.trace() as tl:
+        pool = list(leaves)
+        for op, i, j in program:
+            a, b = pool[i % len(pool)], pool[j % len(pool)]
+            pool.append({"+": a + b, "*": a * b, "-": a - b, "r": autoviz.relu(a)}[op])
+        pool[-1].sum().backward()
+    final = names(tl[-1])
+    for leaf in leaves:
+        engine = None if leaf.grad is None else pytest.approx(leaf.grad.item())
+        recorded = final[leaf.name].grad if leaf.name in final else None
+        assert recorded == engine
