@@ -26,7 +26,8 @@ def test_demo_prints_results_and_writes_files(tmp_path, engine):
         "b.grad = tensor(1.)",
     ]
     assert lines[4:] == [f"wrote {tmp_path / 'out' / n}" for n in ("graph.svg", "graph.dot")]
-    assert (tmp_path / "out" / "graph.svg").read_text().count('class="node ') == 7
+    svg = (tmp_path / "out" / "graph.svg").read_text()
+    assert svg.count('class="node ') - svg.count('class="node legend') == 7
     assert (tmp_path / "out" / "graph.dot").read_text().startswith("digraph")
 
 

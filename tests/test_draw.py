@@ -23,7 +23,11 @@ def lesson_diagram(**options):
 def svg_nodes(svg: str) -> dict:
     root = ET.fromstring(svg)
     groups = root.iter(f"{SVG}g")
-    return {g.get("id"): g.get("class") for g in groups if "node" in (g.get("class") or "")}
+    return {
+        g.get("id"): g.get("class")
+        for g in groups
+        if (g.get("class") or "").startswith("node") and "legend" not in g.get("class")
+    }
 
 
 def test_dot_matches_golden_file():

@@ -58,7 +58,10 @@ def test_steps_record_source_lines_and_captions():
     assert tl.steps[2].source.text == "y = w * x"
     assert tl.steps[2].source.file == __file__
     assert tl.steps[5].source.text == "z.backward()"
-    assert tl.steps[2].caption == "y = w * x = 6.0 is computed and recorded: y.grad_fn is MulBackward0."
+    assert (
+        tl.steps[2].caption
+        == "y = w * x = 6.0 is computed and recorded: y.grad_fn is MulBackward0."
+    )
     assert "1.0 × 2.0 = 2.0 to w" in tl.steps[8].caption
     assert all(s.caption for s in tl.steps)
 
@@ -228,9 +231,14 @@ def test_malformed_json_names_the_field(mangle, message):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from("+*-r"), st.integers(0, 9), st.integers(0, 9)),
-                min_size=1, max_size=12),
-       st.lists(st.floats(-3, 3), min_size=3, max_size=3))
+@given(
+    st.lists(
+        st.tuples(st.sampled_from("+*-r"), st.integers(0, 9), st.integers(0, 9)),
+        min_size=1,
+        max_size=12,
+    ),
+    st.lists(st.floats(-3, 3), min_size=3, max_size=3),
+)
 def test_recorded_gradients_equal_the_engines(program, values):
     """For random small expression graphs, the timeline's final grads are the engine's."""
     leaves = [

@@ -1,4 +1,4 @@
-"""Colours, shapes and fonts for each kind of node: the lesson's visual grammar."""
+"""Colours, shapes and fonts for each kind of node: the lesson's visual grammar, four ways."""
 
 from dataclasses import dataclass, field
 
@@ -13,15 +13,29 @@ class Theme:
     background: str
     text: str
     edge: str
+    grad: str  # gradient-flow edges in backward
+    highlight: str  # the node the current step acts on
+    kinds: dict = field(default_factory=dict)
     font: str = FONT
     font_size: float = 14.0
     small_size: float = 11.0
     pen: float = 1.2
-    kinds: dict = field(default_factory=dict)
+    output_pen: float = 3.0
 
 
-def _kind(shape, fill, border, style="filled", pen=None):
-    return {"shape": shape, "fill": fill, "border": border, "style": style, "pen": pen}
+def _kinds(leaf, op, inter, output, const, style="filled,rounded") -> dict:
+    """Fill and border per kind: (fill, border) pairs."""
+
+    def kind(shape, colours, node_style=style):
+        return {"shape": shape, "fill": colours[0], "border": colours[1], "style": node_style}
+
+    return {
+        "leaf": kind("box", leaf),
+        "op": kind("ellipse", op, "filled"),
+        "intermediate": kind("box", inter),
+        "output": kind("box", output),
+        "constant": kind("box", const),
+    }
 
 
 DEFAULT = Theme(
@@ -29,16 +43,72 @@ DEFAULT = Theme(
     background="white",
     text="#1b1b1b",
     edge="#444444",
-    kinds={
-        "leaf": _kind("box", "#cfe2ff", "#1c4f9c", "filled,rounded"),
-        "op": _kind("ellipse", "#fff3bf", "#a07800"),
-        "intermediate": _kind("box", "#d3f9d8", "#2b7a3b", "filled,rounded"),
-        "output": _kind("box", "#b2f2bb", "#1e5e2c", "filled,rounded", pen=3.0),
-        "constant": _kind("box", "#e9ecef", "#6c757d", "filled,rounded"),
-    },
+    grad="#d9480f",
+    highlight="#c2255c",
+    kinds=_kinds(
+        leaf=("#cfe2ff", "#1c4f9c"),
+        op=("#fff3bf", "#a07800"),
+        inter=("#d3f9d8", "#2b7a3b"),
+        output=("#b2f2bb", "#1e5e2c"),
+        const=("#e9ecef", "#6c757d"),
+    ),
 )
 
-THEMES = {"default": DEFAULT}
+# Okabe & Ito's palette: sky blue, yellow and bluish green stay distinct for every common
+# colour-vision deficiency; vermillion marks gradients.
+COLORBLIND = Theme(
+    name="colorblind",
+    background="white",
+    text="#000000",
+    edge="#333333",
+    grad="#D55E00",
+    highlight="#CC79A7",
+    kinds=_kinds(
+        leaf=("#b3dcf4", "#0072B2"),
+        op=("#f7f1a1", "#8a7f00"),
+        inter=("#99d8c7", "#006e50"),
+        output=("#66c5ab", "#004d38"),
+        const=("#dddddd", "#555555"),
+    ),
+)
+
+PROJECTOR = Theme(
+    name="projector",
+    background="white",
+    text="#000000",
+    edge="#000000",
+    grad="#e03100",
+    highlight="#b5006b",
+    kinds=_kinds(
+        leaf=("#9ec5fe", "#002f7a"),
+        op=("#ffe066", "#6b5000"),
+        inter=("#8ce99a", "#0b4d1a"),
+        output=("#51cf66", "#053012"),
+        const=("#ced4da", "#343a40"),
+    ),
+    font_size=22.0,
+    small_size=18.0,
+    pen=2.6,
+    output_pen=5.0,
+)
+
+DARK = Theme(
+    name="dark",
+    background="#1e1e1e",
+    text="#f1f3f5",
+    edge="#adb5bd",
+    grad="#ff922b",
+    highlight="#f783ac",
+    kinds=_kinds(
+        leaf=("#1c3a66", "#74c0fc"),
+        op=("#5c4a00", "#ffd43b"),
+        inter=("#1b4d2b", "#69db7c"),
+        output=("#24693a", "#b2f2bb"),
+        const=("#343a40", "#adb5bd"),
+    ),
+)
+
+THEMES = {t.name: t for t in (DEFAULT, COLORBLIND, PROJECTOR, DARK)}
 
 
 def get_theme(name: str) -> Theme:
@@ -46,4 +116,4 @@ def get_theme(name: str) -> Theme:
     try:
         return THEMES[name]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown theme {name!r} (must be one of {sorted(THEMES)})") from None
+        raise ValueError(f"unknown theme {name!r} (must be one of {list(THEMES)})") from None

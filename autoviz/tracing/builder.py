@@ -65,8 +65,17 @@ class _Builder:
         source = Source(self.src[0], self.src[1], self._line(self.src)) if self.src else None
         details = extra.pop("details", {})
         details["graph"] = self.graph_no
-        step = Step(len(self.tl.steps), phase, kind, "", list(nodes), list(edges), source,
-                    details=details, **extra)
+        step = Step(
+            len(self.tl.steps),
+            phase,
+            kind,
+            "",
+            list(nodes),
+            list(edges),
+            source,
+            details=details,
+            **extra,
+        )
         self.tl.steps.append(step)
         return step
 
@@ -134,11 +143,24 @@ class _Builder:
             flows.append(Flow(edge_index, grad, local_i, contribution, tuple(shape), total))
             if tuple(shape) != tuple(grad_shape) and np.prod(shape) < np.prod(grad_shape):
                 reductions.append((source, list(grad_shape), list(shape), edge_index))
-        self._step("backward", "backward", src, [op_id], [f.edge for f in flows], flows=flows,
-                   details={"grad": grad})
+        self._step(
+            "backward",
+            "backward",
+            src,
+            [op_id],
+            [f.edge for f in flows],
+            flows=flows,
+            details={"grad": grad},
+        )
         for source, before, after, edge_index in reductions:
-            self._step("backward", "reduce", src, [source], [edge_index],
-                       details={"from_shape": before, "to_shape": after})
+            self._step(
+                "backward",
+                "reduce",
+                src,
+                [source],
+                [edge_index],
+                details={"from_shape": before, "to_shape": after},
+            )
 
     def _arrive(self, node_id: str, contribution):
         """The running sum at a node that fans out (None for its first contribution)."""
@@ -157,8 +179,14 @@ class _Builder:
         if node_id is None:
             return
         self.grad_owner[id(grad_tensor)] = node_id
-        self._step("backward", "accumulate", src, [node_id], changes=[[node_id, "grad", total]],
-                   details={"incoming": incoming, "grad": total})
+        self._step(
+            "backward",
+            "accumulate",
+            src,
+            [node_id],
+            changes=[[node_id, "grad", total]],
+            details={"incoming": incoming, "grad": total},
+        )
 
     def end(self, src, retain_graph) -> None:
         if retain_graph:
@@ -202,8 +230,9 @@ class _Builder:
     def retain(self, src, t) -> None:
         node_id = self.ids.get(id(t))
         if node_id is not None:
-            self._step("forward", "retain_grad", src, [node_id],
-                       changes=[[node_id, "retains_grad", True]])
+            self._step(
+                "forward", "retain_grad", src, [node_id], changes=[[node_id, "retains_grad", True]]
+            )
 
     def finish(self) -> None:
         unnamed = [n for n in self.tl.nodes if n.kind != "op" and not n.name]
@@ -253,6 +282,6 @@ def _mark_outputs(tl) -> None:
     with_backward = {s.details.get("graph") for s in tl.steps if s.kind == "seed"}
     consumed = {e.source for e in tl.edges}
     for node in tl.nodes:
-        if node.kind == "intermediate" and node.id not in consumed:
-            if node.graph not in with_backward:
-                node.kind = "output"
+        unused = node.kind == "intermediate" and node.id not in consumed
+        if unused and node.graph not in with_backward:
+            node.kind = "output"

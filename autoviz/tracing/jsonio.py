@@ -51,10 +51,14 @@ def loads(text) -> Timeline:
     except (TypeError, ValueError) as error:
         raise TimelineFormatError(f"not valid JSON ({error}); is the file truncated?") from None
     _require(isinstance(doc, dict), "(top level)", "expected a JSON object")
-    _require(doc.get("format") == FORMAT, "format",
-             f"expected {FORMAT!r}, got {doc.get('format')!r}: not an autoviz timeline")
-    _require(doc.get("version") == VERSION, "version",
-             f"expected {VERSION}, got {doc.get('version')!r}")
+    _require(
+        doc.get("format") == FORMAT,
+        "format",
+        f"expected {FORMAT!r}, got {doc.get('format')!r}: not an autoviz timeline",
+    )
+    _require(
+        doc.get("version") == VERSION, "version", f"expected {VERSION}, got {doc.get('version')!r}"
+    )
     doc = _decode(doc)
     nodes = [_node(n, f"nodes[{i}]") for i, n in enumerate(_list(doc, "nodes"))]
     ids = {n.id for n in nodes}
@@ -103,8 +107,10 @@ def _node(obj, path: str) -> Node:
         dtype=_field(obj, "dtype", str, path),
         value=obj.get("value"),
         grad=obj.get("grad"),
-        **{f: _field(obj, f, bool, path) for f in
-           ("requires_grad", "retains_grad", "detached", "made_in_no_grad", "freed")},
+        **{
+            f: _field(obj, f, bool, path)
+            for f in ("requires_grad", "retains_grad", "detached", "made_in_no_grad", "freed")
+        },
         graph=_field(obj, "graph", int, path),
         step=_field(obj, "step", int, path),
     )
@@ -135,15 +141,21 @@ def _step(obj, path: str, ids: set, n_edges: int) -> Step:
     source = None
     if src is not None:
         p = f"{path}.source"
-        source = Source(_field(src, "file", str, p), _field(src, "line", int, p),
-                        _field(src, "text", str, p))
+        source = Source(
+            _field(src, "file", str, p), _field(src, "line", int, p), _field(src, "text", str, p)
+        )
     changes = _field(obj, "changes", list, path)
     for i, change in enumerate(changes):
         ok = isinstance(change, list) and len(change) == 3 and change[0] in ids
-        _require(ok and change[1] in _CHANGE_FIELDS, f"{path}.changes[{i}]",
-                 "expected [node id, field, value]")
-    flows = [_flow(f, f"{path}.flows[{i}]", n_edges)
-             for i, f in enumerate(_field(obj, "flows", list, path))]
+        _require(
+            ok and change[1] in _CHANGE_FIELDS,
+            f"{path}.changes[{i}]",
+            "expected [node id, field, value]",
+        )
+    flows = [
+        _flow(f, f"{path}.flows[{i}]", n_edges)
+        for i, f in enumerate(_field(obj, "flows", list, path))
+    ]
     return Step(
         index=_field(obj, "index", int, path),
         phase=phase,
@@ -161,5 +173,11 @@ def _step(obj, path: str, ids: set, n_edges: int) -> Step:
 def _flow(obj, path: str, n_edges: int) -> Flow:
     edge = _field(obj, "edge", int, path)
     _require(0 <= edge < n_edges, f"{path}.edge", "no such edge")
-    return Flow(edge, obj.get("upstream"), obj.get("local"), obj.get("contribution"),
-                tuple(_field(obj, "shape", list, path)), obj.get("total"))
+    return Flow(
+        edge,
+        obj.get("upstream"),
+        obj.get("local"),
+        obj.get("contribution"),
+        tuple(_field(obj, "shape", list, path)),
+        obj.get("total"),
+    )

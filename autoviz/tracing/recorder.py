@@ -99,7 +99,9 @@ class Recorder:
 
     def on_grad_set(self, t: Tensor, value) -> None:
         _, src = self._where()
-        self.log.append(("set_grad", src, t, value, None if value is None else preview(value._data)))
+        self.log.append(
+            ("set_grad", src, t, value, None if value is None else preview(value._data))
+        )
 
     def on_detach(self, source: Tensor, out: Tensor) -> None:
         frame, src = self._where()

@@ -57,11 +57,32 @@ def symbol(op: str) -> str:
     """The short form of a backward-node name, or the name itself when there is none."""
     return BINARY.get(op) or FUNCTIONS.get(op) or op
 
+
 # Ops whose output element i depends only on input element i: their local derivative is an
 # array the shape of the input, worth showing beside the gradient.
 ELEMENTWISE = frozenset(
-    "AddBackward0 SubBackward0 RsubBackward1 MulBackward0 DivBackward0 NegBackward0 "
-    "ReciprocalBackward0 PowBackward0 PowBackward1 PowBackward2 ExpBackward0 LogBackward0 "
-    "SqrtBackward0 AbsBackward0 SinBackward0 CosBackward0 TanhBackward0 SigmoidBackward0 "
-    "ReluBackward0 ClampBackward1 MaximumBackward0 WhereBackward0".split()
+    [
+        "AddBackward0",
+        "SubBackward0",
+        "RsubBackward1",
+        "MulBackward0",
+        "DivBackward0",
+        "NegBackward0",
+        "ReciprocalBackward0",
+        "PowBackward0",
+        "PowBackward1",
+        "PowBackward2",
+        "ExpBackward0",
+        "LogBackward0",
+        "SqrtBackward0",
+        "AbsBackward0",
+        "SinBackward0",
+        "CosBackward0",
+        "TanhBackward0",
+        "SigmoidBackward0",
+        "ReluBackward0",
+        "ClampBackward1",
+        "MaximumBackward0",
+        "WhereBackward0",
+    ]
 )

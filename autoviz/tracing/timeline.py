@@ -81,9 +81,7 @@ def snapshot(tl: Timeline, k: int) -> Graph:
     step = tl.steps[k]
     graph_no = step.details.get("graph", 0)
     visible = {
-        n.id: replace(n)
-        for n in tl.nodes
-        if n.step <= k and n.graph in (graph_no, PERSISTENT)
+        n.id: replace(n) for n in tl.nodes if n.step <= k and n.graph in (graph_no, PERSISTENT)
     }
     backward_ran = False
     for s in tl.steps[: k + 1]:
