@@ -14,8 +14,7 @@ import autoviz
 
 F64 = autoviz.float64
 EPS = 1e-6
-FEW = settings(max_examples=15, deadline=None)
-WEIGHTS = np.random.default_rng(0)
+FEW = settings(max_examples=10, deadline=None)
 
 
 # -- the check ---------------------------------------------------------------------------------
@@ -50,7 +49,8 @@ def gradcheck(fn, *arrays, expect_shape=None):
     assert out.grad_fn is not None and out.requires_grad and not out.is_leaf
     if expect_shape is not None:
         assert tuple(out.shape) == tuple(expect_shape)
-    weights = WEIGHTS.uniform(-1.5, 1.5, size=tuple(out.shape))
+    # Uneven weights on the outputs, so a gradient sent to the wrong place shows; fixed by shape.
+    weights = np.random.default_rng([7, *out.shape]).uniform(-1.5, 1.5, size=tuple(out.shape))
     (out * autoviz.tensor(weights, dtype=F64)).sum().backward()
     for leaf, want in zip(leaves, numeric_grads(fn, arrays, weights), strict=True):
         assert leaf.grad is not None and leaf.grad.dtype == F64
@@ -184,7 +184,11 @@ UNARY = {
         lambda x: x.clamp_min(-0.5),
         _clamp_elements(),
     ),
-    "clamp_max": (lambda x: autoviz.clamp(x, max=0.5), lambda x: x.clamp(max=0.5), _clamp_elements()),
+    "clamp_max": (
+        lambda x: autoviz.clamp(x, max=0.5),
+        lambda x: x.clamp(max=0.5),
+        _clamp_elements(),
+    ),
     "clone": (autoviz.clone, lambda x: x.clone(), floats()),
 }
 
@@ -301,6 +305,19 @@ SHAPE_OPS = {
     "x[-1, 1:]": ((2, 3, 4), lambda x: x[-1, 1:]),
     "x[..., 2]": ((2, 3, 4), lambda x: x[..., 2]),
     "x[:, None, ::2]": ((2, 3, 4), lambda x: x[:, None, ::2]),
+    "x[0, :, [0, 2]]": ((2, 3, 4), lambda x: x[0, :, [0, 2]]),
+    "x[:, [0, 1], 1:]": ((2, 3, 4), lambda x: x[:, [0, 1], 1:]),
+    "x[[1, 0], ..., 1]": ((2, 3, 4), lambda x: x[[1, 0], ..., 1]),
+    "x[None, 0, [1, 2]]": ((2, 3, 4), lambda x: x[None, 0, [1, 2]]),
+    "x[:, :]": ((2, 3, 4), lambda x: x[:, :]),
+    "x[...]": ((2, 3, 4), lambda x: x[...]),
+    "x.mT": ((2, 3, 4), lambda x: x.mT),
+    "x.transpose(1, 2).reshape(2, 12)": ((2, 3, 4), lambda x: x.transpose(1, 2).reshape(2, 12)),
+    "x.permute(2, 0, 1).contiguous().view(4, 6)": (
+        (2, 3, 4),
+        lambda x: x.permute(2, 0, 1).contiguous().view(4, 6),
+    ),
+    "x.t().reshape(4, 3) (alias)": ((3, 4), lambda x: x.t().reshape(4, 3)),
     "x.softmax(-1)": ((2, 3, 4), lambda x: x.softmax(-1)),
     "torch.softmax(x, 1)": ((2, 3, 4), lambda x: autoviz.softmax(x, 1)),
     "x.log_softmax(0)": ((2, 3, 4), lambda x: x.log_softmax(0)),
@@ -337,7 +354,7 @@ SHAPE_OPS = {
 @FEW
 @given(data=st.data())
 def test_shape_op(name, data):
-    """Views, transposes, indexing, expand and softmax send each gradient back where it came from."""
+    """Views, transposes, indexing, expand and softmax send each gradient back to its source."""
     shape, fn = SHAPE_OPS[name]
     gradcheck(fn, data.draw(arrays(shape)))
 
@@ -381,6 +398,26 @@ def test_stack_hands_each_input_its_slice(dim, data):
     parts = [data.draw(arrays((2, 3))) for _ in range(count)]
     want = list(np.stack(parts, axis=dim).shape)
     gradcheck(lambda *xs: autoviz.stack(xs, dim=dim), *parts, expect_shape=want)
+
+
+def _assign(x, y):
+    out = x * 1
+    out[0] = y[1]
+    out[1:, 1] = y[0, :2] * 2
+    out[out > 10] = 0.0  # a mask from values: no value is near 10
+    return out
+
+
+@FEW
+@given(data=st.data())
+def test_item_assignment_routes_gradients_to_the_value(data):
+    """out[key] = value on a tensor in the graph (CopySlices): the overwritten part of `out`
+    gets no gradient, `value` gets the gradient of where it went."""
+    x = data.draw(arrays((3, 4)))
+    y = data.draw(arrays((2, 4)))
+    gradcheck(_assign, x, y, expect_shape=(3, 4))
+    out = _assign(autoviz.tensor(x, requires_grad=True), autoviz.tensor(y, requires_grad=True))
+    assert out.grad_fn.name() == "CopySlices"
 
 
 def test_double_converts_and_sends_the_gradient_back_as_float32():
@@ -511,7 +548,7 @@ def test_million_node_chain_backward_and_free():
     grad, freed = run.stdout.split("\n")[:2]
     assert float(grad) == 1.0
     word, megabytes = freed.split()
-    assert word == "freed" and int(megabytes) < 1500, f"peak memory {megabytes} MB"
+    assert word == "freed" and int(megabytes) < 1024, f"peak memory {megabytes} MB"
 
 
 # -- against PyTorch -----------------------------------------------------------------------------
@@ -538,7 +575,6 @@ STEPS = [
     lambda t, a, b: a.max(1, keepdim=True).values * b + a.min(0).values * b.max(),
     lambda t, a, b: a.reshape(3, 2).t() + b.reshape(6).view(2, 3),
     lambda t, a, b: a.t().reshape(6).view(2, 3) * b.t().contiguous().view(2, 3),
-    lambda t, a, b: a.view(3, 2).t().view(2, 3),  # not viewable after t(): both must refuse
     lambda t, a, b: a.unsqueeze(0).expand(2, 2, 3).sum(0) * b.unsqueeze(-1).squeeze(-1),
     lambda t, a, b: -a.permute(1, 0).transpose(0, 1) + b.clone(),
 ]
@@ -550,8 +586,9 @@ def _run_program(t, leaves, program):
     for step, i, j in program:
         xs.append(STEPS[step](t, xs[i % len(xs)], xs[j % len(xs)]))
     total = sum((x * (k + 1)).sum() for k, x in enumerate(xs))
+    names = [x.grad_fn.name() for x in xs[len(values) :]]
     total.backward()
-    return [v.grad.numpy() for v in values], [x.detach().numpy() for x in xs]
+    return [v.grad.numpy() for v in values], [x.detach().numpy() for x in xs], names
 
 
 @settings(max_examples=60, deadline=None)
@@ -564,17 +601,18 @@ def _run_program(t, leaves, program):
     ),
 )
 def test_random_expression_gradients_equal_pytorch(leaves, program):
-    """The same random expression, built and differentiated in both, has the same gradients
-    (or both refuse it with the same error)."""
+    """The same random expression, built and differentiated in both, has the same values,
+    grad_fn names and gradients (or both refuse it with the same error)."""
     torch = pytest.importorskip("torch")
     try:
-        want_grads, want_values = _run_program(torch, leaves, program)
+        want_grads, want_values, want_names = _run_program(torch, leaves, program)
     except RuntimeError as error:
         with pytest.raises(RuntimeError) as ours:
             _run_program(autoviz, leaves, program)
         assert str(ours.value).startswith(str(error))
         return
-    grads, values = _run_program(autoviz, leaves, program)
+    grads, values, names = _run_program(autoviz, leaves, program)
+    assert names == want_names
     for got, want in zip(values, want_values, strict=True):
         np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12)
     for got, want in zip(grads, want_grads, strict=True):

@@ -267,7 +267,11 @@ lesson(
     print(x[mask])
     print(x[0][1])
     print(x[1:, :2].shape)
-    total = x[0].sum() + x[:, 1:].sum() + x[mask].sum() + x[[0, 0]].sum()
+    for row in x[:2]:
+        print(row)
+    top, middle, bottom = x
+    print(bottom, x.unbind(1)[2])
+    total = x[0].sum() + x[:, 1:].sum() + x[mask].sum() + x[[0, 0]].sum() + (top * bottom).sum()
     total.backward()
     print(x.grad)
     """,
@@ -485,6 +489,92 @@ lesson(
     r = (q.sqrt() + q.log() + q ** 2 + 2 ** q + 1 / q - q).sum()
     r.backward()
     print(r, q.grad)
+    """,
+)
+
+lesson(
+    "views_and_layout",
+    """
+    import torch
+
+    x = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    print(x.is_contiguous(), x.t().is_contiguous(), x.t().contiguous().is_contiguous())
+    print(x.view(3, 2))
+    print(x.t().reshape(6))
+    print(x.t().contiguous().view(-1))
+    print(x.t().reshape(3, 2), x.flatten(), x.view(-1, 2).shape)
+    try:
+        x.t().view(6)
+    except RuntimeError as error:
+        print("RuntimeError:", error)
+    y = x.t().reshape(6)
+    print(type(y.grad_fn.next_functions[0][0]).__name__)
+    print(x.mT, x.T.shape, x.unsqueeze(0).mT.shape)
+    (y * torch.arange(6.0)).sum().backward()
+    print(x.grad)
+    """,
+)
+
+lesson(
+    "index_graphs",
+    """
+    import torch
+
+    y = torch.arange(24.0).reshape(2, 3, 4).requires_grad_()
+
+    def chain(t):
+        names, fn = [], t.grad_fn
+        while fn is not None and fn.next_functions:
+            names.append(fn.name())
+            fn = fn.next_functions[0][0]
+        return names
+
+    for key in [0, (0, 1), (slice(None), 1), (0, slice(None), slice(1, None)), (None,),
+                (Ellipsis, None), (Ellipsis,), (slice(None), slice(None)), slice(None),
+                (slice(1, None), 0), ([0, 1],), (0, [0, 2])]:
+        print(key, chain(y[key]), tuple(y[key].shape))
+    print(chain(y[y > 20]), y[y > 20])
+    """,
+)
+
+lesson(
+    "setitem_and_copy_slices",
+    """
+    import torch
+
+    w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    h = w * 2
+    h[0] = 10.0
+    print(h)
+    h[1:] = w[:2] * w[:2]
+    print(h)
+    h.sum().backward()
+    print(w.grad)
+    buf = torch.zeros(2, 3)
+    buf[0] = w
+    buf[1, 1:] = 7.0
+    print(buf)
+    buf.sum().backward()
+    print(w.grad)
+    m = torch.zeros(3)
+    m[m == 0] = 5.0
+    print(m)
+    """,
+)
+
+lesson(
+    "masks_and_conversions",
+    """
+    import torch
+
+    x = torch.tensor([-2.0, -0.5, 0.0, 1.5, 3.0], requires_grad=True)
+    inside = (x > -1) & (x < 2)
+    print(inside, ~inside, inside | (x == 3), inside ^ (x > 0))
+    print(x[inside], abs(x), x.clamp_min(0), torch.clamp(x, min=0))
+    print(x.long(), x.int(), x.bool(), x.double())
+    print(x.sum().item(), float(x.detach()[3]), int(x.detach()[4]))
+    print(torch.tensor([0.0, -1.0]).log(), torch.tensor([-1.0, 4.0]).sqrt(), 1 / torch.zeros(2))
+    print(torch.max(x.view(5, 1), torch.zeros(1, 2)))
     """,
 )
 

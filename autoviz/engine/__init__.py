@@ -58,6 +58,7 @@ from .functional import (
     t,
     tanh,
     transpose,
+    unbind,
     unsqueeze,
     where,
 )

@@ -28,12 +28,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, allow_unused=Fal
     targets = [t.grad_fn if t.grad_fn is not None else t._accumulator() for t in inputs]
     captured = execute(seeds, bool(retain_graph), capture=set(targets))
     results = []
-    for t, node in zip(inputs, targets, strict=True):
+    for i, (t, node) in enumerate(zip(inputs, targets, strict=True)):
         if node not in captured:
             if not allow_unused:
                 raise RuntimeError(
-                    "One of the differentiated Tensors appears to not have been used in the "
-                    "graph. Set allow_unused=True if this is the desired behavior."
+                    f"The differentiated Tensor at index {i} appears to not have been used in "
+                    "the graph. Set allow_unused=True if this is the desired behavior."
                 )
             results.append(None)
         else:

@@ -1,11 +1,14 @@
 """The functions PyTorch offers at top level (`torch.exp`, `torch.cat`, ...) over the ops."""
 
+import builtins
 from collections import namedtuple
 
 import numpy as np
 
 from . import linalg, ops, reductions, shape_ops
 from .tensor import Tensor, make, tensor
+
+sum_ = builtins.sum  # `sum` below is torch.sum
 
 
 def _t(x) -> Tensor:
@@ -88,6 +91,11 @@ def clamp_min(a, min):
 
 def where(condition, a, b):
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
+    if np.result_type(cond) != np.bool_:
+        raise RuntimeError(
+            "where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{reductions._dtype_name(cond)}"
+        )
     return ops.Where.apply(a, b, cond=cond)
 
 
@@ -136,6 +144,7 @@ ReturnMin = type("min", (_ReturnType, namedtuple("min", ["values", "indices"])),
 
 
 def _values_indices(kind, a, dim, keepdim):
+    dim = shape_ops.wrap_dim(dim, a.ndim)
     op, arg, result = {
         "max": (reductions.MaxDim, np.argmax, ReturnMax),
         "min": (reductions.MinDim, np.argmin, ReturnMin),
@@ -160,6 +169,7 @@ def min(a, dim=None, keepdim=False):
 
 
 def argmax(a, dim=None, keepdim=False):
+    dim = None if dim is None else shape_ops.wrap_dim(dim, a.ndim)
     idx = np.argmax(a._data) if dim is None else np.argmax(a._data, axis=dim)
     if keepdim and dim is not None:
         idx = np.expand_dims(idx, dim)
@@ -167,6 +177,7 @@ def argmax(a, dim=None, keepdim=False):
 
 
 def argmin(a, dim=None, keepdim=False):
+    dim = None if dim is None else shape_ops.wrap_dim(dim, a.ndim)
     idx = np.argmin(a._data) if dim is None else np.argmin(a._data, axis=dim)
     if keepdim and dim is not None:
         idx = np.expand_dims(idx, dim)
@@ -174,11 +185,11 @@ def argmin(a, dim=None, keepdim=False):
 
 
 def softmax(a, dim=-1):
-    return reductions.Softmax.apply(a, dim=dim)
+    return reductions.Softmax.apply(a, dim=shape_ops.wrap_dim(dim, a.ndim))
 
 
 def log_softmax(a, dim=-1):
-    return reductions.LogSoftmax.apply(a, dim=dim)
+    return reductions.LogSoftmax.apply(a, dim=shape_ops.wrap_dim(dim, a.ndim))
 
 
 def _shape_arg(shape) -> tuple:
@@ -209,7 +220,10 @@ def flatten(a):
 
 
 def transpose(a, dim0, dim1):
-    return shape_ops.Transpose.apply(a, dim0=dim0, dim1=dim1)
+    n = a.ndim
+    return shape_ops.Transpose.apply(
+        a, dim0=shape_ops.wrap_dim(dim0, n), dim1=shape_ops.wrap_dim(dim1, n)
+    )
 
 
 def t(a):
@@ -229,16 +243,26 @@ def mT(a):
 
 def permute(a, *dims):
     dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
-    return shape_ops.Permute.apply(a, dims=tuple(d % a.ndim for d in dims))
+    if len(dims) != a.ndim:
+        raise RuntimeError(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            "length of the desired ordering of dimensions i.e. input.dim() = "
+            f"{a.ndim} is not equal to len(dims) = {len(dims)}"
+        )
+    dims = tuple(shape_ops.wrap_dim(d, a.ndim) for d in dims)
+    if len(set(dims)) != len(dims):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return shape_ops.Permute.apply(a, dims=dims)
 
 
 def unsqueeze(a, dim):
-    return shape_ops.Unsqueeze.apply(a, dim=dim)
+    return shape_ops.Unsqueeze.apply(a, dim=shape_ops.wrap_dim(dim, a.ndim + 1))
 
 
 def squeeze(a, dim=None):
-    op = shape_ops.Squeeze if dim is None else shape_ops.SqueezeDim
-    return op.apply(a, dim=dim)
+    if dim is None:
+        return shape_ops.Squeeze.apply(a, dim=None)
+    return shape_ops.SqueezeDim.apply(a, dim=shape_ops.wrap_dim(dim, a.ndim))
 
 
 def cat(tensors, dim=0):
@@ -257,7 +281,7 @@ def _index_part(part):
             return int(data)
         return np.asarray(data)
     if isinstance(part, list):
-        return np.asarray(part)
+        return np.asarray(part) if part else np.zeros(0, dtype=np.int64)
     if isinstance(part, np.integer):
         return int(part)
     return part
@@ -274,35 +298,74 @@ def _is_basic(part) -> bool:
     return part is None or part is Ellipsis or isinstance(part, slice) or type(part) is int
 
 
+def _is_mask(part) -> bool:
+    return isinstance(part, np.ndarray) and part.dtype == np.bool_
+
+
+def _dims_used(part) -> int:
+    if part is None or part is Ellipsis:
+        return 0
+    return part.ndim if _is_mask(part) else 1  # a mask covers as many dims as it has
+
+
+def _check_advanced(shape, key) -> None:
+    """PyTorch's IndexError for a mask of the wrong shape or an index out of range."""
+    dim = 0
+    for part in key:
+        if _is_mask(part):
+            for j, (m, n) in enumerate(zip(part.shape, shape[dim:], strict=False)):
+                if m != n:
+                    raise IndexError(
+                        f"The shape of the mask {list(part.shape)} at index {j} does not match "
+                        f"the shape of the indexed tensor {list(shape)} at index {dim + j}"
+                    )
+            dim += part.ndim
+            continue
+        if not isinstance(part, slice) and np.result_type(part).kind not in "iu":
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        if not isinstance(part, slice) and np.size(part):
+            size = shape[dim]
+            bad = np.asarray(part).ravel()
+            bad = bad[(bad >= size) | (bad < -size)]
+            if bad.size:
+                raise IndexError(
+                    f"index {bad[0]} is out of bounds for dimension {dim} with size {size}"
+                )
+        dim += 1
+
+
 def index(a, key):
-    """`a[key]` recorded as PyTorch records it: one Select, Slice or Unsqueeze per part of a
-    basic index, left to right (full slices `:` skipped, AliasBackward0 if nothing is left),
-    and one IndexBackward0 for an index with arrays, lists, masks or bools in it."""
+    """`a[key]` recorded as PyTorch records it: one Select, Slice or Unsqueeze per int, slice
+    or None, left to right (full slices `:` skipped, AliasBackward0 if nothing is left), then
+    one IndexBackward0 for the arrays, lists and masks, on the dims that are left."""
     key = index_key(key)
     parts = key if isinstance(key, tuple) else (key,)
-    if not all(map(_is_basic, parts)):
-        return shape_ops.Index.apply(a, key=key)
+    if any(isinstance(p, (bool, np.bool_)) or (np.ndim(p) == 0 and _is_mask(p)) for p in parts):
+        return shape_ops.Index.apply(a, key=key)  # a[True]: numpy's meaning, one node
     shape = np.shape(a._data)
-    used = len([p for p in parts if p is not None and p is not Ellipsis])
+    used = sum_([_dims_used(p) for p in parts])
     if used > len(shape):
         raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
     out, dim, src = a, 0, 0  # position in the output, and in a's shape
+    advanced = []  # the key for the IndexBackward0 applied last, over `out`'s dims
     for part in parts:
         if part is Ellipsis:
             dim += len(shape) - used
             src += len(shape) - used
+            advanced += [slice(None)] * (len(shape) - used)
         elif part is None:
             out = shape_ops.Unsqueeze.apply(out, dim=dim)
             dim += 1
+            advanced.append(slice(None))
         elif isinstance(part, int):
             size = shape[src]
             if not -size <= part < size:
                 raise IndexError(
-                    f"index {part} is out of bounds for dimension {dim} with size {size}"
+                    f"index {part} is out of bounds for dimension {src} with size {size}"
                 )
             out = shape_ops.Select.apply(out, key=(slice(None),) * dim + (part,))
             src += 1
-        else:
+        elif isinstance(part, slice):
             if part.step is not None and part.step <= 0:
                 raise ValueError("step must be greater than zero")
             full = (
@@ -314,7 +377,23 @@ def index(a, key):
                 out = shape_ops.Slice.apply(out, key=(slice(None),) * dim + (part,))
             dim += 1
             src += 1
+            advanced.append(slice(None))
+        else:  # an array, list or mask: indexed last, all together
+            advanced.append(part)
+            dim += _dims_used(part)
+            src += _dims_used(part)
+    if any(not isinstance(p, slice) for p in advanced):
+        while isinstance(advanced[-1], slice):
+            advanced.pop()
+        _check_advanced(np.shape(out._data), advanced)
+        return shape_ops.Index.apply(out, key=tuple(advanced))
     return shape_ops.Alias.apply(a) if out is a else out
+
+
+def unbind(a, dim=0):
+    dim = shape_ops.wrap_dim(dim, a.ndim)
+    before = (slice(None),) * dim
+    return tuple(shape_ops.Unbind.apply(a, key=(*before, i)) for i in range(a.shape[dim]))
 
 
 def clone(a):

@@ -60,7 +60,7 @@ def check_matmul(a, b, a_grad=False, b_grad=False) -> None:
     fold = _fold(a, b, a_grad, b_grad)
     if len(sa) <= 2 and len(sb) <= 2:
         if m == k:
-            return
+            return _check_dtypes(a, b, fold)
         if len(sa) == 1 and len(sb) == 1:
             raise RuntimeError(
                 f"inconsistent tensor size, expected tensor [{m}] and src [{k}] to have the same "
@@ -74,7 +74,7 @@ def check_matmul(a, b, a_grad=False, b_grad=False) -> None:
         _mm_error(rows, sb)
     elif fold is not None:
         if m == k:
-            return
+            return _check_dtypes(a, b, fold)
         if fold == "a":
             rows = (int(np.prod(sa[:-1])), m)
             other = sb
@@ -94,6 +94,38 @@ def check_matmul(a, b, a_grad=False, b_grad=False) -> None:
                 f"Expected size for first two dimensions of batch2 tensor to be: [{n}, {m}] "
                 f"but got: [{n}, {k}]."
             )
+        _check_dtypes(a, b, fold)
+
+
+_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int32": "Int"}
+_NAMES.update({"int64": "Long", "uint8": "Byte", "bool": "Bool"})
+_C_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double", "int32": "int"}
+_C_NAMES.update({"int64": "long int", "uint8": "unsigned char", "bool": "bool"})
+
+
+def _check_dtypes(a, b, fold) -> None:
+    """PyTorch's error when the two sides differ in dtype, from the kernel it would have used."""
+    ta, tb = np.result_type(a).name, np.result_type(b).name
+    if ta == tb:
+        return
+    da, db = np.ndim(a), np.ndim(b)
+    if da == 1 and db == 1:
+        raise RuntimeError(
+            f"dot : expected both vectors to have same dtype, but found {_NAMES[ta]} and "
+            f"{_NAMES[tb]}"
+        )
+    if fold == "b":  # b is transposed and goes first
+        da, db, ta, tb = db, da, tb, ta
+    if db == 1 and (da == 2 or fold is not None):
+        raise RuntimeError(
+            f"addmv input tensors must have the same dtype, but got {_NAMES[tb]}, {_NAMES[ta]}, "
+            f"and {_NAMES[tb]}"
+        )
+    if fold is None and max(da, db) >= 3:  # bmm
+        raise RuntimeError(f"expected scalar type {_NAMES[ta]} but found {_NAMES[tb]}")
+    raise RuntimeError(
+        f"expected m1 and m2 to have the same dtype, but got: {_C_NAMES[ta]} != {_C_NAMES[tb]}"
+    )
 
 
 def _mm_error(sa, sb):

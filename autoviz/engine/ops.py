@@ -96,7 +96,10 @@ def binary(op, a, b):
     if _state["enabled"] and (a.requires_grad or b_requires_grad):
         node = new_node(op, (a, b))
         return attach(node, op.forward(node, a._data, b_data), (a, b))
-    return make(op.forward(NO_CONTEXT, a._data, b_data))
+    out = make(op.forward(NO_CONTEXT, a._data, b_data))
+    if events.observers:
+        events.emit("on_untracked", out, (a, b))
+    return out
 
 
 def _float(x):
@@ -250,7 +253,7 @@ class PowScalarBase(Op):
 
     @staticmethod
     def forward(ctx, b, c=1):
-        out = result(np.power(c, _float(b)), b)
+        out = np.asarray(result(np.power(c, _float(b)), b), order="C")  # row-major, as PyTorch
         ctx.save_for_backward(out)
         ctx.info = c
         return out

@@ -3,13 +3,23 @@
 import numpy as np
 
 from .ops import Op
+from .shape_ops import wrap_dim
 
 
 def _axes(dim, ndim):
+    """The axes to reduce, counted from 0; PyTorch's errors for bad or repeated dims."""
     if dim is None:
         return None
     dims = dim if isinstance(dim, (tuple, list)) else (dim,)
-    return tuple(d % ndim if ndim else 0 for d in dims)
+    axes = tuple(wrap_dim(d, ndim) for d in dims)
+    for i, d in enumerate(axes):
+        if d in axes[:i]:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return axes if ndim else ()
+
+
+# Outputs are made row-major (order="C"): PyTorch's reductions and softmax always return
+# contiguous tensors, and that decides what `.view()` accepts; numpy keeps a permuted layout.
 
 
 def _expand(grad, shape, axes, keepdim):
@@ -29,7 +39,7 @@ class Sum(Op):
         axes = _axes(dim, np.ndim(a))
         ctx.info = (np.shape(a), axes, keepdim)
         out = np.sum(a, axis=axes, keepdims=keepdim)
-        return np.asarray(out) if np.ndim(a) else np.asarray(a).copy()
+        return np.asarray(out, order="C") if np.ndim(a) else np.asarray(a).copy()
 
     @staticmethod
     def backward(ctx, grad):
@@ -57,7 +67,7 @@ class Mean(Op):
             )
         axes = _axes(dim, np.ndim(a))
         ctx.info = (np.shape(a), axes, keepdim)
-        return np.asarray(np.mean(a, axis=axes, keepdims=keepdim))
+        return np.asarray(np.mean(a, axis=axes, keepdims=keepdim), order="C")
 
     @staticmethod
     def backward(ctx, grad):
@@ -118,11 +128,11 @@ def _scatter_to_index(ctx, grad):
 
 
 def _along(ctx, a, dim, keepdim, arg):
-    dim = dim % np.ndim(a)
+    dim = wrap_dim(dim, np.ndim(a))
     idx = np.expand_dims(arg(a, axis=dim), dim)
     ctx.info = (np.shape(a), dim, keepdim, idx)
     values = np.take_along_axis(np.asarray(a), idx, axis=dim)
-    return values if keepdim else np.squeeze(values, dim)
+    return np.asarray(values if keepdim else np.squeeze(values, dim), order="C")
 
 
 class MaxDim(Op):
@@ -157,7 +167,7 @@ class Softmax(Op):
     @staticmethod
     def forward(ctx, a, dim=-1):
         shifted = np.exp(a - np.max(a, axis=dim, keepdims=True))
-        out = shifted / np.sum(shifted, axis=dim, keepdims=True)
+        out = np.asarray(shifted / np.sum(shifted, axis=dim, keepdims=True), order="C")
         ctx.save_for_backward(out)
         ctx.info = dim
         return out
@@ -177,6 +187,7 @@ class LogSoftmax(Op):
     def forward(ctx, a, dim=-1):
         shifted = a - np.max(a, axis=dim, keepdims=True)
         out = shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
+        out = np.asarray(out, order="C")
         ctx.save_for_backward(out)
         ctx.info = dim
         return out.astype(np.result_type(a))

@@ -9,6 +9,16 @@ def _size(shape) -> str:
     return f"[{', '.join(map(str, shape))}]"
 
 
+def wrap_dim(dim: int, ndim: int) -> int:
+    """`dim` counted from 0, or PyTorch's IndexError (a 0-d tensor takes dims -1 and 0)."""
+    n = ndim if ndim > 0 else 1
+    if not -n <= dim < n:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
+        )
+    return dim % n
+
+
 class View(Op):
     """z = a with a new shape;  dz/da = the gradient reshaped back."""
 
@@ -48,7 +58,7 @@ class Contiguous(Op):
 
     @staticmethod
     def forward(ctx, a):
-        return np.ascontiguousarray(a)
+        return np.asarray(a, order="C")  # a copy only if `a` is not row-major already
 
     @staticmethod
     def backward(ctx, grad):
@@ -77,6 +87,8 @@ VIEW_MESSAGE = (
 
 def _viewable(a, shape) -> bool:
     """Whether `a` can take `shape` without a copy; PyTorch's error if `shape` does not fit."""
+    if list(shape).count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
     try:
         try:
             np.reshape(a, shape, copy=False)
@@ -242,8 +254,7 @@ class Index(Op):
     @staticmethod
     def forward(ctx, a, key=None):
         ctx.info = (np.shape(a), np.result_type(a), key)
-        out = np.asarray(a)[key]
-        return out if isinstance(out, np.ndarray) else np.asarray(out)
+        return np.asarray(np.asarray(a)[key], order="C")  # a copy, row-major as in PyTorch
 
     @staticmethod
     def backward(ctx, grad):
@@ -259,6 +270,11 @@ class Select(Index):
     _backward_name = "SelectBackward0"
 
     @staticmethod
+    def forward(ctx, a, key=None):
+        ctx.info = (np.shape(a), np.result_type(a), key)
+        return np.asarray(a)[key]  # a basic index: a view, strides and all
+
+    @staticmethod
     def backward(ctx, grad):
         shape, dtype, key = ctx.info
         full = np.zeros(shape, dtype=np.result_type(grad, dtype))
@@ -270,6 +286,17 @@ class Slice(Select):
     """z = a[start:stop:step];  dz/da = zeros with the gradient in the slice."""
 
     _backward_name = "SliceBackward0"
+
+
+class Unbind(Select):
+    """One of the slices `a.unbind(dim)` (and iterating over a) gives.
+
+    PyTorch records one UnbindBackward0 node with an output per slice; here each slice has
+    its own node of that name, so the printed tensors are the same and the graph has a node
+    per slice.
+    """
+
+    _backward_name = "UnbindBackward0"
 
 
 class CopySlices(Op):
@@ -304,8 +331,25 @@ class Cat(Op):
 
     @staticmethod
     def forward(ctx, *arrays, dim=0):
+        if not arrays:
+            raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+        first = np.shape(arrays[0])
+        dim = wrap_dim(dim, len(first))
+        for i, a in enumerate(arrays[1:], 1):
+            shape = np.shape(a)
+            if len(shape) != len(first):
+                raise RuntimeError(
+                    f"Tensors must have same number of dimensions: got {len(first)} and "
+                    f"{len(shape)}"
+                )
+            for d, (m, n) in enumerate(zip(first, shape, strict=True)):
+                if d != dim and m != n:
+                    raise RuntimeError(
+                        f"Sizes of tensors must match except in dimension {dim}. Expected size "
+                        f"{m} but got size {n} for tensor number {i} in the list."
+                    )
         ctx.info = (dim, [np.shape(a)[dim] for a in arrays])
-        return np.concatenate(arrays, axis=dim)
+        return np.asarray(np.concatenate(arrays, axis=dim), order="C")
 
     @staticmethod
     def backward(ctx, grad):
@@ -320,8 +364,18 @@ class Stack(Op):
 
     @staticmethod
     def forward(ctx, *arrays, dim=0):
+        if not arrays:
+            raise RuntimeError("stack expects a non-empty TensorList")
+        first = np.shape(arrays[0])
+        for i, a in enumerate(arrays[1:], 1):
+            if np.shape(a) != first:
+                raise RuntimeError(
+                    f"stack expects each tensor to be equal size, but got {_size(first)} at "
+                    f"entry 0 and {_size(np.shape(a))} at entry {i}"
+                )
+        dim = wrap_dim(dim, len(first) + 1)
         ctx.info = dim
-        return np.stack(arrays, axis=dim)
+        return np.asarray(np.stack(arrays, axis=dim), order="C")
 
     @staticmethod
     def backward(ctx, grad):

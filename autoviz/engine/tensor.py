@@ -108,7 +108,7 @@ class Tensor:
 
     def size(self, dim: int | None = None):
         shape = np.shape(self._data)
-        return Size(shape) if dim is None else shape[dim]
+        return Size(shape) if dim is None else shape[_shape_ops.wrap_dim(dim, len(shape))]
 
     def item(self):
         if np.size(self._data) != 1:
@@ -141,14 +141,20 @@ class Tensor:
         return shape[0]
 
     def __float__(self) -> float:
-        if self.requires_grad:
+        if self.requires_grad and "scalar" not in _warned:
             import warnings
 
+            _warned.add("scalar")
             warnings.warn(SCALAR_WARNING, UserWarning, stacklevel=2)
-        return float(self.item())
+        return float(self._scalar())
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._scalar())
+
+    def _scalar(self):
+        if np.size(self._data) != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self.item()
 
     def __bool__(self) -> bool:
         if np.size(self._data) != 1:
@@ -241,7 +247,9 @@ class Tensor:
         return make(np.asarray(self._data != _raw(other)))
 
     def __iter__(self):
-        return (self[i] for i in range(len(self)))
+        if not np.ndim(self._data):
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(_F.unbind(self))
 
     def __setitem__(self, key, value) -> None:
         """`a[key] = value`: in place, recorded as CopySlices when gradients are tracked."""
@@ -256,6 +264,8 @@ class Tensor:
             self._data, self.grad_fn, self.requires_grad = out._data, out.grad_fn, True
             return
         self._storage()[key] = _raw(value)
+        if events.observers:
+            events.emit("on_inplace", self)
 
     def __abs__(self):
         return _F.abs(self)
@@ -310,9 +320,7 @@ class Tensor:
                 "var_no_grad = var.detach()."
             )
         if requires_grad and self._data.dtype.kind not in "fc":
-            raise RuntimeError(
-                "only Tensors of floating point and complex dtype can require gradients"
-            )
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self.requires_grad = bool(requires_grad) or self.grad_fn is not None
         return self
 
@@ -353,6 +361,7 @@ class Tensor:
 
     def _inplace(self, ufunc, other):
         self._check_inplace()
+        _check_cast(self._data, other, ufunc is Tensor.__truediv__)
         if _state["enabled"] and (self.grad_fn is not None or getattr(other, "requires_grad", 0)):
             out = ufunc(self, other)  # record it as PyTorch does: this tensor gets the new node
             self._data, self.grad_fn, self.requires_grad = out._data, out.grad_fn, True
@@ -445,11 +454,69 @@ def wrap(data) -> Tensor:
     return make(data)
 
 
+TYPE_NAMES = {
+    "float16": "Half",
+    "float32": "Float",
+    "float64": "Double",
+    "int32": "Int",
+    "int64": "Long",
+    "uint8": "Byte",
+    "bool": "Bool",
+}
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+
+
+def _check_cast(data, other, divides: bool) -> None:
+    """PyTorch's error when an in-place op's result cannot be stored in this dtype (`i /= 2`)."""
+    mine = np.result_type(data)
+    if mine.kind == "f":
+        return
+    if isinstance(other, Tensor):
+        theirs = np.result_type(other._data)
+    elif isinstance(other, (bool, np.bool_)):
+        theirs = np.dtype(bool)
+    elif isinstance(other, int):
+        theirs = np.dtype("int64")
+    else:
+        theirs = np.dtype("float32")
+    if divides and theirs.kind != "f":
+        theirs = np.dtype("float32")  # true division of integers gives floats
+    if _KIND_RANK.get(theirs.kind, 0) > _KIND_RANK.get(mine.kind, 0):
+        raise RuntimeError(
+            f"result type {TYPE_NAMES.get(theirs.name, theirs.name)} can't be cast to the "
+            f"desired output type {TYPE_NAMES.get(mine.name, mine.name)}"
+        )
+
+
+def _ragged(value, sizes=None, dim=0) -> str | None:
+    """PyTorch's message for nested lists of uneven lengths, or None."""
+    if sizes is None:
+        sizes, probe = [], value
+        while isinstance(probe, (list, tuple)):
+            sizes.append(len(probe))
+            probe = probe[0] if probe else None
+    if not isinstance(value, (list, tuple)) or dim >= len(sizes):
+        return None
+    if len(value) != sizes[dim]:
+        return f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(value)})"
+    for item in value:
+        message = _ragged(item, sizes, dim + 1)
+        if message:
+            return message
+    return None
+
+
 def as_tensor_data(value, dtype=None):
     """Python numbers, lists and arrays as an ndarray with PyTorch's default dtypes."""
     if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in value):
         value = [v._data if isinstance(v, Tensor) else v for v in value]
-    arr = np.array(value, dtype=dtype)
+    try:
+        arr = np.array(value, dtype=dtype)
+    except ValueError:
+        message = _ragged(value)
+        if message:
+            raise ValueError(message) from None
+        raise
     if dtype is None and arr.dtype == np.float64 and not isinstance(value, np.ndarray | np.generic):
         arr = arr.astype(np.float32)  # PyTorch's default float dtype
     if arr.dtype == object:
@@ -497,6 +564,7 @@ for _name in _METHODS.split():
     setattr(Tensor, _name, getattr(_F, _name))
 Tensor.view = _F.view
 Tensor.contiguous = _F.contiguous
+Tensor.unbind = _F.unbind
 Tensor.is_contiguous = lambda self: _shape_ops.is_contiguous(self._data)
 Tensor.clamp_min = _F.clamp_min
 Tensor.mT = property(lambda self: _F.mT(self))
