@@ -4,10 +4,11 @@ Layers, imported one way only:
 
     engine  ->  tracing  ->  render  ->  widgets / export  ->  cli
 
-`engine` is a numpy autograd engine that emits events and knows nothing of drawing; `tracing`
-turns tensors and events into plain-data graphs and timelines (`autoviz.trace()`); `render` turns those into DOT, SVG and files
-and never touches engine objects. `import autoviz` loads only the engine; the rest loads on
-first use, so `import autoviz as torch` stays quick.
+`engine` is a numpy autograd engine that emits events and knows nothing of drawing;
+`tracing` turns tensors and events into plain-data graphs and timelines (`autoviz.trace()`);
+`render` turns those into DOT, SVG and files and never touches engine objects.
+`import autoviz` loads only the engine; the rest loads on first use, so
+`import autoviz as torch` stays quick.
 """
 
 from __future__ import annotations  # `float`, `bool` below are PyTorch dtypes
