@@ -4,9 +4,32 @@ from .diagram import Diagram
 from .dot import Options, to_dot
 from .theme import THEMES, Theme, get_theme
 
-__all__ = ["THEMES", "Diagram", "Options", "Theme", "draw_graph", "get_theme", "to_dot"]
+__all__ = [
+    "THEMES",
+    "Diagram",
+    "Options",
+    "Theme",
+    "draw_frame",
+    "draw_graph",
+    "get_theme",
+    "to_dot",
+]
 
 
 def draw_graph(graph, theme: str = "default", timeout: float | None = None, **options) -> Diagram:
     """A Diagram of a plain-data Graph, in `theme`, with labelling `options`."""
     return Diagram(to_dot(graph, get_theme(theme), Options(**options)), timeout=timeout)
+
+
+def draw_frame(tl, step: int, theme: str = "default", timeout=None, ghost=False, **options):
+    """The frame of timeline `tl` after `step`: its graph's one layout, restyled."""
+    from .frames import Frames
+
+    key = (theme, tuple(sorted(options.items())), timeout)
+    cache = tl.__dict__.setdefault("_frames", {})
+    if key not in cache:
+        cache[key] = Frames(tl, get_theme(theme), Options(**options), timeout)
+    frames = cache[key]
+    k = range(len(tl))[step]
+    source, _ = frames.template(frames.graph_of_step(k))
+    return Diagram(source, timeout, svg=frames.svg(k, ghost=ghost))

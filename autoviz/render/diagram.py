@@ -11,10 +11,12 @@ SUFFIXES = (".svg", ".png", ".pdf", ".dot")
 class Diagram:
     """A drawn graph: `source` is the DOT text, `svg()` lays it out (once) and returns SVG."""
 
-    def __init__(self, source: str, timeout: float | None = None) -> None:
+    def __init__(self, source: str, timeout: float | None = None, svg: str | None = None) -> None:
         self.source = source
         self.timeout = timeout
-        self._svg = None
+        self._svg = svg
+        # A stepping frame's SVG is its layout restyled; DOT alone cannot redraw it.
+        self.is_frame = svg is not None
 
     def svg(self) -> str:
         """The laid-out diagram as SVG text (computed on first use)."""
@@ -35,6 +37,11 @@ class Diagram:
             path.write_text(self.source, encoding="utf-8")
         elif suffix == ".svg":
             path.write_text(self.svg(), encoding="utf-8")
+        elif self.is_frame:
+            raise ValueError(
+                f"cannot save a stepping frame as {suffix}: frames are SVG restyled in the "
+                "browser; save it as .svg (or .dot for its layout)"
+            )
         else:
             path.write_bytes(run_layout(self.source, suffix[1:], self.timeout))
         return path

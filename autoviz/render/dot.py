@@ -47,22 +47,34 @@ def _choose(option: str, value, allowed) -> None:
         raise ValueError(f"unknown {option} {value!r} (must be one of {list(allowed)})")
 
 
-def to_dot(graph: Graph, theme: Theme = DEFAULT, options: Options = Options()) -> str:
-    """The whole diagram as DOT source, one statement per line."""
+def to_dot(
+    graph: Graph, theme: Theme = DEFAULT, options: Options = Options(), edge_labels=None
+) -> str:
+    """The whole diagram as DOT source, one statement per line.
+
+    With `edge_labels` (edge id -> text), it is the layout for stepping frames: every edge gets
+    an arrowhead at both ends (a frame shows one) and room for its gradient label.
+    """
     lines = [
         "digraph autoviz {",
         f'\tgraph [rankdir={options.rankdir} bgcolor="{theme.background}" nodesep=0.35 '
         f'ranksep=0.45 pad=0.2 fontname="{theme.font}" fontcolor="{theme.text}"]',
         f'\tnode [fontname="{theme.font}" fontsize={theme.font_size} fontcolor="{theme.text}" '
         f'penwidth={theme.pen} margin="0.15,0.06"]',
-        f'\tedge [color="{theme.edge}" penwidth={theme.pen} arrowsize=0.8]',
+        f'\tedge [color="{theme.edge}" penwidth={theme.pen} arrowsize=0.8 fontname="{theme.font}" '
+        f'fontcolor="{theme.grad}"]',
     ]
     current = set(graph.current)
     lines += [_node_line(node, graph, theme, options, node.id in current) for node in graph.nodes]
-    lines += [
-        f'\t{e.source} -> {e.target} [id="{e.id or f"e{i}"}" class="data"]'
-        for i, e in enumerate(graph.edges, 1)
-    ]
+    for i, e in enumerate(graph.edges, 1):
+        edge_id = e.id or f"e{i}"
+        extra = ""
+        if edge_labels is not None:
+            extra = " dir=both arrowtail=normal"
+            if edge_id in edge_labels:
+                text = escape(edge_labels[edge_id])
+                extra += f' label=<<font point-size="{theme.small_size}">{text}</font>>'
+        lines.append(f'\t{e.source} -> {e.target} [id="{edge_id}" class="data"{extra}]')
     if options.legend and graph.nodes:
         lines += _legend(graph, theme)
     lines.append("}")
@@ -92,24 +104,29 @@ def _node_line(node: Node, graph: Graph, theme: Theme, options: Options, current
     return f"\t{node.id} [{text} label=<{_label(node, graph, theme, options)}>]"
 
 
-def _label(node: Node, graph: Graph, theme: Theme, options: Options) -> str:
-    small = f'<font point-size="{theme.small_size}">'
+def label_rows(node: Node, graph: Graph, options: Options) -> list[str]:
+    """The lines of a node's label as plain text: name (or op symbol) first."""
     if node.kind == "op":
-        symbol, name = escape(op_symbol(node.op)), escape(node.op)
+        symbol = op_symbol(node.op)
         if options.op_label == "symbol":
-            return f"<b>{symbol}</b>"
-        if options.op_label == "name" or symbol == name:
-            return f"<b>{name}</b>"
-        return f"<b>{symbol}</b><br/>{small}{name}</font>"
-    rows = [f"<b>{escape(node.name)}</b>"]
+            return [symbol]
+        if options.op_label == "name" or symbol == node.op:
+            return [node.op]
+        return [symbol, node.op]
+    rows = [node.name]
     if options.show_values:
         value = value_text(node.value, node.shape, options.precision)
-        rows.append(f"{small}value: {escape(value)}{_warning(node.value)}</font>")
+        rows.append(f"value: {value}{_warning(node.value)}")
     if options.show_grads and node.requires_grad:
-        rows.append(
-            f"{small}grad: {escape(_grad_text(node, graph, options))}{_warning(node.grad)}</font>"
-        )
-    return "<br/>".join(rows)
+        rows.append(f"grad: {_grad_text(node, graph, options)}{_warning(node.grad)}")
+    return rows
+
+
+def _label(node: Node, graph: Graph, theme: Theme, options: Options) -> str:
+    """An HTML-like label: the first row bold, the others smaller."""
+    first, *rest = (escape(row) for row in label_rows(node, graph, options))
+    small = f'<font point-size="{theme.small_size}">'
+    return "<br/>".join([f"<b>{first}</b>", *(f"{small}{row}</font>" for row in rest)])
 
 
 def _grad_text(node: Node, graph: Graph, options: Options) -> str:

@@ -54,10 +54,17 @@ class Timeline:
         )
 
     def draw(self, step: int = -1, *, theme: str = "default", timeout=None, **options):
-        """A Diagram of the graph after `step` (default: the last)."""
-        from ..render import draw_graph
+        """The frame after `step` (default: the last) as a Diagram.
 
-        return draw_graph(self[step], theme, timeout, **options)
+        Each graph of the timeline is laid out once; frames restyle that layout, so nodes keep
+        their places from step to step. `ghost=True` shows nodes not yet made faintly.
+        """
+        from ..render import draw_frame
+
+        if not self.steps:
+            raise ValueError("this timeline has no steps: nothing was recorded in the block")
+        self[step]  # the same range check and message as indexing
+        return draw_frame(self, step, theme, timeout, **options)
 
     def to_json(self) -> str:
         """The timeline as JSON text in the documented `autoviz-timeline` format."""

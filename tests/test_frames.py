@@ -1,0 +1,108 @@
+"""Stepping frames: one layout per graph, restyled per step; nodes never move."""
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import autoviz
+import autoviz.render.frames as frames_module
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture
+def lesson(pure_engine):
+    x = autoviz.tensor(2.0, requires_grad=True)
+    w = autoviz.tensor(3.0, requires_grad=True)
+    b = autoviz.tensor(1.0, requires_grad=True)
+    with autoviz.trace() as tl:
+        y = w * x
+        z = y + b
+        z.backward()
+    return tl
+
+
+def groups(svg: str) -> dict:
+    """id -> (class, shape geometry, texts) for every node and edge group."""
+    out = {}
+    for g in ET.fromstring(svg).iter(f"{SVG}g"):
+        if g.get("id", "")[:1] in "ne" and g.get("id")[1:].isdigit():
+            shape = next(
+                (el for el in g if el.tag.split("}")[1] in ("path", "polygon", "ellipse")), None
+            )
+            geometry = dict(shape.attrib) if shape is not None else {}
+            geometry.pop("class", None)
+            texts = [t.text for t in g.iter(f"{SVG}text")]
+            out[g.get("id")] = (g.get("class"), geometry, texts)
+    return out
+
+
+def test_every_frame_has_the_same_node_positions(lesson):
+    frames = [groups(lesson.draw(step=k).svg()) for k in range(len(lesson))]
+    for frame in frames[1:]:
+        assert {i: g[1] for i, g in frame.items()} == {i: g[1] for i, g in frames[0].items()}
+
+
+def test_frames_never_call_the_layout_engine_again(lesson, monkeypatch):
+    calls = []
+    real = frames_module.run_layout
+    monkeypatch.setattr(frames_module, "run_layout", lambda *a: calls.append(1) or real(*a))
+    for k in range(len(lesson)):
+        lesson.draw(step=k, theme="dark").svg()
+    assert len(calls) == 1
+
+
+def test_nodes_appear_step_by_step_and_the_current_one_is_highlighted(lesson):
+    step2 = groups(lesson.draw(step=2).svg())
+    assert step2["n3"][0] == "node op current" and step2["n4"][0] == "node intermediate current"
+    assert "hidden" in step2["n5"][0] and "hidden" in step2["n7"][0]  # b and z not made yet
+    assert "hidden" in step2["e4"][0]  # y -> + not yet
+
+
+def test_backward_edges_carry_the_chain_rule(lesson):
+    mul_step = 8
+    frame = groups(lesson.draw(step=mul_step).svg())
+    labels = {frame[e][2][0] for e in ("e1", "e2")}
+    assert labels == {"1.0 × 2.0 = 2.0", "1.0 × 3.0 = 3.0"}
+    assert frame["e1"][0] == "edge data grad current"
+    assert frame["e4"][0] == "edge data grad"  # AddBackward0's flow, one step earlier
+    assert frame["e6"][0] == "edge data"  # the forward edge into z carries no gradient
+
+
+def test_leaf_gradients_fill_in_as_they_accumulate(lesson):
+    def grad_row(k, node_id):
+        return groups(lesson.draw(step=k).svg())[node_id][2][-1]
+
+    w, x = "n1", "n2"
+    assert grad_row(8, w) == "grad: None" and grad_row(9, w) == "grad: 2.0"
+    assert grad_row(9, x) == "grad: None" and grad_row(10, x) == "grad: 3.0"
+
+
+def test_text_stays_centred_on_its_node(lesson):
+    svg = lesson.draw(step=10).svg()
+    for match in re.finditer(r'<g id="n\d+" class="node[^"]*">(.*?)</g>', svg, re.S):
+        anchors = set(re.findall(r'text-anchor="(\w+)"', match.group(1)))
+        assert anchors == {"middle"}
+
+
+def test_ghost_option_shows_future_nodes_faintly(lesson):
+    frame = groups(lesson.draw(step=0, ghost=True).svg())
+    assert frame["n7"][0] == "node output ghost"
+
+
+def test_a_frame_is_saved_as_svg_and_png_is_refused_clearly(lesson, tmp_path):
+    diagram = lesson.draw(step=3)
+    assert diagram.save(tmp_path / "f.svg").read_text().startswith("<?xml")
+    with pytest.raises(ValueError, match=r"cannot save a stepping frame as \.png"):
+        diagram.save(tmp_path / "f.png")
+
+
+def test_hostile_names_are_escaped_in_frames(pure_engine):
+    with autoviz.trace() as tl:
+        a = autoviz.tensor(1.0, requires_grad=True, name="</text><script>x</script>&")
+        (a * 2.0).backward()
+    svg = tl.draw(step=len(tl) - 1).svg()
+    root = ET.fromstring(svg)
+    assert not list(root.iter(f"{SVG}script"))
+    assert "</text><script>x</script>&" in [t.text for t in root.iter(f"{SVG}text")]
