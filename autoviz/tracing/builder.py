@@ -141,7 +141,8 @@ class _Builder:
             total = self._arrive(source, contribution)
             local_i = locals_[index] if locals_ else None
             flows.append(Flow(edge_index, grad, local_i, contribution, tuple(shape), total))
-            if tuple(shape) != tuple(grad_shape) and np.prod(shape) < np.prod(grad_shape):
+            broadcast = fn.name() in ELEMENTWISE and tuple(shape) != tuple(grad_shape)
+            if broadcast and np.prod(shape) < np.prod(grad_shape):
                 reductions.append((source, list(grad_shape), list(shape), edge_index))
         self._step(
             "backward",

@@ -1,7 +1,7 @@
 """One plain-language sentence per step, written once every node has its name."""
 
 from .model import Step
-from .symbols import BINARY, symbol
+from .symbols import BINARY, FUNCTIONS
 from .text import number, shape_text, value_text
 
 
@@ -34,7 +34,7 @@ def _op(step: Step, names, tl) -> str:
     if op.op in BINARY and len(inputs) == 2:
         expr = f"{inputs[0]} {BINARY[op.op]} {inputs[1]}"
     else:
-        expr = f"{symbol(op.op)}({', '.join(inputs)})"
+        expr = f"{FUNCTIONS.get(op.op, op.op)}({', '.join(inputs)})"
     return (
         f"{out.name} = {expr} = {_val(out, out.value)} is computed and recorded: "
         f"{out.name}.grad_fn is {op.op}."

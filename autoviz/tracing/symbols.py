@@ -16,6 +16,8 @@ BINARY = {
 }
 
 FUNCTIONS = {
+    "PowBackward0": "pow",
+    "PowBackward2": "pow",
     "NegBackward0": "neg",
     "RsubBackward1": "rsub",
     "ReciprocalBackward0": "1/x",
