@@ -106,3 +106,28 @@ def test_hostile_names_are_escaped_in_frames(pure_engine):
     root = ET.fromstring(svg)
     assert not list(root.iter(f"{SVG}script"))
     assert "</text><script>x</script>&" in [t.text for t in root.iter(f"{SVG}text")]
+
+
+def test_save_frames_writes_one_numbered_svg_per_step(lesson, tmp_path):
+    paths = lesson.save_frames(tmp_path / "slides")
+    assert [p.name for p in paths] == [f"step-{k:03d}.svg" for k in range(len(lesson))]
+    first, last = paths[0].read_text(), paths[-1].read_text()
+    assert '<g id="n7" class="node output hidden">' in first
+    assert "grad: 3.0" in last
+
+
+def test_save_frames_shows_progress_for_long_timelines(tmp_path, pure_engine, capsys):
+    x = autoviz.tensor(1.0, requires_grad=True)
+    with autoviz.trace() as tl:
+        y = x
+        for _ in range(20):
+            y = y * 1.0
+        y.backward()
+    assert len(tl) > 36
+    tl.save_frames(tmp_path)
+    assert "frames: 100%" in capsys.readouterr().err
+
+
+def test_save_frames_rejects_unknown_formats(lesson, tmp_path):
+    with pytest.raises(ValueError, match=r"unknown frame format 'gif' \(must be one of \['svg'\]"):
+        lesson.save_frames(tmp_path, format="gif")

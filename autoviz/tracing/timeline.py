@@ -66,6 +66,12 @@ class Timeline:
         self[step]  # the same range check and message as indexing
         return draw_frame(self, step, theme, timeout, **options)
 
+    def save_frames(self, directory, format: str = "svg", *, theme: str = "default", **options):
+        """Write one numbered image per step into `directory` (for slides); returns the paths."""
+        from ..export import save_frames
+
+        return save_frames(self, directory, format, theme, **options)
+
     def to_json(self) -> str:
         """The timeline as JSON text in the documented `autoviz-timeline` format."""
         from .jsonio import dumps
