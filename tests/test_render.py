@@ -98,3 +98,24 @@ def test_hostile_names_stay_text(name, engine):
     texts = [el.text for el in root.iter(f"{SVG}text")]
     shown = name.replace("\n", "\\n")  # control characters are shown escaped
     assert shown in texts
+
+
+def test_save_json_and_pdf(tmp_path, engine):
+    import json
+
+    x = autoviz.tensor(2.0, requires_grad=True, name="x")
+    diagram = autoviz.draw(x * 3.0)
+    doc = json.loads(diagram.save(tmp_path / "g.json").read_text())
+    assert doc["format"] == "autoviz-graph" and [n["kind"] for n in doc["nodes"]] == [
+        "leaf", "op", "output", ]  # fmt: skip
+    if engine == "dot":
+        assert diagram.save(tmp_path / "g.pdf").read_bytes().startswith(b"%PDF")
+    else:
+        with pytest.raises(autoviz.errors.LayoutError, match="cannot write 'pdf'.*save as .svg"):
+            diagram.save(tmp_path / "g.pdf")
+
+
+def test_unknown_option_names_are_listed():
+    x = autoviz.tensor(2.0, requires_grad=True)
+    with pytest.raises(ValueError, match=r"unknown option 'colour' \(must be one of \['rankdir'"):
+        autoviz.draw(x * 2.0, colour="red")

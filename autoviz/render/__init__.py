@@ -1,7 +1,7 @@
 """From plain-data graphs to DOT, SVG and files; never touches engine objects."""
 
 from .diagram import Diagram
-from .dot import Options, to_dot
+from .dot import Options, make_options, to_dot
 from .theme import THEMES, Theme, get_theme
 
 __all__ = [
@@ -18,7 +18,7 @@ __all__ = [
 
 def draw_graph(graph, theme: str = "default", timeout: float | None = None, **options) -> Diagram:
     """A Diagram of a plain-data Graph, in `theme`, with labelling `options`."""
-    return Diagram(to_dot(graph, get_theme(theme), Options(**options)), timeout=timeout)
+    return Diagram(to_dot(graph, get_theme(theme), make_options(**options)), timeout, graph=graph)
 
 
 def draw_frame(tl, step: int, theme: str = "default", timeout=None, ghost=False, **options):
@@ -28,8 +28,8 @@ def draw_frame(tl, step: int, theme: str = "default", timeout=None, ghost=False,
     key = (theme, tuple(sorted(options.items())), timeout)
     cache = tl.__dict__.setdefault("_frames", {})
     if key not in cache:
-        cache[key] = Frames(tl, get_theme(theme), Options(**options), timeout)
+        cache[key] = Frames(tl, get_theme(theme), make_options(**options), timeout)
     frames = cache[key]
     k = range(len(tl))[step]
     source, _ = frames.template(frames.graph_of_step(k))
-    return Diagram(source, timeout, svg=frames.svg(k, ghost=ghost))
+    return Diagram(source, timeout, svg=frames.svg(k, ghost=ghost), graph=tl[k])

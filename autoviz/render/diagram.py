@@ -5,14 +5,17 @@ from pathlib import Path
 from ..errors import AutovizError
 from .layout import run_layout
 
-SUFFIXES = (".svg", ".png", ".pdf", ".dot")
+SUFFIXES = (".svg", ".png", ".pdf", ".dot", ".json")
 
 
 class Diagram:
     """A drawn graph: `source` is the DOT text, `svg()` lays it out (once) and returns SVG."""
 
-    def __init__(self, source: str, timeout: float | None = None, svg: str | None = None) -> None:
+    def __init__(
+        self, source: str, timeout: float | None = None, svg: str | None = None, graph=None
+    ) -> None:
         self.source = source
+        self.graph = graph  # the plain-data graph drawn, for .json
         self.timeout = timeout
         self._svg = svg
         # A stepping frame's SVG is its layout restyled; DOT alone cannot redraw it.
@@ -35,6 +38,12 @@ class Diagram:
             )
         if suffix == ".dot":
             path.write_text(self.source, encoding="utf-8")
+        elif suffix == ".json":
+            if self.graph is None:
+                raise ValueError("this diagram was made from DOT text alone: it has no graph")
+            from ..tracing.jsonio import graph_dumps
+
+            path.write_text(graph_dumps(self.graph), encoding="utf-8")
         elif suffix == ".svg":
             path.write_text(self.svg(), encoding="utf-8")
         elif self.is_frame:

@@ -42,6 +42,15 @@ class Options:
                 raise ValueError(f"{flag} must be True or False, got {getattr(self, flag)!r}")
 
 
+def make_options(**options) -> Options:
+    """Options from keywords; an unknown keyword is an error listing the valid ones."""
+    valid = list(Options.__dataclass_fields__)
+    for key in options:
+        if key not in valid:
+            raise ValueError(f"unknown option {key!r} (must be one of {valid})")
+    return Options(**options)
+
+
 def _choose(option: str, value, allowed) -> None:
     if value not in allowed:
         raise ValueError(f"unknown {option} {value!r} (must be one of {list(allowed)})")

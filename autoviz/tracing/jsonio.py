@@ -24,6 +24,19 @@ def dumps(tl: Timeline) -> str:
     return json.dumps(_encode(doc), sort_keys=True, separators=(",", ":"), allow_nan=False) + "\n"
 
 
+def graph_dumps(graph) -> str:
+    """One graph (a drawing or a snapshot) as JSON: the timeline's node and edge fields."""
+    doc = {
+        "format": "autoviz-graph",
+        "version": VERSION,
+        "nodes": [asdict(n) for n in graph.nodes],
+        "edges": [asdict(e) for e in graph.edges],
+        "backward_ran": graph.backward_ran,
+        "current": list(graph.current),
+    }
+    return json.dumps(_encode(doc), sort_keys=True, separators=(",", ":"), allow_nan=False) + "\n"
+
+
 def _encode(obj):
     if isinstance(obj, float) and not math.isfinite(obj):
         return {"float": str(obj)}
