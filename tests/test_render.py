@@ -111,7 +111,7 @@ def test_save_json_and_pdf(tmp_path, engine):
     if engine == "dot":
         assert diagram.save(tmp_path / "g.pdf").read_bytes().startswith(b"%PDF")
     else:
-        with pytest.raises(autoviz.errors.LayoutError, match="cannot write 'pdf'.*save as .svg"):
+        with pytest.raises(autoviz.errors.LayoutError, match=r"cannot write 'pdf'.*save as \.svg"):
             diagram.save(tmp_path / "g.pdf")
 
 

@@ -528,6 +528,11 @@ def new_leaf(arr: np.ndarray, requires_grad=False, name=None) -> Tensor:
     """A leaf tensor over `arr`, announced to observers when it requires grad."""
     if requires_grad and arr.dtype.kind not in "fc":
         raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+    if arr.ndim == 0:
+        # Held as a numpy scalar, like the results of ops, until something needs its storage
+        # (`_storage()`): arithmetic with a 0-d array goes through the ufunc machinery and
+        # costs several times more than with a scalar.
+        arr = arr[()]
     t = make(arr, bool(requires_grad), None, name)
     if requires_grad and events.observers:
         events.emit("on_leaf", t)
