@@ -3,8 +3,8 @@
 from .model import KINDS, PHASES, Edge, Flow, Graph, Node, Source, Step
 from .naming import caller_namespace
 from .recorder import trace
-from .snapshot import graph_of
 from .timeline import Timeline
+from .walk import graph_of
 
 __all__ = [
     "KINDS",

@@ -7,7 +7,7 @@ import numpy as np
 from ..engine import AccumulateGrad, Tensor
 from .captions import write_captions
 from .model import Edge, Flow, Node, Source, Step
-from .snapshot import preview
+from .preview import preview
 from .symbols import ELEMENTWISE
 from .timeline import PERSISTENT
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from ..engine import Tensor, events
-from .snapshot import preview
+from .preview import preview
 from .symbols import ELEMENTWISE
 from .timeline import Timeline
 
