@@ -61,11 +61,20 @@ def test_lesson_example_event_sequence(recorder):
     ]
 
 
-def test_op_event_carries_saved_tensors(recorder):
+def test_op_event_carries_saved_tensors():
     seen = []
-    recorder.on_op = lambda node, out, inputs: seen.append(node.saved_tensors)
-    a = autoviz.tensor([1.0, 2.0], requires_grad=True)
-    (a * 3.0).sum()
+
+    class SavedTensors:
+        def on_op(self, node, out, inputs):
+            seen.append(node.saved_tensors)
+
+    observer = SavedTensors()
+    events.add_observer(observer)
+    try:
+        a = autoviz.tensor([1.0, 2.0], requires_grad=True)
+        (a * 3.0).sum()
+    finally:
+        events.remove_observer(observer)
     np.testing.assert_array_equal(seen[0][0], [1.0, 2.0])
 
 

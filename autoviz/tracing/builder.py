@@ -91,7 +91,7 @@ class _Builder:
             if known is not None:
                 return known
             if value.requires_grad and value.grad_fn is None:
-                node_id = self._tensor(value, "leaf", preview(value._data), graph=PERSISTENT)
+                node_id = self._tensor(value, "leaf", constant_preview, graph=PERSISTENT)
                 self._step("forward", "leaf", src, [node_id])
                 return node_id
             kind = "intermediate" if value.requires_grad else "constant"
@@ -126,10 +126,12 @@ class _Builder:
                 self.tl.nodes[int(out_id[1:]) - 1].kind = "output"
                 self._step("backward", "seed", src, [out_id], details={"grad": grad})
 
-    def node(self, src, fn, grad, grad_shape, grads, local) -> None:
+    def node(self, src, fn, grad_data, grads_data, local) -> None:
         op_id = self.ids.get(id(fn))
         if op_id is None or isinstance(fn, AccumulateGrad):
             return
+        grad, grad_shape = preview(grad_data), np.shape(grad_data)
+        grads = [None if g is None else (preview(g), np.shape(g)) for g in grads_data]
         locals_ = local or _divide(fn, grad, grads)
         flows, reductions = [], []
         for index, ((child, _), g) in enumerate(zip(fn.next_functions, grads, strict=False)):
@@ -179,6 +181,7 @@ class _Builder:
         node_id = self.ids.get(id(t))
         if node_id is None:
             return
+        incoming = preview(incoming)
         self.grad_owner[id(grad_tensor)] = node_id
         self._step(
             "backward",

@@ -12,6 +12,7 @@ from .symbols import ELEMENTWISE
 from .timeline import Timeline
 
 _PACKAGE = str(Path(__file__).resolve().parent.parent)
+_INTERNAL = {}  # code object -> whether it is autoviz's own (looked up for every frame)
 _ASSIGNMENT = re.compile(r"\s*([A-Za-z_]\w*)\s*(?::[^=]+)?=[^=]")
 
 
@@ -46,7 +47,14 @@ class Recorder:
     def _where(self):
         """The innermost frame outside autoviz, and the user's line there."""
         frame = sys._getframe(2)
-        while frame is not None and _is_internal(frame.f_code):
+        internal = _INTERNAL.get
+        while frame is not None:
+            code = frame.f_code
+            inside = internal(code)
+            if inside is None:
+                inside = _INTERNAL[code] = code.co_filename.startswith(_PACKAGE)
+            if not inside:
+                break
             frame = frame.f_back
         if frame is None:
             frame = self.block_frame
@@ -84,11 +92,12 @@ class Recorder:
         self.log.append(("seed", src, [(fn, preview(g)) for fn, g in seeds.items()]))
 
     def on_node(self, fn, grad, grads) -> None:
-        record = [(preview(g), _shape(g)) if g is not None else None for g in grads]
-        self.log.append(("node", None, fn, preview(grad), _shape(grad), record, _local(fn, grad)))
+        # Gradient arrays are never changed in place, so they are previewed when building.
+        self.log.append(("node", None, fn, grad, grads, _local(fn, grad)))
 
     def on_accumulate(self, t: Tensor, grad) -> None:
-        self.log.append(("accumulate", None, t, t._grad, preview(grad), preview(t._grad._data)))
+        # .grad is updated in place by later passes: preview it now.
+        self.log.append(("accumulate", None, t, t._grad, grad, preview(t._grad._data)))
 
     def on_backward_end(self, retain_graph: bool) -> None:
         self.log.append(("end", None, retain_graph))
@@ -136,17 +145,6 @@ class Recorder:
         self.log, self.names, self.block_frame = [], {}, None
 
 
-_INTERNAL = {}
-
-
-def _is_internal(code) -> bool:
-    """Whether code belongs to autoviz (cached: this runs for every frame of every event)."""
-    known = _INTERNAL.get(code)
-    if known is None:
-        known = _INTERNAL[code] = code.co_filename.startswith(_PACKAGE)
-    return known
-
-
 def _assigned_name(src) -> str | None:
     """The variable a line of code assigns to, as in `y = w * x`, else None."""
     import linecache
@@ -155,17 +153,16 @@ def _assigned_name(src) -> str | None:
     return match.group(1) if match else None
 
 
-def _shape(data) -> tuple:
-    return getattr(data, "shape", ())
-
-
 def _preview_inputs(inputs) -> list:
-    """Previews of the inputs that may be constants the timeline has not seen."""
-    return [None if isinstance(v, Tensor) and v.requires_grad else _constant(v) for v in inputs]
-
-
-def _constant(value):
-    return preview(value._data) if isinstance(value, Tensor) else value
+    """Values of the inputs that may change later in the block: leaves (an optimizer updates
+    them in place) and constants. Outputs of recorded ops are previewed when they are made."""
+    values = []
+    for v in inputs:
+        if isinstance(v, Tensor):
+            values.append(preview(v._data) if v.grad_fn is None else None)
+        else:
+            values.append(v)
+    return values
 
 
 def _local(fn, grad):
