@@ -134,3 +134,13 @@ def test_unknown_option_values_list_the_valid_ones():
         lesson_diagram(rankdir="XY")
     with pytest.raises(ValueError, match=r"unknown theme 'neon' \(must be one of"):
         lesson_diagram(theme="neon")
+
+
+def test_without_system_dot_the_bundled_graphviz_pure_is_used(monkeypatch):
+    """A laptop with no Graphviz: the engine installed with autoviz lays the graph out."""
+    from autoviz.render.layout import find_engine
+
+    monkeypatch.delenv("AUTOVIZ_DOT", raising=False)
+    monkeypatch.setenv("PATH", "")
+    assert find_engine().endswith("graphviz-pure")
+    assert "<svg" in lesson_diagram().svg()
