@@ -59,6 +59,11 @@ class Node:
         grads = self._forward_cls.backward(self, grad)
         return grads if type(grads) is tuple else (grads,)
 
+    def _gradients(self, grad):
+        """What backward calls: `_backward`, or for a built-in op its own backward, which may
+        return one gradient rather than a 1-tuple (the engine wraps it)."""
+        return self._backward(grad)
+
 
 class AccumulateGrad(Node):
     """The node at a leaf: adds the incoming gradient into `variable.grad`."""
@@ -96,6 +101,9 @@ class Function:
         body = {"_forward_cls": cls, "__module__": cls.__module__}
         if cls._builtin:
             body["__slots__"] = ()  # built-in nodes are many: keep them small
+            # The op's own backward(ctx, grad) as the node's method, the node being ctx: the
+            # engine makes one call per node instead of two.
+            body["_gradients"] = cls.backward
         else:
             body["_backward"] = _user_backward
         cls._backward_cls = type(name, (Node,), body)
@@ -178,14 +186,22 @@ def edge(value) -> tuple:
     if fn is not None:
         return (fn, 0)
     if getattr(value, "requires_grad", False):
-        return (accumulator_for(value), 0)
+        ref = value._acc  # accumulator_for(value) without the call, when it already exists
+        acc = ref() if ref is not None else None
+        return (acc if acc is not None else accumulator_for(value), 0)
     return NO_EDGE
 
 
 def new_node(cls, inputs) -> Node:
     """An unattached backward node for op `cls` with edges to `inputs`."""
     node = cls._backward_cls()
-    node.next_functions = tuple(map(edge, inputs))
+    count = len(inputs)
+    if count == 2:  # most ops: spelled out, as tuple(map(...)) costs more than two edges
+        node.next_functions = (edge(inputs[0]), edge(inputs[1]))
+    elif count == 1:
+        node.next_functions = (edge(inputs[0]),)
+    else:
+        node.next_functions = tuple(map(edge, inputs))
     node._seq = next(_sequence)
     node._pre_hooks = None
     node._saved = ()

@@ -96,7 +96,9 @@ def execute(seeds: dict, retain_graph: bool, capture: set | None = None) -> dict
         elif notify or node._pre_hooks:
             grads = _run_node(node, grad, notify)
         else:
-            grads = node._backward(grad)  # the usual case, without the call around it
+            grads = node._gradients(grad)  # the usual case, without the call around it
+            if type(grads) is not tuple:
+                grads = (grads,)
         # One pass over the edges: add each gradient into its buffer, then count the edge
         # done. A node seen twice here (x * x) becomes ready only after its last edge, so
         # both gradients are in its buffer by then.
@@ -128,7 +130,9 @@ def _run_node(node, grad, notify):
             result = hook(grad)
             if result is not None:
                 grad = result
-    grads = node._backward(grad)
+    grads = node._gradients(grad)
+    if type(grads) is not tuple:
+        grads = (grads,)
     if notify:
         events.emit("on_node", node, grad, grads)
     return grads

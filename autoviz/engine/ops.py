@@ -20,24 +20,23 @@ class Op(Function):
 
     @classmethod
     def apply(cls, *inputs, **params):
-        # isinstance, not `type(t) is Tensor`: subclasses such as nn.Parameter are tensors too.
-        data = [t._data if isinstance(t, Tensor) else t for t in inputs]
-        record = _state["enabled"] and _any_requires_grad(inputs)
-        if not record:
+        # One loop for the data and whether to record, as ops have one or two inputs and a
+        # comprehension or any(...) costs more than that work. isinstance, not `type(t) is
+        # Tensor`: subclasses such as nn.Parameter are tensors too.
+        data = []
+        record = False
+        for t in inputs:
+            if isinstance(t, Tensor):
+                record = record or t.requires_grad
+                t = t._data
+            data.append(t)
+        if not (record and _state["enabled"]):
             out = make(cls.forward(NO_CONTEXT, *data, **params))
             if events.observers:
                 events.emit("on_untracked", out, inputs)
             return out
         node = new_node(cls, inputs)
         return attach(node, cls.forward(node, *data, **params), inputs)
-
-
-def _any_requires_grad(inputs) -> bool:
-    """`any(...)` over a generator costs more than the test itself for one or two inputs."""
-    for t in inputs:
-        if isinstance(t, Tensor) and t.requires_grad:
-            return True
-    return False
 
 
 def shape_of(x) -> tuple:
@@ -67,7 +66,7 @@ def check_broadcast(op: str, a, b) -> None:
             raise RuntimeError(
                 f"The size of tensor a ({m}) must match the size of tensor b ({n}) at "
                 f"non-singleton dimension {dim} ({op} of shapes {list(sa)} and {list(sb)})"
-            )
+            ) from None  # raised while numpy's own error is handled: show only this one
 
 
 def result(out, *inputs):
@@ -88,15 +87,22 @@ def binary(op, a, b):
         b_data, b_requires_grad = b, False
     else:
         b_data, b_requires_grad = b._data, b.requires_grad
-        if isinstance(a, Tensor) and shape_of(a._data) != shape_of(b_data):
-            check_broadcast(op.symbol, a._data, b_data)
     if not isinstance(a, Tensor):
         return op.apply(a, b)
     # What Op.apply does, written out for two inputs: scalar code spends its time here.
-    if _state["enabled"] and (a.requires_grad or b_requires_grad):
-        node = new_node(op, (a, b))
-        return attach(node, op.forward(node, a._data, b_data), (a, b))
-    out = make(op.forward(NO_CONTEXT, a._data, b_data))
+    a_data = a._data
+    record = _state["enabled"] and (a.requires_grad or b_requires_grad)
+    ctx = new_node(op, (a, b)) if record else NO_CONTEXT
+    try:
+        out = op.forward(ctx, a_data, b_data)
+    except ValueError:
+        # Shapes that do not broadcast: raise PyTorch's message, naming the op and both
+        # shapes. Checked only on failure, as comparing shapes before every op costs time.
+        check_broadcast(op.symbol, a_data, b_data)
+        raise
+    if record:
+        return attach(ctx, out, (a, b))
+    out = make(out)
     if events.observers:
         events.emit("on_untracked", out, (a, b))
     return out
@@ -121,6 +127,8 @@ class Add(Op):
 
     @staticmethod
     def backward(ctx, grad):
+        if isinstance(grad, np.generic):  # a 0-d result: both inputs are 0-d, nothing to sum
+            return grad, grad
         a_shape, b_shape = ctx.info
         return unbroadcast(grad, a_shape), unbroadcast(grad, b_shape)
 
@@ -138,6 +146,8 @@ class Sub(Op):
 
     @staticmethod
     def backward(ctx, grad):
+        if isinstance(grad, np.generic):  # a 0-d result: both inputs are 0-d, nothing to sum
+            return grad, -grad
         a_shape, b_shape = ctx.info
         return unbroadcast(grad, a_shape), unbroadcast(-grad, b_shape)
 
@@ -170,6 +180,8 @@ class Mul(Op):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
+        if isinstance(grad, np.generic):  # a 0-d result: both inputs are 0-d, nothing to sum
+            return grad * b, grad * a
         return unbroadcast(grad * b, shape_of(a)), unbroadcast(grad * a, shape_of(b))
 
 
@@ -187,7 +199,7 @@ class Div(Op):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return unbroadcast(grad / b, np.shape(a)), unbroadcast(-grad * a / (b * b), np.shape(b))
+        return unbroadcast(grad / b, shape_of(a)), unbroadcast(-grad * a / (b * b), shape_of(b))
 
 
 class Reciprocal(Op):
