@@ -51,7 +51,7 @@ def dependencies(roots) -> dict:
     deps = dict.fromkeys(roots, 0)
     stack = list(roots)
     while stack:
-        for fn, _ in stack.pop().next_functions:
+        for fn in stack.pop()._next:
             if fn is None:
                 continue
             count = deps.get(fn)  # one lookup, not `in` and then `[]`: this runs for every edge
@@ -99,18 +99,18 @@ def execute(seeds: dict, retain_graph: bool, capture: set | None = None) -> dict
             grads = node._gradients(grad)  # the usual case, without the call around it
             if type(grads) is not tuple:
                 grads = (grads,)
+        nexts = node._next
+        if len(grads) < len(nexts):  # no gradient arrived (or a backward returned too few)
+            grads = (*grads, *(None,) * (len(nexts) - len(grads)))
         # One pass over the edges: add each gradient into its buffer, then count the edge
         # done. A node seen twice here (x * x) becomes ready only after its last edge, so
         # both gradients are in its buffer by then.
-        count = len(grads)
-        for i, (fn, _) in enumerate(node.next_functions):
+        for fn, g in zip(nexts, grads, strict=False):
             if fn is None:
                 continue
-            if i < count:
-                g = grads[i]
-                if g is not None:
-                    total = buffers.get(fn)
-                    buffers[fn] = g if total is None else total + g
+            if g is not None:
+                total = buffers.get(fn)
+                buffers[fn] = g if total is None else total + g
             left = deps[fn] - 1
             deps[fn] = left
             if not left:

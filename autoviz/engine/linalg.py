@@ -147,18 +147,23 @@ class Matmul(Op):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
+        # As PyTorch does, no product for a side that needs no gradient (the input batch of
+        # a layer): it costs as much as the forward product.
+        need_a, need_b = ctx.needs_input_grad
         if np.ndim(a) == 1 and np.ndim(b) == 1:  # a dot product: the gradient is a scalar
-            return grad * b, grad * a
+            return grad * b if need_a else None, grad * a if need_b else None
         a2 = np.reshape(a, (1, -1)) if np.ndim(a) == 1 else a
         b2 = np.reshape(b, (-1, 1)) if np.ndim(b) == 1 else b
         g = np.expand_dims(grad, -2) if np.ndim(a) == 1 else grad
         g = np.expand_dims(g, -1) if np.ndim(b) == 1 else g
-        ga = np.matmul(g, np.swapaxes(b2, -1, -2))
-        gb = np.matmul(np.swapaxes(a2, -1, -2), g)
-        return (
-            unbroadcast(ga, np.shape(a2)).reshape(np.shape(a)),
-            unbroadcast(gb, np.shape(b2)).reshape(np.shape(b)),
-        )
+        ga = gb = None
+        if need_a:
+            ga = np.matmul(g, np.swapaxes(b2, -1, -2))
+            ga = unbroadcast(ga, np.shape(a2)).reshape(np.shape(a))
+        if need_b:
+            gb = np.matmul(np.swapaxes(a2, -1, -2), g)
+            gb = unbroadcast(gb, np.shape(b2)).reshape(np.shape(b))
+        return ga, gb
 
 
 class Dot(Matmul):

@@ -1,5 +1,7 @@
 """Ops that reduce along axes: sums, means, max and min, softmax."""
 
+import math
+
 import numpy as np
 
 from .ops import Op
@@ -72,7 +74,8 @@ class Mean(Op):
     @staticmethod
     def backward(ctx, grad):
         shape, axes, keepdim = ctx.info
-        count = np.prod([shape[i] for i in axes]) if axes is not None else np.prod(shape)
+        # A Python int: numpy's int64 would make a float32 gradient float64.
+        count = math.prod([shape[i] for i in axes] if axes is not None else shape)
         return np.array(_expand(grad / count, shape, axes, keepdim))
 
 
@@ -89,7 +92,7 @@ class MeanDim(Mean):
 def _share_among_ties(ctx, grad):
     a, out = ctx.saved_tensors
     hit = a == out
-    return grad * hit / np.sum(hit)
+    return grad * hit / int(np.sum(hit))  # a Python int keeps float32 gradients float32
 
 
 class Amax(Op):

@@ -367,8 +367,9 @@ class Tensor:
             self._data, self.grad_fn, self.requires_grad = out._data, out.grad_fn, True
             return self
         store = self._storage()
-        result = _RAW_UFUNC[ufunc](store, _raw(other))
-        store[...] = result
+        # Straight into the storage: no temporary as large as the tensor (an SGD step does
+        # this for every parameter). _check_cast has ruled out results that cannot be stored.
+        _RAW_UFUNC[ufunc](store, _raw(other), out=store)
         if events.observers:
             events.emit("on_inplace", self)
         return self
