@@ -1,7 +1,7 @@
 """The autograd engine's speed and memory beside micrograd and PyTorch (CPU), in one run.
 
-    python benchmarks/engine.py            # the full run (about 2-3 minutes)
-    python benchmarks/engine.py --quick    # smaller sizes, fewer repeats (about 20 seconds)
+    python benchmarks/engine.py            # the full run (about 3 minutes)
+    python benchmarks/engine.py --quick    # smaller sizes, fewer repeats (about 30 seconds)
 
 Workloads:
   (a) a scalar expression of 100k nodes mixing *, + and relu over 100 reused leaves, built and
@@ -13,8 +13,9 @@ Workloads:
 
 Each library runs in a fresh interpreter of its own, importing only itself: Python's garbage
 collector walks every live object now and then, so torch's many objects in the same process
-would slow the others. Times are medians of several runs (time.perf_counter), with the
-garbage collector on, as users have it. A library that is not installed gets "-" and a note.
+would slow the others. Times are medians of several runs (time.perf_counter; one run of the
+1M-node chain, which takes seconds), with the garbage collector on, as users have it, and off
+in one extra row for (a). A library that is not installed gets "-" and a note.
 
 Targets: (a) autoviz no slower than micrograd; (b) within 1.5x of torch; (c) memory per node
 no more than micrograd's.
@@ -173,6 +174,9 @@ class NoOpObserver:
     def on_backward_end(self, *args): ...
     def on_detach(self, *args): ...
     def on_zero(self, *args): ...
+    def on_inplace(self, *args): ...
+    def on_grad_set(self, *args): ...
+    def on_retain_grad(self, *args): ...
 
 
 # -- one measurement, in a fresh interpreter -----------------------------------------------------
@@ -191,15 +195,22 @@ def measure(name: str, workload: str, size: int, repeats: int) -> dict:
 
     if workload == "expr":
         return medians(expression)
-    if workload == "expr-observed":
+    if workload == "expr-gc-off":
+        gc.disable()
+        return medians(expression)
+    if workload == "hook":
+        # Alternate runs without and with the observer, so both see the same machine load.
         from autoviz.engine import events
 
-        observer = NoOpObserver()
-        events.add_observer(observer)
-        try:
-            return medians(expression)
-        finally:
-            events.remove_observer(observer)
+        plain, observed, observer = [], [], NoOpObserver()
+        for _ in range(repeats):
+            plain.append(sum(build_and_backward(lib, expression, size)))
+            events.add_observer(observer)
+            try:
+                observed.append(sum(build_and_backward(lib, expression, size)))
+            finally:
+                events.remove_observer(observer)
+        return {"plain": statistics.median(plain), "observed": statistics.median(observed)}
     if workload == "chain":
         return medians(chain)
     if workload == "memory":
@@ -262,12 +273,13 @@ def main() -> None:
     quick = args.quick
     expr_steps = 2_000 if quick else 20_000  # five nodes a step
     chain_nodes = 100_000 if quick else 1_000_000
-    repeats, chain_repeats, mlp_steps = (3, 1, 10) if quick else (5, 3, 50)
+    repeats, chain_repeats, mlp_steps = (3, 1, 10) if quick else (5, 1, 50)
     everyone = ("autoviz", *PEERS)
     notes = [f"{p} is not installed: its column is empty" for p in PEERS if not installed(p)]
 
     expr = {n: run_worker(n, "expr", expr_steps, repeats) for n in everyone}
-    observed = run_worker("autoviz", "expr-observed", expr_steps, repeats)
+    expr_gc_off = {n: run_worker(n, "expr-gc-off", expr_steps, repeats) for n in everyone}
+    hook = run_worker("autoviz", "hook", expr_steps, repeats)
     mlp = {n: run_worker(n, "mlp", mlp_steps, 0) for n in ("autoviz", "torch")}
     chained = {n: run_worker(n, "chain", chain_nodes, chain_repeats) for n in everyone}
     memory = {n: run_worker(n, "memory", chain_nodes, 0) for n in ("autoviz", "micrograd")}
@@ -284,20 +296,21 @@ def main() -> None:
         (f"(a) expression, {nodes} nodes: build", pick(expr, "build"), fmt_time),
         ("(a) backward", pick(expr, "backward"), fmt_time),
         ("(a) build + backward", total(expr), fmt_time),
+        ("(a) build + backward, gc disabled", total(expr_gc_off), fmt_time),
         ("(b) MLP 784-128-10, batch 64: one step", pick(mlp, "step"), fmt_time),
         (f"(c) chain, {length} nodes: build", pick(chained, "build"), fmt_time),
         ("(c) backward", pick(chained, "backward"), fmt_time),
         ("(c) peak memory per node", pick(memory, "bytes"), fmt_bytes),
     ]
     print(table(rows))
-    plain, traced = total({"a": expr["autoviz"]})["a"], total({"a": observed})["a"]
     print(
-        f"\n(d) event hook on (a), build + backward: no observer {fmt_time(plain)}, "
-        f"a no-op observer {fmt_time(traced)} ({traced / plain:.2f}x)\n"
+        f"\n(d) event hook on (a), build + backward: no observer {fmt_time(hook['plain'])}, "
+        f"a no-op observer {fmt_time(hook['observed'])} "
+        f"({hook['observed'] / hook['plain']:.2f}x)\n"
     )
     notes += [
         f"medians of {repeats} runs ((c): {chain_repeats}, (b): {mlp_steps} steps); each "
-        "library in its own interpreter, garbage collector on",
+        "library in its own interpreter; garbage collector on except where marked",
         "(b) micrograd: skipped, one step is 6.5 million scalar multiply-adds as Python "
         "objects (minutes)",
         "micrograd's recursive topological sort needs sys.setrecursionlimit(nodes + 10000)",

@@ -58,9 +58,6 @@ class Node:
             self._pre_hooks = []
         self._pre_hooks.append(hook)
 
-    def _release(self) -> None:
-        self._saved = FREED
-
     def _backward(self, grad) -> tuple:
         """Gradients for each input, as a tuple aligned with `next_functions`."""
         grads = self._forward_cls.backward(self, grad)
@@ -88,9 +85,6 @@ class AccumulateGrad(Node):
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
-
-    def _release(self) -> None:
-        pass
 
     def _backward(self, grad) -> tuple:
         self.variable._accumulate(grad)
@@ -150,12 +144,11 @@ class Function:
 
 def _user_backward(node, grad) -> tuple:
     """A user Function's backward sees and returns tensors, as in PyTorch."""
-    from .tensor import make
-
     with _no_grad():
-        grads = node._forward_cls.backward(node, make(grad))
+        grads = node._forward_cls.backward(node, _tensor.make(grad))
     grads = grads if isinstance(grads, tuple) else (grads,)
-    return tuple(getattr(g, "_data", g) for g in grads)
+    missing = len(node._next) - len(grads)  # too few: the inputs left out get no gradient
+    return tuple(getattr(g, "_data", g) for g in grads) + (None,) * missing
 
 
 class _NoContext:
