@@ -55,3 +55,15 @@ def lesson_example():
     y = w * x
     z = y + b
     return dict(x=x, w=w, b=b, y=y, z=z)
+
+
+def lesson_timeline():
+    """The lesson example traced: leaves made before the block, backward inside it."""
+    x = autoviz.tensor(2.0, requires_grad=True)
+    w = autoviz.tensor(3.0, requires_grad=True)
+    b = autoviz.tensor(1.0, requires_grad=True)
+    with autoviz.trace() as tl:
+        y = w * x
+        z = y + b
+        z.backward()
+    return tl

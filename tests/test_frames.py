@@ -7,20 +7,14 @@ import pytest
 
 import autoviz
 import autoviz.render.frames as frames_module
+from conftest import lesson_timeline
 
 SVG = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture
 def lesson(pure_engine):
-    x = autoviz.tensor(2.0, requires_grad=True)
-    w = autoviz.tensor(3.0, requires_grad=True)
-    b = autoviz.tensor(1.0, requires_grad=True)
-    with autoviz.trace() as tl:
-        y = w * x
-        z = y + b
-        z.backward()
-    return tl
+    return lesson_timeline()
 
 
 def groups(svg: str) -> dict:
