@@ -52,3 +52,15 @@ def to_numpy_dtype(value):
     if isinstance(value, dtype):
         return value.numpy
     return np.dtype(value)
+
+
+# PyTorch's words for dtypes in error messages ("expected ... Long", "FloatTensor").
+TYPE_NAMES = {
+    "float16": "Half",
+    "float32": "Float",
+    "float64": "Double",
+    "int32": "Int",
+    "int64": "Long",
+    "uint8": "Byte",
+    "bool": "Bool",
+}

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from .dtypes import TYPE_NAMES
 from .ops import Op
 
 
@@ -123,13 +124,10 @@ def reshape_op(a, shape, view=False):
     return None
 
 
-_TYPE_NAMES = {
-    "float32": "FloatTensor",
-    "float64": "DoubleTensor",
-    "int64": "LongTensor",
-    "int32": "IntTensor",
-    "bool": "BoolTensor",
-}
+def _tensor_type(a) -> str:
+    """PyTorch's legacy type name, such as `FloatTensor`."""
+    word = TYPE_NAMES.get(np.result_type(a).name)
+    return f"{word}Tensor" if word else "Tensor"
 
 
 class Expand(Op):
@@ -143,7 +141,7 @@ class Expand(Op):
         lead = len(shape) - len(have)
         if lead < 0:
             raise RuntimeError(
-                f"expand(torch.{_TYPE_NAMES.get(np.result_type(a).name, 'Tensor')}"
+                f"expand(torch.{_tensor_type(a)}"
                 f"{{{_size(have)}}}, size={_size(shape)}): the number of "
                 f"sizes provided ({len(shape)}) must be greater or equal to the number of "
                 f"dimensions in the tensor ({len(have)})"

@@ -3,7 +3,7 @@
 import numpy as np
 
 from . import events
-from .dtypes import float32, float64, int64, to_numpy_dtype
+from .dtypes import TYPE_NAMES, float32, float64, int64, to_numpy_dtype
 from .function import accumulator_for
 from .grad_mode import _state
 from .printing import format_tensor
@@ -455,15 +455,6 @@ def wrap(data) -> Tensor:
     return make(data)
 
 
-TYPE_NAMES = {
-    "float16": "Half",
-    "float32": "Float",
-    "float64": "Double",
-    "int32": "Int",
-    "int64": "Long",
-    "uint8": "Byte",
-    "bool": "Bool",
-}
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 
 

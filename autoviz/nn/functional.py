@@ -6,6 +6,7 @@ import numpy as np
 
 from ..engine import functional as _F
 from ..engine import linalg, shape_ops
+from ..engine.dtypes import TYPE_NAMES
 from ..engine.tensor import Tensor, tensor
 from . import ops
 
@@ -127,20 +128,9 @@ def _check_nll_shapes(input, target) -> None:
         )
 
 
-_DTYPE_WORDS = {
-    "float16": "Half",
-    "float32": "Float",
-    "float64": "Double",
-    "int32": "Int",
-    "int64": "Long",
-    "uint8": "Byte",
-    "bool": "Bool",
-}
-
-
 def _dtype_word(t) -> str:
     """PyTorch's scalar type name for a tensor's dtype, as its error messages print it."""
-    return _DTYPE_WORDS.get(t._data.dtype.name, str(t._data.dtype))
+    return TYPE_NAMES.get(t._data.dtype.name, str(t._data.dtype))
 
 
 def _check_targets(target, classes: int, ignore_index: int) -> None:
