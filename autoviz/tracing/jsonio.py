@@ -126,7 +126,25 @@ def _node(obj, path: str) -> Node:
         },
         graph=_field(obj, "graph", int, path),
         step=_field(obj, "step", int, path),
+        module=_modules(_field(obj, "module", list, path), f"{path}.module"),
+        saved=_saved(_field(obj, "saved", list, path), f"{path}.saved"),
     )
+
+
+def _modules(pairs: list, path: str) -> list:
+    for i, pair in enumerate(pairs):
+        ok = isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) for p in pair)
+        _require(ok, f"{path}[{i}]", "expected [module path, module type]")
+    return pairs
+
+
+def _saved(entries: list, path: str) -> list:
+    for i, entry in enumerate(entries):
+        p = f"{path}[{i}]"
+        _field(entry, "name", str, p)
+        _field(entry, "shape", list, p)
+        _require("value" in entry, f"{p}.value", "missing")
+    return entries
 
 
 def _edge(obj, path: str, ids: set) -> Edge:

@@ -25,6 +25,11 @@ class Node:
     freed: bool = False
     graph: int = 0  # which graph of a timeline (a training loop builds one per iteration)
     step: int = 0  # the step at which it appears
+    # Enclosing nn.Modules, outermost first, as [path, type] pairs: [["net", "Sequential"],
+    # ["net.0", "Linear"]]. The renderer groups nodes into clusters by it.
+    module: list = field(default_factory=list)
+    # For op nodes: tensors saved for backward, as {"name", "shape", "value"} (torchviz's saved).
+    saved: list = field(default_factory=list)
 
 
 @dataclass
