@@ -1,0 +1,72 @@
+"""The panels beside the picture: banners, code lines, chain-rule explanations, quiz answers."""
+
+import autoviz
+from autoviz.tracing.explain import Question, banner, code_lines, explain, panels, quiz
+from conftest import lesson_timeline
+
+
+def test_lesson_example_explains_each_backward_edge_with_numbers():
+    tl = lesson_timeline()
+    mul = next(k for k, s in enumerate(tl.steps) if s.kind == "backward" and "Mul" in s.caption)
+    assert explain(tl, mul).splitlines() == [
+        "MulBackward0: ∂y/∂w = x = 2.0; upstream 1.0 × 2.0 = 2.0 → w.grad",
+        "MulBackward0: ∂y/∂x = w = 3.0; upstream 1.0 × 3.0 = 3.0 → x.grad",
+    ]
+    add = next(k for k, s in enumerate(tl.steps) if s.kind == "backward" and "Add" in s.caption)
+    first = explain(tl, add).splitlines()[0]
+    assert first == "AddBackward0: ∂z/∂y = 1.0; upstream 1.0 × 1.0 = 1.0 → y"
+
+
+def test_forward_steps_explain_with_their_caption_and_banner():
+    tl = lesson_timeline()
+    assert explain(tl, 0) == tl.steps[0].caption
+    assert banner(tl.steps[0]) == "Forward — building the graph"
+    assert banner(tl.steps[-1]) == "Backward — flowing gradients"
+
+
+def test_fan_out_shows_the_running_sum():
+    a = autoviz.tensor(0.5, requires_grad=True)
+    with autoviz.trace() as tl:
+        b = a + a
+        c = b * b
+        c.backward()
+    add = next(k for k, s in enumerate(tl.steps) if s.kind == "backward" and "Add" in s.caption)
+    lines = explain(tl, add).splitlines()
+    assert lines[0].endswith("upstream 2.0 × 1.0 = 2.0 → a.grad")
+    assert lines[1].endswith("→ a.grad (sum so far 4.0)")
+    assert a.grad.item() == 4.0
+
+
+def test_code_lines_are_distinct_and_every_step_points_into_them():
+    tl = lesson_timeline()
+    lines, index = code_lines(tl)
+    assert [src.text.strip() for src in lines] == ["y = w * x", "z = y + b", "z.backward()"]
+    assert [lines[i].text.strip() for i in index[:3]] == ["y = w * x"] * 3
+    assert lines[index[-1]].text.strip() == "z.backward()"
+
+
+def test_quiz_asks_for_gradients_the_step_reveals():
+    tl = lesson_timeline()
+    asked = {q.prompt: q.answer for k in range(len(tl)) if (q := quiz(tl, k))}
+    assert asked["What is w.grad after this step?"] == 2.0
+    assert asked["What is x.grad after this step?"] == 3.0
+    assert asked["What is b.grad after this step?"] == 1.0
+    assert asked["What gradient does MulBackward0 send to w? (upstream × local)"] == 2.0
+    assert quiz(tl, 0) is None  # forward steps reveal no gradient
+
+
+def test_question_check_tolerates_rounding_and_explains_bad_input():
+    q = Question("What is w.grad?", 2.0)
+    assert q.check(" 2.0001") == (True, "Right: the answer is 2.0.")
+    assert q.check("3") == (False, "Not quite: the answer is 2.0.")
+    ok, message = q.check("two")
+    assert not ok and "'two' is not a number" in message
+
+
+def test_panels_are_plain_data_for_every_step():
+    tl = lesson_timeline()
+    data = panels(tl)
+    assert len(data) == len(tl)
+    assert data[0]["banner"].startswith("Forward") and data[0]["quiz"] is None
+    last_accumulate = max(k for k, s in enumerate(tl.steps) if s.kind == "accumulate")
+    assert data[last_accumulate]["quiz"]["answer"] == 3.0
