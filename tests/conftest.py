@@ -67,3 +67,6 @@ def lesson_timeline():
         z = y + b
         z.backward()
     return tl
+
+
+pytest_plugins = ["browser"]  # the `browser` and `page` fixtures (tests/browser.py)
