@@ -15,6 +15,10 @@ FREED_MESSAGE = (
     "calling backward."
 )
 
+# The nn.Modules whose forward is running, as one tuple per level (outermost first);
+# nn.Module.__call__ pushes and pops. Empty outside modules, so ops there pay one test.
+module_stack: list = []
+
 # Like PyTorch's sequence_nr: later nodes run first when several are ready in backward.
 _sequence = itertools.count()
 
@@ -24,7 +28,18 @@ class Node:
 
     # `_next` holds the node behind each input (None for a constant), not PyTorch's
     # (node, 0) pairs: one tuple per node instead of three, smaller and quicker to walk.
-    __slots__ = ("__weakref__", "_next", "_out", "_pre_hooks", "_saved", "_seq", "info")
+    # `_modules`: the nn.Modules running when the op was recorded, outermost first; set only
+    # inside a module's forward (read with getattr(node, "_modules", ())).
+    __slots__ = (
+        "__weakref__",
+        "_modules",
+        "_next",
+        "_out",
+        "_pre_hooks",
+        "_saved",
+        "_seq",
+        "info",
+    )
 
     def name(self) -> str:
         """PyTorch's name for this node, such as `MulBackward0`."""
@@ -208,6 +223,8 @@ def new_node(cls, inputs) -> Node:
     node._pre_hooks = None
     node._saved = ()
     node.info = None
+    if module_stack:
+        node._modules = module_stack[-1]
     return node
 
 

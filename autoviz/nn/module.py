@@ -5,6 +5,7 @@ from collections import OrderedDict, namedtuple
 import numpy as np
 
 from ..engine.dtypes import dtype as _dtype
+from ..engine.function import module_stack
 from ..engine.tensor import Size, Tensor
 from .parameter import Parameter
 
@@ -58,7 +59,13 @@ class Module:
         )
 
     def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+        # Ops recorded during forward remember the modules running, for grouped diagrams.
+        stack = module_stack
+        stack.append(stack[-1] + (self,) if stack else (self,))
+        try:
+            return self.forward(*args, **kwargs)
+        finally:
+            stack.pop()
 
     # -- registration ------------------------------------------------------------------------
     def __setattr__(self, name: str, value) -> None:

@@ -7,14 +7,16 @@ import numpy as np
 from ..engine import AccumulateGrad, Tensor
 from .captions import write_captions
 from .model import Edge, Flow, Node, Source, Step
+from .modules import ModuleNames
 from .preview import preview
+from .saved import saved_entries
 from .symbols import ELEMENTWISE
 from .timeline import PERSISTENT
 
 
-def build(tl, log: list, names: dict) -> None:
+def build(tl, log: list, names: dict, modules: ModuleNames | None = None) -> None:
     """Fill `tl` with what the logged events did, then write the captions."""
-    builder = _Builder(tl, names)
+    builder = _Builder(tl, names, modules or ModuleNames({}))
     for record in log:
         getattr(builder, record[0])(*record[1:])
     builder.finish()
@@ -23,8 +25,9 @@ def build(tl, log: list, names: dict) -> None:
 class _Builder:
     """Replays the log: each record adds nodes, edges and one or more steps."""
 
-    def __init__(self, tl, names: dict) -> None:
+    def __init__(self, tl, names: dict, modules: ModuleNames) -> None:
         self.tl, self.names = _Parts(tl._nodes, tl._edges, tl._steps), names
+        self.modules = modules
         self.ids = {}  # id(tensor), id(grad_fn) or ("out", id(grad_fn)) -> node id
         self.input_edge = {}  # (op node id, input index) -> edge index
         self.grad_owner = {}  # id(a .grad tensor) -> node id of its owner
@@ -46,13 +49,17 @@ class _Builder:
         return self._node(
             id(t),
             kind=kind,
-            name=t._name or self.names.get(id(t), ""),
+            name=t._name or self.names.get(id(t)) or self.modules.param_names.get(id(t), ""),
             shape=tuple(np.shape(t._data)),
             dtype=_dtype_name(t._data),
             value=value,
             requires_grad=t.requires_grad,
             **flags,
         )
+
+    def _shape_value(self, node_id: str) -> tuple:
+        node = self.tl.nodes[int(node_id[1:]) - 1]
+        return node.shape, node.value
 
     def _edge(self, source: str, target: str, index: int) -> int:
         edges = self.tl.edges
@@ -91,7 +98,7 @@ class _Builder:
             if known is not None:
                 return known
             if value.requires_grad and value.grad_fn is None:
-                node_id = self._tensor(value, "leaf", constant_preview, graph=PERSISTENT)
+                node_id = self._leaf(value, constant_preview)
                 self._step("forward", "leaf", src, [node_id])
                 return node_id
             kind = "intermediate" if value.requires_grad else "constant"
@@ -99,16 +106,28 @@ class _Builder:
         return self._node(None, kind="constant", name=repr(value), value=value)
 
     # -- one method per record ---------------------------------------------------------------
+    def _leaf(self, t, value) -> str:
+        """A leaf node; a parameter belongs to the module that owns it."""
+        return self._tensor(t, "leaf", value, graph=PERSISTENT, module=self.modules.of_parameter(t))
+
     def leaf(self, src, t, value) -> None:
-        node_id = self._tensor(t, "leaf", value, graph=PERSISTENT)
+        node_id = self._leaf(t, value)
         self._step("forward", "leaf", src, [node_id])
 
     def op(self, src, fn, out, inputs, constants, value) -> None:
         if self.graph_freed:  # the previous graph is gone: a new iteration builds a new one
             self.graph_no, self.graph_freed = self.graph_no + 1, False
         sources = [self._input(v, c, src) for v, c in zip(inputs, constants, strict=True)]
-        op_id = self._node(id(fn), kind="op", name=fn.name(), op=fn.name(), requires_grad=True)
-        out_id = self._tensor(out, "intermediate", value)
+        module = self.modules.of_op(fn)
+        for v, source in zip(inputs, sources, strict=True):
+            if not isinstance(v, Tensor):  # a number written in the module's code
+                self.tl.nodes[int(source[1:]) - 1].module = [list(p) for p in module]
+        op_id = self._node(
+            id(fn), kind="op", name=fn.name(), op=fn.name(), requires_grad=True, module=module
+        )
+        out_id = self._tensor(out, "intermediate", value, module=[list(p) for p in module])
+        known = {i: self._shape_value(source) for i, source in enumerate(sources)}
+        self.tl.nodes[-2].saved = saved_entries(fn, known, self._shape_value(out_id))
         edges = []
         for index, source in enumerate(sources):
             edges.append(self._edge(source, op_id, index))

@@ -134,6 +134,7 @@ class Recorder:
     def finish(self) -> None:
         """Name what the block's variables hold, then build the timeline from the log."""
         from .builder import build
+        from .modules import ModuleNames
 
         self._name_pending()
         for scope in (self.block_frame.f_globals, self.block_frame.f_locals):
@@ -141,7 +142,8 @@ class Recorder:
                 if isinstance(value, Tensor) and not name.startswith("_"):
                     self.names[id(value)] = self.names.get(id(value), name)
         log, names = self.log, self.names
-        self.timeline._pending = lambda tl: build(tl, log, names)
+        modules = ModuleNames({**self.block_frame.f_globals, **self.block_frame.f_locals})
+        self.timeline._pending = lambda tl: build(tl, log, names, modules)
         self.log, self.names, self.block_frame = [], {}, None
 
 

@@ -4,8 +4,10 @@ import numpy as np
 
 from ..engine import AccumulateGrad, Tensor
 from .model import Edge, Graph, Node
+from .modules import ModuleNames
 from .naming import names_by_identity
 from .preview import preview
+from .saved import saved_entries
 
 
 def graph_of(root: Tensor, namespace: dict | None = None) -> Graph:
@@ -15,7 +17,7 @@ def graph_of(root: Tensor, namespace: dict | None = None) -> Graph:
             f"draw() expects an autoviz Tensor, a Graph or a Timeline, got {type(root).__name__}"
         )
     names = names_by_identity(namespace or {}, lambda v: isinstance(v, Tensor))
-    builder = _Builder(names)
+    builder = _Builder(names, ModuleNames(namespace or {}))
     builder.add_root(root)
     builder.finish()
     return builder.graph
@@ -24,8 +26,8 @@ def graph_of(root: Tensor, namespace: dict | None = None) -> Graph:
 class _Builder:
     """Collects nodes in creation-like order: each op after the inputs it uses."""
 
-    def __init__(self, names: dict) -> None:
-        self.names = names
+    def __init__(self, names: dict, modules: ModuleNames) -> None:
+        self.names, self.modules = names, modules
         self.graph = Graph()
         self.ids = {}  # engine object id -> diagram node id
         self.unnamed = []
@@ -60,18 +62,31 @@ class _Builder:
             if child is not None:
                 src = self.leaf(child.variable) if isinstance(child, AccumulateGrad) else None
                 inputs.append((src or self.ids[("out", id(child))], index))
-        op_id = self.new_node(Node("", "op", fn.name(), op=fn.name(), requires_grad=True))
+        module = self.modules.of_op(fn)
+        op = Node("", "op", fn.name(), op=fn.name(), requires_grad=True, module=module)
+        op_id = self.new_node(op)
         for src, index in inputs:
             self.graph.edges.append(Edge(src, op_id, index))
         tensor = root if is_root else self.names.get(("fn", id(fn)), (None, None))[1]
         out = self.tensor_node(tensor, "output" if is_root else "intermediate", fn=fn)
+        self.node_of(out).module = [list(pair) for pair in module]
         self.ids[("out", id(fn))] = out
         self.graph.edges.append(Edge(op_id, out, 0))
+        known = {i: self._shape_value(src) for src, i in inputs}
+        op.saved = saved_entries(fn, known, self._shape_value(out))
+
+    def node_of(self, node_id: str) -> Node:
+        return self.graph.nodes[int(node_id[1:]) - 1]
+
+    def _shape_value(self, node_id: str) -> tuple:
+        node = self.node_of(node_id)
+        return node.shape, node.value
 
     def leaf(self, tensor: Tensor) -> str:
         key = id(tensor)
         if key not in self.ids:
             self.ids[key] = self.tensor_node(tensor, "leaf")
+            self.node_of(self.ids[key]).module = self.modules.of_parameter(tensor)
         return self.ids[key]
 
     def tensor_node(self, tensor, kind: str, fn=None) -> str:
@@ -98,7 +113,8 @@ class _Builder:
         if tensor is not None and tensor._name:
             return tensor._name
         key = id(tensor) if tensor is not None else ("fn", id(fn))
-        return self.names.get(key, (None, None))[0]
+        found = self.names.get(key, (None, None))[0]
+        return found or self.modules.param_names.get(key)
 
     def new_node(self, node: Node) -> str:
         node.id = f"n{len(self.graph.nodes) + 1}"
