@@ -19,3 +19,7 @@ class LayoutTimeout(LayoutError):
 
 class TimelineFormatError(AutovizError, ValueError):
     """Timeline JSON that is malformed, truncated or of another format."""
+
+
+class GraphTooLarge(AutovizError, ValueError):
+    """A diagram with more nodes than `max_nodes`: refused before the layout engine runs."""

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from ..tracing.model import Graph, Node
 from ..tracing.symbols import symbol as op_symbol
-from ..tracing.text import value_text
+from ..tracing.text import shape_text, value_text
+from .groups import Box, Plan, node_module, plan, roots
 from .labels import escape
 from .theme import DEFAULT, Theme
 
@@ -18,7 +19,11 @@ LEGEND_TEXT = {
     "intermediate": "intermediate tensor",
     "output": "output",
     "constant": "constant (no grad)",
+    "module": "nn.Module, collapsed",
+    "saved": "saved for backward",
 }
+COLLAPSE_ABOVE = 300  # nodes; bigger graphs draw each nn.Module as one box
+MAX_NODES = 5000  # drawn nodes; beyond this the layout engine is not started
 
 
 @dataclass(frozen=True)
@@ -31,15 +36,30 @@ class Options:
     show_values: bool = True
     show_grads: bool = True
     legend: bool = True
+    show_saved: bool = False
+    expand: tuple = ()  # module paths to draw opened, e.g. ("net.1",)
+    depth: int | None = None  # module levels drawn opened; None: all, unless the graph is big
+    collapse_above: int = COLLAPSE_ABOVE
+    max_nodes: int = MAX_NODES
 
     def __post_init__(self) -> None:
         _choose("rankdir", self.rankdir, RANKDIRS)
         _choose("op_label", self.op_label, OP_LABELS)
         if not isinstance(self.precision, int) or not 1 <= self.precision <= 17:
             raise ValueError(f"precision must be an integer from 1 to 17, got {self.precision!r}")
-        for flag in ("show_values", "show_grads", "legend"):
+        for flag in ("show_values", "show_grads", "legend", "show_saved"):
             if not isinstance(getattr(self, flag), bool):
                 raise ValueError(f"{flag} must be True or False, got {getattr(self, flag)!r}")
+        expand = self.expand
+        if isinstance(expand, str) or not all(isinstance(p, str) for p in _iterable(expand)):
+            raise ValueError(
+                f"expand must be a list of module paths such as ['net.1'], got {expand!r}"
+            )
+        object.__setattr__(self, "expand", tuple(expand))  # hashable: frames are cached by it
+        if self.depth is not None:
+            _count("depth", self.depth, 0, "or None to open every module")
+        _count("collapse_above", self.collapse_above, 1)
+        _count("max_nodes", self.max_nodes, 1)
 
 
 def make_options(**options) -> Options:
@@ -49,6 +69,19 @@ def make_options(**options) -> Options:
         if key not in valid:
             raise ValueError(f"unknown option {key!r} (must be one of {valid})")
     return Options(**options)
+
+
+def _iterable(value):
+    try:
+        return list(value)
+    except TypeError:
+        return [None]  # not a list at all: rejected by the caller
+
+
+def _count(option: str, value, least: int, more: str = "") -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        more = f" {more}" if more else ""
+        raise ValueError(f"{option} must be an integer >= {least}{more}, got {value!r}")
 
 
 def _choose(option: str, value, allowed) -> None:
@@ -61,8 +94,10 @@ def to_dot(
 ) -> str:
     """The whole diagram as DOT source, one statement per line.
 
-    With `edge_labels` (edge id -> text), it is the layout for stepping frames: every edge gets
-    an arrowhead at both ends (a frame shows one) and room for its gradient label.
+    Nodes inside nn.Modules sit in nested clusters; big graphs collapse modules to boxes
+    (see groups.plan). With `edge_labels` (edge id -> text), it is the layout for stepping
+    frames: every edge gets an arrowhead at both ends (a frame shows one) and room for its
+    gradient label.
     """
     lines = [
         "digraph autoviz {",
@@ -73,9 +108,45 @@ def to_dot(
         f'\tedge [color="{theme.edge}" penwidth={theme.pen} arrowsize=0.8 fontname="{theme.font}" '
         f'fontcolor="{theme.grad}"]',
     ]
+    saved = _saved_ops(graph, options)
+    layout = plan(graph, options, lambda p: sum(len(n.saved) for n in saved if n.id not in p.owner))
     current = set(graph.current)
-    lines += [_node_line(node, graph, theme, options, node.id in current) for node in graph.nodes]
+    placed = {}  # open module path (None: top level) -> statements inside it
+    for node in graph.nodes:
+        if node.id in layout.owner:
+            continue
+        where = placed.setdefault(node_module(node, layout), [])
+        where.append(_node_line(node, graph, theme, options, node.id in current))
+        if node in saved:
+            where += _saved_lines(node, theme, options)
+    for box in layout.boxes:
+        placed.setdefault(box.parent, []).append(_box_line(box, theme))
+    lines += ["\t" + line for line in placed.get(None, [])]
+    lines += _clusters(layout, placed, theme)
+    lines += _edge_lines(graph, layout, theme, edge_labels)
+    if options.legend and graph.nodes:
+        extra = ["module"] * bool(layout.boxes) + ["saved"] * bool(saved)
+        drawn = [n for n in graph.nodes if n.id not in layout.owner]
+        lines += _legend(drawn, theme, extra)
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _saved_ops(graph: Graph, options: Options) -> list:
+    return [n for n in graph.nodes if n.saved] if options.show_saved else []
+
+
+def _edge_lines(graph: Graph, layout: Plan, theme: Theme, edge_labels) -> list:
+    """Data edges; those touching a collapsed module become one edge per pair of ends."""
+    lines, merged = [], set()
     for i, e in enumerate(graph.edges, 1):
+        source, target = layout.owner.get(e.source), layout.owner.get(e.target)
+        if source or target:
+            pair = (source or e.source, target or e.target)
+            if pair[0] != pair[1] and pair not in merged:
+                merged.add(pair)
+                lines.append(f'\t{pair[0]} -> {pair[1]} [id="{pair[0]}-{pair[1]}" class="data"]')
+            continue
         edge_id = e.id or f"e{i}"
         extra = ""
         if edge_labels is not None:
@@ -84,10 +155,87 @@ def to_dot(
                 text = escape(edge_labels[edge_id])
                 extra += f' label=<<font point-size="{theme.small_size}">{text}</font>>'
         lines.append(f'\t{e.source} -> {e.target} [id="{edge_id}" class="data"{extra}]')
-    if options.legend and graph.nodes:
-        lines += _legend(graph, theme)
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+def _clusters(layout: Plan, placed: dict, theme: Theme) -> list:
+    """Open modules as nested clusters labelled `net.0 (Linear)`; empty ones are left out."""
+    full = _with_content(layout, placed)
+    lines, number = [], 0
+    stack = [(path, 1, False) for path in reversed(_open_children(layout, None, full))]
+    while stack:
+        path, indent, closing = stack.pop()
+        tabs = "\t" * indent
+        if closing:
+            lines.append(f"{tabs}}}")
+            continue
+        number += 1
+        group = layout.groups[path]
+        label = f"<b>{escape(path)}</b>&#160;({escape(group.type)})"
+        lines += [
+            f"{tabs}subgraph cluster_{number} {{",
+            f'{tabs}\tgraph [id="module-{number}" class="module-cluster" label=<{label}> '
+            f'labeljust=l style="rounded,dashed" color="{theme.cluster}" '
+            f'fontcolor="{theme.cluster}" fontsize={theme.small_size}]',
+        ]
+        lines += [f"{tabs}\t{line}" for line in placed.get(path, [])]
+        stack.append((path, indent, True))
+        children = _open_children(layout, path, full)
+        stack += [(child, indent + 1, False) for child in reversed(children)]
+    return lines
+
+
+def _open_children(layout: Plan, parent, full: set) -> list:
+    children = layout.groups[parent].children if parent is not None else roots(layout.groups)
+    return [p for p in children if p in full]
+
+
+def _with_content(layout: Plan, placed: dict) -> set:
+    """Open modules that hold something drawn, directly or in a module inside them."""
+    full = set()
+    for path in placed:
+        while path is not None and path in layout.open:
+            full.add(path)
+            path = layout.groups[path].parent
+    return full
+
+
+def _box_line(box: Box, theme: Theme) -> str:
+    """A collapsed module: its path, its type and the shapes going in and out."""
+    look = theme.kinds["module"]
+    name = box.paths[0] if len(box.paths) == 1 else f"{box.paths[0]} … {box.paths[-1]}"
+    rows = [name + (f" ×{len(box.paths)}" if len(box.paths) > 1 else ""), box.type]
+    if box.inputs or box.outputs:
+        rows.append(f"{_shapes(box.inputs)} → {_shapes(box.outputs)}".strip())
+    first, *rest = (escape(row) for row in rows)
+    small = f'<font point-size="{theme.small_size}">'
+    label = "<br/>".join([f"<b>{first}</b>", *(f"{small}{row}</font>" for row in rest)])
+    return (
+        f'{box.id} [id="{box.id}" class="module" shape="{look["shape"]}" style="{look["style"]}" '
+        f'fillcolor="{look["fill"]}" color="{look["border"]}" label=<{label}>]'
+    )
+
+
+def _shapes(shapes: list) -> str:
+    return ", ".join(shape_text(s) for s in shapes[:3]) + (", …" if len(shapes) > 3 else "")
+
+
+def _saved_lines(op: Node, theme: Theme, options: Options) -> list:
+    """torchviz's saved tensors: small boxes tied to their op by a dashed, undirected edge."""
+    look = theme.kinds["saved"]
+    lines = []
+    for i, entry in enumerate(op.saved, 1):
+        name = f"{op.id}_s{i}"
+        value = escape(value_text(entry["value"], tuple(entry["shape"]), options.precision))
+        label = f"<b>{escape(entry['name'])}</b><br/>{value}"
+        lines += [
+            f'{name} [id="{op.id}-saved{i}" class="saved" shape="{look["shape"]}" '
+            f'style="{look["style"]}" fillcolor="{look["fill"]}" color="{look["border"]}" '
+            f'fontsize={theme.small_size} margin="0.08,0.03" label=<{label}>]',
+            f'{name} -> {op.id} [id="{op.id}-saved{i}-edge" class="saved" style=dashed '
+            f'dir=none color="{look["border"]}"]',
+        ]
+    return lines
 
 
 def _node_line(node: Node, graph: Graph, theme: Theme, options: Options, current: bool) -> str:
@@ -110,7 +258,7 @@ def _node_line(node: Node, graph: Graph, theme: Theme, options: Options, current
     if current or node.kind == "output":
         attrs["penwidth"] = theme.output_pen
     text = " ".join(f'{k}="{v}"' for k, v in attrs.items())
-    return f"\t{node.id} [{text} label=<{_label(node, graph, theme, options)}>]"
+    return f"{node.id} [{text} label=<{_label(node, graph, theme, options)}>]"
 
 
 def label_rows(node: Node, graph: Graph, options: Options) -> list[str]:
@@ -162,9 +310,10 @@ def _warning(value) -> str:
     return " ⚠ not finite" if _non_finite(value) else ""
 
 
-def _legend(graph: Graph, theme: Theme) -> list[str]:
-    """A key listing only the kinds this diagram uses, drawn in their own shapes."""
-    present = [k for k in LEGEND_TEXT if any(n.kind == k for n in graph.nodes)]
+def _legend(nodes: list, theme: Theme, extra=()) -> list[str]:
+    """A key listing only the kinds this diagram draws, in their own shapes."""
+    kinds = {n.kind for n in nodes} | set(extra)
+    present = [k for k in LEGEND_TEXT if k in kinds]
     lines = [
         "\tsubgraph cluster_legend {",
         f'\t\tgraph [id="legend" class="legend" label="legend" style="rounded,dashed" '
@@ -179,7 +328,7 @@ def _legend(graph: Graph, theme: Theme) -> list[str]:
             f'style="{look["style"]}" fillcolor="{look["fill"]}" color="{look["border"]}"{pen} '
             f'label="{LEGEND_TEXT[kind]}"]'
         )
-    if any(n.made_in_no_grad or n.detached for n in graph.nodes):
+    if any(n.made_in_no_grad or n.detached for n in nodes):
         look = theme.kinds["constant"]
         lines.append(
             f'\t\tlegend_no_grad [id="legend-no-grad" class="legend no-grad" shape="box" '
@@ -192,4 +341,4 @@ def _legend(graph: Graph, theme: Theme) -> list[str]:
     return lines
 
 
-__all__ = ["OP_LABELS", "RANKDIRS", "Options", "to_dot"]
+__all__ = ["COLLAPSE_ABOVE", "MAX_NODES", "OP_LABELS", "RANKDIRS", "Options", "to_dot"]

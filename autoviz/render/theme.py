@@ -16,6 +16,7 @@ class Theme:
     grad: str  # gradient-flow edges in backward
     highlight: str  # the node the current step acts on
     kinds: dict = field(default_factory=dict)
+    cluster: str = "#868e96"  # border and label of a module's cluster
     font: str = FONT
     font_size: float = 14.0
     small_size: float = 11.0
@@ -23,8 +24,8 @@ class Theme:
     output_pen: float = 3.0
 
 
-def _kinds(leaf, op, inter, output, const, style="filled,rounded") -> dict:
-    """Fill and border per kind: (fill, border) pairs."""
+def _kinds(leaf, op, inter, output, const, module, saved, style="filled,rounded") -> dict:
+    """Fill and border per kind: (fill, border) pairs; collapsed modules and saved tensors too."""
 
     def kind(shape, colours, node_style=style):
         return {"shape": shape, "fill": colours[0], "border": colours[1], "style": node_style}
@@ -35,6 +36,8 @@ def _kinds(leaf, op, inter, output, const, style="filled,rounded") -> dict:
         "intermediate": kind("box", inter),
         "output": kind("box", output),
         "constant": kind("box", const),
+        "module": kind("box3d", module, "filled"),
+        "saved": kind("box", saved),
     }
 
 
@@ -51,6 +54,8 @@ DEFAULT = Theme(
         inter=("#d3f9d8", "#2b7a3b"),
         output=("#b2f2bb", "#1e5e2c"),
         const=("#e9ecef", "#6c757d"),
+        module=("#e5dbff", "#5f3dc4"),
+        saved=("#ffd8a8", "#c2410c"),
     ),
 )
 
@@ -69,7 +74,10 @@ COLORBLIND = Theme(
         inter=("#99d8c7", "#006e50"),
         output=("#66c5ab", "#004d38"),
         const=("#dddddd", "#555555"),
+        module=("#f2d4e6", "#8f3f70"),
+        saved=("#f5d9a0", "#9a6700"),
     ),
+    cluster="#555555",
 )
 
 PROJECTOR = Theme(
@@ -85,7 +93,10 @@ PROJECTOR = Theme(
         inter=("#8ce99a", "#0b4d1a"),
         output=("#51cf66", "#053012"),
         const=("#ced4da", "#343a40"),
+        module=("#d0bfff", "#3b1f8f"),
+        saved=("#ffc078", "#a33600"),
     ),
+    cluster="#343a40",
     font_size=22.0,
     small_size=18.0,
     pen=2.6,
@@ -105,7 +116,10 @@ DARK = Theme(
         inter=("#1b4d2b", "#69db7c"),
         output=("#24693a", "#b2f2bb"),
         const=("#343a40", "#adb5bd"),
+        module=("#3b2a66", "#b197fc"),
+        saved=("#5c3400", "#ffa94d"),
     ),
+    cluster="#adb5bd",
 )
 
 THEMES = {t.name: t for t in (DEFAULT, COLORBLIND, PROJECTOR, DARK)}
