@@ -1,12 +1,14 @@
 """Stepping frames: one layout per graph, restyled per step; nodes never move."""
 
 import re
+import struct
 import xml.etree.ElementTree as ET
 
 import pytest
 
 import autoviz
 import autoviz.render.frames as frames_module
+import autoviz.render.raster as raster
 from conftest import lesson_timeline
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -85,11 +87,44 @@ def test_ghost_option_shows_future_nodes_faintly(lesson):
     assert frame["n7"][0] == "node output ghost"
 
 
-def test_a_frame_is_saved_as_svg_and_png_is_refused_clearly(lesson, tmp_path):
+def png_size(data: bytes) -> tuple:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])  # IHDR: width, height
+
+
+def svg_size_pt(svg: str) -> tuple:
+    root = ET.fromstring(svg)
+    return tuple(round(float(root.get(k).removesuffix("pt"))) for k in ("width", "height"))
+
+
+@pytest.mark.parametrize("rasteriser", ["rsvg-convert", "resvg-py"])
+def test_a_frame_saves_as_png_rasterised_from_its_svg(lesson, tmp_path, monkeypatch, rasteriser):
+    if rasteriser == "resvg-py":  # what a pip install alone gives: no Graphviz, no librsvg
+        monkeypatch.delenv("AUTOVIZ_DOT")
+        monkeypatch.setenv("PATH", str(tmp_path))
+        assert raster.find_rsvg() is None
+    elif raster.find_rsvg() is None:
+        pytest.skip("rsvg-convert is not installed")
     diagram = lesson.draw(step=3)
     assert diagram.save(tmp_path / "f.svg").read_text().startswith("<?xml")
-    with pytest.raises(ValueError, match=r"cannot save a stepping frame as \.png"):
-        diagram.save(tmp_path / "f.png")
+    data = diagram.save(tmp_path / "f.png").read_bytes()
+    width, height = svg_size_pt(diagram.svg())
+    # The SVG rasterised at 144 dpi: 2 pixels per point, the same picture as the SVG frame.
+    assert png_size(data) == pytest.approx((2 * width, 2 * height), abs=2)
+
+
+def test_a_frame_refuses_pdf_clearly(lesson, tmp_path):
+    with pytest.raises(ValueError, match=r"cannot save a stepping frame as \.pdf"):
+        lesson.draw(step=3).save(tmp_path / "f.pdf")
+
+
+def test_png_frames_all_have_the_size_of_the_one_layout(lesson, tmp_path):
+    paths = lesson.save_frames(tmp_path, format="png")
+    assert [p.name for p in paths] == [f"step-{k:03d}.png" for k in range(len(lesson))]
+    sizes = {png_size(p.read_bytes()) for p in paths}
+    assert len(sizes) == 1
+    width, height = svg_size_pt(lesson.draw(step=0).svg())
+    assert sizes.pop() == pytest.approx((2 * width, 2 * height), abs=2)
 
 
 def test_hostile_names_are_escaped_in_frames(pure_engine):
@@ -123,5 +158,5 @@ def test_save_frames_shows_progress_for_long_timelines(tmp_path, pure_engine, ca
 
 
 def test_save_frames_rejects_unknown_formats(lesson, tmp_path):
-    with pytest.raises(ValueError, match=r"unknown frame format 'gif' \(must be one of \['svg'\]"):
+    with pytest.raises(ValueError, match=r"unknown frame format 'gif' \(must be one of \['svg', 'png'\]"):
         lesson.save_frames(tmp_path, format="gif")

@@ -1,19 +1,21 @@
-"""`tl.save_frames(dir)`: one numbered SVG per step, all from one layout per graph."""
+"""`tl.save_frames(dir)`: one numbered SVG or PNG per step, all from one layout per graph."""
 
 from pathlib import Path
 
-FORMATS = ("svg",)
+FORMATS = ("svg", "png")
 PROGRESS_FROM = 36  # steps; below this a progress bar is only noise
 
 
 def save_frames(tl, directory, format: str = "svg", theme: str = "default", **options) -> list:
-    """Write `step-000.svg`, `step-001.svg`, … into `directory`; returns the paths."""
+    """Write `step-000.svg` (or .png), `step-001.svg`, … into `directory`; returns the paths.
+
+    PNG frames are the SVG frames rasterised, so nodes sit at the same places in both.
+    """
     from ..render import draw_frame
 
     if format not in FORMATS:
         raise ValueError(
-            f"unknown frame format {format!r} (must be one of {list(FORMATS)}); frames are the "
-            "layout restyled per step, which only SVG can carry"
+            f"unknown frame format {format!r} (must be one of {list(FORMATS)})"
         )
     if not len(tl):
         raise ValueError("this timeline has no steps: nothing was recorded in the block")
@@ -28,6 +30,10 @@ def save_frames(tl, directory, format: str = "svg", theme: str = "default", **op
     paths = []
     for k in steps:
         path = folder / f"step-{k:0{width}d}.{format}"
-        path.write_text(draw_frame(tl, k, theme, **options).svg(), encoding="utf-8")
+        frame = draw_frame(tl, k, theme, **options)
+        if format == "png":
+            path.write_bytes(frame.png())
+        else:
+            path.write_text(frame.svg(), encoding="utf-8")
         paths.append(path)
     return paths

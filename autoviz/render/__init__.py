@@ -25,11 +25,12 @@ def draw_frame(tl, step: int, theme: str = "default", timeout=None, ghost=False,
     """The frame of timeline `tl` after `step`: its graph's one layout, restyled."""
     from .frames import Frames
 
-    key = (theme, tuple(sorted(options.items())), timeout)
+    chosen = make_options(**options)
+    key = (theme, chosen, timeout)
     cache = tl.__dict__.setdefault("_frames", {})
     if key not in cache:
-        cache[key] = Frames(tl, get_theme(theme), make_options(**options), timeout)
+        cache[key] = Frames(tl, get_theme(theme), chosen, timeout)
     frames = cache[key]
     k = range(len(tl))[step]
-    source, _ = frames.template(frames.graph_of_step(k))
+    source, _, _ = frames.template(frames.graph_of_step(k))
     return Diagram(source, timeout, svg=frames.svg(k, ghost=ghost), graph=tl[k])

@@ -27,6 +27,14 @@ class Diagram:
             self._svg = run_layout(self.source, "svg", self.timeout).decode("utf-8")
         return self._svg
 
+    def png(self) -> bytes:
+        """The diagram as PNG bytes; a frame is its own SVG rasterised, so nothing moves."""
+        if self.is_frame:
+            from .raster import svg_to_png
+
+            return svg_to_png(self.svg(), self.timeout)
+        return run_layout(self.source, "png", self.timeout)
+
     def save(self, path) -> Path:
         """Write the diagram to `path`; the suffix picks the format."""
         path = Path(path)
@@ -46,10 +54,12 @@ class Diagram:
             path.write_text(graph_dumps(self.graph), encoding="utf-8")
         elif suffix == ".svg":
             path.write_text(self.svg(), encoding="utf-8")
+        elif self.is_frame and suffix == ".png":
+            path.write_bytes(self.png())
         elif self.is_frame:
             raise ValueError(
-                f"cannot save a stepping frame as {suffix}: frames are SVG restyled in the "
-                "browser; save it as .svg (or .dot for its layout)"
+                f"cannot save a stepping frame as {suffix}: frames are the layout restyled per "
+                "step; save it as .svg or .png (or .dot for its layout)"
             )
         else:
             path.write_bytes(run_layout(self.source, suffix[1:], self.timeout))

@@ -8,10 +8,12 @@ from ..tracing.model import Graph
 from ..tracing.text import number, shape_text
 from ..tracing.timeline import PERSISTENT, Timeline, snapshot
 from .dot import Options, label_rows, to_dot
+from .groups import Plan, plan
 from .layout import run_layout
 from .theme import Theme
 
-_GROUP = re.compile(r'<g id="([ne]\d+)" class="(node|edge) ([^"]*)">(.*?)</g>', re.S)
+_GROUP = re.compile(r'<g id="([^"]+)" class="(node|edge) ([^"]*)">(.*?)</g>', re.S)
+_TIMELINE_ID = re.compile(r"[ne]\d+")  # the timeline's own nodes and edges: labels change
 _TEXT = re.compile(r"<text([^>]*)>(.*?)</text>", re.S)
 _PAIR = re.compile(r"(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?)")
 
@@ -30,7 +32,7 @@ class Frames:
 
     def __init__(self, tl: Timeline, theme: Theme, options: Options, timeout=None) -> None:
         self.tl, self.theme, self.options, self.timeout = tl, theme, options, timeout
-        self.templates = {}  # graph number -> (DOT source, Template)
+        self.templates = {}  # graph number -> (DOT source, Template, Plan)
         self.layout_calls = 0
 
     def graph_of_step(self, k: int) -> int:
@@ -42,14 +44,15 @@ class Frames:
             source = to_dot(graph, self.theme, self.options, edge_labels=labels)
             self.layout_calls += 1
             svg = run_layout(source, "svg", self.timeout).decode("utf-8")
-            self.templates[graph_no] = (source, Template(svg, self.theme))
+            layout = plan(graph, self.options)
+            self.templates[graph_no] = (source, Template(svg, self.theme), layout)
         return self.templates[graph_no]
 
     def svg(self, k: int, ghost: bool = False) -> str:
         """The SVG of the frame after step k, without calling the layout engine again."""
-        _, template = self.template(self.graph_of_step(k))
+        _, template, layout = self.template(self.graph_of_step(k))
         snap = self.tl[k]
-        return template.fill(frame_state(self.tl, snap, k, self.options, ghost))
+        return template.fill(frame_state(self.tl, snap, k, self.options, ghost, layout))
 
 
 def layout_graph(tl: Timeline, graph_no: int, options: Options) -> tuple[Graph, dict]:
@@ -82,7 +85,9 @@ def _width(rows) -> int:
     return max(len(r) for r in rows)
 
 
-def frame_state(tl: Timeline, snap: Graph, k: int, options: Options, ghost: bool) -> dict:
+def frame_state(
+    tl: Timeline, snap: Graph, k: int, options: Options, ghost: bool, layout: Plan | None = None
+) -> dict:
     """Classes and texts of every node and edge at step k."""
     graph_no = snap.step.details.get("graph", 0)
     visible = {n.id: n for n in snap.nodes}
@@ -112,7 +117,31 @@ def frame_state(tl: Timeline, snap: Graph, k: int, options: Options, ghost: bool
         else:
             state[("ec", edge.id)] = "edge data"
             state[("et", edge.id)] = ""
+    if layout is not None:
+        _grouped_state(tl, visible, options, ghost, layout, state)
     return state
+
+
+def _grouped_state(tl, visible: dict, options: Options, ghost: bool, layout: Plan, state) -> None:
+    """Module boxes show once any node inside exists; saved tensors with their op."""
+    gone = "ghost" if ghost else "hidden"
+    for box in layout.boxes:
+        shown = any(i in visible for i in box.members)
+        state[("nc", box.id)] = "node module" + ("" if shown else f" {gone}")
+    for edge in tl.edges:
+        ends = (layout.owner.get(edge.source), layout.owner.get(edge.target))
+        if ends != (None, None):
+            pair = f"{ends[0] or edge.source}-{ends[1] or edge.target}"
+            shown = edge.source in visible and edge.target in visible
+            if shown or ("ec", pair) not in state:
+                state[("ec", pair)] = "edge data" + ("" if shown else f" {gone}")
+    if not options.show_saved:
+        return
+    for node in tl.nodes:
+        for i in range(1, len(node.saved) + 1):
+            extra = "" if node.id in visible else f" {gone}"
+            state[("nc", f"{node.id}-saved{i}")] = "node saved" + extra
+            state[("ec", f"{node.id}-saved{i}-edge")] = "edge saved" + extra
 
 
 def _flows_so_far(tl: Timeline, k: int, graph_no: int) -> tuple[dict, set]:
@@ -148,7 +177,9 @@ class Template:
         key = ("nc" if what == "node" else "ec", item_id)
         self.parts += [f'<g id="{item_id}" class="', key, '">']
         self.defaults[key] = f"{what} {classes}"
-        if what == "node":
+        if not _TIMELINE_ID.fullmatch(item_id):  # a module box, saved tensor, legend: as is
+            self.parts.append(body)
+        elif what == "node":
             self._node_body(item_id, body)
         else:
             self._edge_body(item_id, body)
@@ -215,7 +246,8 @@ def _add_style(head: str, theme: Theme) -> str:
 .edge.grad > polygon {{ fill: {theme.grad}; stroke: {theme.grad}; }}
 .edge.grad .head {{ display: none; }}
 .edge.grad .tail {{ display: inline; }}
-.edge.grad:not(.current) {{ opacity: 0.55; }}
+.edge.grad {{ opacity: 0.55; }}
+.edge.grad.current {{ opacity: 1; }}
 .edge .flow {{ fill: {theme.grad}; font-weight: bold; }}
 </style>
 """

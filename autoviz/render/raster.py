@@ -1,0 +1,46 @@
+"""SVG to PNG for stepping frames: the frame's own SVG rasterised, so nodes keep their places."""
+
+import shutil
+import subprocess
+
+from ..errors import LayoutError, LayoutTimeout
+from .layout import DEFAULT_TIMEOUT
+
+DPI = 144  # the layout engine's PNG resolution too: twice Graphviz's 72 points per inch
+
+
+def svg_to_png(svg: str, timeout: float | None = None) -> bytes:
+    """PNG bytes of `svg`: with `rsvg-convert` when on PATH, else with resvg (pip: resvg-py)."""
+    rsvg = find_rsvg()
+    if rsvg is not None:
+        return _rsvg_convert(rsvg, svg, timeout or DEFAULT_TIMEOUT)
+    try:
+        import resvg_py
+    except ImportError:
+        raise LayoutError(
+            "cannot rasterise a frame to PNG: neither `rsvg-convert` (librsvg) nor the resvg-py "
+            "package is installed. `pip install resvg-py`, or save frames as .svg."
+        ) from None
+    return bytes(resvg_py.svg_to_bytes(svg_string=svg, dpi=float(DPI)))
+
+
+def find_rsvg() -> str | None:
+    """librsvg's `rsvg-convert` on PATH, if there."""
+    return shutil.which("rsvg-convert")
+
+
+def _rsvg_convert(executable: str, svg: str, timeout: float) -> bytes:
+    try:
+        proc = subprocess.run(
+            [executable, "--format=png", f"--dpi-x={DPI}", f"--dpi-y={DPI}"],
+            input=svg.encode("utf-8"),
+            capture_output=True,
+            timeout=timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise LayoutTimeout(f"rsvg-convert did not finish within {timeout:g} s") from None
+    if proc.returncode != 0 or not proc.stdout:
+        message = proc.stderr.decode("utf-8", "replace").strip()
+        raise LayoutError(f"rsvg-convert failed (exit code {proc.returncode}): {message[-800:]}")
+    return proc.stdout
