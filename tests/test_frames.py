@@ -158,5 +158,6 @@ def test_save_frames_shows_progress_for_long_timelines(tmp_path, pure_engine, ca
 
 
 def test_save_frames_rejects_unknown_formats(lesson, tmp_path):
-    with pytest.raises(ValueError, match=r"unknown frame format 'gif' \(must be one of \['svg', 'png'\]"):
+    expected = r"unknown frame format 'gif' \(must be one of \['svg', 'png'\]"
+    with pytest.raises(ValueError, match=expected):
         lesson.save_frames(tmp_path, format="gif")

@@ -14,9 +14,7 @@ def save_frames(tl, directory, format: str = "svg", theme: str = "default", **op
     from ..render import draw_frame
 
     if format not in FORMATS:
-        raise ValueError(
-            f"unknown frame format {format!r} (must be one of {list(FORMATS)})"
-        )
+        raise ValueError(f"unknown frame format {format!r} (must be one of {list(FORMATS)})")
     if not len(tl):
         raise ValueError("this timeline has no steps: nothing was recorded in the block")
     folder = Path(directory)
