@@ -6,6 +6,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import autoviz
+from autoviz import nn
 from autoviz.errors import LayoutEngineNotFound, LayoutTimeout
 from conftest import GOLDEN, lesson_example
 
@@ -144,3 +145,43 @@ def test_without_system_dot_the_bundled_graphviz_pure_is_used(monkeypatch):
     monkeypatch.setenv("PATH", "")
     assert find_engine().endswith("graphviz-pure")
     assert "<svg" in lesson_diagram().svg()
+
+
+def fan_out_diagram():
+    a = autoviz.tensor(2.0, requires_grad=True)
+    b = a + a
+    c = b * b
+    c.backward()
+    return autoviz.draw(c)
+
+
+def broadcast_diagram():
+    a = autoviz.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    s = autoviz.tensor(2.0, requires_grad=True)
+    p = a * s
+    total = p.sum()
+    total.backward()
+    return autoviz.draw(total)
+
+
+def grouped_mlp_diagram():
+    autoviz.manual_seed(0)
+    net = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1))
+    loss_fn = nn.MSELoss()
+    x = autoviz.randn(2, 3)
+    y = autoviz.randn(2, 1)
+    loss = loss_fn(net(x), y)
+    loss.backward()
+    return autoviz.draw(loss, show_saved=True)
+
+
+@pytest.mark.parametrize(
+    ("name", "make"),
+    [
+        ("fan_out", fan_out_diagram),
+        ("broadcast", broadcast_diagram),
+        ("grouped_mlp", grouped_mlp_diagram),
+    ],
+)
+def test_more_dot_matches_golden_files(name, make):
+    assert make().source == (GOLDEN / f"{name}.dot").read_text()

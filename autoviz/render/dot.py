@@ -171,7 +171,7 @@ def _clusters(layout: Plan, placed: dict, theme: Theme) -> list:
             continue
         number += 1
         group = layout.groups[path]
-        label = f"<b>{escape(path)}</b>&#160;({escape(group.type)})"
+        label = escape(f"{path} ({group.type})")
         lines += [
             f"{tabs}subgraph cluster_{number} {{",
             f'{tabs}\tgraph [id="module-{number}" class="module-cluster" label=<{label}> '
