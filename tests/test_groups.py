@@ -197,7 +197,8 @@ def test_show_saved_draws_saved_tensors_tied_to_their_op():
     mul = re.search(r'(n\d+) \[id="n\d+" class="op".*MulBackward0', source).group(1)
     saved = re.findall(rf'{mul}_s\d+ \[id="{mul}-saved\d+" class="saved".*?<b>(\w+)</b>', source)
     assert saved == ["_saved_self", "_saved_other"]
-    assert f'{mul}_s1 -> {mul} [id="{mul}-saved1-edge" class="saved" style=dashed dir=none' in source
+    edge = f'{mul}_s1 -> {mul} [id="{mul}-saved1-edge" class="saved" style=dashed dir=none'
+    assert edge in source
     assert legend(source)[-1] == "saved"
 
 
