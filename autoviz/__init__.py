@@ -19,7 +19,7 @@ from .engine import autograd
 
 __version__ = "0.1.0"
 
-__all__ = ["Diagram", "Timeline", "autograd", "draw", "nn", "optim", "trace"] + [
+__all__ = ["Diagram", "Timeline", "autograd", "draw", "nn", "optim", "trace", "trace_torch"] + [
     n for n in dir(_engine) if not n.startswith("_")
 ]
 
@@ -27,15 +27,22 @@ __all__ = ["Diagram", "Timeline", "autograd", "draw", "nn", "optim", "trace"] + 
 def draw(obj, *, theme: str = "default", timeout: float | None = None, **options):
     """Draw the computation graph that ends at tensor `obj`, naming nodes after your variables.
 
-    Options: rankdir ("LR", "TB", "BT", "RL"), op_label ("both", "symbol", "name"),
+    `obj` is an autoviz tensor, a torch tensor (drawn through the bridge), a Graph or a
+    Timeline. Options: rankdir ("LR", "TB", "BT", "RL"), op_label ("both", "symbol", "name"),
     precision (significant digits), show_values, show_grads. Returns a `Diagram`.
     """
+    from .bridge import graph_of_torch, is_torch_object
     from .render import draw_graph
     from .tracing import Graph, Timeline, caller_namespace, graph_of
 
     if isinstance(obj, Timeline):
         return obj.draw(theme=theme, timeout=timeout, **options)
-    graph = obj if isinstance(obj, Graph) else graph_of(obj, caller_namespace(2))
+    if isinstance(obj, Graph):
+        graph = obj
+    elif is_torch_object(obj):  # told by its type's module, without importing torch
+        graph = graph_of_torch(obj, caller_namespace(2))
+    else:
+        graph = graph_of(obj, caller_namespace(2))
     return draw_graph(graph, theme, timeout, **options)
 
 
@@ -44,6 +51,10 @@ def __getattr__(name: str):
         from .render import Diagram
 
         return Diagram
+    if name == "trace_torch":
+        from .bridge import trace_torch
+
+        return trace_torch
     if name in ("trace", "Timeline"):
         from . import tracing
 

@@ -23,3 +23,7 @@ class TimelineFormatError(AutovizError, ValueError):
 
 class GraphTooLarge(AutovizError, ValueError):
     """A diagram with more nodes than `max_nodes`: refused before the layout engine runs."""
+
+
+class TorchNotInstalled(AutovizError, ModuleNotFoundError):
+    """The PyTorch bridge was used where torch is not installed."""

@@ -4,19 +4,22 @@ import linecache
 
 import numpy as np
 
-from ..engine import AccumulateGrad, Tensor
 from .captions import write_captions
 from .model import Edge, Flow, Node, Source, Step
 from .modules import ModuleNames
 from .preview import preview
-from .saved import saved_entries
 from .symbols import ELEMENTWISE
 from .timeline import PERSISTENT
+from .view import EngineView
 
 
-def build(tl, log: list, names: dict, modules: ModuleNames | None = None) -> None:
-    """Fill `tl` with what the logged events did, then write the captions."""
-    builder = _Builder(tl, names, modules or ModuleNames({}))
+def build(tl, log: list, names: dict, modules: ModuleNames | None = None, view=None) -> None:
+    """Fill `tl` with what the logged events did, then write the captions.
+
+    `view` reads the logged tensors and nodes: autoviz's own (with `modules`), or torch's
+    from the bridge.
+    """
+    builder = _Builder(tl, names, view or EngineView(modules))
     for record in log:
         getattr(builder, record[0])(*record[1:])
     builder.finish()
@@ -25,9 +28,10 @@ def build(tl, log: list, names: dict, modules: ModuleNames | None = None) -> Non
 class _Builder:
     """Replays the log: each record adds nodes, edges and one or more steps."""
 
-    def __init__(self, tl, names: dict, modules: ModuleNames) -> None:
+    def __init__(self, tl, names: dict, view) -> None:
         self.tl, self.names = _Parts(tl._nodes, tl._edges, tl._steps), names
-        self.modules = modules
+        self.view = view
+        self.tensor_types, self.acc_types = view.tensor_types, view.accumulate_types
         self.ids = {}  # id(tensor), id(grad_fn) or ("out", id(grad_fn)) -> node id
         self.input_edge = {}  # (op node id, input index) -> edge index
         self.grad_owner = {}  # id(a .grad tensor) -> node id of its owner
@@ -45,13 +49,14 @@ class _Builder:
             self.ids[key] = node_id
         return node_id
 
-    def _tensor(self, t: Tensor, kind: str, value, **flags) -> str:
+    def _tensor(self, t, kind: str, value, **flags) -> str:
+        view = self.view
         return self._node(
             id(t),
             kind=kind,
-            name=t._name or self.names.get(id(t)) or self.modules.param_names.get(id(t), ""),
-            shape=tuple(np.shape(t._data)),
-            dtype=_dtype_name(t._data),
+            name=view.given_name(t) or self.names.get(id(t)) or view.param_name(t) or "",
+            shape=view.shape(t),
+            dtype=view.dtype(t),
             value=value,
             requires_grad=t.requires_grad,
             **flags,
@@ -93,7 +98,7 @@ class _Builder:
 
     def _input(self, value, constant_preview, src) -> str:
         """The node of an op input; a leaf's first use is a step of its own."""
-        if isinstance(value, Tensor):
+        if isinstance(value, self.tensor_types):
             known = self.ids.get(id(value))
             if known is not None:
                 return known
@@ -108,7 +113,8 @@ class _Builder:
     # -- one method per record ---------------------------------------------------------------
     def _leaf(self, t, value) -> str:
         """A leaf node; a parameter belongs to the module that owns it."""
-        return self._tensor(t, "leaf", value, graph=PERSISTENT, module=self.modules.of_parameter(t))
+        module = self.view.param_module(t)
+        return self._tensor(t, "leaf", value, graph=PERSISTENT, module=module)
 
     def leaf(self, src, t, value) -> None:
         node_id = self._leaf(t, value)
@@ -117,19 +123,27 @@ class _Builder:
     def op(self, src, fn, out, inputs, constants, value) -> None:
         if self.graph_freed:  # the previous graph is gone: a new iteration builds a new one
             self.graph_no, self.graph_freed = self.graph_no + 1, False
-        sources = [self._input(v, c, src) for v, c in zip(inputs, constants, strict=True)]
-        module = self.modules.of_op(fn)
+        # An input of None has no node: torch's next_functions has (None, 0) for an input
+        # that needs no gradient, where the bridge cannot tell which argument it was.
+        sources = [
+            None if v is None else self._input(v, c, src)
+            for v, c in zip(inputs, constants, strict=True)
+        ]
+        module = self.view.op_module(fn)
         for v, source in zip(inputs, sources, strict=True):
-            if not isinstance(v, Tensor):  # a number written in the module's code
+            if source is not None and not isinstance(v, self.tensor_types):
+                # a number written in the module's code
                 self.tl.nodes[int(source[1:]) - 1].module = [list(p) for p in module]
         op_id = self._node(
             id(fn), kind="op", name=fn.name(), op=fn.name(), requires_grad=True, module=module
         )
         out_id = self._tensor(out, "intermediate", value, module=[list(p) for p in module])
-        known = {i: self._shape_value(source) for i, source in enumerate(sources)}
-        self.tl.nodes[-2].saved = saved_entries(fn, known, self._shape_value(out_id))
+        known = {i: self._shape_value(source) for i, source in enumerate(sources) if source}
+        self.tl.nodes[-2].saved = self.view.saved(fn, known, self._shape_value(out_id))
         edges = []
         for index, source in enumerate(sources):
+            if source is None:
+                continue
             edges.append(self._edge(source, op_id, index))
             self.input_edge[(op_id, index)] = edges[-1]
         edges.append(self._edge(op_id, out_id, 0))
@@ -139,7 +153,7 @@ class _Builder:
     def seed(self, src, seeds) -> None:
         self.arrived = {}
         for fn, grad in seeds:
-            key = ("out", id(fn)) if not isinstance(fn, AccumulateGrad) else id(fn.variable)
+            key = ("out", id(fn)) if not isinstance(fn, self.acc_types) else id(fn.variable)
             out_id = self.ids.get(key)
             if out_id is not None:
                 self.tl.nodes[int(out_id[1:]) - 1].kind = "output"
@@ -147,7 +161,7 @@ class _Builder:
 
     def node(self, src, fn, grad_data, grads_data, local) -> None:
         op_id = self.ids.get(id(fn))
-        if op_id is None or isinstance(fn, AccumulateGrad):
+        if op_id is None or isinstance(fn, self.acc_types):
             return
         grad, grad_shape = preview(grad_data), np.shape(grad_data)
         grads = [None if g is None else (preview(g), np.shape(g)) for g in grads_data]
@@ -240,7 +254,8 @@ class _Builder:
             self._step("forward", "detach", src, [node_id], details={"from": source_id})
 
     def untracked(self, src, out, inputs, value) -> None:
-        used = [self.ids[id(v)] for v in inputs if isinstance(v, Tensor) and id(v) in self.ids]
+        tensors = self.tensor_types
+        used = [self.ids[id(v)] for v in inputs if isinstance(v, tensors) and id(v) in self.ids]
         if used:
             node_id = self._tensor(out, "constant", value, made_in_no_grad=True)
             self._step("forward", "no_grad", src, [node_id], details={"from": used})
@@ -270,18 +285,6 @@ class _Parts:
 
     def __init__(self, nodes, edges, steps) -> None:
         self.nodes, self.edges, self.steps = nodes, edges, steps
-
-
-_DTYPE_NAMES = {}
-
-
-def _dtype_name(data) -> str:
-    """str(dtype) is slow in numpy; a timeline asks for the same few many times."""
-    dtype = getattr(data, "dtype", None) or np.asarray(data).dtype
-    name = _DTYPE_NAMES.get(dtype)
-    if name is None:
-        name = _DTYPE_NAMES[dtype] = str(dtype)
-    return name
 
 
 def _divide(fn, grad, grads):

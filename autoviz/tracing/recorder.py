@@ -1,19 +1,18 @@
 """Record engine events while user code runs under `autoviz.trace()`; cheap per event."""
 
-import re
 import sys
 from pathlib import Path
 
 import numpy as np
 
 from ..engine import Tensor, events
+from .naming import assigned_name
 from .preview import preview
 from .symbols import ELEMENTWISE
 from .timeline import Timeline
 
 _PACKAGE = str(Path(__file__).resolve().parent.parent)
 _INTERNAL = {}  # code object -> whether it is autoviz's own (looked up for every frame)
-_ASSIGNMENT = re.compile(r"\s*([A-Za-z_]\w*)\s*(?::[^=]+)?=[^=]")
 
 
 class trace:
@@ -66,7 +65,7 @@ class Recorder:
         """Remember that the line `y = ...` will bind `tensor` to `y`: check at the next event."""
         target = self._targets.get(src, False)
         if target is False:
-            target = self._targets[src] = _assigned_name(src)
+            target = self._targets[src] = assigned_name(src)
         if target is not None:
             self.pending.append((tensor, frame, target))
 
@@ -145,14 +144,6 @@ class Recorder:
         modules = ModuleNames({**self.block_frame.f_globals, **self.block_frame.f_locals})
         self.timeline._pending = lambda tl: build(tl, log, names, modules)
         self.log, self.names, self.block_frame = [], {}, None
-
-
-def _assigned_name(src) -> str | None:
-    """The variable a line of code assigns to, as in `y = w * x`, else None."""
-    import linecache
-
-    match = _ASSIGNMENT.match(linecache.getline(*src))
-    return match.group(1) if match else None
 
 
 def _preview_inputs(inputs) -> list:

@@ -1,68 +1,70 @@
-"""Turn the graph behind an engine tensor into the plain-data Graph, as torchviz walks it."""
+"""Turn the graph behind a tensor into the plain-data Graph, as torchviz walks it."""
 
-import numpy as np
-
-from ..engine import AccumulateGrad, Tensor
 from .model import Edge, Graph, Node
 from .modules import ModuleNames
 from .naming import names_by_identity
-from .preview import preview
-from .saved import saved_entries
+from .view import EngineView
 
 
-def graph_of(root: Tensor, namespace: dict | None = None) -> Graph:
-    """The graph that ends at `root`, walking grad_fn.next_functions without recursion."""
-    if not isinstance(root, Tensor):
+def graph_of(root, namespace: dict | None = None, view=None) -> Graph:
+    """The graph that ends at `root`, walking grad_fn.next_functions without recursion.
+
+    `view` reads the tensors and nodes: autoviz's own by default, torch's from the bridge.
+    """
+    view = view or EngineView(ModuleNames(namespace or {}))
+    if not isinstance(root, view.tensor_types):
         raise TypeError(
             f"draw() expects an autoviz Tensor, a Graph or a Timeline, got {type(root).__name__}"
         )
-    names = names_by_identity(namespace or {}, lambda v: isinstance(v, Tensor))
-    builder = _Builder(names, ModuleNames(namespace or {}))
+    names = names_by_identity(namespace or {}, lambda v: isinstance(v, view.tensor_types))
+    builder = _Builder(names, view)
     builder.add_root(root)
     builder.finish()
     return builder.graph
 
 
+def ops_in_order(top) -> list:
+    """Post-order over grad_fn nodes, inputs first, with an explicit stack."""
+    order, seen, stack = [], {top}, [(top, False)]
+    while stack:
+        fn, expanded = stack.pop()
+        if expanded:
+            order.append(fn)
+            continue
+        stack.append((fn, True))
+        for child, _ in reversed(fn.next_functions):
+            if child is not None and child not in seen:
+                seen.add(child)
+                stack.append((child, False))
+    return order
+
+
 class _Builder:
     """Collects nodes in creation-like order: each op after the inputs it uses."""
 
-    def __init__(self, names: dict, modules: ModuleNames) -> None:
-        self.names, self.modules = names, modules
+    def __init__(self, names: dict, view) -> None:
+        self.names, self.view = names, view
         self.graph = Graph()
         self.ids = {}  # engine object id -> diagram node id
         self.unnamed = []
 
-    def add_root(self, root: Tensor) -> None:
+    def add_root(self, root) -> None:
         if root.grad_fn is None:
-            self.tensor_node(root, "leaf" if root.requires_grad else "constant", root)
+            self.tensor_node(root, "leaf" if root.requires_grad else "constant")
             return
-        for fn in self._ops_in_order(root.grad_fn):
+        for fn in ops_in_order(root.grad_fn):
             self.op(fn, fn is root.grad_fn, root)
 
-    def _ops_in_order(self, top) -> list:
-        """Post-order over grad_fn nodes, inputs first, with an explicit stack."""
-        order, seen, stack = [], {top}, [(top, False)]
-        while stack:
-            fn, expanded = stack.pop()
-            if expanded:
-                order.append(fn)
-                continue
-            stack.append((fn, True))
-            for child, _ in reversed(fn.next_functions):
-                if child is not None and child not in seen:
-                    seen.add(child)
-                    stack.append((child, False))
-        return order
-
-    def op(self, fn, is_root: bool, root: Tensor) -> None:
-        if isinstance(fn, AccumulateGrad):
+    def op(self, fn, is_root: bool, root) -> None:
+        if isinstance(fn, self.view.accumulate_types):
             return self.leaf(fn.variable)
         inputs = []
         for index, (child, _) in enumerate(fn.next_functions):
             if child is not None:
-                src = self.leaf(child.variable) if isinstance(child, AccumulateGrad) else None
+                is_leaf = isinstance(child, self.view.accumulate_types)
+                src = self.leaf(child.variable) if is_leaf else None
                 inputs.append((src or self.ids[("out", id(child))], index))
-        module = self.modules.of_op(fn)
+        module = self.view.op_module(fn)
         op = Node("", "op", fn.name(), op=fn.name(), requires_grad=True, module=module)
         op_id = self.new_node(op)
         for src, index in inputs:
@@ -73,7 +75,7 @@ class _Builder:
         self.ids[("out", id(fn))] = out
         self.graph.edges.append(Edge(op_id, out, 0))
         known = {i: self._shape_value(src) for src, i in inputs}
-        op.saved = saved_entries(fn, known, self._shape_value(out))
+        op.saved = self.view.saved(fn, known, self._shape_value(out))
 
     def node_of(self, node_id: str) -> Node:
         return self.graph.nodes[int(node_id[1:]) - 1]
@@ -82,27 +84,30 @@ class _Builder:
         node = self.node_of(node_id)
         return node.shape, node.value
 
-    def leaf(self, tensor: Tensor) -> str:
+    def leaf(self, tensor) -> str:
         key = id(tensor)
         if key not in self.ids:
             self.ids[key] = self.tensor_node(tensor, "leaf")
-            self.node_of(self.ids[key]).module = self.modules.of_parameter(tensor)
+            self.node_of(self.ids[key]).module = self.view.param_module(tensor)
         return self.ids[key]
 
     def tensor_node(self, tensor, kind: str, fn=None) -> str:
-        data = tensor._data if tensor is not None else fn._out
+        view = self.view
+        if tensor is not None:
+            shape, dtype, value = view.shape(tensor), view.dtype(tensor), view.value(tensor)
+        else:
+            shape, dtype, value = view.output(fn)
         name = self._name(tensor, fn)
-        grad = tensor._grad if tensor is not None else None
         node = Node(
             "",
             kind,
             name or "",
-            shape=tuple(np.shape(data)),
-            dtype=str(np.asarray(data).dtype),
-            value=preview(data),
-            grad=preview(grad._data) if grad is not None else None,
+            shape=shape,
+            dtype=dtype,
+            value=value,
+            grad=view.grad(tensor) if tensor is not None else None,
             requires_grad=tensor.requires_grad if tensor is not None else True,
-            retains_grad=bool(tensor is not None and tensor._retains_grad),
+            retains_grad=bool(tensor is not None and view.retains_grad(tensor)),
         )
         node_id = self.new_node(node)
         if not name:
@@ -110,11 +115,11 @@ class _Builder:
         return node_id
 
     def _name(self, tensor, fn):
-        if tensor is not None and tensor._name:
-            return tensor._name
-        key = id(tensor) if tensor is not None else ("fn", id(fn))
-        found = self.names.get(key, (None, None))[0]
-        return found or self.modules.param_names.get(key)
+        if tensor is None:
+            return self.names.get(("fn", id(fn)), (None, None))[0]
+        view = self.view
+        found = self.names.get(id(tensor), (None, None))[0]
+        return view.given_name(tensor) or found or view.param_name(tensor)
 
     def new_node(self, node: Node) -> str:
         node.id = f"n{len(self.graph.nodes) + 1}"

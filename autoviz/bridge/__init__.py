@@ -1,0 +1,44 @@
+"""The PyTorch bridge: torch's own graphs and backward runs as autoviz's plain-data Graph and
+Timeline, so every view draws them unchanged. torch is imported only when a bridge function
+runs; `import autoviz` never loads it.
+"""
+
+from .require import require_torch
+
+__all__ = ["graph_of_torch", "is_torch_object", "require_torch", "trace_torch"]
+
+
+def is_torch_object(obj) -> bool:
+    """Whether `obj`'s type comes from torch, told without importing torch."""
+    return type(obj).__module__.split(".")[0] == "torch"
+
+
+def graph_of_torch(root, namespace: dict | None = None):
+    """The plain-data Graph behind torch tensor `root`, named after `namespace`'s variables."""
+    require_torch("draw() of a torch tensor")
+    from .walk import graph_of_torch as walk
+
+    return walk(root, namespace or {})
+
+
+class trace_torch:
+    """`with autoviz.trace_torch() as tl:` records what real torch code does; tl is a Timeline.
+
+    Forward steps come in the order torch ran its ops, backward steps in the order torch's
+    engine ran its nodes, with the gradient along every edge: the same Timeline as
+    `autoviz.trace()` gives for autoviz's own tensors.
+    """
+
+    def __init__(self) -> None:
+        require_torch("trace_torch()")
+
+    def __enter__(self):
+        import sys
+
+        from .recorder import TorchRecorder
+
+        self.recorder = TorchRecorder(sys._getframe(1))
+        return self.recorder.start()
+
+    def __exit__(self, *exc) -> None:
+        self.recorder.stop()

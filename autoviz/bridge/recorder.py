@@ -1,0 +1,400 @@
+"""Record a real torch program as a Timeline: a TorchFunctionMode sees forward, hooks on the
+graph's nodes see torch's engine run backward. It logs the records autoviz's recorder logs, so
+tracing.builder turns them into steps and captions the same way."""
+
+import inspect
+import sys
+from functools import partial
+from pathlib import Path
+
+import torch
+from torch.nn.modules import module as nn_module
+from torch.overrides import TorchFunctionMode
+
+from ..tracing.builder import build
+from ..tracing.naming import assigned_name
+from ..tracing.symbols import ELEMENTWISE
+from ..tracing.timeline import Timeline
+from .modules import ModuleMap
+from .saved import saved_tensors
+from .view import ACCUMULATE_GRAD, TorchView, Unseen, keep_gradient, tensor_preview
+
+# Frames inside these are skipped when finding the user's line: autoviz, and torch's own Python
+# (nn.Module.__call__, F.linear, optimizers), so a step points at `out = net(x)`.
+_INTERNAL_DIRS = tuple(
+    str(Path(module.__file__).resolve().parent) for module in (sys.modules["autoviz"], torch)
+)
+_INTERNAL = {}  # code object -> whether it is internal
+_BACKWARD = (torch.Tensor.backward, torch.autograd.backward, torch.autograd.grad)
+_INPLACE_DUNDERS = frozenset(
+    ["__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ipow__", "__imatmul__"]
+)
+
+
+class _Mode(TorchFunctionMode):
+    """Hands every torch function call to the recorder (calls made inside it are not seen)."""
+
+    def __init__(self, recorder) -> None:
+        super().__init__()
+        self.recorder = recorder
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        return self.recorder.call(func, args, kwargs or {})
+
+
+class TorchRecorder:
+    """Logs one record per thing torch did, in the format tracing.builder replays."""
+
+    def __init__(self, frame) -> None:
+        self.timeline = Timeline([], [], [])
+        self.block_frame = frame
+        self.log = []
+        self.names = {}  # id(tensor) -> variable name
+        self.pending = []  # (tensor, frame, variable the line assigns), checked at the next call
+        self.known = {}  # id(grad_fn) -> grad_fn, for every node recorded (kept alive: ids stay)
+        self.outputs = {}  # (id(grad_fn), output_nr) -> the tensor (or Unseen) it made
+        self.handles = []  # hooks to remove when the block ends
+        self.module_stack = []  # nn.Modules whose forward is running
+        self.module_records = []  # (fields dict, module stack) to resolve into paths at the end
+        self.locals = {}  # id(grad_fn) -> local derivatives, found before it ran on a zero
+        self.active = False
+
+    # -- start and stop ----------------------------------------------------------------------------
+    def start(self) -> Timeline:
+        # Nodes numbered below this were made before the block: they are inputs, not steps.
+        probe = torch.ones((), requires_grad=True).mul(1)
+        self.floor = probe.grad_fn._sequence_nr() + 1
+        self.handles += [
+            nn_module.register_module_forward_pre_hook(self._enter_module),
+            nn_module.register_module_forward_hook(self._exit_module, always_call=True),
+        ]
+        self.mode = _Mode(self)
+        self.mode.__enter__()
+        self.active = True
+        return self.timeline
+
+    def stop(self) -> None:
+        """Stop recording, name what the block's variables hold, then build on first use."""
+        self.active = False
+        self.mode.__exit__(None, None, None)
+        for handle in self.handles:
+            handle.remove()
+        self._name_pending()
+        namespace = dict(self.block_frame.f_globals)
+        namespace.update(self.block_frame.f_locals)
+        modules = ModuleMap(namespace)
+        for name, value in [*namespace.items(), *modules.parameters.items()]:
+            if isinstance(value, torch.Tensor) and not name.startswith("_"):
+                self.names.setdefault(id(value), name)
+        for fields, stack in self.module_records:
+            fields["module"] = modules.of_stack(stack)
+        for record in [r for r in self.log if r[0] in ("leaf", "op")]:
+            for t in [record[2]] if record[0] == "leaf" else record[4]:
+                chain = modules.of_parameter(t) if isinstance(t, torch.Tensor) else []
+                if chain:
+                    self.log.append(("annotate", None, t, {"module": chain}))
+        log, names, view = self.log, self.names, TorchView(modules)
+        self.timeline._pending = lambda tl: build(tl, log, names, view)
+        self.log, self.block_frame, self.module_records = [], None, []
+
+    # -- where a call came from, and what it is called ---------------------------------------------
+    def _where(self):
+        frame = sys._getframe(1)
+        while frame is not None and _is_internal(frame.f_code):
+            frame = frame.f_back
+        frame = frame or self.block_frame
+        self._name_pending()
+        return frame, (frame.f_code.co_filename, frame.f_lineno)
+
+    def _expect_name(self, tensor, frame, src) -> None:
+        target = assigned_name(src)
+        if target is not None:
+            self.pending.append((tensor, frame, target))
+
+    def _name_pending(self) -> None:
+        for tensor, frame, target in self.pending:
+            if frame.f_locals.get(target) is tensor:
+                self.names.setdefault(id(tensor), target)
+        self.pending.clear()
+
+    # -- every torch function call -----------------------------------------------------------------
+    def call(self, func, args, kwargs):
+        kind = _kind(func)
+        if kind == "get":
+            return func(*args, **kwargs)
+        if kind == "backward":
+            return self._backward(func, args, kwargs)
+        first = args[0] if args else None
+        retaining = isinstance(first, torch.Tensor) and first.retains_grad
+        needed_grad = isinstance(first, torch.Tensor) and first.requires_grad
+        grad_enabled = torch.is_grad_enabled()
+        out = func(*args, **kwargs)
+        if kind == "set":
+            if getattr(func.__self__, "__name__", "") == "grad":
+                self._set_grad(*args[:2])
+        elif kind == "retain":
+            if first.grad_fn is not None and not retaining:
+                self._retain(first)
+        elif kind == "detach":
+            self._detach(first, out)
+        else:
+            self._after(func, kind, args, kwargs, out, grad_enabled, needed_grad)
+        return out
+
+    def _after(self, func, kind, args, kwargs, out, grad_enabled, needed_grad) -> None:
+        outs = _tensors(out)
+        new = self._new_nodes(outs) if grad_enabled and outs else []
+        if new:
+            self._ops(new, args, kwargs, outs)
+        elif kind == "inplace":
+            self._inplace(func, args)
+        elif outs:
+            inputs = _tensors((args, kwargs))
+            for t in outs:
+                if any(t is i for i in inputs):
+                    if kind == "requires_grad_" and t.requires_grad and not needed_grad:
+                        self._leaf(t)
+                elif t.requires_grad and t.grad_fn is None:
+                    self._leaf(t)
+                elif t.grad_fn is None and inputs:
+                    frame, src = self._where()
+                    self.log.append(("untracked", src, t, inputs, tensor_preview(t)))
+                    self._expect_name(t, frame, src)
+
+    def _new_nodes(self, outs) -> list:
+        """The grad_fn nodes this call made, in the order torch made them."""
+        found, stack = {}, [t.grad_fn for t in outs if t.grad_fn is not None]
+        while stack:
+            fn = stack.pop()
+            if fn is None or id(fn) in found or id(fn) in self.known:
+                continue
+            if isinstance(fn, ACCUMULATE_GRAD) or fn._sequence_nr() < self.floor:
+                continue
+            found[id(fn)] = fn
+            stack.extend(child for child, _ in fn.next_functions)
+        return sorted(found.values(), key=lambda fn: fn._sequence_nr())
+
+    # -- forward records ---------------------------------------------------------------------------
+    def _leaf(self, t) -> None:
+        frame, src = self._where()
+        self.log.append(("leaf", src, t, tensor_preview(t)))
+        self._expect_name(t, frame, src)
+
+    def _ops(self, new, args, kwargs, outs) -> None:
+        frame, src = self._where()
+        for t in outs:
+            if t.grad_fn is not None:
+                self.outputs[(id(t.grad_fn), t.output_nr)] = t
+        by_edge = {(id(t.grad_fn), t.output_nr): t for t in _tensors((args, kwargs)) if t.grad_fn}
+        stack = tuple(self.module_stack)
+        for fn in new:
+            self.known[id(fn)] = fn
+            out = self.outputs.setdefault((id(fn), 0), Unseen(fn))
+            inputs = self._inputs(fn, args, by_edge, last=fn is new[-1])
+            constants = [_constant(v) for v in inputs]
+            self.log.append(("op", src, fn, out, inputs, constants, tensor_preview(out)))
+            op_fields, out_fields = {"saved": saved_tensors(fn)}, {}
+            self.module_records += [(op_fields, stack), (out_fields, stack)]
+            self.log.append(("annotate", src, fn, op_fields))
+            self.log.append(("annotate", src, out, out_fields))
+            self.handles.append(fn.register_hook(partial(self._on_node, fn)))
+            if fn.name() in ELEMENTWISE:
+                self.handles.append(fn.register_prehook(partial(self._before_node, fn)))
+            for child, _ in fn.next_functions:
+                if isinstance(child, ACCUMULATE_GRAD) and id(child) not in self.known:
+                    self.known[id(child)] = child
+                    self.handles.append(child.register_hook(partial(self._on_accumulate, child)))
+        if isinstance(out, torch.Tensor):
+            self._expect_name(out, frame, src)
+
+    def _inputs(self, fn, args, by_edge, last: bool) -> list:
+        """One input per next_functions entry: a leaf, an earlier output, a constant or None."""
+        constants = _positional_constants(fn, args)
+        if constants is None and last:
+            constants = _spare_constants(fn, args)
+        inputs = []
+        for index, (child, nr) in enumerate(fn.next_functions):
+            if child is None:
+                inputs.append(constants[index] if constants else None)
+            elif isinstance(child, ACCUMULATE_GRAD):
+                inputs.append(child.variable)
+            else:
+                key = (id(child), nr)
+                if key not in self.outputs:
+                    self.outputs[key] = by_edge.get(key) or Unseen(child, nr)
+                inputs.append(self.outputs[key])
+        return inputs
+
+    def _retain(self, t) -> None:
+        _, src = self._where()
+        self.log.append(("retain", src, t))
+        self.handles.append(t.grad_fn.register_prehook(partial(self._on_retained, t)))
+
+    def _detach(self, source, out) -> None:
+        frame, src = self._where()
+        self.log.append(("detach", src, source, out, tensor_preview(out)))
+        self._expect_name(out, frame, src)
+
+    def _inplace(self, func, args) -> None:
+        _, src = self._where()
+        targets = args[0] if args and isinstance(args[0], list | tuple) else args[:1]
+        kind = "zero" if func.__name__ == "zero_" else "inplace"
+        for t in targets:
+            if isinstance(t, torch.Tensor):
+                self.log.append((kind, src, t, tensor_preview(t)))
+
+    def _set_grad(self, t, value) -> None:
+        _, src = self._where()
+        self.log.append(("set_grad", src, t, value, tensor_preview(value)))
+
+    # -- backward ----------------------------------------------------------------------------------
+    def _backward(self, func, args, kwargs):
+        _, src = self._where()
+        bound = inspect.signature(func).bind(*args, **kwargs).arguments
+        if func is torch.Tensor.backward:
+            roots, grads = [bound["self"]], [bound.get("gradient")]
+        else:
+            roots = _as_list(bound.get("tensors", bound.get("outputs")))
+            grads = _as_list(bound.get("grad_tensors", bound.get("grad_outputs")))
+        grads = grads if grads else [None] * len(roots)
+        seeds = [
+            (t.grad_fn, tensor_preview(g) if g is not None else tensor_preview(torch.ones(())))
+            for t, g in zip(roots, grads, strict=False)
+            if isinstance(t, torch.Tensor) and t.grad_fn is not None
+        ]
+        self.log.append(("seed", src, seeds))
+        result = func(*args, **kwargs)
+        retain = bound.get("retain_graph")
+        retain = bound.get("create_graph", False) if retain is None else retain
+        self.log.append(("end", None, bool(retain)))
+        return result
+
+    def _before_node(self, fn, grad_outputs) -> None:
+        """A scalar op about to run on a zero gradient: its local derivatives are not
+        contribution / upstream, so run the node on 1 (as autoviz's recorder does)."""
+        (upstream,) = grad_outputs
+        if self.active and upstream is not None and upstream.dim() == 0 and upstream == 0:
+            ones = fn(torch.ones_like(upstream))
+            self.locals[id(fn)] = [tensor_preview(g) for g in ones]
+
+    def _on_node(self, fn, grad_inputs, grad_outputs) -> None:
+        if self.active:
+            upstream = next((g for g in grad_outputs if g is not None), None)
+            grads = [keep_gradient(g) for g in grad_inputs]
+            local = self.locals.pop(id(fn), None)
+            self.log.append(("node", None, fn, keep_gradient(upstream), grads, local))
+
+    def _on_accumulate(self, acc, grad_inputs, grad_outputs) -> None:
+        if self.active:
+            t = acc.variable
+            incoming = keep_gradient(grad_outputs[0])
+            self.log.append(("accumulate", None, t, t.grad, incoming, tensor_preview(t.grad)))
+
+    def _on_retained(self, t, grad_outputs) -> None:
+        # Node pre-hooks run after retain_grad's hook has set t.grad, as autoviz's engine does.
+        if self.active:
+            incoming = keep_gradient(grad_outputs[0])
+            self.log.append(("accumulate", None, t, t.grad, incoming, tensor_preview(t.grad)))
+
+    # -- nn.Module forward hooks -------------------------------------------------------------------
+    def _enter_module(self, module, args) -> None:
+        self.module_stack.append(module)
+
+    def _exit_module(self, module, args, output) -> None:
+        if self.module_stack and self.module_stack[-1] is module:
+            self.module_stack.pop()
+
+
+_KINDS = {}
+_STATE_CHANGES = {"retain_grad": "retain", "detach": "detach", "requires_grad_": "requires_grad_"}
+
+
+def _kind(func) -> str:
+    """What a torch function is to the recorder: a property read, backward, in place, ..."""
+    kind = _KINDS.get(func)
+    if kind is None:
+        name = getattr(func, "__name__", "")
+        if name in ("__get__", "__set__"):
+            kind = name.strip("_")
+        elif any(func is b for b in _BACKWARD):
+            kind = "backward"
+        elif name in _STATE_CHANGES:
+            kind = _STATE_CHANGES[name]
+        elif name in _INPLACE_DUNDERS or (name.endswith("_") and not name.startswith("_")):
+            kind = "inplace"
+        else:
+            kind = "call"
+        _KINDS[func] = kind
+    return kind
+
+
+def _is_internal(code) -> bool:
+    inside = _INTERNAL.get(code)
+    if inside is None:
+        inside = _INTERNAL[code] = code.co_filename.startswith(_INTERNAL_DIRS)
+    return inside
+
+
+def _tensors(value) -> list:
+    """The torch tensors in `value`, looking inside tuples, lists and dicts."""
+    found, stack = [], [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, torch.Tensor):
+            found.append(item)
+        elif isinstance(item, list | tuple):
+            stack.extend(reversed(item))
+        elif isinstance(item, dict):
+            stack.extend(reversed(list(item.values())))
+    return found
+
+
+def _as_list(value) -> list:
+    if value is None:
+        return []
+    return [value] if isinstance(value, torch.Tensor) else list(value)
+
+
+def _positional_constants(fn, args) -> list | None:
+    """The call's arguments when they line up with `fn.next_functions` (x * 3.0), so inputs
+    that need no gradient can be drawn as constants; None when they do not (F.linear's
+    addmm takes its arguments in another order)."""
+    if len(args) != len(fn.next_functions):
+        return None
+    for arg, (child, _) in zip(args, fn.next_functions, strict=True):
+        if child is None:
+            constant = isinstance(arg, int | float) or (
+                isinstance(arg, torch.Tensor) and not arg.requires_grad
+            )
+            if not constant:
+                return None
+        elif not isinstance(arg, torch.Tensor) or not _feeds(child, arg):
+            return None
+    return list(args)
+
+
+def _spare_constants(fn, args) -> list | None:
+    """The call's tensor arguments that need no gradient, in order, as the inputs behind
+    `fn`'s (None, 0) entries when there are as many of each: F.linear(x, w, b) runs
+    addmm(b, x, w.t()), whose one such entry is x."""
+    spare = iter([a for a in args if isinstance(a, torch.Tensor) and not a.requires_grad])
+    slots = [child is None for child, _ in fn.next_functions]
+    if sum(slots) != sum(1 for a in args if isinstance(a, torch.Tensor) and not a.requires_grad):
+        return None
+    return [next(spare) if slot else None for slot in slots]
+
+
+def _feeds(child, t) -> bool:
+    """Whether node `child` carries gradient back to tensor `t`."""
+    if isinstance(child, ACCUMULATE_GRAD):
+        return child.variable is t
+    return t.grad_fn is child
+
+
+def _constant(value):
+    """The value of an input that may change later in the block: a leaf or a constant."""
+    if isinstance(value, torch.Tensor):
+        return tensor_preview(value) if value.grad_fn is None else None
+    if isinstance(value, Unseen) or value is None:
+        return None
+    return value

@@ -1,0 +1,26 @@
+"""The tensors a torch backward node saved for backward, read through its `_saved_*` attributes."""
+
+import torch
+
+SAVED_PREFIX = "_saved_"
+
+
+def saved_tensors(fn) -> list:
+    """[{"name", "shape", "value"}] per saved tensor of `fn`; empty once backward freed them."""
+    from .view import tensor_preview
+
+    found = []
+    for attr in dir(fn):
+        if not attr.startswith(SAVED_PREFIX):
+            continue
+        try:
+            value = getattr(fn, attr)
+        except RuntimeError:  # "Trying to backward through the graph a second time ..."
+            continue
+        items = [(attr, value)] if isinstance(value, torch.Tensor) else []
+        if isinstance(value, tuple):
+            items = [(f"{attr}[{i}]", v) for i, v in enumerate(value)]
+        for name, t in items:
+            if isinstance(t, torch.Tensor):
+                found.append({"name": name, "shape": list(t.shape), "value": tensor_preview(t)})
+    return found

@@ -1,0 +1,109 @@
+"""How tracing reads torch's tensors and backward nodes: the bridge's side of EngineView."""
+
+import numpy as np
+import torch
+
+from ..tracing.preview import PREVIEW_LIMIT, preview
+from .modules import ModuleMap
+from .saved import saved_tensors
+
+ACCUMULATE_GRAD = torch._C._functions.AccumulateGrad
+_NUMPY_FLOATS = (torch.float16, torch.float32, torch.float64)
+
+
+class Unseen:
+    """A tensor torch made inside one call and never handed to Python (the W.t() inside
+    nn.Linear): only its shape and dtype are known."""
+
+    __slots__ = ("dtype", "grad_fn", "shape")
+    requires_grad = True
+
+    def __init__(self, fn, output_nr: int = 0) -> None:
+        self.grad_fn = fn
+        metadata = getattr(fn, "_input_metadata", ())
+        known = metadata[output_nr] if output_nr < len(metadata) else None
+        self.shape = tuple(known.shape) if known is not None else ()
+        self.dtype = known.dtype if known is not None else torch.float32
+
+
+def to_numpy(t: torch.Tensor) -> np.ndarray:
+    """A numpy copy of `t`'s values (bfloat16 and other types numpy lacks become float32)."""
+    data = t.detach().cpu()
+    if data.dtype.is_floating_point and data.dtype not in _NUMPY_FLOATS:
+        data = data.float()
+    return data.resolve_conj().resolve_neg().numpy().copy()
+
+
+def tensor_preview(t):
+    """A preview of torch tensor `t` (None when it is too large, as for autoviz's own)."""
+    if t is None or isinstance(t, Unseen) or t.numel() > PREVIEW_LIMIT:
+        return None
+    return preview(to_numpy(t))
+
+
+def keep_gradient(g):
+    """A gradient as numpy, taken at once (torch may reuse its buffer); a large one keeps only
+    its shape, as a zero-strided array, since its preview would be None anyway."""
+    if g is None:
+        return None
+    if g.numel() <= PREVIEW_LIMIT:
+        return to_numpy(g)
+    return np.broadcast_to(np.zeros((), dtype=np.float32), tuple(g.shape))
+
+
+def dtype_name(dtype) -> str:
+    """torch.float32 -> "float32", as autoviz names numpy's dtypes."""
+    return str(dtype).removeprefix("torch.")
+
+
+class TorchView:
+    """Answers EngineView's calls for torch objects; `modules` maps nn.Modules to paths."""
+
+    tensor_types = (torch.Tensor, Unseen)
+    accumulate_types = (ACCUMULATE_GRAD,)
+
+    def __init__(self, modules: ModuleMap | None = None) -> None:
+        self.modules = modules or ModuleMap({})
+
+    @staticmethod
+    def given_name(t) -> None:
+        return None  # torch tensors carry no name of their own
+
+    @staticmethod
+    def shape(t) -> tuple:
+        return tuple(t.shape)
+
+    @staticmethod
+    def dtype(t) -> str:
+        return dtype_name(t.dtype)
+
+    @staticmethod
+    def value(t):
+        return tensor_preview(t)
+
+    @staticmethod
+    def grad(t):
+        # .grad of a non-leaf that does not retain it warns in torch: never ask for it.
+        if t.is_leaf or t.retains_grad:
+            return tensor_preview(t.grad)
+        return None
+
+    @staticmethod
+    def retains_grad(t) -> bool:
+        return t.retains_grad
+
+    @staticmethod
+    def output(fn) -> tuple:
+        unseen = Unseen(fn)
+        try:
+            result = getattr(fn, "_saved_result", None)  # ops such as exp keep their output
+        except RuntimeError:  # freed by backward
+            result = None
+        value = tensor_preview(result) if isinstance(result, torch.Tensor) else None
+        return unseen.shape, dtype_name(unseen.dtype), value
+
+    def op_fields(self, fn) -> dict:
+        return {"module": self.modules.of_op(fn), "saved": saved_tensors(fn)}
+
+    def leaf_fields(self, t) -> dict:
+        return {"module": self.modules.of_parameter(t)}

@@ -1,0 +1,374 @@
+"""The PyTorch bridge: torch's own graphs and backward runs give autoviz's Graph and Timeline."""
+
+import json
+import re
+import subprocess
+import sys
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import autoviz
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
+
+
+def lesson(lib, tracer=None):
+    """The lesson's z = w * x + b in `lib` (autoviz or torch), traced when `tracer` is given."""
+    x = lib.tensor(2.0, requires_grad=True)
+    w = lib.tensor(3.0, requires_grad=True)
+    b = lib.tensor(1.0, requires_grad=True)
+    if tracer is None:
+        y = w * x
+        z = y + b
+        z.backward()
+        return autoviz.tracing.graph_of(z, dict(x=x, w=w, b=b, y=y, z=z), _view(lib))
+    with tracer() as tl:
+        y = w * x
+        z = y + b
+        z.backward()
+    return tl
+
+
+def _view(lib):
+    if lib is torch:
+        from autoviz.bridge.view import TorchView
+
+        return TorchView()
+    return autoviz.tracing.view.ENGINE
+
+
+def facts(graph):
+    """What a learner reads off a graph: every node's kind, name, op, value and grad, and edges."""
+    nodes = [(n.kind, n.name, n.op, n.shape, n.dtype, n.value, n.grad) for n in graph.nodes]
+    edges = [(e.source, e.target, e.index) for e in graph.edges]
+    return nodes, edges
+
+
+def steps(tl):
+    return [(s.phase, s.kind, s.caption, s.nodes, s.edges, s.source.text) for s in tl.steps]
+
+
+def by_name(graph):
+    return {n.name: n for n in graph.nodes}
+
+
+def test_lesson_traced_in_torch_is_the_autoviz_timeline():
+    ours, theirs = lesson(autoviz, autoviz.trace), lesson(torch, autoviz.trace_torch)
+    assert steps(theirs) == steps(ours)
+    assert len(theirs) == 12 and theirs.steps[8].caption.startswith("MulBackward0 applies")
+    assert [[(f.upstream, f.local, f.contribution) for f in s.flows] for s in theirs.steps] == [
+        [(f.upstream, f.local, f.contribution) for f in s.flows] for s in ours.steps
+    ]
+    for k in range(len(ours)):
+        assert facts(theirs[k]) == facts(ours[k]), f"graph after step {k}"
+    assert {n: by_name(theirs[-1])[n].grad for n in "xwb"} == {"x": 3.0, "w": 2.0, "b": 1.0}
+
+
+def draw_lesson(lib):
+    x = lib.tensor(2.0, requires_grad=True)
+    w = lib.tensor(3.0, requires_grad=True)
+    b = lib.tensor(1.0, requires_grad=True)
+    y = w * x
+    z = y + b
+    z.backward()
+    return autoviz.draw(z)
+
+
+def test_draw_of_a_torch_tensor_is_the_autoviz_drawing():
+    assert facts(lesson(torch)) == facts(lesson(autoviz))
+    theirs = draw_lesson(torch).source
+    assert theirs == draw_lesson(autoviz).source  # the same DOT, node for node
+    assert "<b>w</b>" in theirs and "grad: 2.0" in theirs
+
+
+def test_saved_tensors_are_read_from_torchs_saved_attributes():
+    x = torch.tensor(2.0, requires_grad=True)
+    w = torch.tensor(3.0, requires_grad=True)
+    y = w * x
+    graph = autoviz.tracing.graph_of(y, {"x": x, "w": w, "y": y}, _view(torch))
+    mul = next(n for n in graph.nodes if n.kind == "op")
+    assert mul.saved == [
+        {"name": "_saved_other", "shape": [], "value": 2.0},  # x, which d/dw needs
+        {"name": "_saved_self", "shape": [], "value": 3.0},
+    ]
+    y.backward()  # frees them: torch raises on access, the graph simply has none
+    graph = autoviz.tracing.graph_of(y, {}, _view(torch))
+    assert next(n for n in graph.nodes if n.kind == "op").saved == []
+
+
+def mlp():
+    torch.manual_seed(0)
+    return torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU(), torch.nn.Linear(4, 1))
+
+
+def test_mlp_trace_groups_ops_into_their_modules():
+    net, x = mlp(), torch.randn(2, 3)
+    with autoviz.trace_torch() as tl:
+        out = net(x)
+        loss = out.pow(2).mean()
+        loss.backward()
+    final = by_name(tl[-1])
+    seq, first, relu, last = (
+        ["net", "Sequential"],
+        ["net.0", "Linear"],
+        ["net.1", "ReLU"],
+        [
+            "net.2",
+            "Linear",
+        ],
+    )
+    ops = [(n.op, n.module) for n in tl.nodes if n.kind == "op"]
+    assert ops == [
+        ("TBackward0", [seq, first]),
+        ("AddmmBackward0", [seq, first]),
+        ("ReluBackward0", [seq, relu]),
+        ("TBackward0", [seq, last]),
+        ("AddmmBackward0", [seq, last]),
+        ("PowBackward0", []),
+        ("MeanBackward0", []),
+    ]
+    assert final["net.0.weight"].module == [seq, first] and final["out"].module == [seq, last]
+    assert final["x"].kind == "constant" and final["loss"].kind == "output"
+    for name, param in net.named_parameters(prefix="net"):
+        np.testing.assert_allclose(final[name].grad, param.grad.numpy(), err_msg=name)
+    addmm = next(n for n in tl.nodes if n.op == "AddmmBackward0")
+    saved = {d["name"]: d for d in addmm.saved}
+    assert saved["_saved_mat1"]["shape"] == [2, 3]  # x, which d/dweight needs
+    np.testing.assert_allclose(saved["_saved_mat1"]["value"], x.numpy())
+    linear = next(s for s in tl.steps if s.kind == "op" and s.nodes[0] == addmm.id)
+    assert linear.source.text == "out = net(x)"  # torch's own frames are skipped
+    assert "= linear(net.0.bias, x, t1)" in linear.caption
+
+
+def test_mlp_draw_maps_parameters_to_modules():
+    net, x = mlp(), torch.randn(2, 3)
+    out = net(x)
+    graph = autoviz.tracing.graph_of(out, {}, _view(torch))  # no names: no module paths
+    assert all(n.module == [] for n in graph.nodes)
+    diagram = autoviz.draw(out)
+    assert "net.0.weight" in diagram.source and "net.2.bias" in diagram.source
+    from autoviz.bridge import graph_of_torch
+
+    graph = graph_of_torch(out, {"net": net, "x": x, "out": out})
+    modules = {n.name: n.module for n in graph.nodes}
+    assert modules["net.0.weight"] == [["net", "Sequential"], ["net.0", "Linear"]]
+    assert modules["out"] == [["net", "Sequential"], ["net.2", "Linear"]]
+    ops = [(n.op, n.module[-1][0] if n.module else None) for n in graph.nodes if n.kind == "op"]
+    assert ops == [
+        ("TBackward0", "net.0"),
+        ("AddmmBackward0", "net.0"),
+        ("ReluBackward0", None),  # no parameter tells which module ran it
+        ("TBackward0", "net.2"),
+        ("AddmmBackward0", "net.2"),
+    ]
+
+
+def test_fan_out_is_recorded_in_the_order_torch_ran_it():
+    a = torch.tensor(3.0, requires_grad=True)
+    with autoviz.trace_torch() as tl:
+        b = a + a
+        c = b * b
+        c.backward()
+    backward = [s for s in tl.steps if s.phase == "backward"]
+    assert [s.kind for s in backward] == ["seed", "backward", "backward", "accumulate", "free"]
+    mul, add = backward[1], backward[2]
+    assert [(f.contribution, f.total) for f in mul.flows] == [(6.0, None), (6.0, 12.0)]
+    assert [(f.contribution, f.total) for f in add.flows] == [(12.0, None), (12.0, 24.0)]
+    assert by_name(tl[-1])["a"].grad == a.grad.item() == 24.0
+    assert len([e for e in tl.edges if e.source == by_name(tl[-1])["a"].id]) == 2
+
+
+def test_execution_order_is_torchs_not_creation_order():
+    """Two branches: torch runs the later-created one first (higher sequence number)."""
+    a = torch.tensor(2.0, requires_grad=True)
+    with autoviz.trace_torch() as tl:
+        p = a * 3.0
+        q = a + 1.0
+        r = p * q
+        r.backward()
+    ran = [tl.nodes[int(s.nodes[0][1:]) - 1].op for s in tl.steps if s.kind == "backward"]
+    assert ran == ["MulBackward0", "AddBackward0", "MulBackward0"]  # q's node before p's
+    assert by_name(tl[-1])["a"].grad == a.grad.item() == pytest.approx(3 * 3.0 + 6.0)
+
+
+def state_changes(lib, tracer):
+    x = lib.tensor(2.0, requires_grad=True)
+    with tracer() as tl:
+        y = x * x
+        y.retain_grad()
+        with lib.no_grad():
+            q = x * 10
+        d = x.detach()
+        y.backward()
+    assert q.item() == 20.0 and d.item() == 2.0
+    return tl
+
+
+def test_retain_grad_no_grad_and_detach_match_autoviz():
+    ours, theirs = state_changes(autoviz, autoviz.trace), state_changes(torch, autoviz.trace_torch)
+    assert steps(theirs) == steps(ours)
+    final = by_name(theirs[-1])
+    assert final["y"].retains_grad and final["y"].grad == 1.0
+    assert final["q"].made_in_no_grad and final["q"].kind == "constant"
+    assert final["d"].detached and not final["d"].requires_grad
+    assert facts(theirs[-1]) == facts(ours[-1])
+
+
+def training(lib, tracer):
+    w = lib.tensor(0.0, requires_grad=True)
+    with tracer() as tl:
+        for _ in range(3):
+            loss = (w * 2.0 - 4.0) ** 2
+            loss.backward()
+            with lib.no_grad():
+                w -= 0.1 * w.grad
+            w.grad.zero_()
+    return tl
+
+
+def test_training_loop_matches_autoviz():
+    ours, theirs = training(autoviz, autoviz.trace), training(torch, autoviz.trace_torch)
+    assert steps(theirs) == steps(ours)
+    assert sorted({n.graph for n in theirs.nodes}) == [-1, 0, 1, 2]
+
+
+def test_optimizer_and_zero_grad_to_none():
+    w = torch.tensor([1.0, -1.0], requires_grad=True)
+    opt = torch.optim.SGD([w], lr=0.5)
+    with autoviz.trace_torch() as tl:
+        loss = (w * w).sum()
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+    kinds = [s.kind for s in tl.steps]
+    assert kinds[-2:] == ["update", "set_grad"]
+    assert [s.source.text for s in tl.steps[-2:]] == ["opt.step()", "opt.zero_grad()"]
+    final = by_name(tl[-1])["w"]
+    assert final.value == [0.0, 0.0] and final.grad is None
+
+
+def test_hooks_are_removed_when_the_block_ends():
+    x = torch.tensor(2.0, requires_grad=True)
+    with autoviz.trace_torch() as tl:
+        y = x * x
+        y.backward(retain_graph=True)
+    before = tl.to_json()
+    y.backward()  # outside the block: nothing more is recorded
+    assert tl.to_json() == before and x.grad.item() == 8.0
+
+
+def test_torch_timeline_works_downstream(tmp_path, pure_engine):
+    tl = lesson(torch, autoviz.trace_torch)
+    again = autoviz.Timeline.from_json(tl.to_json())
+    assert again.to_json() == tl.to_json()
+    doc = json.loads(tl.to_json())
+    assert doc["nodes"][2]["saved"][0]["name"] == "_saved_other"
+    svg = tl.draw(step=8).svg()
+    assert '<g id="n3" class="node op current' in svg
+    paths = tl.save_frames(tmp_path)
+    assert len(paths) == 12 and all(p.exists() for p in paths)
+
+
+def torchviz_ops(dot) -> Counter:
+    """The op names torchviz drew: grey function nodes, AccumulateGrad drawn as its leaf here."""
+    labels = Counter()
+    for line in dot.body:
+        match = re.match(r"\s*\d+ \[label=(\w+)\]", line)
+        if match and match.group(1) != "AccumulateGrad":
+            labels[match.group(1)] += 1
+    return labels
+
+
+@pytest.mark.filterwarnings("ignore:distutils Version classes:DeprecationWarning")
+@pytest.mark.parametrize("program", ["lesson", "mlp", "fan_out"])
+def test_same_op_nodes_as_torchviz(program):
+    torchviz = pytest.importorskip("torchviz")
+    if program == "lesson":
+        x, w, b = (torch.tensor(v, requires_grad=True) for v in (2.0, 3.0, 1.0))
+        root = w * x + b
+    elif program == "mlp":
+        root = mlp()(torch.randn(2, 3)).pow(2).mean()
+    else:
+        a = torch.tensor(3.0, requires_grad=True)
+        root = (a + a) * (a + a).exp()
+    ours = Counter(n.op for n in autoviz.tracing.graph_of(root, {}, _view(torch)).nodes if n.op)
+    assert ours == torchviz_ops(torchviz.make_dot(root))
+    assert sum(ours.values()) >= 2
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from("+*-r"), st.integers(0, 9), st.integers(0, 9)),
+        min_size=1,
+        max_size=10,
+    ),
+    st.lists(st.floats(-3, 3, width=32), min_size=3, max_size=3),
+)
+def test_random_programs_give_the_same_timeline_in_both(program, values):
+    def run(lib, tracer):
+        leaves = [lib.tensor(v, requires_grad=True) for v in values]
+        with tracer() as tl:
+            pool = list(leaves)
+            for op, i, j in program:
+                a, b = pool[i % len(pool)], pool[j % len(pool)]
+                pool.append({"+": a + b, "*": a * b, "-": a - b, "r": lib.relu(a)}[op])
+            pool[-1].sum().backward()
+        return tl
+
+    def captions(tl):  # the engines may differ in a zero's sign: sum([-0.0]) is -0.0 in numpy
+        return [(s.kind, re.sub(r"-0\.0\b", "0.0", s.caption)) for s in tl.steps]
+
+    ours, theirs = run(autoviz, autoviz.trace), run(torch, autoviz.trace_torch)
+    assert captions(theirs) == captions(ours)
+    assert facts(theirs[-1]) == facts(ours[-1])
+
+
+BLOCK_TORCH = """
+import sys
+
+class NoTorch:
+    def find_spec(self, name, path=None, target=None):
+        if name == "torch" or name.startswith("torch."):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+
+sys.meta_path.insert(0, NoTorch())
+import autoviz
+from autoviz.errors import TorchNotInstalled
+
+x = autoviz.tensor(2.0, requires_grad=True)
+print(autoviz.draw(x * x).source.count("MulBackward0"))  # autoviz itself needs no torch
+try:
+    autoviz.trace_torch()
+except TorchNotInstalled as error:
+    assert isinstance(error, ModuleNotFoundError) and error.name == "torch"
+    print(error)
+"""
+
+
+def test_clear_error_when_torch_is_not_installed():
+    proc = subprocess.run(
+        [sys.executable, "-c", BLOCK_TORCH], capture_output=True, text=True, check=True
+    )
+    count, message = proc.stdout.strip().splitlines()
+    assert int(count) >= 1
+    assert message == (
+        "trace_torch() needs PyTorch, which is not installed. "
+        'Install it with: pip install "autoviz[torch]"'
+    )
+
+
+def test_import_autoviz_and_the_bridge_package_do_not_import_torch():
+    code = "import sys, autoviz, autoviz.bridge; autoviz.trace_torch; print('torch' in sys.modules)"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert proc.stdout.strip() == "False"
+
+
+def test_drawing_a_module_says_to_draw_its_output():
+    with pytest.raises(TypeError, match=r"draw what it returns: autoviz.draw\(net\(x\)\)"):
+        autoviz.draw(mlp())
