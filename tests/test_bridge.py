@@ -39,7 +39,7 @@ def _view(lib):
         from autoviz.bridge.view import TorchView
 
         return TorchView()
-    return autoviz.tracing.view.ENGINE
+    return autoviz.tracing.view.EngineView()
 
 
 def facts(graph):

@@ -16,7 +16,7 @@ class ModuleMap:
         inner = {id(sub) for _, root in roots for sub in list(root.modules())[1:]}
         roots.sort(key=lambda item: id(item[1]) in inner)
         self.paths, self.by_path, self.owner = {}, {}, {}
-        self.parameters = {}  # "net.0.weight" -> the parameter, as named_parameters() names it
+        self.param_names = {}  # id(parameter) -> "net.0.weight", as named_parameters() has it
         for name, root in roots:
             for path, sub in root.named_modules(prefix=name):
                 if id(sub) not in self.paths:
@@ -24,7 +24,7 @@ class ModuleMap:
                 for param_name, param in sub.named_parameters(prefix=path, recurse=False):
                     if id(param) not in self.owner:
                         self.owner[id(param)] = sub
-                        self.parameters[param_name] = param
+                        self.param_names[id(param)] = param_name
         self.unnamed = {}  # id(module) -> (made-up path, module) for modules no variable holds
 
     def path(self, module) -> str:

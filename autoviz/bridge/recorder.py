@@ -55,7 +55,8 @@ class TorchRecorder:
         self.outputs = {}  # (id(grad_fn), output_nr) -> the tensor (or Unseen) it made
         self.handles = []  # hooks to remove when the block ends
         self.module_stack = []  # nn.Modules whose forward is running
-        self.module_records = []  # (fields dict, module stack) to resolve into paths at the end
+        self.op_stacks = {}  # id(grad_fn) -> the modules running when it was made
+        self.saved = {}  # id(grad_fn) -> its saved tensors, read before backward frees them
         self.locals = {}  # id(grad_fn) -> local derivatives, found before it ran on a zero
         self.active = False
 
@@ -82,20 +83,15 @@ class TorchRecorder:
         self._name_pending()
         namespace = dict(self.block_frame.f_globals)
         namespace.update(self.block_frame.f_locals)
-        modules = ModuleMap(namespace)
-        for name, value in [*namespace.items(), *modules.parameters.items()]:
+        for name, value in namespace.items():
             if isinstance(value, torch.Tensor) and not name.startswith("_"):
                 self.names.setdefault(id(value), name)
-        for fields, stack in self.module_records:
-            fields["module"] = modules.of_stack(stack)
-        for record in [r for r in self.log if r[0] in ("leaf", "op")]:
-            for t in [record[2]] if record[0] == "leaf" else record[4]:
-                chain = modules.of_parameter(t) if isinstance(t, torch.Tensor) else []
-                if chain:
-                    self.log.append(("annotate", None, t, {"module": chain}))
-        log, names, view = self.log, self.names, TorchView(modules)
-        self.timeline._pending = lambda tl: build(tl, log, names, view)
-        self.log, self.block_frame, self.module_records = [], None, []
+        modules = ModuleMap(namespace)
+        op_modules = {key: modules.of_stack(stack) for key, stack in self.op_stacks.items()}
+        view = TorchView(modules, op_modules, self.saved)
+        log, names = self.log, self.names
+        self.timeline._pending = lambda tl: build(tl, log, names, view=view)
+        self.log, self.block_frame = [], None
 
     # -- where a call came from, and what it is called ---------------------------------------------
     def _where(self):
@@ -193,10 +189,7 @@ class TorchRecorder:
             inputs = self._inputs(fn, args, by_edge, last=fn is new[-1])
             constants = [_constant(v) for v in inputs]
             self.log.append(("op", src, fn, out, inputs, constants, tensor_preview(out)))
-            op_fields, out_fields = {"saved": saved_tensors(fn)}, {}
-            self.module_records += [(op_fields, stack), (out_fields, stack)]
-            self.log.append(("annotate", src, fn, op_fields))
-            self.log.append(("annotate", src, out, out_fields))
+            self.op_stacks[id(fn)], self.saved[id(fn)] = stack, saved_tensors(fn)
             self.handles.append(fn.register_hook(partial(self._on_node, fn)))
             if fn.name() in ELEMENTWISE:
                 self.handles.append(fn.register_prehook(partial(self._before_node, fn)))

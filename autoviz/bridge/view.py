@@ -57,17 +57,25 @@ def dtype_name(dtype) -> str:
 
 
 class TorchView:
-    """Answers EngineView's calls for torch objects; `modules` maps nn.Modules to paths."""
+    """Answers EngineView's calls for torch objects; `modules` maps nn.Modules to paths.
+
+    A traced program passes what it saw while forward ran: each op's module chain (from
+    forward hooks) and saved tensors (backward frees them); draw() reads both off the graph.
+    """
 
     tensor_types = (torch.Tensor, Unseen)
     accumulate_types = (ACCUMULATE_GRAD,)
 
-    def __init__(self, modules: ModuleMap | None = None) -> None:
+    def __init__(self, modules: ModuleMap | None = None, op_modules=None, saved=None) -> None:
         self.modules = modules or ModuleMap({})
+        self.op_modules, self.saved_by_op = op_modules, saved  # id(grad_fn) -> ...
 
     @staticmethod
     def given_name(t) -> None:
         return None  # torch tensors carry no name of their own
+
+    def param_name(self, t) -> str | None:
+        return self.modules.param_names.get(id(t))
 
     @staticmethod
     def shape(t) -> tuple:
@@ -102,8 +110,15 @@ class TorchView:
         value = tensor_preview(result) if isinstance(result, torch.Tensor) else None
         return unseen.shape, dtype_name(unseen.dtype), value
 
-    def op_fields(self, fn) -> dict:
-        return {"module": self.modules.of_op(fn), "saved": saved_tensors(fn)}
+    def op_module(self, fn) -> list:
+        if self.op_modules is not None:
+            return self.op_modules.get(id(fn), [])
+        return self.modules.of_op(fn)
 
-    def leaf_fields(self, t) -> dict:
-        return {"module": self.modules.of_parameter(t)}
+    def param_module(self, t) -> list:
+        return self.modules.of_parameter(t) if isinstance(t, torch.Tensor) else []
+
+    def saved(self, fn, inputs: dict, result) -> list:
+        if self.saved_by_op is not None:
+            return self.saved_by_op.get(id(fn), [])
+        return saved_tensors(fn)

@@ -14,7 +14,4 @@ def graph_of_torch(root, namespace: dict):
             f"draw() expects a tensor, a Graph or a Timeline, got {type(root).__name__}; "
             "to draw a module, draw what it returns: autoviz.draw(net(x))"
         )
-    modules = ModuleMap(namespace)
-    # Variables name tensors first; parameters no variable holds are named as torchviz's
-    # params=dict(net.named_parameters()) names them: net.0.weight.
-    return graph_of(root, {**modules.parameters, **namespace}, TorchView(modules))
+    return graph_of(root, namespace, TorchView(ModuleMap(namespace)))
