@@ -372,3 +372,14 @@ def test_import_autoviz_and_the_bridge_package_do_not_import_torch():
 def test_drawing_a_module_says_to_draw_its_output():
     with pytest.raises(TypeError, match=r"draw what it returns: autoviz.draw\(net\(x\)\)"):
         autoviz.draw(mlp())
+
+
+def test_readme_picture_is_what_draw_gives_for_torchs_graph(pure_engine):
+    """assets/bridge-lesson.svg is autoviz.draw of the lesson in torch, with graphviz-pure."""
+    from pathlib import Path
+
+    assets = Path(__file__).parent.parent / "assets"
+    svg = draw_lesson(torch).svg()
+    assert svg == (assets / "bridge-lesson.svg").read_text()
+    assert svg == (assets / "lesson-example.svg").read_text()  # the engine's own picture
+    assert "MulBackward0" in (assets / "torchviz-lesson.svg").read_text()
