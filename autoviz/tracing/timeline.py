@@ -72,6 +72,18 @@ class Timeline:
 
         return save_frames(self, directory, format, theme, **options)
 
+    def save_html(
+        self, path, *, quiz: bool = False, theme: str = "default", ghost: bool = False, **options
+    ):
+        """Write a self-contained HTML player for the timeline (works offline); returns the path.
+
+        Step with ← → Home End and Space (play); `quiz=True` asks for each gradient before
+        revealing it. Options are the renderer's (`rankdir`, `precision`, …).
+        """
+        from ..export import save_html
+
+        return save_html(self, path, quiz=quiz, theme=theme, ghost=ghost, **options)
+
     def to_json(self) -> str:
         """The timeline as JSON text in the documented `autoviz-timeline` format."""
         from .jsonio import dumps

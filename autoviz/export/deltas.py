@@ -1,0 +1,60 @@
+"""Per-step changes over each graph's single layout: the data the HTML player replays."""
+
+from dataclasses import dataclass, field
+
+from ..render.frames import Frames, frame_state
+
+PROGRESS_FROM = 36  # steps; below this a progress bar is only noise
+
+
+@dataclass
+class Layout:
+    """One graph's SVG, filled with the state of its first step, and its slot keys in order."""
+
+    graph_no: int
+    svg: str
+    slots: list = field(default_factory=list)
+
+
+@dataclass
+class Deltas:
+    """Layouts in order of first use; per step its layout and the (slot, value) pairs it changes.
+
+    Values are as they stand in the SVG (label text HTML-escaped). Replaying the changes of
+    steps 0..k over the layouts' first states gives exactly the frame of step k.
+    """
+
+    layouts: list[Layout]
+    layout_of_step: list[int]
+    changes: list[list[tuple[int, str]]]
+
+
+def step_deltas(frames: Frames, ghost: bool = False) -> Deltas:
+    """The layouts of `frames` and what each step changes in its layout's previous state."""
+    tl = frames.tl
+    layouts, index, last = [], {}, {}
+    layout_of_step, changes = [], []
+    for k in _steps(len(tl)):
+        graph_no = frames.graph_of_step(k)
+        _, template = frames.template(graph_no)
+        state = frame_state(tl, tl[k], k, frames.options, ghost)
+        if graph_no not in index:
+            slots = [part for part in template.parts if type(part) is not str]
+            index[graph_no] = len(layouts)
+            layouts.append(Layout(graph_no, template.fill(state), slots))
+        layout = layouts[index[graph_no]]
+        values = [state.get(key, template.defaults[key]) for key in layout.slots]
+        before = last.get(graph_no, values)
+        pairs = enumerate(zip(values, before, strict=True))
+        changes.append([(i, v) for i, (v, old) in pairs if v != old])
+        last[graph_no] = values
+        layout_of_step.append(index[graph_no])
+    return Deltas(layouts, layout_of_step, changes)
+
+
+def _steps(n: int):
+    if n <= PROGRESS_FROM:
+        return range(n)
+    from tqdm import tqdm
+
+    return tqdm(range(n), desc="player", unit="step")

@@ -1,0 +1,203 @@
+"""The HTML player's data: per-step changes that replay to the renderer's frames, size, escaping."""
+
+import html
+import json
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import autoviz
+from autoviz.export.deltas import step_deltas
+from autoviz.export.html import embed_json, player_page
+from autoviz.render import get_theme, make_options
+from autoviz.render.frames import Frames, frame_state
+from autoviz.tracing.explain import quiz as question_at
+from conftest import lesson_timeline
+
+SVG = "{http://www.w3.org/2000/svg}"
+HOSTILE = "</script><script>window.__pwned=1</script>\"'&<>\n😈"
+
+
+def training_loop():
+    """Two iterations of a tiny training loop: two graphs sharing the leaf w."""
+    w = autoviz.tensor(1.0, requires_grad=True)
+    opt = autoviz.optim.SGD([w], lr=0.1)
+    with autoviz.trace() as tl:
+        for _ in range(2):
+            opt.zero_grad()
+            err = w * 3.0 - 1.0
+            loss = err * err
+            loss.backward()
+            opt.step()
+    return tl
+
+
+def chain(n_ops: int):
+    """A chain of n_ops alternating `*` and `+` on two leaves, then backward."""
+    a = autoviz.tensor(0.5, requires_grad=True)
+    b = autoviz.tensor(1.5, requires_grad=True)
+    with autoviz.trace() as tl:
+        h = a
+        for i in range(n_ops):
+            h = h * b if i % 2 == 0 else h + 1.0
+        h.backward()
+    return tl
+
+
+def page_data(page: str) -> dict:
+    match = re.search(r'<script type="application/json" id="av-data">(.*?)</script>', page, re.S)
+    return json.loads(match.group(1))
+
+
+def page_layouts(page: str) -> list:
+    """Each layout's SVG element, parsed, in data-layout order."""
+    boxes = re.findall(
+        r'<div class="av-graph" data-layout="(\d+)" hidden>\n(.*?)</div>', page, re.S
+    )
+    assert [int(i) for i, _ in boxes] == list(range(len(boxes)))
+    return [ET.fromstring(svg) for _, svg in boxes]
+
+
+def read_slot(svg, kind: str, item_id: str, row=None) -> str:
+    """What the player's script reads from the DOM: a class list or a text's content."""
+    group = next(g for g in svg.iter(f"{SVG}g") if g.get("id") == item_id)
+    if kind in ("nc", "ec"):
+        return group.get("class")
+    texts = list(group.iter(f"{SVG}text"))
+    text = next(t for t in texts if t.get("class") == "flow") if kind == "et" else texts[row]
+    return text.text or ""
+
+
+def expected_values(tl, frames, k: int, ghost: bool) -> dict:
+    """Every slot of step k's layout as the renderer fills it, unescaped as the DOM shows it."""
+    _, template = frames.template(frames.graph_of_step(k))
+    state = frame_state(tl, tl[k], k, frames.options, ghost)
+    return {
+        key: html.unescape(state.get(key, template.defaults[key]))
+        if key[0] in ("nt", "et")
+        else state.get(key, template.defaults[key])
+        for key in template.defaults
+    }
+
+
+@pytest.mark.parametrize("ghost", [False, True])
+@pytest.mark.parametrize("make", [lesson_timeline, training_loop], ids=["lesson", "loop"])
+def test_replaying_the_page_changes_gives_every_frame_exactly(make, ghost, pure_engine):
+    """The script's job, done in Python from the written page: start from each inline SVG,
+    apply each step's changes, and compare every slot with the renderer's frame_state."""
+    tl = make()
+    frames = Frames(tl, get_theme("default"), make_options(), None)
+    page = player_page(tl, ghost=ghost)
+    data, svgs = page_data(page), page_layouts(page)
+    values = [
+        [read_slot(svg, *slot) for slot in slots]
+        for svg, slots in zip(svgs, data["layouts"], strict=True)
+    ]
+    for k, step in enumerate(data["steps"]):
+        changes = step["changes"]
+        for i in range(0, len(changes), 2):
+            values[step["layout"]][changes[i]] = data["strings"][changes[i + 1]]
+        slots = [tuple(s) for s in data["layouts"][step["layout"]]]
+        replayed = dict(zip(slots, values[step["layout"]], strict=True))
+        assert replayed == expected_values(tl, frames, k, ghost)
+
+
+def test_changes_hold_only_what_differs_from_the_previous_step(pure_engine):
+    tl = lesson_timeline()
+    deltas = step_deltas(Frames(tl, get_theme("default"), make_options(), None))
+    assert deltas.changes[0] == []  # the inline SVG already shows step 0
+    assert all(changes for changes in deltas.changes[1:])  # every step changes something
+    grads = [v for changes in deltas.changes for _, v in changes if re.match(r"grad: \d", v)]
+    # Each leaf's grad row gets its number once, when it is accumulated (b, w, x); no repeats.
+    assert grads == ["grad: 1.0", "grad: 2.0", "grad: 3.0"]
+
+
+def test_a_training_loop_has_one_layout_per_graph(pure_engine):
+    tl = training_loop()
+    data = page_data(player_page(tl))
+    assert len(data["layouts"]) == 2
+    graphs = [s.details.get("graph", 0) for s in tl.steps]
+    assert [s["layout"] for s in data["steps"]] == graphs  # graphs 0 and 1, in order
+
+
+@pytest.mark.parametrize("make", [lesson_timeline, lambda: chain(50)], ids=["lesson", "chain"])
+def test_page_size_is_within_three_svgs_plus_a_kilobyte_per_step(make, pure_engine):
+    tl = make()
+    assert len(tl) in (12, 106)  # the lesson example, and a timeline of over a hundred steps
+    page = player_page(tl)
+    single = len(tl.draw().svg().encode("utf-8"))
+    size = len(page.encode("utf-8"))
+    assert size <= 3 * single + 1024 * len(tl), (size, single, len(tl))
+    assert page.count("<svg") == 1  # one layout, never one SVG per step
+
+
+def test_embedded_json_cannot_end_its_script_element():
+    text = embed_json({"name": HOSTILE, "other": "<!-- & -->"})
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text) == {"name": HOSTILE, "other": "<!-- & -->"}
+
+
+def test_a_hostile_name_appears_only_escaped(pure_engine):
+    x = autoviz.tensor(2.0, requires_grad=True, name=HOSTILE)
+    with autoviz.trace() as tl:
+        y = x * 3.0
+        y.backward()
+    page = player_page(tl)
+    assert page.count("<script") == 2  # the data and the player, nothing injected
+    assert page.count("</script>") == 2
+    assert "__pwned" in page  # it is there, as text
+    assert "<script>window.__pwned" not in page
+    data = page_data(page)
+    assert any(HOSTILE in s for s in data["strings"])  # the caption names it, intact
+
+
+def test_only_the_page_script_may_run():
+    """The Content-Security-Policy pins the one script by hash and forbids every fetch."""
+    page = player_page(lesson_timeline())
+    policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page).group(1)
+    assert "default-src 'none'" in policy
+    assert re.search(r"script-src 'sha256-[A-Za-z0-9+/=]+';", policy)
+    assert "unsafe-eval" not in policy and "http" not in policy
+    script = re.findall(r"<script>(.*?)</script>", page, re.S)[0]
+    assert "eval(" not in script and "new Function" not in script and "innerHTML" not in script
+
+
+def test_quiz_data_carries_question_check_sentences(pure_engine):
+    tl = lesson_timeline()
+    data = page_data(player_page(tl, quiz=True))
+    asked = [(k, s["quiz"]) for k, s in enumerate(data["steps"]) if s["quiz"]]
+    assert len(asked) == 5  # what Add and Mul send on, then b, w and x's grads
+    for k, q in asked:
+        question = question_at(tl, k)
+        assert q["prompt"] == question.prompt and float(q["answer"]) == question.answer
+        assert q["right"] == question.check(str(question.answer))[1]
+        assert q["wrong"] == question.check("1e9")[1]
+        assert q["reveal"] == q["wrong"].replace("Not quite: the", "The")
+    assert all(s["quiz"] is None for s in page_data(player_page(tl))["steps"])
+
+
+def test_save_html_writes_the_page_and_checks_its_arguments(tmp_path, pure_engine):
+    tl = lesson_timeline()
+    path = tl.save_html(tmp_path / "lesson.html")
+    assert path.read_text(encoding="utf-8").startswith("<!doctype html>")
+    with pytest.raises(ValueError, match=r"unknown suffix '.svg' \(must be one of"):
+        tl.save_html(tmp_path / "lesson.svg")
+    with pytest.raises(ValueError, match="quiz must be True or False, got 'yes'"):
+        tl.save_html(tmp_path / "q.html", quiz="yes")
+    with pytest.raises(ValueError, match=r"unknown theme 'neon' \(must be one of"):
+        tl.save_html(tmp_path / "t.html", theme="neon")
+    with pytest.raises(ValueError, match=r"unknown option 'colour' \(must be one of"):
+        tl.save_html(tmp_path / "o.html", colour="red")
+    with autoviz.trace() as empty:
+        pass
+    with pytest.raises(ValueError, match="this timeline has no steps"):
+        empty.save_html(tmp_path / "e.html")
+
+
+def test_options_and_theme_reach_the_picture(pure_engine):
+    tl = lesson_timeline()
+    page = player_page(tl, theme="dark", rankdir="TB", legend=False)
+    assert 'class="theme-dark"' in page
+    assert 'fill="#1e1e1e"' in page  # the dark theme's background in the SVG
+    assert 'id="legend"' not in page
