@@ -15,7 +15,7 @@ import autoviz
 from autoviz.export.html import player_page
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from browser import CHROMIUM_ARGS, chromium_path  # noqa: E402
+from browser import CHROMIUM_ARGS, chromium_path
 
 
 def tree(n_nodes: int):

@@ -11,7 +11,7 @@ import autoviz
 from autoviz.export.deltas import step_deltas
 from autoviz.export.html import embed_json, player_page
 from autoviz.render import get_theme, make_options
-from autoviz.render.frames import Frames, frame_state
+from autoviz.render.frames import Frames
 from autoviz.tracing.explain import quiz as question_at
 from conftest import lesson_timeline
 
@@ -30,6 +30,17 @@ def training_loop():
             loss = err * err
             loss.backward()
             opt.step()
+    return tl
+
+
+def mlp():
+    """Linear-ReLU-Linear and an MSE loss: module boxes and saved tensors in the picture."""
+    autoviz.manual_seed(0)
+    net = autoviz.nn.Sequential(autoviz.nn.Linear(3, 4), autoviz.nn.ReLU(), autoviz.nn.Linear(4, 1))
+    x, y = autoviz.randn(2, 3), autoviz.randn(2, 1)
+    with autoviz.trace() as tl:
+        loss = autoviz.nn.MSELoss()(net(x), y)
+        loss.backward()
     return tl
 
 
@@ -71,24 +82,34 @@ def read_slot(svg, kind: str, item_id: str, row=None) -> str:
 
 def expected_values(tl, frames, k: int, ghost: bool) -> dict:
     """Every slot of step k's layout as the renderer fills it, unescaped as the DOM shows it."""
-    _, template = frames.template(frames.graph_of_step(k))
-    state = frame_state(tl, tl[k], k, frames.options, ghost)
-    return {
-        key: html.unescape(state.get(key, template.defaults[key]))
-        if key[0] in ("nt", "et")
-        else state.get(key, template.defaults[key])
-        for key in template.defaults
-    }
+    template, state = frames.state(k, ghost)
+    out = {}
+    for key in template.defaults:
+        value = state.get(key, template.defaults[key])
+        kind, item_id, *row = key  # the DOM has ids and texts unescaped
+        out[(kind, html.unescape(item_id), *row)] = (
+            html.unescape(value) if row or kind == "et" else value
+        )
+    return out
+
+
+CASES = {
+    "lesson": (lesson_timeline, {}),
+    "loop": (training_loop, {}),
+    "mlp-boxes": (mlp, {"collapse_above": 4}),  # modules drawn as boxes
+    "mlp-saved": (mlp, {"show_saved": True}),
+}
 
 
 @pytest.mark.parametrize("ghost", [False, True])
-@pytest.mark.parametrize("make", [lesson_timeline, training_loop], ids=["lesson", "loop"])
-def test_replaying_the_page_changes_gives_every_frame_exactly(make, ghost, pure_engine):
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_replaying_the_page_changes_gives_every_frame_exactly(case, ghost, pure_engine):
     """The script's job, done in Python from the written page: start from each inline SVG,
-    apply each step's changes, and compare every slot with the renderer's frame_state."""
+    apply each step's changes, and compare every slot with the renderer's frame state."""
+    make, options = CASES[case]
     tl = make()
-    frames = Frames(tl, get_theme("default"), make_options(), None)
-    page = player_page(tl, ghost=ghost)
+    frames = Frames(tl, get_theme("default"), make_options(**options), None)
+    page = player_page(tl, ghost=ghost, **options)
     data, svgs = page_data(page), page_layouts(page)
     values = [
         [read_slot(svg, *slot) for slot in slots]

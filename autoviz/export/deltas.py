@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from ..render.frames import Frames, frame_state
+from ..render.frames import Frames
 
 PROGRESS_FROM = 36  # steps; below this a progress bar is only noise
 
@@ -36,8 +36,7 @@ def step_deltas(frames: Frames, ghost: bool = False) -> Deltas:
     layout_of_step, changes = [], []
     for k in _steps(len(tl)):
         graph_no = frames.graph_of_step(k)
-        _, template = frames.template(graph_no)
-        state = frame_state(tl, tl[k], k, frames.options, ghost)
+        template, state = frames.state(k, ghost)
         if graph_no not in index:
             slots = [part for part in template.parts if type(part) is not str]
             index[graph_no] = len(layouts)

@@ -92,11 +92,17 @@ def player_data(tl, deltas: Deltas, quiz: bool) -> dict:
     return {
         "format": "autoviz-player",
         "version": 1,
-        "layouts": [[list(key) for key in layout.slots] for layout in deltas.layouts],
+        # Ids as the DOM has them: Graphviz writes "legend-leaf" as "legend&#45;leaf".
+        "layouts": [[_slot(key) for key in layout.slots] for layout in deltas.layouts],
         "strings": strings,
         "steps": steps,
         "code": [{"file": Path(s.file).name, "line": s.line, "text": s.text} for s in lines],
     }
+
+
+def _slot(key: tuple) -> list:
+    kind, item_id, *row = key
+    return [kind, html.unescape(item_id), *row]
 
 
 def _quiz(tl, k: int) -> dict | None:

@@ -54,6 +54,11 @@ class Frames:
         snap = self.tl[k]
         return template.fill(frame_state(self.tl, snap, k, self.options, ghost, layout))
 
+    def state(self, k: int, ghost: bool = False) -> tuple:
+        """The Template of step k's graph and every slot's value in its frame (for players)."""
+        _, template, layout = self.template(self.graph_of_step(k))
+        return template, frame_state(self.tl, self.tl[k], k, self.options, ghost, layout)
+
 
 def layout_graph(tl: Timeline, graph_no: int, options: Options) -> tuple[Graph, dict]:
     """Every node of one graph (and every leaf) with its widest label, plus edge labels."""
