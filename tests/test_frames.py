@@ -9,6 +9,8 @@ import pytest
 import autoviz
 import autoviz.render.frames as frames_module
 import autoviz.render.raster as raster
+from autoviz.render import Options
+from autoviz.render.frames import frame_state
 from conftest import lesson_timeline
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -161,3 +163,36 @@ def test_save_frames_rejects_unknown_formats(lesson, tmp_path):
     expected = r"unknown frame format 'gif' \(must be one of \['svg', 'png'\]"
     with pytest.raises(ValueError, match=expected):
         lesson.save_frames(tmp_path, format="gif")
+
+
+def busy_timeline():
+    """Two training iterations with retain_grad, no_grad, detach, zero_grad and an update."""
+    w = autoviz.tensor([0.5, -1.0], requires_grad=True)
+    b = autoviz.tensor(0.25, requires_grad=True)
+    with autoviz.trace() as tl:
+        for _ in range(2):
+            h = (w * 2.0 + b).tanh()
+            h.retain_grad()
+            with autoviz.no_grad():
+                h.mean() * 3.0
+            h.detach()
+            loss = (h * h).sum()
+            loss.backward()
+            with autoviz.no_grad():
+                w -= 0.1 * w.grad
+            w.grad.zero_()
+            b.grad = None
+    return tl
+
+
+@pytest.mark.parametrize("ghost", [False, True])
+@pytest.mark.parametrize("make", [lesson_timeline, busy_timeline])
+def test_frames_derived_step_by_step_equal_frames_computed_whole(pure_engine, make, ghost):
+    tl = make()
+    frames = frames_module.Frames(tl, autoviz.render.get_theme("default"), Options())
+    order = [*range(len(tl)), 3, 4, len(tl) - 1, 0]  # forward, then a jump back and on
+    for k in order:
+        _, template, layout = frames.template(frames.graph_of_step(k))
+        whole = template.fill(frame_state(tl, tl[k], k, Options(), ghost, layout))
+        assert frames.svg(k, ghost=ghost) == whole, f"step {k}"
+    assert frames.layout_calls == len({frames.graph_of_step(k) for k in range(len(tl))})

@@ -33,4 +33,4 @@ def draw_frame(tl, step: int, theme: str = "default", timeout=None, ghost=False,
     frames = cache[key]
     k = range(len(tl))[step]
     source, _, _ = frames.template(frames.graph_of_step(k))
-    return Diagram(source, timeout, svg=frames.svg(k, ghost=ghost), graph=tl[k])
+    return Diagram(source, timeout, svg=frames.svg(k, ghost=ghost), graph=lambda: tl[k])

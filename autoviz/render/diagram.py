@@ -15,11 +15,18 @@ class Diagram:
         self, source: str, timeout: float | None = None, svg: str | None = None, graph=None
     ) -> None:
         self.source = source
-        self.graph = graph  # the plain-data graph drawn, for .json
+        self._graph = graph  # the plain-data graph drawn (or a function making it), for .json
         self.timeout = timeout
         self._svg = svg
         # A stepping frame's SVG is its layout restyled; DOT alone cannot redraw it.
         self.is_frame = svg is not None
+
+    @property
+    def graph(self):
+        """The plain-data graph drawn; a frame's snapshot is made only when asked for."""
+        if callable(self._graph):
+            self._graph = self._graph()
+        return self._graph
 
     def svg(self) -> str:
         """The laid-out diagram as SVG text (computed on first use)."""

@@ -13,6 +13,7 @@ from .layout import run_layout
 from .theme import Theme
 
 _GROUP = re.compile(r'<g id="([^"]+)" class="(node|edge) ([^"]*)">(.*?)</g>', re.S)
+CHUNK = 128  # pieces of SVG joined together (a 1,000-node frame has about 24,000 pieces)
 _TIMELINE_ID = re.compile(r"[ne]\d+")  # the timeline's own nodes and edges: labels change
 _TEXT = re.compile(r"<text([^>]*)>(.*?)</text>", re.S)
 _PAIR = re.compile(r"(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?)")
@@ -33,6 +34,7 @@ class Frames:
     def __init__(self, tl: Timeline, theme: Theme, options: Options, timeout=None) -> None:
         self.tl, self.theme, self.options, self.timeout = tl, theme, options, timeout
         self.templates = {}  # graph number -> (DOT source, Template, Plan)
+        self.steppers = {}  # (graph number, ghost) -> Stepper
         self.layout_calls = 0
 
     def graph_of_step(self, k: int) -> int:
@@ -50,9 +52,13 @@ class Frames:
 
     def svg(self, k: int, ghost: bool = False) -> str:
         """The SVG of the frame after step k, without calling the layout engine again."""
-        _, template, layout = self.template(self.graph_of_step(k))
-        snap = self.tl[k]
-        return template.fill(frame_state(self.tl, snap, k, self.options, ghost, layout))
+        graph_no = self.graph_of_step(k)
+        stepper = self.steppers.get((graph_no, ghost))
+        if stepper is None:
+            _, template, layout = self.template(graph_no)
+            stepper = Stepper(self.tl, graph_no, template, layout, self.options, ghost)
+            self.steppers[(graph_no, ghost)] = stepper
+        return stepper.svg(k)
 
     def state(self, k: int, ghost: bool = False) -> tuple:
         """The Template of step k's graph and every slot's value in its frame (for players)."""
@@ -100,31 +106,38 @@ def frame_state(
     flows, now = _flows_so_far(tl, k, graph_no)
     state = {}
     for node in tl.nodes:
-        if node.graph not in (graph_no, PERSISTENT):
-            continue
-        shown = visible.get(node.id)
-        if shown is None:
-            state[("nc", node.id)] = f"node {node.kind} {'ghost' if ghost else 'hidden'}"
-            continue
-        classes = ["node", shown.kind]
-        if shown.made_in_no_grad or shown.detached:
-            classes.append("no-grad" if shown.made_in_no_grad else "detached")
-        classes += ["current"] * (node.id in current) + ["freed"] * shown.freed
-        state[("nc", node.id)] = " ".join(classes)
-        for i, row in enumerate(label_rows(shown, snap, options)):
-            state[("nt", node.id, i)] = html.escape(row, quote=False)
+        if node.graph in (graph_no, PERSISTENT):
+            _node_state(node, visible.get(node.id), node.id in current, snap, options, ghost, state)
     for edge in tl.edges:
-        if edge.source not in visible or edge.target not in visible:
-            state[("ec", edge.id)] = "edge data hidden"
-        elif edge.id in flows:
-            state[("ec", edge.id)] = "edge data grad" + (" current" if edge.id in now else "")
-            state[("et", edge.id)] = html.escape(flows[edge.id], quote=False)
-        else:
-            state[("ec", edge.id)] = "edge data"
-            state[("et", edge.id)] = ""
+        _edge_state(edge, visible, flows, now, state)
     if layout is not None:
         _grouped_state(tl, visible, options, ghost, layout, state)
     return state
+
+
+def _node_state(node, shown, current: bool, graph, options: Options, ghost: bool, state) -> None:
+    """The class and label rows of one node; `shown` is its state now, None if not made yet."""
+    if shown is None:
+        state[("nc", node.id)] = f"node {node.kind} {'ghost' if ghost else 'hidden'}"
+        return
+    classes = ["node", shown.kind]
+    if shown.made_in_no_grad or shown.detached:
+        classes.append("no-grad" if shown.made_in_no_grad else "detached")
+    classes += ["current"] * current + ["freed"] * shown.freed
+    state[("nc", node.id)] = " ".join(classes)
+    for i, row in enumerate(label_rows(shown, graph, options)):
+        state[("nt", node.id, i)] = html.escape(row, quote=False)
+
+
+def _edge_state(edge, visible, flows: dict, now: set, state) -> None:
+    if edge.source not in visible or edge.target not in visible:
+        state[("ec", edge.id)] = "edge data hidden"
+    elif edge.id in flows:
+        state[("ec", edge.id)] = "edge data grad" + (" current" if edge.id in now else "")
+        state[("et", edge.id)] = html.escape(flows[edge.id], quote=False)
+    else:
+        state[("ec", edge.id)] = "edge data"
+        state[("et", edge.id)] = ""
 
 
 def _grouped_state(tl, visible: dict, options: Options, ghost: bool, layout: Plan, state) -> None:
@@ -163,6 +176,107 @@ def _flows_so_far(tl: Timeline, k: int, graph_no: int) -> tuple[dict, set]:
     return flows, now
 
 
+class Stepper:
+    """The frames of one graph, derived in order: a frame rewrites only what its step touched.
+
+    Stepping forward costs the few nodes and edges a step acts on; going back, or jumping in
+    from another graph, recomputes the whole frame once (frame_state) and goes on from there.
+    """
+
+    def __init__(self, tl, graph_no, template, layout, options: Options, ghost: bool) -> None:
+        self.tl, self.graph_no, self.template, self.layout = tl, graph_no, template, layout
+        self.options, self.ghost = options, ghost
+        self.at = None
+        self.appear = {}  # step -> ids of the nodes of this graph that appear at it
+        self.touching = {}  # node id -> edges at it
+        self.edge_by_id = {e.id: e for e in tl.edges}
+        for node in tl.nodes:
+            if node.graph in (graph_no, PERSISTENT):
+                self.appear.setdefault(node.step, []).append(node)
+        for edge in tl.edges:
+            self.touching.setdefault(edge.source, []).append(edge)
+            self.touching.setdefault(edge.target, []).append(edge)
+        self.grouped = bool(layout.boxes) or options.show_saved
+
+    def svg(self, k: int) -> str:
+        steps = self.tl.steps
+        fresh = self.at is None or k < self.at
+        if not fresh and any(_graph(steps[s]) != self.graph_no for s in range(self.at + 1, k + 1)):
+            fresh = True  # another graph ran in between: its steps changed shared leaves
+        if fresh:
+            self._reset(k)
+        else:
+            for s in range(self.at + 1, k + 1):
+                self._advance(s)
+        for i in self.dirty:
+            self.chunks[i] = "".join(self.out[i * CHUNK : (i + 1) * CHUNK])
+        self.dirty.clear()
+        return "".join(self.chunks)
+
+    def _reset(self, k: int) -> None:
+        snap = self.tl[k]
+        state = frame_state(self.tl, snap, k, self.options, self.ghost, self.layout)
+        self.out = self.template.filled(state)
+        # Joined in chunks, so a frame re-joins only the chunks its step changed.
+        self.chunks = [""] * -(-len(self.out) // CHUNK)
+        self.dirty = set(range(len(self.chunks)))
+        self.live = {n.id: n for n in snap.nodes}  # the snapshot's copies, changes applied
+        self.current = set(snap.current)
+        self.graph = Graph(backward_ran=snap.backward_ran)  # what label_rows reads
+        self.flows, self.now = _flows_so_far(self.tl, k, self.graph_no)
+        self.at = k
+
+    def _advance(self, k: int) -> None:
+        step, state = self.tl.steps[k], {}
+        made = [replace(n) for n in self.appear.get(k, ())]
+        for node in made:
+            self.live[node.id] = node
+        touched = {n.id for n in made} | self.current
+        for node_id, field_name, value in step.changes:
+            if node_id in self.live:
+                setattr(self.live[node_id], field_name, value)
+                touched.add(node_id)
+        self.current = {i for i in step.nodes if i in self.live}
+        touched |= self.current
+        if step.phase == "backward" and not self.graph.backward_ran:
+            self.graph.backward_ran = True  # "grad: None (not retained)" from now on
+            touched = set(self.live)
+        edges = [e for n in made for e in self.touching.get(n.id, ())]
+        edges += self._flow_edges(step)
+        for node_id in touched:
+            node = self.live[node_id]
+            current = node_id in self.current
+            _node_state(node, node, current, self.graph, self.options, self.ghost, state)
+        for edge in edges:
+            _edge_state(edge, self.live, self.flows, self.now, state)
+        if made and self.grouped:
+            _grouped_state(self.tl, self.live, self.options, self.ghost, self.layout, state)
+        index, out, dirty = self.template.index, self.out, self.dirty
+        for key, value in state.items():
+            position = index.get(key)
+            if position is not None and out[position] != value:
+                out[position] = value
+                dirty.add(position // CHUNK)
+        self.at = k
+
+    def _flow_edges(self, step) -> list:
+        """Update the gradient flows; the edges whose look changes with them."""
+        edges = self.tl.edges
+        changed = set(self.now)
+        if step.kind == "seed":
+            changed |= set(self.flows)
+            self.flows = {}
+        for flow in step.flows:
+            self.flows[edges[flow.edge].id] = flow_label(flow)
+        self.now = {edges[f.edge].id for f in step.flows}
+        changed |= self.now
+        return [self.edge_by_id[i] for i in changed]
+
+
+def _graph(step) -> int:
+    return step.details.get("graph", 0)
+
+
 class Template:
     """A laid-out SVG cut into fixed text and slots for classes and label texts."""
 
@@ -176,6 +290,7 @@ class Template:
             pos = match.end()
         self.parts.append(svg[pos:])
         self.parts[0] = _add_style(self.parts[0], theme)
+        self.index = {part: i for i, part in enumerate(self.parts) if type(part) is not str}
 
     def _group(self, match) -> None:
         item_id, what, classes, body = match.groups()
@@ -222,10 +337,12 @@ class Template:
 
     def fill(self, state: dict) -> str:
         """The SVG with every slot taken from `state` (or as laid out)."""
+        return "".join(self.filled(state))
+
+    def filled(self, state: dict) -> list:
+        """The SVG's pieces with every slot taken from `state` (or as laid out)."""
         get, defaults = state.get, self.defaults
-        return "".join(
-            part if type(part) is str else get(part, defaults[part]) for part in self.parts
-        )
+        return [part if type(part) is str else get(part, defaults[part]) for part in self.parts]
 
 
 def _center_x(body: str) -> float:

@@ -40,11 +40,15 @@ class Timeline:
 
     def __getitem__(self, k: int) -> Graph:
         """The graph as it stood after step k (negative k counts from the end)."""
+        return snapshot(self, self._step_index(k))
+
+    def _step_index(self, k: int) -> int:
+        """k as a step number from 0; a bad k raises what indexing a list would."""
         if not isinstance(k, int):
             raise TypeError(f"timeline steps are indexed by int, not {type(k).__name__}")
         if not -len(self) <= k < len(self):
             raise IndexError(f"step {k} out of range: this timeline has {len(self)} steps")
-        return snapshot(self, k % len(self))
+        return k % len(self)
 
     def __repr__(self) -> str:
         phases = [s.phase for s in self.steps]
@@ -63,7 +67,7 @@ class Timeline:
 
         if not self.steps:
             raise ValueError("this timeline has no steps: nothing was recorded in the block")
-        self[step]  # the same range check and message as indexing
+        self._step_index(step)  # the same checks and messages as indexing
         return draw_frame(self, step, theme, timeout, **options)
 
     def save_frames(self, directory, format: str = "svg", *, theme: str = "default", **options):

@@ -1,0 +1,113 @@
+"""Rendering cost beside torchviz: DOT text, one layout and one stepping frame per graph size.
+
+Both libraries draw the same program, a chain of sin and tanh on one leaf, built once in
+autoviz and once in PyTorch; both DOT texts go through the same `dot` executable. autoviz
+draws tensors as nodes too (op + output per step), torchviz only grad_fns, so at the same
+program autoviz lays out about twice the nodes: the table shows both counts.
+"""
+
+import argparse
+import re
+import shutil
+import statistics
+import subprocess
+import time
+
+import autoviz
+import autoviz.tracing
+from autoviz.render import draw_frame, get_theme, make_options, to_dot
+
+SIZES = (10, 100, 1000, 5000)  # autoviz nodes: 2 per op plus the leaf
+
+
+def chain(lib, n_ops: int):
+    """y = tanh(sin(tanh(... x))) with `n_ops` ops, in autoviz or torch."""
+    x = lib.tensor([0.5, -0.25], requires_grad=True)
+    y = x
+    for i in range(n_ops):
+        y = y.sin() if i % 2 else y.tanh()
+    return y.sum() if n_ops % 2 == 0 else y.mean()
+
+
+def timed(fn, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def layout(dot: str, source: str) -> None:
+    subprocess.run([dot, "-Tsvg"], input=source.encode(), capture_output=True, check=True)
+
+
+def measure(n_nodes: int, dot: str, repeats: int) -> dict:
+    import torch
+    from torchviz import make_dot
+
+    n_ops = (n_nodes - 1) // 2
+    ours = autoviz.tracing.graph_of(chain(autoviz, n_ops), {})
+    theirs = chain(torch, n_ops)
+    theme, options = get_theme("default"), make_options(max_nodes=10_000)
+    bare = make_options(max_nodes=10_000, show_values=False, show_grads=False, legend=False)
+    our_dot, bare_dot = to_dot(ours, theme, options), to_dot(ours, theme, bare)
+    their_dot = make_dot(theirs).source
+    few = max(1, repeats // 4)
+    row = {
+        "nodes": len(ours.nodes),
+        "torchviz nodes": len(re.findall(r"^\t\d+ \[", their_dot, re.M)),
+        "dot": timed(lambda: to_dot(ours, theme, options), repeats),
+        "torchviz dot": timed(lambda: make_dot(theirs).source, repeats),
+        # Interleaved, so both see the same load on a shared machine.
+        "layout": timed(lambda: layout(dot, our_dot), few),
+        "torchviz layout": timed(lambda: layout(dot, their_dot), few),
+        "bare layout": timed(lambda: layout(dot, bare_dot), few),
+    }
+    with autoviz.trace() as tl:
+        chain(autoviz, n_ops).backward()
+    start = len(tl) // 3  # late in forward: the backward steps follow
+    draw_frame(tl, start, max_nodes=10_000).svg()  # the one layout, not timed
+    steps = iter(range(start + 1, len(tl)))
+    row["next frame"] = timed(
+        lambda: draw_frame(tl, next(steps), max_nodes=10_000).svg(), min(25, len(tl) - start - 1)
+    )
+    jumps = iter(range(start, 0, -1))  # going back: the whole frame is recomputed
+    row["jump"] = timed(lambda: draw_frame(tl, next(jumps), max_nodes=10_000).svg(), 3)
+    return row
+
+
+def ms(seconds: float) -> str:
+    if seconds < 0.001:
+        return f"{seconds * 1e6:.0f} us"
+    return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats, sizes up to 1,000")
+    args = parser.parse_args()
+    dot = shutil.which("dot")
+    if dot is None:
+        raise SystemExit("benchmarks/render.py needs Graphviz's `dot` on PATH (both libraries)")
+    sizes = SIZES[:3] if args.quick else SIZES
+    repeats = 5 if args.quick else 11
+    print(
+        "| nodes (autoviz / torchviz) | DOT: autoviz | torchviz | layout: autoviz | torchviz "
+        "| DOT + layout ratio | names only, ratio | next frame | frame after a jump |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for size in sizes:
+        r = measure(size, dot, repeats)
+        theirs = r["torchviz dot"] + r["torchviz layout"]
+        print(
+            f"| {r['nodes']:,} / {r['torchviz nodes']:,} | {ms(r['dot'])} | "
+            f"{ms(r['torchviz dot'])} | {ms(r['layout'])} | {ms(r['torchviz layout'])} | "
+            f"{(r['dot'] + r['layout']) / theirs:.2f}x | {(r['dot'] + r['bare layout']) / theirs:.2f}x"
+            f" | {ms(r['next frame'])} | {ms(r['jump'])} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
