@@ -100,11 +100,11 @@ def main() -> None:
     for size in sizes:
         r = measure(size, dot, repeats)
         theirs = r["torchviz dot"] + r["torchviz layout"]
+        ratio, bare = (r["dot"] + r["layout"]) / theirs, (r["dot"] + r["bare layout"]) / theirs
         print(
             f"| {r['nodes']:,} / {r['torchviz nodes']:,} | {ms(r['dot'])} | "
             f"{ms(r['torchviz dot'])} | {ms(r['layout'])} | {ms(r['torchviz layout'])} | "
-            f"{(r['dot'] + r['layout']) / theirs:.2f}x | {(r['dot'] + r['bare layout']) / theirs:.2f}x"
-            f" | {ms(r['next frame'])} | {ms(r['jump'])} |",
+            f"{ratio:.2f}x | {bare:.2f}x | {ms(r['next frame'])} | {ms(r['jump'])} |",
             flush=True,
         )
 
