@@ -29,7 +29,9 @@ def draw(obj, *, theme: str = "default", timeout: float | None = None, **options
 
     `obj` is an autoviz tensor, a torch tensor (drawn through the bridge), a Graph or a
     Timeline. Options: rankdir ("LR", "TB", "BT", "RL"), op_label ("both", "symbol", "name"),
-    precision (significant digits), show_values, show_grads. Returns a `Diagram`.
+    precision (significant digits), show_values, show_grads, show_saved (tensors saved for
+    backward), legend; for nn.Module graphs expand (["net.1"]), depth (module levels opened),
+    collapse_above (default 300 nodes), max_nodes (default 5,000). Returns a `Diagram`.
     """
     from .bridge import graph_of_torch, is_torch_object
     from .render import draw_graph
