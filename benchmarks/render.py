@@ -8,9 +8,11 @@ program autoviz lays out about twice the nodes: the table shows both counts.
 
 import argparse
 import re
+import resource
 import shutil
 import statistics
 import subprocess
+import sys
 import time
 
 import autoviz
@@ -38,8 +40,16 @@ def timed(fn, repeats: int) -> float:
     return statistics.median(times)
 
 
-def layout(dot: str, source: str) -> None:
+def layout(dot: str, source: str) -> float:
+    """CPU seconds `dot` spends on `source`: steadier than wall time on a shared machine."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run([dot, "-Tsvg"], input=source.encode(), capture_output=True, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def cpu(fn, repeats: int) -> float:
+    return statistics.median(fn() for _ in range(repeats))
 
 
 def measure(n_nodes: int, dot: str, repeats: int) -> dict:
@@ -53,27 +63,32 @@ def measure(n_nodes: int, dot: str, repeats: int) -> dict:
     bare = make_options(max_nodes=10_000, show_values=False, show_grads=False, legend=False)
     our_dot, bare_dot = to_dot(ours, theme, options), to_dot(ours, theme, bare)
     their_dot = make_dot(theirs).source
+    twice = chain(torch, 2 * n_ops)  # as many torchviz nodes as autoviz draws
+    twice_dot = make_dot(twice).source
     few = max(1, repeats // 4)
     row = {
         "nodes": len(ours.nodes),
         "torchviz nodes": len(re.findall(r"^\t\d+ \[", their_dot, re.M)),
         "dot": timed(lambda: to_dot(ours, theme, options), repeats),
         "torchviz dot": timed(lambda: make_dot(theirs).source, repeats),
-        # Interleaved, so both see the same load on a shared machine.
-        "layout": timed(lambda: layout(dot, our_dot), few),
-        "torchviz layout": timed(lambda: layout(dot, their_dot), few),
-        "bare layout": timed(lambda: layout(dot, bare_dot), few),
+        "layout": cpu(lambda: layout(dot, our_dot), few),
+        "torchviz layout": cpu(lambda: layout(dot, their_dot), few),
+        "bare layout": cpu(lambda: layout(dot, bare_dot), few),
+        "torchviz twice": cpu(lambda: layout(dot, twice_dot), few),
+        "torchviz twice dot": timed(lambda: make_dot(twice).source, repeats),
+        "torchviz twice nodes": len(re.findall(r"^\t\d+ \[", twice_dot, re.M)),
     }
     with autoviz.trace() as tl:
         chain(autoviz, n_ops).backward()
     start = len(tl) // 3  # late in forward: the backward steps follow
-    draw_frame(tl, start, max_nodes=10_000).svg()  # the one layout, not timed
+    frame = {"timeout": 1200, "max_nodes": 10_000}  # a 5,000-node frame layout takes minutes
+    draw_frame(tl, start, **frame).svg()  # the one layout, untimed
     steps = iter(range(start + 1, len(tl)))
     row["next frame"] = timed(
-        lambda: draw_frame(tl, next(steps), max_nodes=10_000).svg(), min(25, len(tl) - start - 1)
+        lambda: draw_frame(tl, next(steps), **frame).svg(), min(25, len(tl) - start - 1)
     )
     jumps = iter(range(start, 0, -1))  # going back: the whole frame is recomputed
-    row["jump"] = timed(lambda: draw_frame(tl, next(jumps), max_nodes=10_000).svg(), 3)
+    row["jump"] = timed(lambda: draw_frame(tl, next(jumps), **frame).svg(), 3)
     return row
 
 
@@ -86,25 +101,30 @@ def ms(seconds: float) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats, sizes up to 1,000")
+    parser.add_argument("--sizes", type=int, nargs="+", help=f"node counts (default {SIZES})")
     args = parser.parse_args()
+    sys.setrecursionlimit(100_000)  # torchviz walks the graph recursively
     dot = shutil.which("dot")
     if dot is None:
         raise SystemExit("benchmarks/render.py needs Graphviz's `dot` on PATH (both libraries)")
-    sizes = SIZES[:3] if args.quick else SIZES
+    sizes = args.sizes or (SIZES[:3] if args.quick else SIZES)
     repeats = 5 if args.quick else 11
     print(
         "| nodes (autoviz / torchviz) | DOT: autoviz | torchviz | layout: autoviz | torchviz "
-        "| DOT + layout ratio | names only, ratio | next frame | frame after a jump |"
+        "| DOT + layout ratio | names only, ratio | ratio at equal node count "
+        "| next frame | frame after a jump |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for size in sizes:
         r = measure(size, dot, repeats)
         theirs = r["torchviz dot"] + r["torchviz layout"]
         ratio, bare = (r["dot"] + r["layout"]) / theirs, (r["dot"] + r["bare layout"]) / theirs
+        equal = (r["dot"] + r["layout"]) / (r["torchviz twice dot"] + r["torchviz twice"])
         print(
             f"| {r['nodes']:,} / {r['torchviz nodes']:,} | {ms(r['dot'])} | "
             f"{ms(r['torchviz dot'])} | {ms(r['layout'])} | {ms(r['torchviz layout'])} | "
-            f"{ratio:.2f}x | {bare:.2f}x | {ms(r['next frame'])} | {ms(r['jump'])} |",
+            f"{ratio:.2f}x | {bare:.2f}x | {equal:.2f}x ({r['torchviz twice nodes']:,}) | "
+            f"{ms(r['next frame'])} | {ms(r['jump'])} |",
             flush=True,
         )
 
