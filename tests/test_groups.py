@@ -266,3 +266,33 @@ def test_frames_of_a_collapsed_timeline_show_a_box_once_its_module_ran(pure_engi
     positions = re.compile(r'<g id="(m\d+)" class="node[^"]*">.*?points="([^"]+)"', re.S)
     assert dict(positions.findall(first)) == dict(positions.findall(last))
     assert calls == [1]
+
+
+def test_module_names_are_escaped_in_clusters_and_boxes():
+    evil = type('Evil</text><script>"&', (nn.Linear,), {})
+    autoviz.manual_seed(0)
+    net = nn.Sequential(evil(2, 2))
+    out = net(autoviz.randn(1, 2)).sum()
+    ns = {"net": net, "out": out}
+    for source in (draw(ns, "out"), draw(ns, "out", depth=1)):
+        assert "<script>" not in source and "</text>" not in source
+        assert "Evil&lt;/text&gt;&lt;script&gt;&quot;&amp;" in source
+
+
+@pytest.mark.parametrize("ghost", [False, True])
+def test_grouped_frames_derived_step_by_step_equal_frames_computed_whole(pure_engine, ghost):
+    from autoviz.render import get_theme, make_options
+    from autoviz.render.frames import Frames, frame_state
+
+    autoviz.manual_seed(0)
+    net = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1))
+    x = autoviz.randn(2, 3)
+    with autoviz.trace() as tl:
+        out = net(x).sum()
+        out.backward()
+    options = make_options(depth=1, expand=["net.2"], show_saved=True)
+    frames = Frames(tl, get_theme("dark"), options)
+    for k in [*range(len(tl)), 2]:
+        _, template, layout = frames.template(frames.graph_of_step(k))
+        whole = template.fill(frame_state(tl, tl[k], k, options, ghost, layout))
+        assert frames.svg(k, ghost=ghost) == whole, f"step {k}"
