@@ -64,13 +64,17 @@ class ModuleMap:
             for child, _ in fn.next_functions
             if child is not None and hasattr(child, "variable")
         ]
-        chains = [c for c in chains if c]
-        if not chains:
-            return []
-        common = chains[0]
-        for other in chains[1:]:
-            length = 0
-            while length < min(len(common), len(other)) and common[length] == other[length]:
-                length += 1
-            common = common[:length]
-        return common
+        return common_chain([c for c in chains if c])
+
+
+def common_chain(chains: list) -> list:
+    """The enclosing modules every chain shares, outermost first ([] for none)."""
+    if not chains:
+        return []
+    common = chains[0]
+    for other in chains[1:]:
+        length = 0
+        while length < min(len(common), len(other)) and common[length] == other[length]:
+            length += 1
+        common = common[:length]
+    return common

@@ -214,7 +214,8 @@ class TorchRecorder:
             else:
                 key = (id(child), nr)
                 if key not in self.outputs:
-                    self.outputs[key] = by_edge.get(key) or Unseen(child, nr)
+                    known = by_edge.get(key)
+                    self.outputs[key] = known if known is not None else Unseen(child, nr)
                 inputs.append(self.outputs[key])
         return inputs
 
