@@ -15,6 +15,14 @@ from ..tracing.builder import build
 from ..tracing.naming import assigned_name
 from ..tracing.symbols import ELEMENTWISE
 from ..tracing.timeline import Timeline
+from .calls import (
+    as_list,
+    constant_value,
+    kind_of,
+    positional_constants,
+    spare_constants,
+    tensors_in,
+)
 from .modules import ModuleMap
 from .saved import saved_tensors
 from .view import ACCUMULATE_GRAD, TorchView, Unseen, keep_gradient, tensor_preview
@@ -25,10 +33,6 @@ _INTERNAL_DIRS = tuple(
     str(Path(module.__file__).resolve().parent) for module in (sys.modules["autoviz"], torch)
 )
 _INTERNAL = {}  # code object -> whether it is internal
-_BACKWARD = (torch.Tensor.backward, torch.autograd.backward, torch.autograd.grad)
-_INPLACE_DUNDERS = frozenset(
-    ["__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ipow__", "__imatmul__"]
-)
 
 
 class _Mode(TorchFunctionMode):
@@ -115,7 +119,7 @@ class TorchRecorder:
 
     # -- every torch function call -----------------------------------------------------------------
     def call(self, func, args, kwargs):
-        kind = _kind(func)
+        kind = kind_of(func)
         if kind == "get":
             return func(*args, **kwargs)
         if kind == "backward":
@@ -138,14 +142,14 @@ class TorchRecorder:
         return out
 
     def _after(self, func, kind, args, kwargs, out, grad_enabled, needed_grad) -> None:
-        outs = _tensors(out)
+        outs = tensors_in(out)
         new = self._new_nodes(outs) if grad_enabled and outs else []
         if new:
             self._ops(new, args, kwargs, outs)
         elif kind == "inplace":
             self._inplace(func, args)
         elif outs:
-            inputs = _tensors((args, kwargs))
+            inputs = tensors_in((args, kwargs))
             for t in outs:
                 if any(t is i for i in inputs):
                     if kind == "requires_grad_" and t.requires_grad and not needed_grad:
@@ -181,13 +185,13 @@ class TorchRecorder:
         for t in outs:
             if t.grad_fn is not None:
                 self.outputs[(id(t.grad_fn), t.output_nr)] = t
-        by_edge = {(id(t.grad_fn), t.output_nr): t for t in _tensors((args, kwargs)) if t.grad_fn}
+        by_edge = {(id(t.grad_fn), t.output_nr): t for t in tensors_in((args, kwargs)) if t.grad_fn}
         stack = tuple(self.module_stack)
         for fn in new:
             self.known[id(fn)] = fn
             out = self.outputs.setdefault((id(fn), 0), Unseen(fn))
             inputs = self._inputs(fn, args, by_edge, last=fn is new[-1])
-            constants = [_constant(v) for v in inputs]
+            constants = [constant_value(v) for v in inputs]
             self.log.append(("op", src, fn, out, inputs, constants, tensor_preview(out)))
             self.op_stacks[id(fn)], self.saved[id(fn)] = stack, saved_tensors(fn)
             self.handles.append(fn.register_hook(partial(self._on_node, fn)))
@@ -202,9 +206,9 @@ class TorchRecorder:
 
     def _inputs(self, fn, args, by_edge, last: bool) -> list:
         """One input per next_functions entry: a leaf, an earlier output, a constant or None."""
-        constants = _positional_constants(fn, args)
+        constants = positional_constants(fn, args)
         if constants is None and last:
-            constants = _spare_constants(fn, args)
+            constants = spare_constants(fn, args)
         inputs = []
         for index, (child, nr) in enumerate(fn.next_functions):
             if child is None:
@@ -248,8 +252,8 @@ class TorchRecorder:
         if func is torch.Tensor.backward:
             roots, grads = [bound["self"]], [bound.get("gradient")]
         else:
-            roots = _as_list(bound.get("tensors", bound.get("outputs")))
-            grads = _as_list(bound.get("grad_tensors", bound.get("grad_outputs")))
+            roots = as_list(bound.get("tensors", bound.get("outputs")))
+            grads = as_list(bound.get("grad_tensors", bound.get("grad_outputs")))
         grads = grads if grads else [None] * len(roots)
         seeds = [
             (t.grad_fn, tensor_preview(g) if g is not None else tensor_preview(torch.ones(())))
@@ -299,96 +303,8 @@ class TorchRecorder:
             self.module_stack.pop()
 
 
-_KINDS = {}
-_STATE_CHANGES = {"retain_grad": "retain", "detach": "detach", "requires_grad_": "requires_grad_"}
-
-
-def _kind(func) -> str:
-    """What a torch function is to the recorder: a property read, backward, in place, ..."""
-    kind = _KINDS.get(func)
-    if kind is None:
-        name = getattr(func, "__name__", "")
-        if name in ("__get__", "__set__"):
-            kind = name.strip("_")
-        elif any(func is b for b in _BACKWARD):
-            kind = "backward"
-        elif name in _STATE_CHANGES:
-            kind = _STATE_CHANGES[name]
-        elif name in _INPLACE_DUNDERS or (name.endswith("_") and not name.startswith("_")):
-            kind = "inplace"
-        else:
-            kind = "call"
-        _KINDS[func] = kind
-    return kind
-
-
 def _is_internal(code) -> bool:
     inside = _INTERNAL.get(code)
     if inside is None:
         inside = _INTERNAL[code] = code.co_filename.startswith(_INTERNAL_DIRS)
     return inside
-
-
-def _tensors(value) -> list:
-    """The torch tensors in `value`, looking inside tuples, lists and dicts."""
-    found, stack = [], [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, torch.Tensor):
-            found.append(item)
-        elif isinstance(item, list | tuple):
-            stack.extend(reversed(item))
-        elif isinstance(item, dict):
-            stack.extend(reversed(list(item.values())))
-    return found
-
-
-def _as_list(value) -> list:
-    if value is None:
-        return []
-    return [value] if isinstance(value, torch.Tensor) else list(value)
-
-
-def _positional_constants(fn, args) -> list | None:
-    """The call's arguments when they line up with `fn.next_functions` (x * 3.0), so inputs
-    that need no gradient can be drawn as constants; None when they do not (F.linear's
-    addmm takes its arguments in another order)."""
-    if len(args) != len(fn.next_functions):
-        return None
-    for arg, (child, _) in zip(args, fn.next_functions, strict=True):
-        if child is None:
-            constant = isinstance(arg, int | float) or (
-                isinstance(arg, torch.Tensor) and not arg.requires_grad
-            )
-            if not constant:
-                return None
-        elif not isinstance(arg, torch.Tensor) or not _feeds(child, arg):
-            return None
-    return list(args)
-
-
-def _spare_constants(fn, args) -> list | None:
-    """The call's tensor arguments that need no gradient, in order, as the inputs behind
-    `fn`'s (None, 0) entries when there are as many of each: F.linear(x, w, b) runs
-    addmm(b, x, w.t()), whose one such entry is x."""
-    spare = iter([a for a in args if isinstance(a, torch.Tensor) and not a.requires_grad])
-    slots = [child is None for child, _ in fn.next_functions]
-    if sum(slots) != sum(1 for a in args if isinstance(a, torch.Tensor) and not a.requires_grad):
-        return None
-    return [next(spare) if slot else None for slot in slots]
-
-
-def _feeds(child, t) -> bool:
-    """Whether node `child` carries gradient back to tensor `t`."""
-    if isinstance(child, ACCUMULATE_GRAD):
-        return child.variable is t
-    return t.grad_fn is child
-
-
-def _constant(value):
-    """The value of an input that may change later in the block: a leaf or a constant."""
-    if isinstance(value, torch.Tensor):
-        return tensor_preview(value) if value.grad_fn is None else None
-    if isinstance(value, Unseen) or value is None:
-        return None
-    return value
