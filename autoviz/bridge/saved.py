@@ -3,16 +3,18 @@
 import torch
 
 SAVED_PREFIX = "_saved_"
+_ATTRIBUTES = {}  # node type -> its _saved_* attribute names (dir() is slow: ask once per type)
 
 
 def saved_tensors(fn) -> list:
     """[{"name", "shape", "value"}] per saved tensor of `fn`; empty once backward freed them."""
     from .view import tensor_preview
 
+    names = _ATTRIBUTES.get(type(fn))
+    if names is None:
+        names = _ATTRIBUTES[type(fn)] = [a for a in dir(fn) if a.startswith(SAVED_PREFIX)]
     found = []
-    for attr in dir(fn):
-        if not attr.startswith(SAVED_PREFIX):
-            continue
+    for attr in names:
         try:
             value = getattr(fn, attr)
         except RuntimeError:  # "Trying to backward through the graph a second time ..."

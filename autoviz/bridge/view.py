@@ -3,7 +3,7 @@
 import numpy as np
 import torch
 
-from ..tracing.preview import PREVIEW_LIMIT, preview
+from ..tracing.preview import PREVIEW_LIMIT
 from .modules import ModuleMap
 from .saved import saved_tensors
 
@@ -38,7 +38,8 @@ def tensor_preview(t):
     """A preview of torch tensor `t` (None when it is too large, as for autoviz's own)."""
     if t is None or isinstance(t, Unseen) or t.numel() > PREVIEW_LIMIT:
         return None
-    return preview(to_numpy(t))
+    # tolist() gives what preview() gives for the numpy copy (a float for 0-d), without one.
+    return t.detach().tolist()
 
 
 def keep_gradient(g):
