@@ -8,7 +8,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import autoviz
@@ -310,6 +310,7 @@ def test_same_op_nodes_as_torchviz(program):
     ),
     st.lists(st.floats(-3, 3, width=32), min_size=3, max_size=3),
 )
+@example(program=[("+", 0, 0), ("r", 0, 0), ("*", 0, 4)], values=[0.0, 0.0, 0.0])  # zero grads
 def test_random_programs_give_the_same_timeline_in_both(program, values):
     def run(lib, tracer):
         leaves = [lib.tensor(v, requires_grad=True) for v in values]

@@ -273,6 +273,7 @@ class TorchRecorder:
         (upstream,) = grad_outputs
         if self.active and upstream is not None and upstream.dim() == 0 and upstream == 0:
             ones = fn(torch.ones_like(upstream))
+            ones = (ones,) if isinstance(ones, torch.Tensor) else ones  # one input: no tuple
             self.locals[id(fn)] = [tensor_preview(g) for g in ones]
 
     def _on_node(self, fn, grad_inputs, grad_outputs) -> None:
