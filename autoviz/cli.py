@@ -1,6 +1,7 @@
 """The `autoviz` command: classroom demos and exports from the shell."""
 
 import argparse
+import os
 import runpy
 import sys
 from pathlib import Path
@@ -41,7 +42,45 @@ def _parser() -> argparse.ArgumentParser:
         help="folder for graph.svg and graph.dot (default: ./autoviz-demo)",
     )
     demo.set_defaults(run=_demo)
+    html = _script_command(commands, "html", _html, "write the step-by-step HTML player")
+    html.add_argument("-o", "--output", required=True, type=Path, metavar="FILE.html")
+    html.add_argument("--quiz", action="store_true", help="ask for each gradient before showing it")
+    present = _script_command(
+        commands, "present", _present, "write the player to a temporary file and open a browser"
+    )
+    present.add_argument("--quiz", action="store_true", help="ask for each gradient first")
+    frames = _script_command(commands, "frames", _frames, "write one image per step (slides)")
+    frames.add_argument("-o", "--output", required=True, type=Path, metavar="DIR")
+    frames.add_argument("--format", choices=("svg", "png"), default="svg")
+    render = _script_command(commands, "render", _render, "write the final diagram")
+    render.add_argument("-o", "--output", required=True, type=Path, metavar="FILE.svg")
+    animate = _script_command(
+        commands, "animate", _animate, "write both passes as one animated .svg or .gif"
+    )
+    animate.add_argument("-o", "--output", required=True, type=Path, metavar="FILE.svg")
+    animate.add_argument(
+        "--seconds-per-step", type=float, default=1.0, metavar="S", help="default: 1.0"
+    )
     return parser
+
+
+def _script_command(commands, name: str, run, help_text: str) -> argparse.ArgumentParser:
+    """A command that runs a user's script under the tracer, with the options all share."""
+    from .render.theme import THEMES
+
+    command = commands.add_parser(name, help=f"run SCRIPT.py traced and {help_text}")
+    command.add_argument("script", type=Path, metavar="SCRIPT.py")
+    command.add_argument("--theme", choices=list(THEMES), default="default")
+    command.add_argument(
+        "--torch", action="store_true", help="trace real PyTorch code (autoviz.trace_torch)"
+    )
+    command.add_argument(
+        "--partial",
+        action="store_true",
+        help="if the script raises, still write what was traced before the error",
+    )
+    command.set_defaults(run=run)
+    return command
 
 
 def _demo(args) -> int:
@@ -55,6 +94,128 @@ def _demo(args) -> int:
     for name in ("graph.svg", "graph.dot"):
         print(f"wrote {diagram.save(args.out / name)}")
     return 0
+
+
+def _html(args) -> int:
+    _writable_file(args.output)
+    _need_player()
+    run = _traced(args)
+    run.timeline.save_html(args.output, quiz=args.quiz, theme=args.theme)
+    return _done(args, run, f"wrote {args.output}")
+
+
+def _present(args) -> int:
+    import tempfile
+
+    _need_player()
+    run = _traced(args)
+    path = Path(tempfile.mkdtemp(prefix="autoviz-")) / f"{args.script.stem}.html"
+    run.timeline.save_html(path, quiz=args.quiz, theme=args.theme)
+    print(f"wrote {path}")
+    if not _open_in_browser(path):
+        print(f"no browser could be opened here: open {path.as_uri()} in a web browser")
+    return _done(args, run)
+
+
+def _need_player() -> None:
+    from .tracing import Timeline
+
+    if not hasattr(Timeline, "save_html"):
+        raise AutovizError(
+            "the HTML player (Timeline.save_html) is not in this version of autoviz yet; "
+            "use `autoviz animate` or `autoviz frames` meanwhile"
+        )
+
+
+def _frames(args) -> int:
+    if args.output.exists() and not args.output.is_dir():
+        raise AutovizError(f"cannot write frames into {str(args.output)!r}: it is a file")
+    run = _traced(args)
+    paths = run.timeline.save_frames(args.output, args.format, theme=args.theme)
+    return _done(args, run, f"wrote {len(paths)} frames into {args.output}")
+
+
+def _render(args) -> int:
+    from .render.diagram import SUFFIXES
+
+    _writable_file(args.output, SUFFIXES)
+    run = _traced(args)
+    run.timeline.draw(theme=args.theme).save(args.output)
+    return _done(args, run, f"wrote {args.output}")
+
+
+def _animate(args) -> int:
+    from .export.animation import SUFFIXES
+
+    _writable_file(args.output, SUFFIXES)
+    if not args.seconds_per_step > 0:
+        raise AutovizError(f"--seconds-per-step must be positive, got {args.seconds_per_step}")
+    run = _traced(args)
+    run.timeline.save_animation(
+        args.output, theme=args.theme, seconds_per_step=args.seconds_per_step
+    )
+    return _done(args, run, f"wrote {args.output}")
+
+
+def _writable_file(path: Path, suffixes=None) -> None:
+    """Refuse an output path that cannot be written before the script runs, not after."""
+    if path.is_dir():
+        raise AutovizError(f"cannot write {str(path)!r}: it is a folder; give a file name")
+    if suffixes is not None and path.suffix.lower() not in suffixes:
+        raise AutovizError(
+            f"cannot write {str(path)!r}: unknown suffix {path.suffix or '(none)'!r} "
+            f"(must be one of {list(suffixes)})"
+        )
+    if not path.parent.is_dir():
+        raise AutovizError(f"cannot write {str(path)!r}: folder {str(path.parent)!r} not found")
+
+
+def _traced(args):
+    """The script's Run; a script that raised shows its traceback and stops here unless
+    --partial; one that traced nothing is an error."""
+    from .runscript import ScriptError, run_script
+
+    run = run_script(args.script, torch=args.torch)
+    name = args.script.name
+    if run.error is not None:
+        sys.stderr.write(run.traceback)
+        if not args.partial:
+            raise ScriptError(
+                f"{name} raised {type(run.error).__name__}, so nothing was written "
+                "(--partial writes what was traced before the error)"
+            )
+    if not len(run.timeline):
+        when = " before its error" if run.error is not None else ""
+        raise ScriptError(
+            f"{name} traced nothing{when}: it made no autoviz tensors; write it with "
+            "`import autoviz as torch` (or use --torch for PyTorch code)"
+        )
+    return run
+
+
+def _done(args, run, message: str | None = None) -> int:
+    """Report what was written; a script that raised still fails (with --partial)."""
+    from .runscript import ScriptError
+
+    if message:
+        print(message)
+    if run.error is not None:
+        raise ScriptError(
+            f"{args.script.name} raised {type(run.error).__name__}: wrote what was traced before "
+            f"it ({len(run.timeline)} steps)"
+        )
+    return 0
+
+
+def _open_in_browser(path: Path) -> bool:
+    """Open the file in the default browser; False when there is none (e.g. over ssh)."""
+    import webbrowser
+
+    graphical = sys.platform in ("darwin", "win32") or any(
+        os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER")
+    )
+    # Without a display webbrowser falls back to text browsers that would take over the shell.
+    return graphical and webbrowser.open(path.as_uri())
 
 
 if __name__ == "__main__":

@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from autoviz.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,3 +67,219 @@ def test_readme_diagram_is_fresh(tmp_path, pure_engine):
         "`AUTOVIZ_DOT=graphviz-pure autoviz demo --out /tmp/d && "
         "cp /tmp/d/graph.svg assets/lesson-example.svg`"
     )
+
+
+# -- the classroom commands: a user's script run under the tracer ------------------------------
+
+LESSON = """\
+import autoviz as torch
+
+x = torch.tensor(2.0, requires_grad=True)
+w = torch.tensor(3.0, requires_grad=True)
+b = torch.tensor(1.0, requires_grad=True)
+y = w * x
+z = y + b
+z.backward()
+print("x.grad =", x.grad)
+"""
+
+FAILING = """\
+import autoviz as torch
+
+
+def widen(t):
+    return t @ torch.ones(3)
+
+
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+b = a * 2
+c = widen(b)
+"""
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def write_script(folder: Path, text: str, name: str = "lesson.py") -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def drawn_nodes(svg_text: str) -> dict:
+    """Node id -> label texts, for the nodes a (frame) SVG shows."""
+    import xml.etree.ElementTree as ET
+
+    out = {}
+    for g in ET.fromstring(svg_text).iter(f"{SVG}g"):
+        classes = g.get("class", "").split()
+        if classes[:1] == ["node"] and "legend" not in classes and "hidden" not in classes:
+            out[g.get("id")] = [t.text for t in g.iter(f"{SVG}text")]
+    return out
+
+
+def test_render_writes_the_final_diagram(tmp_path, pure_engine):
+    script = write_script(tmp_path, LESSON)
+    result = run_cli("render", str(script), "-o", str(tmp_path / "graph.svg"), "--theme", "dark")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["x.grad = tensor(3.)", f"wrote {tmp_path / 'graph.svg'}"]
+    svg = (tmp_path / "graph.svg").read_text()
+    nodes = drawn_nodes(svg)
+    assert len(nodes) == 7 and ["x", "value: 2.0", "grad: 3.0"] in nodes.values()
+    assert "#1e1e1e" in svg  # the dark theme's background
+
+
+def test_frames_writes_one_svg_per_step(tmp_path, pure_engine):
+    script = write_script(tmp_path, LESSON)
+    result = run_cli("frames", str(script), "-o", str(tmp_path / "slides"))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == f"wrote 12 frames into {tmp_path / 'slides'}"
+    files = sorted((tmp_path / "slides").iterdir())
+    assert [f.name for f in files] == [f"step-{k:03d}.svg" for k in range(12)]
+    shown = [len(drawn_nodes(f.read_text())) for f in files]
+    assert shown == [1, 2, 3, 5, 7] + [7] * 7  # x, w, b, then y = w * x, z = y + b; backward
+
+
+def test_animate_writes_an_animated_svg_and_a_gif(tmp_path, pure_engine):
+    from PIL import Image
+
+    script = write_script(tmp_path, LESSON)
+    svg = tmp_path / "lesson.svg"
+    assert run_cli("animate", str(script), "-o", str(svg)).returncode == 0
+    assert svg.read_text().count("@keyframes") > 20 and "<script" not in svg.read_text()
+    gif = tmp_path / "lesson.gif"
+    result = run_cli("animate", str(script), "-o", str(gif), "--seconds-per-step", "0.5")
+    assert result.returncode == 0, result.stderr
+    image = Image.open(gif)
+    assert image.n_frames == 12 and image.info["duration"] == 500
+
+
+def test_the_script_runs_as_main_in_its_own_folder(tmp_path, pure_engine):
+    """`__name__ == "__main__"`, its folder importable, argv[0] the script, as with `python`."""
+    (tmp_path / "helpers.py").write_text("SCALE = 4.0\n")
+    script = write_script(
+        tmp_path,
+        "import sys\nimport autoviz as torch\nfrom helpers import SCALE\n"
+        "if __name__ == '__main__':\n"
+        "    print('argv', sys.argv)\n"
+        "    a = torch.tensor(1.0, requires_grad=True)\n"
+        "    (a * SCALE).backward()\n"
+        "    print('a.grad', a.grad.item())\n",
+    )
+    result = run_cli("render", str(script), "-o", str(tmp_path / "g.svg"), cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert f"argv [{str(script)!r}]" in result.stdout and "a.grad 4.0" in result.stdout
+
+
+def test_a_script_that_raises_shows_its_traceback_and_writes_nothing(tmp_path, pure_engine):
+    script = write_script(tmp_path, FAILING, "broken.py")
+    result = run_cli("render", str(script), "-o", str(tmp_path / "g.svg"))
+    assert result.returncode == 1
+    err = result.stderr
+    assert err.startswith("Traceback (most recent call last):\n")
+    assert f'File "{script}", line 10, in <module>' in err
+    assert f'File "{script}", line 5, in widen' in err and "return t @ torch.ones(3)" in err
+    assert "autoviz/" not in err.replace(str(tmp_path), "") and "runpy" not in err
+    assert err.splitlines()[-1] == (
+        "autoviz: error: broken.py raised RuntimeError, so nothing was written "
+        "(--partial writes what was traced before the error)"
+    )
+    assert not (tmp_path / "g.svg").exists()
+
+
+def test_partial_writes_what_was_traced_before_the_error(tmp_path, pure_engine):
+    script = write_script(tmp_path, FAILING, "broken.py")
+    result = run_cli("frames", str(script), "-o", str(tmp_path / "f"), "--partial")
+    assert result.returncode == 1
+    assert "RuntimeError: " in result.stderr and "Traceback" in result.stderr
+    assert result.stderr.splitlines()[-1] == (
+        "autoviz: error: broken.py raised RuntimeError: wrote what was traced before it (2 steps)"
+    )
+    frames = sorted((tmp_path / "f").iterdir())
+    assert len(frames) == 2  # the leaf a, then b = a * 2
+    assert ["b", "value: shape (2,) [2.0, 4.0]", "grad: None"] in drawn_nodes(
+        frames[-1].read_text()
+    ).values()
+
+
+def test_exit_codes_of_sys_exit(tmp_path, pure_engine):
+    body = (
+        "import sys\nimport autoviz as torch\n"
+        "(torch.tensor(1.0, requires_grad=True) * 2).backward()\n"
+    )
+    ok = write_script(tmp_path, body + "sys.exit(0)\n", "ok.py")
+    assert run_cli("render", str(ok), "-o", str(tmp_path / "ok.svg")).returncode == 0
+    bad = write_script(tmp_path, body + "sys.exit(3)\n", "bad.py")
+    result = run_cli("render", str(bad), "-o", str(tmp_path / "bad.svg"))
+    assert result.returncode == 1 and "SystemExit: 3" in result.stderr
+
+
+def test_a_script_that_traces_nothing_is_an_error(tmp_path):
+    script = write_script(tmp_path, "print('no tensors here')\n", "plain.py")
+    result = run_cli("render", str(script), "-o", str(tmp_path / "g.svg"))
+    assert result.returncode == 1 and result.stdout == "no tensors here\n"
+    assert result.stderr == (
+        "autoviz: error: plain.py traced nothing: it made no autoviz tensors; write it with "
+        "`import autoviz as torch` (or use --torch for PyTorch code)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["render", "{tmp}/missing.py", "-o", "{tmp}/g.svg"],
+            "cannot run '{tmp}/missing.py': it does not exist; give the path of a .py file",
+        ),
+        (
+            ["render", "{tmp}", "-o", "{tmp}/g.svg"],
+            "cannot run '{tmp}': it is a folder; give the path of a .py file",
+        ),
+        (
+            ["render", "{script}", "-o", "{script}/g.svg"],
+            "cannot write '{script}/g.svg': folder '{script}' not found",
+        ),
+        (
+            ["render", "{script}", "-o", "{tmp}"],
+            "cannot write '{tmp}': it is a folder; give a file name",
+        ),
+        (
+            ["render", "{script}", "-o", "{tmp}/g.gif"],
+            "cannot write '{tmp}/g.gif': unknown suffix '.gif' "
+            "(must be one of ['.svg', '.png', '.pdf', '.dot', '.json'])",
+        ),
+        (
+            ["animate", "{script}", "-o", "{tmp}/a.mp4"],
+            "cannot write '{tmp}/a.mp4': unknown suffix '.mp4' (must be one of ['.svg', '.gif'])",
+        ),
+        (
+            ["frames", "{script}", "-o", "{script}"],
+            "cannot write frames into '{script}': it is a file",
+        ),
+        (
+            ["animate", "{script}", "-o", "{tmp}/a.svg", "--seconds-per-step", "0"],
+            "--seconds-per-step must be positive, got 0.0",
+        ),
+    ],
+)
+def test_bad_paths_are_one_line_errors(tmp_path, args, message):
+    script = write_script(tmp_path, LESSON)
+    fill = {"tmp": str(tmp_path), "script": str(script)}
+    result = run_cli(*[a.format(**fill) for a in args])
+    assert result.returncode == 1
+    assert result.stderr == f"autoviz: error: {message.format(**fill)}\n"
+    assert result.stdout == ""  # the script never ran
+
+
+def test_themes_are_checked_against_the_list(tmp_path):
+    result = run_cli("render", "x.py", "-o", "g.svg", "--theme", "neon")
+    assert result.returncode == 2
+    assert "invalid choice: 'neon' (choose from 'default', 'colorblind', 'projector', 'dark')" in (
+        result.stderr
+    )
+
+
+def test_help_lists_the_classroom_commands():
+    text = run_cli("--help").stdout
+    for command in ("html", "present", "frames", "render", "animate"):
+        assert command in text
+    assert "--partial" in run_cli("frames", "--help").stdout

@@ -12,6 +12,7 @@ from .symbols import ELEMENTWISE
 from .timeline import Timeline
 
 _PACKAGE = str(Path(__file__).resolve().parent.parent)
+_EXAMPLES = str(Path(_PACKAGE) / "examples")  # lesson scripts shipped with autoviz are user code
 _INTERNAL = {}  # code object -> whether it is autoviz's own (looked up for every frame)
 
 
@@ -51,7 +52,9 @@ class Recorder:
             code = frame.f_code
             inside = internal(code)
             if inside is None:
-                inside = _INTERNAL[code] = code.co_filename.startswith(_PACKAGE)
+                name = code.co_filename
+                inside = name.startswith(_PACKAGE) and not name.startswith(_EXAMPLES)
+                _INTERNAL[code] = inside
             if not inside:
                 break
             frame = frame.f_back

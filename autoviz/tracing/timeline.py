@@ -88,6 +88,19 @@ class Timeline:
 
         return save_html(self, path, quiz=quiz, theme=theme, ghost=ghost, **options)
 
+    def save_animation(
+        self, path, *, theme: str = "default", seconds_per_step: float = 1.0, **options
+    ):
+        """Write the whole timeline as one looping animation; the suffix picks the format.
+
+        `.svg`: one layout per graph animated with CSS keyframes (no script), for READMEs and
+        slides; `.gif`: one frame per step (needs Pillow). `captions=False` leaves out the
+        step, phase and caption written under the picture. Returns the path.
+        """
+        from ..export.animation import save_animation
+
+        return save_animation(self, path, theme, seconds_per_step, **options)
+
     def to_json(self) -> str:
         """The timeline as JSON text in the documented `autoviz-timeline` format."""
         from .jsonio import dumps

@@ -1,0 +1,86 @@
+"""Run a user's script under the tracer, as the classroom commands do; keep what it traced."""
+
+import runpy
+import sys
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import AutovizError
+
+_PACKAGE = str(Path(__file__).resolve().parent)
+
+
+class ScriptError(AutovizError):
+    """The user's script raised, or could not be traced."""
+
+
+@dataclass
+class Run:
+    """A script's timeline, and what it raised (None when it ran to the end)."""
+
+    timeline: object
+    error: BaseException | None = None
+    traceback: str = ""
+
+
+def run_script(path, torch: bool = False) -> Run:
+    """Run `path` as `python path` would (`__main__`, its folder on sys.path), traced."""
+    script = Path(path)
+    if not script.is_file():
+        problem = "is a folder" if script.is_dir() else "does not exist"
+        raise ScriptError(f"cannot run {str(path)!r}: it {problem}; give the path of a .py file")
+    tracer = _tracer(torch)
+    saved_argv, saved_path = sys.argv[:], sys.path[:]
+    sys.argv = [str(script)]
+    sys.path.insert(0, str(script.resolve().parent))
+    error = None
+    try:
+        with tracer() as tl:
+            try:
+                runpy.run_path(str(script), run_name="__main__")
+            except SystemExit as exit_:
+                error = None if exit_.code in (None, 0) else exit_
+            except Exception as raised:
+                error = raised
+    finally:
+        sys.argv, sys.path[:] = saved_argv, saved_path
+    return Run(tl, error, "" if error is None else user_traceback(error, script))
+
+
+def _tracer(torch: bool):
+    import autoviz
+
+    if not torch:
+        return autoviz.trace
+    tracer = getattr(autoviz, "trace_torch", None)
+    if tracer is None:
+        raise ScriptError(
+            "--torch needs autoviz.trace_torch(), which this version of autoviz does not have "
+            "yet; write the script with `import autoviz as torch` and leave out --torch"
+        )
+    return tracer
+
+
+def user_traceback(error: BaseException, script: Path) -> str:
+    """The traceback as Python prints it, with only the user's frames (not autoviz's or runpy's)."""
+    if isinstance(error, SystemExit):
+        return f"SystemExit: {error.code}\n"
+    mine = (str(script), str(script.resolve()))
+    frames = [
+        f
+        for f in traceback.extract_tb(error.__traceback__)
+        if f.filename in mine or not _internal(f.filename)
+    ]
+    lines = traceback.format_exception_only(type(error), error)
+    if frames:
+        lines = ["Traceback (most recent call last):\n", *traceback.format_list(frames), *lines]
+    return "".join(lines)
+
+
+def _internal(filename: str) -> bool:
+    return (
+        filename.startswith(_PACKAGE)
+        or filename.startswith("<frozen ")
+        or filename == getattr(runpy, "__file__", None)
+    )
