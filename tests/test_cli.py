@@ -283,3 +283,18 @@ def test_help_lists_the_classroom_commands():
     for command in ("html", "present", "frames", "render", "animate"):
         assert command in text
     assert "--partial" in run_cli("frames", "--help").stdout
+
+
+def test_frames_and_render_as_png(tmp_path, pure_engine):
+    from PIL import Image
+
+    script = write_script(tmp_path, LESSON)
+    result = run_cli("frames", str(script), "-o", str(tmp_path / "png"), "--format", "png")
+    assert result.returncode == 0, result.stderr
+    files = sorted((tmp_path / "png").iterdir())
+    assert [f.name for f in files] == [f"step-{k:03d}.png" for k in range(12)]
+    sizes = {Image.open(f).size for f in files}
+    assert len(sizes) == 1  # one layout: every frame the same size
+    assert files[0].read_bytes() != files[-1].read_bytes()
+    assert run_cli("render", str(script), "-o", str(tmp_path / "g.png")).returncode == 0
+    assert Image.open(tmp_path / "g.png").size == sizes.pop()

@@ -63,25 +63,16 @@ def _gif(tl, frames: list[str], theme, seconds_per_step: float, captions: bool) 
     """One GIF frame per step (the last held longer), looping, via Pillow."""
     from PIL import Image
 
+    from ..render.raster import svg_to_png
+
     layouts = [frames[steps[0]] for steps in graphs_of(tl).values()]
     size = (max(size_of(s)[0] for s in layouts), max(size_of(s)[1] for s in layouts))
     images = []
     for k in range(len(frames)):
-        png = _png(still_svg(tl, frames, k, theme, size, captions))
+        png = svg_to_png(still_svg(tl, frames, k, theme, size, captions))
         images.append(Image.open(io.BytesIO(png)).convert("RGB"))
     ms = round(seconds_per_step * 1000)
     durations = [ms] * (len(images) - 1) + [ms * (1 + HOLD_STEPS)]
     out = io.BytesIO()
     images[0].save(out, "GIF", save_all=True, append_images=images[1:], duration=durations, loop=0)
     return out.getvalue()
-
-
-def _png(svg: str) -> bytes:
-    """An SVG rasterised."""
-    import shutil
-    import subprocess
-
-    exe = shutil.which("rsvg-convert")
-    if exe is None:
-        raise RuntimeError("rsvg-convert is needed to rasterise frames")
-    return subprocess.run([exe, "-f", "png"], input=svg.encode(), capture_output=True).stdout
