@@ -51,15 +51,8 @@ def run_script(path, torch: bool = False) -> Run:
 def _tracer(torch: bool):
     import autoviz
 
-    if not torch:
-        return autoviz.trace
-    tracer = getattr(autoviz, "trace_torch", None)
-    if tracer is None:
-        raise ScriptError(
-            "--torch needs autoviz.trace_torch(), which this version of autoviz does not have "
-            "yet; write the script with `import autoviz as torch` and leave out --torch"
-        )
-    return tracer
+    # trace_torch imports torch only now, and says how to install it when it is missing.
+    return autoviz.trace_torch if torch else autoviz.trace
 
 
 def user_traceback(error: BaseException, script: Path) -> str:

@@ -1,5 +1,6 @@
 """The `autoviz` command: demo, version, help, errors and the README's diagram."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -298,3 +299,45 @@ def test_frames_and_render_as_png(tmp_path, pure_engine):
     assert files[0].read_bytes() != files[-1].read_bytes()
     assert run_cli("render", str(script), "-o", str(tmp_path / "g.png")).returncode == 0
     assert Image.open(tmp_path / "g.png").size == sizes.pop()
+
+
+TORCH_LESSON = LESSON.replace("import autoviz as torch", "import torch")
+
+
+def test_torch_traces_real_pytorch_code(tmp_path, pure_engine):
+    pytest.importorskip("torch")
+    script = write_script(tmp_path, TORCH_LESSON, "torch_lesson.py")
+    result = run_cli("frames", str(script), "-o", str(tmp_path / "f"), "--torch")
+    assert result.returncode == 0, result.stderr
+    files = sorted((tmp_path / "f").iterdir())
+    assert len(files) == 12
+    assert ["x", "value: 2.0", "grad: 3.0"] in drawn_nodes(files[-1].read_text()).values()
+    # Without --torch nothing of torch's is traced, and the message says what to do.
+    result = run_cli("render", str(script), "-o", str(tmp_path / "g.svg"))
+    assert result.returncode == 1 and "(or use --torch for PyTorch code)" in result.stderr
+
+
+def test_torch_without_pytorch_installed_is_a_one_line_error(tmp_path):
+    shadow = tmp_path / "shadow"
+    shadow.mkdir()
+    (shadow / "torch.py").write_text("raise ImportError('No module named torch')\n")
+    script = write_script(tmp_path, TORCH_LESSON, "torch_lesson.py")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(shadow), str(ROOT)])}
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "autoviz",
+            "render",
+            str(script),
+            "-o",
+            str(tmp_path / "g.svg"),
+            "--torch",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert result.returncode == 1
+    assert result.stderr.startswith("autoviz: error: ") and result.stderr.count("\n") == 1
+    assert 'pip install "autoviz[torch]"' in result.stderr
