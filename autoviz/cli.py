@@ -97,8 +97,9 @@ def _demo(args) -> int:
 
 
 def _html(args) -> int:
-    _writable_file(args.output)
-    _need_player()
+    from .export.html import SUFFIXES
+
+    _writable_file(args.output, SUFFIXES)
     run = _traced(args)
     run.timeline.save_html(args.output, quiz=args.quiz, theme=args.theme)
     return _done(args, run, f"wrote {args.output}")
@@ -107,7 +108,6 @@ def _html(args) -> int:
 def _present(args) -> int:
     import tempfile
 
-    _need_player()
     run = _traced(args)
     path = Path(tempfile.mkdtemp(prefix="autoviz-")) / f"{args.script.stem}.html"
     run.timeline.save_html(path, quiz=args.quiz, theme=args.theme)
@@ -115,16 +115,6 @@ def _present(args) -> int:
     if not _open_in_browser(path):
         print(f"no browser could be opened here: open {path.as_uri()} in a web browser")
     return _done(args, run)
-
-
-def _need_player() -> None:
-    from .tracing import Timeline
-
-    if not hasattr(Timeline, "save_html"):
-        raise AutovizError(
-            "the HTML player (Timeline.save_html) is not in this version of autoviz yet; "
-            "use `autoviz animate` or `autoviz frames` meanwhile"
-        )
 
 
 def _frames(args) -> int:

@@ -341,3 +341,78 @@ def test_torch_without_pytorch_installed_is_a_one_line_error(tmp_path):
     assert result.returncode == 1
     assert result.stderr.startswith("autoviz: error: ") and result.stderr.count("\n") == 1
     assert 'pip install "autoviz[torch]"' in result.stderr
+
+
+def player_data(path: Path) -> dict:
+    import json
+    import re
+
+    page = path.read_text(encoding="utf-8")
+    assert page.lower().startswith("<!doctype html>")
+    match = re.search(r'<script type="application/json" id="av-data">(.*?)</script>', page, re.S)
+    return json.loads(match.group(1))
+
+
+def test_html_writes_the_player(tmp_path, pure_engine):
+    script = write_script(tmp_path, LESSON)
+    out = tmp_path / "lesson.html"
+    result = run_cli("html", str(script), "-o", str(out), "--quiz", "--theme", "projector")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == f"wrote {out}"
+    data = player_data(out)
+    assert len(data["steps"]) == 12 and len(data["layouts"]) == 1
+    questions = [s["quiz"]["prompt"] for s in data["steps"] if s["quiz"]]
+    assert "What is x.grad after this step?" in questions
+    assert [c["text"] for c in data["code"]][:2] == [
+        "x = torch.tensor(2.0, requires_grad=True)",
+        "w = torch.tensor(3.0, requires_grad=True)",
+    ]
+    assert '<body class="theme-projector">' in out.read_text()
+    assert run_cli("html", str(script), "-o", str(tmp_path / "x.txt")).stderr == (
+        f"autoviz: error: cannot write '{tmp_path / 'x.txt'}': unknown suffix '.txt' "
+        "(must be one of ['.html', '.htm'])\n"
+    )
+
+
+def fake_browser(tmp_path: Path, exit_code: int) -> Path:
+    """A `$BROWSER` that records the address it was asked to open."""
+    browser = tmp_path / "browser.sh"
+    browser.write_text(f'#!/bin/sh\necho "$1" > {tmp_path / "opened.txt"}\nexit {exit_code}\n')
+    browser.chmod(0o755)
+    return browser
+
+
+def present(tmp_path, **env_changes):
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER")
+    }
+    env.update(env_changes, TMPDIR=str(tmp_path))  # the player's temporary folder goes here
+    script = write_script(tmp_path, LESSON)
+    return subprocess.run(
+        [sys.executable, "-m", "autoviz", "present", str(script)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+
+
+def test_present_opens_the_player_in_the_browser(tmp_path, pure_engine):
+    result = present(tmp_path, BROWSER=str(fake_browser(tmp_path, 0)))
+    assert result.returncode == 0, result.stderr
+    written = Path(result.stdout.splitlines()[-1].removeprefix("wrote "))
+    assert written.name == "lesson.html" and written.parent.parent == tmp_path
+    assert len(player_data(written)["steps"]) == 12
+    assert (tmp_path / "opened.txt").read_text().strip() == written.as_uri()
+
+
+def test_present_without_a_browser_prints_how_to_open_the_file(tmp_path, pure_engine):
+    for env in ({}, {"BROWSER": str(fake_browser(tmp_path, 1))}):  # no display; browser fails
+        result = present(tmp_path, **env)
+        assert result.returncode == 0, result.stderr
+        lines = result.stdout.splitlines()
+        written = Path(lines[-2].removeprefix("wrote "))
+        assert written.is_file()
+        assert (
+            lines[-1]
+            == f"no browser could be opened here: open {written.as_uri()} in a web browser"
+        )
