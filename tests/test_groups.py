@@ -144,11 +144,17 @@ def deep_free():
 
 # -- collapse, expand, depth, roll-up ------------------------------------------------------------
 def test_above_collapse_above_modules_become_boxes_and_repeats_roll_up():
-    source = draw(deep(), "out", collapse_above=20)
+    source = draw(deep(), "out", collapse_above=10)
     assert list(boxes(source).values()) == ["net.0", "net.1 … net.4 ×4", "net.5"]
     assert "(2, 8) → (2, 8)" in source  # the rolled-up blocks' shapes in and out
     assert re.search(r"m1 -> m2 .*\n\tm2 -> m3 ", source)
     assert legend(source) == ["op", "output", "module"]
+
+
+def test_repeats_stay_rolled_up_while_the_rest_opens_as_far_as_it_fits():
+    source = draw(deep(), "out", collapse_above=20)
+    assert list(boxes(source).values()) == ["net.1 … net.4 ×4"]
+    assert clusters(source) == [("net", "Sequential"), ("net.0", "Linear"), ("net.5", "Linear")]
 
 
 def test_the_default_threshold_leaves_small_graphs_open():

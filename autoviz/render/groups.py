@@ -85,32 +85,73 @@ def plan(graph: Graph, options, saved_per_op=None) -> Plan:
     """Open and closed modules for `options` (expand, depth, collapse_above, max_nodes)."""
     groups = module_tree(graph)
     _check_expand(options.expand, groups)
-    depth = options.depth
+    depth, rolled = options.depth, set()
     if depth is None and len(graph.nodes) > options.collapse_above and groups:
-        depth = _deepest_that_fits(graph, groups, options)
-    result = _plan_at(graph, groups, depth, options.expand)
+        # Too big to draw whole: repeated blocks roll up first, then open what still fits.
+        rolled = _repeats(graph, groups, _opened(groups, options.expand))
+        depth = _deepest_that_fits(graph, groups, options, rolled)
+    result = _plan_at(graph, groups, depth, options.expand, rolled)
     extra = saved_per_op(result) if saved_per_op else 0
     if result.drawn + extra > options.max_nodes:
         raise GraphTooLarge(_too_large(result.drawn + extra, options, groups))
     return result
 
 
-def _deepest_that_fits(graph: Graph, groups: dict, options) -> int:
+def _deepest_that_fits(graph: Graph, groups: dict, options, rolled: set) -> int:
     """The most module levels that can be opened while the drawing stays small enough."""
     deepest = max(g.level for g in groups.values()) + 1
     for depth in range(deepest, 0, -1):
-        if _plan_at(graph, groups, depth, options.expand).drawn <= options.collapse_above:
+        drawn = _plan_at(graph, groups, depth, options.expand, rolled).drawn
+        if drawn <= options.collapse_above:
             return depth
     return 0
 
 
-def _plan_at(graph: Graph, groups: dict, depth, expand) -> Plan:
-    expanded = set()
-    for path in expand:  # opening a module opens the modules around it
+def _opened(groups: dict, expand) -> set:
+    """The modules `expand` names and the modules around them."""
+    opened = set()
+    for path in expand:
         while path is not None:
-            expanded.add(path)
+            opened.add(path)
             path = groups[path].parent
-    open_paths = {p for p, g in groups.items() if depth is None or g.level < depth or p in expanded}
+    return opened
+
+
+def _repeats(graph: Graph, groups: dict, expanded: set) -> set:
+    """Modules in runs of identical siblings that feed each other (none of them expanded)."""
+    members = {p: _members(groups, p) for p in groups}
+    nodes = {n.id: n for n in graph.nodes}
+    successors = {}
+    for e in graph.edges:
+        successors.setdefault(e.source, set()).add(e.target)
+    found = set()
+    for siblings in [roots(groups)] + [g.children for g in groups.values()]:
+        run = []
+        for path in [*siblings, None]:
+            same = (
+                run
+                and path is not None
+                and path not in expanded
+                and _signature(groups, run[-1], members, nodes)
+                == _signature(groups, path, members, nodes)
+                and _feeds(members[run[-1]], set(members[path]), successors)
+            )
+            if same:
+                run.append(path)
+                continue
+            if len(run) > 1:
+                found.update(run)
+            run = [path] if path is not None and path not in expanded else []
+    return found
+
+
+def _plan_at(graph: Graph, groups: dict, depth, expand, rolled=frozenset()) -> Plan:
+    expanded = _opened(groups, expand)
+    open_paths = {
+        p
+        for p, g in groups.items()
+        if (depth is None or g.level < depth or p in expanded) and p not in rolled
+    }
     closed = [
         p
         for p in tree_order(groups)
