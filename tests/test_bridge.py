@@ -272,6 +272,20 @@ def test_torch_timeline_works_downstream(tmp_path, pure_engine):
     assert '<g id="n3" class="node op current' in svg
     paths = tl.save_frames(tmp_path)
     assert len(paths) == 12 and all(p.exists() for p in paths)
+    page = tl.save_html(tmp_path / "lesson.html").read_text()
+    assert "Backward starts at z: dz/dz = 1.0." in page and "b.grad is now 1.0." in page
+
+
+def test_mlp_timeline_draws_module_boxes_in_every_frame(pure_engine):
+    net, x = mlp(), torch.randn(2, 3)
+    with autoviz.trace_torch() as tl:
+        out = net(x)
+        out.sum().backward()
+    first_linear = next(k for k, s in enumerate(tl.steps) if "AddmmBackward0" in s.caption)
+    for k in (first_linear, len(tl) - 1):
+        svg = tl.draw(step=k, show_saved=True).svg()
+        assert "net.0 (Linear)" in svg and "net (Sequential)" in svg
+        assert "_saved_mat1" in svg
 
 
 def torchviz_ops(dot) -> Counter:
