@@ -189,13 +189,15 @@ class TorchRecorder:
         stack = tuple(self.module_stack)
         for fn in new:
             self.known[id(fn)] = fn
-            out = self.outputs.setdefault((id(fn), 0), Unseen(fn))
+            out = self.outputs.get((id(fn), 0))
+            if out is None:  # made inside the call and never returned (W.t() in F.linear)
+                out = self.outputs[(id(fn), 0)] = Unseen(fn)
             inputs = self._inputs(fn, args, by_edge, last=fn is new[-1])
             constants = [constant_value(v) for v in inputs]
             self.log.append(("op", src, fn, out, inputs, constants, tensor_preview(out)))
             self.op_stacks[id(fn)], self.saved[id(fn)] = stack, saved_tensors(fn)
             self.handles.append(fn.register_hook(partial(self._on_node, fn)))
-            if fn.name() in ELEMENTWISE:
+            if fn.name() in ELEMENTWISE and not out.shape:  # scalars only, as _before_node
                 self.handles.append(fn.register_prehook(partial(self._before_node, fn)))
             for child, _ in fn.next_functions:
                 if isinstance(child, ACCUMULATE_GRAD) and id(child) not in self.known:
