@@ -398,3 +398,14 @@ def test_readme_picture_is_what_draw_gives_for_torchs_graph(pure_engine):
     assert svg == (assets / "bridge-lesson.svg").read_text()
     assert svg == (assets / "lesson-example.svg").read_text()  # the engine's own picture
     assert "MulBackward0" in (assets / "torchviz-lesson.svg").read_text()
+
+
+def test_autograd_grad_flows_without_accumulating():
+    x = torch.tensor(2.0, requires_grad=True)
+    with autoviz.trace_torch() as tl:
+        y = x * x
+        (dx,) = torch.autograd.grad(y, [x])
+    kinds = [s.kind for s in tl.steps]
+    assert kinds == ["leaf", "op", "seed", "backward", "free"]  # .grad is not touched
+    assert [f.contribution for f in tl.steps[3].flows] == [2.0, 2.0]
+    assert dx.item() == 4.0 and x.grad is None and by_name(tl[-1])["x"].grad is None
