@@ -86,6 +86,22 @@ def test_draw_of_a_torch_tensor_is_the_autoviz_drawing():
     assert "<b>w</b>" in theirs and "grad: 2.0" in theirs
 
 
+def draw_saved(lib):
+    x = lib.tensor(2.0, requires_grad=True)
+    w = lib.tensor(3.0, requires_grad=True)
+    b = lib.tensor(1.0, requires_grad=True)
+    y = w * x
+    s = y + b  # named: torch keeps no value of a tensor no variable holds (AddBackward0)
+    z = s.exp()
+    return autoviz.draw(z, show_saved=True).source
+
+
+def test_show_saved_draws_torchs_saved_tensors_as_autoviz_draws_its_own():
+    theirs = draw_saved(torch)
+    assert theirs == draw_saved(autoviz)
+    assert "_saved_self" in theirs and "_saved_result" in theirs
+
+
 def test_saved_tensors_are_read_from_torchs_saved_attributes():
     x = torch.tensor(2.0, requires_grad=True)
     w = torch.tensor(3.0, requires_grad=True)
@@ -93,8 +109,8 @@ def test_saved_tensors_are_read_from_torchs_saved_attributes():
     graph = autoviz.tracing.graph_of(y, {"x": x, "w": w, "y": y}, _view(torch))
     mul = next(n for n in graph.nodes if n.kind == "op")
     assert mul.saved == [
-        {"name": "_saved_other", "shape": [], "value": 2.0},  # x, which d/dw needs
         {"name": "_saved_self", "shape": [], "value": 3.0},
+        {"name": "_saved_other", "shape": [], "value": 2.0},  # x, which d/dw needs
     ]
     y.backward()  # frees them: torch raises on access, the graph simply has none
     graph = autoviz.tracing.graph_of(y, {}, _view(torch))
@@ -267,7 +283,7 @@ def test_torch_timeline_works_downstream(tmp_path, pure_engine):
     again = autoviz.Timeline.from_json(tl.to_json())
     assert again.to_json() == tl.to_json()
     doc = json.loads(tl.to_json())
-    assert doc["nodes"][2]["saved"][0]["name"] == "_saved_other"
+    assert [s["name"] for s in doc["nodes"][2]["saved"]] == ["_saved_self", "_saved_other"]
     svg = tl.draw(step=8).svg()
     assert '<g id="n3" class="node op current' in svg
     paths = tl.save_frames(tmp_path)

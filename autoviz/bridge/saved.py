@@ -12,7 +12,7 @@ def saved_tensors(fn) -> list:
 
     names = _ATTRIBUTES.get(type(fn))
     if names is None:
-        names = _ATTRIBUTES[type(fn)] = [a for a in dir(fn) if a.startswith(SAVED_PREFIX)]
+        names = _ATTRIBUTES[type(fn)] = _attributes(fn)
     found = []
     for attr in names:
         try:
@@ -26,3 +26,13 @@ def saved_tensors(fn) -> list:
             if isinstance(t, torch.Tensor):
                 found.append({"name": name, "shape": list(t.shape), "value": tensor_preview(t)})
     return found
+
+
+def _attributes(fn) -> list:
+    """`fn`'s _saved_* names, in the order autoviz's engine lists them (self before other),
+    so the same op draws the same saved boxes in both; alphabetical for the rest."""
+    from ..tracing.saved import SAVED
+
+    roles = [f"{SAVED_PREFIX}{name}" for name, _ in SAVED.get(fn.name(), ())]
+    found = sorted(a for a in dir(fn) if a.startswith(SAVED_PREFIX))
+    return sorted(found, key=lambda a: roles.index(a) if a in roles else len(roles))
