@@ -19,9 +19,17 @@ from .engine import autograd
 
 __version__ = "0.1.0"
 
-__all__ = ["Diagram", "Timeline", "autograd", "draw", "nn", "optim", "trace", "trace_torch"] + [
-    n for n in dir(_engine) if not n.startswith("_")
-]
+__all__ = [
+    "Diagram",
+    "Stepper",
+    "Timeline",
+    "autograd",
+    "draw",
+    "nn",
+    "optim",
+    "trace",
+    "trace_torch",
+] + [n for n in dir(_engine) if not n.startswith("_")]
 
 
 def draw(obj, *, theme: str = "default", timeout: float | None = None, **options):
@@ -61,6 +69,10 @@ def __getattr__(name: str):
         from . import tracing
 
         return getattr(tracing, name)
+    if name == "Stepper":
+        from .widgets import Stepper
+
+        return Stepper
     if name in ("nn", "optim"):
         import importlib
 

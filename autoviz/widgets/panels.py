@@ -1,0 +1,103 @@
+"""HTML for the stepper's panels: banner, code, explanation, quiz feedback; all text escaped."""
+
+from html import escape
+
+from ..render.theme import Theme
+
+# Panel type is scaled from the theme's node font, so the projector theme reads from the back.
+_SCALE = 1.1
+
+
+def stylesheet(theme: Theme) -> str:
+    """CSS for one theme, scoped by the `av-theme-NAME` class on the stepper's box."""
+    scope = f".av-theme-{theme.name}"
+    size = round(theme.font_size * _SCALE)
+    lead = theme.kinds["leaf"]["border"]
+    return f"""<style>
+{scope} {{ font-size: {size}px; }}
+{scope} .av-banner {{ font: bold {round(size * 1.25)}px {theme.font}; padding: 0.35em 0.7em;
+  border-radius: 6px; color: white; display: flex; justify-content: space-between; }}
+{scope} .av-banner.av-forward {{ background: {lead}; }}
+{scope} .av-banner.av-backward {{ background: {theme.grad}; }}
+{scope} .av-banner .av-count {{ font-weight: normal; opacity: 0.9; }}
+{scope} .av-frame {{ background: {theme.background}; overflow: auto; max-height: 75vh;
+  border: 1px solid #ccc; border-radius: 6px; }}
+{scope} .av-frame.av-fit svg {{ max-width: 100%; height: auto; }}
+{scope} .av-panel {{ background: {theme.background}; color: {theme.text};
+  font-family: {theme.font}; font-size: {size}px; line-height: 1.45; padding: 0.4em 0.7em;
+  border: 1px solid #ccc; border-radius: 6px; min-height: 4em; }}
+{scope} .av-panel h4 {{ margin: 0 0 0.3em 0; font-size: 0.8em; text-transform: uppercase;
+  letter-spacing: 0.05em; opacity: 0.7; color: {theme.text}; }}
+{scope} .av-code pre {{ margin: 0; padding: 0.05em 0.4em; font-size: 0.95em;
+  white-space: pre-wrap; border-left: 4px solid transparent; background: none;
+  color: {theme.text}; }}
+{scope} .av-code .av-lineno {{ opacity: 0.5; margin-right: 0.8em; }}
+{scope} .av-explain p {{ margin: 0.15em 0; }}
+{scope} .av-explain .av-chain {{ font-family: monospace; font-size: 1.0em; }}
+{scope} .av-feedback.av-right {{ color: #2b8a3e; font-weight: bold; }}
+{scope} .av-feedback.av-wrong {{ color: #c92a2a; font-weight: bold; }}
+{scope} .av-question {{ font-weight: bold; }}
+{scope} .widget-button, {scope} .widget-readout, {scope} .widget-label,
+{scope} .widget-text input {{ font-size: {max(13, round(size * 0.9))}px; }}
+{_line_rules(theme)}
+</style>"""
+
+
+def _line_rules(theme: Theme) -> str:
+    """The current code line is picked by a class on the code panel (`av-at-3` marks line 3).
+
+    Stepping then sends one class name, not the panel again.
+    """
+    rule = (
+        f"border-left-color: {theme.highlight}; font-weight: bold; "
+        f"background: color-mix(in srgb, {theme.highlight} 14%, transparent);"
+    )
+    return "\n".join(
+        f".autoviz-stepper .av-at-{i} pre.av-line-{i} {{ {rule} }}" for i in range(MAX_LINES)
+    )
+
+
+MAX_LINES = 400  # rules for lines past this many are not written: the panel just scrolls
+
+
+def banner(text: str, phase: str, k: int, total: int) -> str:
+    """The phase banner with the step counter."""
+    return (
+        f'<div class="av-banner av-{escape(phase)}"><span>{escape(text)}</span>'
+        f'<span class="av-count">step {k} of {total - 1}</span></div>'
+    )
+
+
+def code_panel(lines) -> str:
+    """The traced source lines, each in a classed row the stylesheet can highlight."""
+    if not lines:
+        return '<div class="av-panel av-code"><h4>Code</h4><i>no source lines recorded</i></div>'
+    width = len(str(max(src.line for src in lines)))
+    rows = "".join(
+        f'<pre class="av-line-{i}"><span class="av-lineno">{src.line:>{width}}</span>'
+        f"{escape(src.text)}</pre>"
+        for i, src in enumerate(lines)
+    )
+    return f'<div class="av-panel av-code"><h4>Code</h4>{rows}</div>'
+
+
+def explanation(step, text: str) -> str:
+    """The step in words; chain-rule lines (one per edge) in a fixed-width font."""
+    chain = step.kind == "backward" and bool(step.flows)
+    css = ' class="av-chain"' if chain else ""
+    body = "".join(f"<p{css}>{escape(line)}</p>" for line in text.splitlines())
+    title = f"Step {step.index} · {escape(step.kind)}"
+    return f'<div class="av-panel av-explain"><h4>{title}</h4>{body}</div>'
+
+
+def question(prompt: str) -> str:
+    """The quiz question asked before a step reveals a gradient."""
+    return f'<div class="av-question">Quiz: {escape(prompt)}</div>'
+
+
+def feedback(right: bool | None, sentence: str) -> str:
+    """Right / wrong (or "not a number") after the learner answers."""
+    if not sentence:
+        return ""
+    verdict = {True: "av-right", False: "av-wrong", None: ""}[right]
+    return f'<div class="av-feedback {verdict}">{escape(sentence)}</div>'
