@@ -30,6 +30,15 @@ def median_ms(fn, args) -> float:
     return statistics.median(times)
 
 
+def sent_bytes(stepper, k: int) -> int:
+    """Bytes of the frame layers that stepping from k - 1 to k sends."""
+    stepper.step = k - 1
+    before = [view.value for view in stepper.layers]
+    stepper.next_button.click()
+    pairs = zip(stepper.layers, before, strict=True)
+    return sum(len(view.value.encode()) for view, old in pairs if view.value != old)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--steps", type=int, default=20, help="steps timed per workload")
@@ -38,26 +47,42 @@ def main() -> None:
     start = time.perf_counter()
     stepper = autoviz.Stepper(tl)
     built = (time.perf_counter() - start) * 1000
-    ks = [round(i * (len(tl) - 1) / args.steps) for i in range(1, args.steps + 1)]
+    n = args.steps
+    forward, backward = range(1, n + 1), range(len(tl) // 2, len(tl) // 2 + n)
+    jumps = [round(i * (len(tl) - 1) / 5) for i in (4, 1, 3, 0, 2)]
 
-    def click(k):  # the whole kernel side of a click: frame and panels
-        stepper.step = k - 1
+    def click(_k):
         stepper.next_button.click()
 
-    click_ms = median_ms(click, ks)
-    frame_ms = median_ms(lambda k: stepper.frames.svg(k), ks)
-    relayout_ms = median_ms(lambda k: draw_graph(tl[k]).svg(), ks[:5])
-    message = len(json.dumps({"value": stepper.frame_svg}).encode())
+    def jump(k):
+        stepper.step = k
+
+    stepper.step = 0
+    next_forward = median_ms(click, forward)
+    stepper.step = backward[0] - 1
+    next_backward = median_ms(click, backward)
+    jump_ms = median_ms(jump, jumps)
+    frames = stepper.frames
+    frame_ms = median_ms(lambda k: frames.svg(k), range(backward[0], backward[-1]))
+    relayout_ms = median_ms(lambda k: draw_graph(tl[k]).svg(), jumps[:3])
+    whole = len(json.dumps({"value": stepper.frame_svg}).encode())
+    sent = statistics.median(sent_bytes(stepper, k) for k in backward)
+    rows = [
+        ("Stepper ▶ click, forward (frame, layers, panels)", next_forward),
+        ("Stepper ▶ click, backward", next_backward),
+        ("Stepper slider jump (frame recomputed whole)", jump_ms),
+        ("renderer: next frame from the one layout", frame_ms),
+        ("frame laid out again (no single layout)", relayout_ms),
+    ]
     print(f"{len(tl.nodes)} nodes, {len(tl)} steps; Stepper built (first layout) in {built:.0f} ms")
-    print("| per step | ms | vs click |")
+    print("| per step, kernel side | ms | vs ▶ click in backward |")
     print("|---|---:|---:|")
-    print(f"| Stepper click (frame + panels) | {click_ms:.1f} | 1.00x |")
-    print(f"| frame restyled from the one layout | {frame_ms:.1f} | {frame_ms / click_ms:.2f}x |")
+    for name, ms in rows:
+        print(f"| {name} | {ms:.1f} | {ms / next_backward:.2f}x |")
     print(
-        f"| frame laid out again (draw the graph) | {relayout_ms:.1f} | "
-        f"{relayout_ms / click_ms:.2f}x |"
+        f"sent to the browser per ▶ step: {sent / 1024:.0f} KiB of frame layers "
+        f"(whole frame: {whole / 1024:.0f} KiB, {len(stepper.layers)} layers)"
     )
-    print(f"frame update sent to the browser: {message / 1024:.0f} KiB per step")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@ import pytest
 
 import autoviz
 import autoviz.render.frames as frames_module
+import autoviz.widgets.stepper as stepper_module
+from autoviz.widgets import layers
 from conftest import lesson_timeline
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -213,3 +215,32 @@ def test_user_text_is_escaped_in_every_panel(pure_engine):
         for html in (stepper.explanation_view.value, stepper.frame_svg, stepper.banner.value):
             assert "<img" not in html
     ET.fromstring(stepper.frame_svg)  # still well-formed
+
+
+def groups_of(svg: str) -> list:
+    return [(g.get("id"), g.get("class")) for g in ET.fromstring(svg).iter(f"{SVG}g")]
+
+
+def test_a_step_resends_only_the_frame_layers_it_changed(lesson, monkeypatch):
+    monkeypatch.setattr(stepper_module, "PER_LAYER", 3)
+    stepper = autoviz.Stepper(lesson)
+    assert len(stepper.layers) == len(layers.split(stepper.frame_svg, 3)) > 3
+    stepper.step = 5
+    before = [view.value for view in stepper.layers]
+    stepper.next_button.click()  # AddBackward0: its node and its two input edges change
+    changed = [i for i, view in enumerate(stepper.layers) if view.value != before[i]]
+    assert 1 <= len(changed) < len(stepper.layers) - 1
+    stacked = [group for view in stepper.layers for group in groups_of(view.value)[1:]]
+    assert stacked == groups_of(stepper.frame_svg)[1:]  # the layers draw exactly the frame
+
+
+def test_layers_keep_every_group_once_in_paint_order(lesson):
+    svg = lesson.draw(step=8).svg()
+    parts = layers.split(svg, 4)
+    assert "<style>" in parts[0] and all("<style>" not in part for part in parts[1:])
+    for part in parts:
+        ET.fromstring(part)  # each layer is a whole SVG document
+        assert part.count("<svg") == 1 and 'id="graph0"' in part
+    ids = [i for part in parts for i, _ in groups_of(part) if i != "graph0"]
+    assert ids == [i for i, _ in groups_of(svg) if i != "graph0"]
+    assert layers.split("<svg></svg>", 4) == ["<svg></svg>"]

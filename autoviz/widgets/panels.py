@@ -21,7 +21,11 @@ def stylesheet(theme: Theme) -> str:
 {scope} .av-banner.av-backward {{ background: {theme.grad}; }}
 {scope} .av-banner .av-count {{ font-weight: normal; opacity: 0.9; }}
 {scope} .av-frame {{ background: {theme.background}; overflow: auto; max-height: 75vh;
-  border: 1px solid #ccc; border-radius: 6px; }}
+  border: 1px solid #ccc; border-radius: 6px; display: grid;
+  grid-template-columns: max-content; contain: content; }}
+{scope} .av-frame.av-fit {{ grid-template-columns: minmax(0, 1fr); }}
+{scope} .av-frame > .av-layer {{ grid-area: 1 / 1; margin: 0; }}
+{scope} .av-frame .widget-html-content {{ line-height: normal; }}
 {scope} .av-frame.av-fit svg {{ max-width: 100%; height: auto; }}
 {scope} .av-panel {{ background: {theme.background}; color: {theme.text};
   font-family: {theme.font}; font-size: {size}px; line-height: 1.45; padding: 0.4em 0.7em;

@@ -8,13 +8,14 @@ from ..render import get_theme, make_options
 from ..render.frames import Frames
 from ..tracing.explain import banner, code_lines, explain
 from ..tracing.timeline import Timeline
-from . import panels
+from . import layers, panels
 from .callbacks import shown_in
 from .quiz import Quiz
 
+PER_LAYER = 40  # node and edge groups per frame layer (see layers.py)
 FIT_WIDTH = 1600  # px: drawings up to this wide shrink to fit; wider ones scroll at full size
 # Graphviz's comments and <title>s (node ids as tooltips) are 6% of a frame and tell a
-# learner nothing; every step sends the whole frame, so they go.
+# learner nothing: they are left out of what is sent.
 _TRIM = re.compile(r"<!--.*?-->\n?|<title>[^<]*</title>\n?")
 _WIDTH = re.compile(r'<svg[^>]*?\swidth="([\d.]+)(pt|px)?"')
 
@@ -63,8 +64,8 @@ class Stepper(widgets.VBox):
 
     @property
     def frame_svg(self) -> str:
-        """The SVG of the frame shown (the value of the `frame` HTML widget)."""
-        return self.frame.value
+        """The SVG of the frame shown (whole; the browser gets it as stacked `layers`)."""
+        return self._svg
 
     @property
     def banner_text(self) -> str:
@@ -114,8 +115,9 @@ class Stepper(widgets.VBox):
         self.next_button = _button("▶", "next step")
         self.backward_button = _button("start of backward", "jump to the first backward step")
         self.end_button = _button("end", "jump to the last step")
-        self.frame = widgets.HTML(layout=widgets.Layout(width="100%"))
+        self.frame = widgets.Box(layout=widgets.Layout(width="100%"))
         self.frame.add_class("av-frame")
+        self.layers = []  # HTML widgets stacked in `frame`, one per layer of the SVG
         self.code = widgets.HTML(panels.code_panel(self._lines))
         self.explanation_view = widgets.HTML()
         self.question_view = widgets.HTML()
@@ -235,8 +237,7 @@ class Stepper(widgets.VBox):
         """Show step k: only widget values that change are sent to the browser."""
         step, last = self.tl.steps[k], len(self.tl) - 1
         self._step = k
-        self.frame.value = svg
-        self._fit(svg)
+        self._show_frame(svg)
         self._texts["banner"] = banner(step)
         self.banner.value = panels.banner(banner(step), step.phase, k, len(self.tl))
         self._texts["explanation"] = explain(self.tl, k)
@@ -254,7 +255,23 @@ class Stepper(widgets.VBox):
     def _frame_svg(self, k: int) -> str:
         """Frame k restyled from its graph's one layout, as inline SVG without the prolog."""
         svg = self.frames.svg(k, ghost=self.ghost)
-        return _TRIM.sub("", svg[svg.index("<svg") :])
+        return svg[svg.index("<svg") :]
+
+    def _show_frame(self, svg: str) -> None:
+        """Send the layers that differ from those shown (traitlets sends only changed values)."""
+        self._svg = svg
+        parts = layers.split(svg, PER_LAYER)
+        if len(parts) != len(self.layers):  # the first frame, or a graph of another size
+            self.layers = [widgets.HTML(_TRIM.sub("", part)) for part in parts]
+            for view in self.layers:
+                view.add_class("av-layer")
+            self.frame.children = self.layers
+        else:
+            for i, part in enumerate(parts):
+                if part != self._parts[i]:
+                    self.layers[i].value = _TRIM.sub("", part)
+        self._parts = parts
+        self._fit(svg)
 
     def _fit(self, svg: str) -> None:
         """Small drawings shrink to the notebook's width; big ones scroll at full size."""
