@@ -38,9 +38,12 @@ def stylesheet(theme: Theme) -> str:
 {scope} .av-code .av-lineno {{ opacity: 0.5; margin-right: 0.8em; }}
 {scope} .av-explain p {{ margin: 0.15em 0; }}
 {scope} .av-explain .av-chain {{ font-family: monospace; font-size: 1.0em; }}
+{scope} .av-question, {scope} .av-feedback {{ font-size: {size}px; line-height: 1.4;
+  padding: 0.3em 0.7em; margin-top: 0.3em; border-radius: 6px; }}
+{scope} .av-question {{ font-weight: bold; color: #1b1b1b; background: #fff3bf;
+  border-left: 6px solid {theme.highlight}; }}
 {scope} .av-feedback.av-right {{ color: #2b8a3e; font-weight: bold; }}
 {scope} .av-feedback.av-wrong {{ color: #c92a2a; font-weight: bold; }}
-{scope} .av-question {{ font-weight: bold; }}
 {scope} .widget-button, {scope} .widget-readout, {scope} .widget-label,
 {scope} .widget-text input {{ font-size: {max(13, round(size * 0.9))}px; }}
 {_line_rules(theme)}

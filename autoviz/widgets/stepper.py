@@ -13,7 +13,9 @@ from .callbacks import shown_in
 from .quiz import Quiz
 
 PER_LAYER = 40  # node and edge groups per frame layer (see layers.py)
-FIT_WIDTH = 1600  # px: drawings up to this wide shrink to fit; wider ones scroll at full size
+# px at the default theme's 14 pt type: drawings up to this wide shrink to fit the notebook,
+# wider ones scroll at full size (their text would be too small); larger type may shrink more.
+FIT_WIDTH = 1600
 # Graphviz's comments and <title>s (node ids as tooltips) are 6% of a frame and tell a
 # learner nothing: they are left out of what is sent.
 _TRIM = re.compile(r"<!--.*?-->\n?|<title>[^<]*</title>\n?")
@@ -277,7 +279,8 @@ class Stepper(widgets.VBox):
         """Small drawings shrink to the notebook's width; big ones scroll at full size."""
         match = _WIDTH.search(svg)
         width = float(match.group(1)) * (4 / 3 if match.group(2) != "px" else 1) if match else 0
-        fit = ("av-fit",) if width <= FIT_WIDTH else ()
+        limit = FIT_WIDTH * get_theme(self.theme).font_size / 14
+        fit = ("av-fit",) if width <= limit else ()
         if tuple(self.frame._dom_classes) != ("av-frame", *fit):
             self.frame._dom_classes = ("av-frame", *fit)
 
