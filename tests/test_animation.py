@@ -58,15 +58,16 @@ class Animation:
         """Element id -> (classes, texts) of the copy visible at t, for one graph's layer."""
         out = {}
         for wrapper in self._layer(layer):
-            if not re.fullmatch(r"(g\d+-)?[ne]\d+", wrapper.get("id", "")):
-                continue
+            kinds = [(g.get("class", "") + " - -").split()[:2] for g in wrapper]
+            if not [k for k in kinds if k[0] in ("node", "edge") and k[1] != "legend"]:
+                continue  # not a node or edge, or the legend (which never changes)
             shown = [g for g in wrapper if self.shown(g, t)]
             assert len(shown) <= 1, f"{wrapper.get('id')}: {len(shown)} copies shown at once"
             if shown:
                 classes = shown[0].get("class").split()
                 kept = " ".join(c for c in classes if c != "a" and not re.fullmatch(r"w\d+", c))
                 texts = [x.text for x in shown[0].iter(f"{SVG}text")]
-                out[wrapper.get("id").split("-")[-1]] = (kept, texts)
+                out[re.sub(r"^g\d+-", "", wrapper.get("id"))] = (kept, texts)
         return out
 
     def _layer(self, layer_id: str):
@@ -78,11 +79,12 @@ class Animation:
         return [[x.text for x in g] for g in shown if self.shown(g, t)]
 
 
-def frame_looks(tl, k: int) -> dict:
-    """Element id -> (classes, texts) of frame k, leaving out hidden elements."""
+def frame_looks(tl, k: int, **options) -> dict:
+    """Element id -> (classes, texts) of frame k's nodes and edges, leaving out hidden ones."""
     out = {}
-    for g in ET.fromstring(tl.draw(step=k).svg()).iter(f"{SVG}g"):
-        if re.fullmatch(r"[ne]\d+", g.get("id", "")) and "hidden" not in g.get("class").split():
+    for g in ET.fromstring(tl.draw(step=k, **options).svg()).iter(f"{SVG}g"):
+        classes = g.get("class", "").split()
+        if classes[:1] in (["node"], ["edge"]) and not {"hidden", "legend"} & set(classes):
             out[g.get("id")] = (g.get("class"), [x.text for x in g.iter(f"{SVG}text")])
     return out
 
@@ -147,6 +149,31 @@ def test_a_training_loop_animates_graph_after_graph(pure_engine, tmp_path):
         assert anim.shown(layers["graph-0"], t) == (graph == 0)
         assert anim.shown(layers["graph-1"], t) == (graph == 1)
         assert anim.looks(t, f"graph-{graph}") == frame_looks(tl, k), f"step {k}"
+
+
+def mlp():
+    """Linear-ReLU-Linear and an MSE loss: module boxes and saved tensors in the picture."""
+    autoviz.manual_seed(0)
+    net = autoviz.nn.Sequential(autoviz.nn.Linear(3, 4), autoviz.nn.ReLU(), autoviz.nn.Linear(4, 1))
+    x, y = autoviz.randn(2, 3), autoviz.randn(2, 1)
+    with autoviz.trace() as tl:
+        loss = autoviz.nn.MSELoss()(net(x), y)
+        loss.backward()
+    return tl
+
+
+@pytest.mark.parametrize("options", [{"show_saved": True}, {"depth": 1, "collapse_above": 1}])
+def test_module_boxes_and_saved_tensors_step_like_the_frames(pure_engine, tmp_path, options):
+    tl = mlp()
+    anim = Animation(tl.save_animation(tmp_path / "mlp.svg", **options).read_text())
+    ids = set()
+    for k in range(len(tl)):
+        looks = anim.looks(k + 0.5)
+        assert looks == frame_looks(tl, k, **options), f"step {k}"
+        ids |= set(looks)
+    # ids that are not the timeline's own: module boxes, saved tensors, edges between boxes
+    extra = {i for i in ids if not re.fullmatch(r"[ne]\d+", i)}
+    assert extra, "the options should have drawn module boxes or saved tensors"
 
 
 def test_hostile_names_are_escaped(pure_engine, tmp_path):

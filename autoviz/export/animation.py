@@ -4,7 +4,7 @@ import io
 from pathlib import Path
 
 from .frames import PROGRESS_FROM
-from .keyframes import HOLD_STEPS, animated_svg, graphs_of, size_of, still_svg
+from .keyframes import HOLD_STEPS, animated_svg, size_of, still_svg
 
 SUFFIXES = (".svg", ".gif")
 PILLOW_HINT = "saving a GIF needs Pillow: pip install 'autoviz[gif]' (or pip install pillow)"
@@ -12,7 +12,8 @@ PILLOW_HINT = "saving a GIF needs Pillow: pip install 'autoviz[gif]' (or pip ins
 
 def save_animation(tl, path, theme="default", seconds_per_step=1.0, **options) -> Path:
     """Write the timeline as an animated `.svg` (CSS keyframes, no script) or a `.gif`."""
-    from ..render import get_theme
+    from ..render import get_theme, make_options
+    from ..render.frames import Frames
 
     path = Path(path)
     suffix = path.suffix.lower()
@@ -28,28 +29,24 @@ def save_animation(tl, path, theme="default", seconds_per_step=1.0, **options) -
     ):
         raise ValueError(f"seconds_per_step must be a positive number, got {seconds_per_step!r}")
     captions = options.pop("captions", True)
-    colours = get_theme(theme)
-    if suffix == ".gif":
-        _require_pillow()
-    frames = _frame_svgs(tl, theme, options)
+    frames = Frames(tl, get_theme(theme), make_options(**options))
     if suffix == ".svg":
-        text = animated_svg(tl, frames, colours, seconds_per_step, captions)
+        text = animated_svg(tl, _each_frame(frames), frames.theme, seconds_per_step, captions)
         path.write_text(text, encoding="utf-8")
     else:
-        path.write_bytes(_gif(tl, frames, colours, seconds_per_step, captions))
+        _require_pillow()
+        path.write_bytes(_gif(tl, frames, seconds_per_step, captions))
     return path
 
 
-def _frame_svgs(tl, theme: str, options: dict) -> list[str]:
-    """The SVG of every step's frame, from one layout per graph."""
-    from ..render import draw_frame
-
-    steps = range(len(tl))
-    if len(tl) > PROGRESS_FROM:
+def _each_frame(frames, steps=None):
+    """Each step's frame SVG in turn, from one layout per graph (a progress bar when long)."""
+    steps = range(len(frames.tl)) if steps is None else steps
+    if len(steps) > PROGRESS_FROM:
         from tqdm import tqdm
 
         steps = tqdm(steps, desc="animation", unit="step")
-    return [draw_frame(tl, k, theme, **options).svg() for k in steps]
+    return (frames.svg(k) for k in steps)
 
 
 def _require_pillow() -> None:
@@ -59,18 +56,20 @@ def _require_pillow() -> None:
         raise ImportError(PILLOW_HINT) from None
 
 
-def _gif(tl, frames: list[str], theme, seconds_per_step: float, captions: bool) -> bytes:
+def _gif(tl, frames, seconds_per_step: float, captions: bool) -> bytes:
     """One GIF frame per step (the last held longer), looping, via Pillow."""
     from PIL import Image
 
     from ..render.raster import svg_to_png
 
-    layouts = [frames[steps[0]] for steps in graphs_of(tl).values()]
-    size = (max(size_of(s)[0] for s in layouts), max(size_of(s)[1] for s in layouts))
+    firsts = {s.details.get("graph", 0): s.index for s in reversed(tl.steps)}
+    sizes = [size_of(frames.svg(k)) for k in firsts.values()]
+    canvas = (max(w for w, _ in sizes), max(h for _, h in sizes))
     images = []
-    for k in range(len(frames)):
-        png = svg_to_png(still_svg(tl, frames, k, theme, size, captions))
-        images.append(Image.open(io.BytesIO(png)).convert("RGB"))
+    for k, frame in enumerate(_each_frame(frames)):
+        png = svg_to_png(still_svg(tl, frame, k, frames.theme, canvas, captions))
+        # A palette image is a third of the memory of RGB; GIF stores palettes anyway.
+        images.append(Image.open(io.BytesIO(png)).convert("RGB").quantize(256))
     ms = round(seconds_per_step * 1000)
     durations = [ms] * (len(images) - 1) + [ms * (1 + HOLD_STEPS)]
     out = io.BytesIO()

@@ -5,7 +5,8 @@ import re
 
 HOLD_STEPS = 2  # the last frame stays this many steps longer before the loop starts again
 
-_GROUP = re.compile(r'<g id="([ne]\d+)" class="((?:node|edge) [^"]*)">(.*?)</g>', re.S)
+# Every node and edge group: the timeline's own, module boxes, saved tensors, the legend.
+_GROUP = re.compile(r'<g id="([^"]+)" class="((?:node|edge) [^"]*)">(.*?)</g>', re.S)
 _SVG_TAG = re.compile(r"<svg\b[^>]*>")
 _VIEWBOX = re.compile(r'viewBox="([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)"')
 _STYLE = re.compile(r"<style>.*?</style>\n?", re.S)
@@ -51,48 +52,47 @@ def _num(x: float) -> str:
     return f"{x:.4f}".rstrip("0").rstrip(".")
 
 
-def graphs_of(tl) -> dict:
-    """Graph number -> the steps drawn with its layout, in order."""
-    by_graph = {}
-    for step in tl.steps:
-        by_graph.setdefault(step.details.get("graph", 0), []).append(step.index)
-    return by_graph
-
-
 def size_of(svg: str) -> tuple[float, float]:
     """Width and height of an SVG's viewBox."""
     _, _, width, height = (float(v) for v in _VIEWBOX.search(_SVG_TAG.search(svg)[0]).groups())
     return width, height
 
 
-def animated_svg(tl, frames: list[str], theme, seconds_per_step: float, captions=True) -> str:
-    """One SVG that steps through `frames` with CSS keyframes, looping; no script at all."""
-    clock = Clock(len(frames), seconds_per_step)
-    by_graph = graphs_of(tl)
-    several = len(by_graph) > 1
-    width = max(size_of(frames[steps[0]])[0] for steps in by_graph.values())
-    height = max(size_of(frames[steps[0]])[1] for steps in by_graph.values())
-    body = [_layer(frames, steps, clock, no, several, width) for no, steps in by_graph.items()]
+def animated_svg(tl, frames, theme, seconds_per_step: float, captions=True) -> str:
+    """One SVG stepping through `frames` (each step's SVG, in order) with CSS keyframes, looping;
+    no script at all. Frames are read one at a time: only their distinct looks are kept."""
+    clock = Clock(len(tl), seconds_per_step)
+    layers = {}  # graph number -> Layer, in order of first use
+    for k, svg in enumerate(frames):
+        graph_no = tl.steps[k].details.get("graph", 0)
+        if graph_no not in layers:
+            layers[graph_no] = Layer(graph_no, svg)
+        layers[graph_no].add(k, svg)
+    width = max(layer.size[0] for layer in layers.values())
+    height = max(layer.size[1] for layer in layers.values())
+    several = len(layers) > 1
+    body = [layer.svg(clock, several, width) for layer in layers.values()]
     if captions:
-        body += [_caption(tl, k, theme, width, height, clock) for k in range(len(frames))]
-    return document(frames[0], theme, width, height, captions, clock.css(), "".join(body))
+        body += [_caption(tl, k, theme, width, height, clock) for k in range(len(tl))]
+    first = next(iter(layers.values())).first
+    return document(first, theme, width, height, captions, clock.css(), "".join(body))
 
 
-def still_svg(tl, frames: list[str], k: int, theme, size, captions=True) -> str:
-    """The frame of step k on the animation's canvas, with its caption: one GIF frame."""
+def still_svg(tl, frame: str, k: int, theme, size, captions=True) -> str:
+    """Step k's frame on the animation's canvas, with its caption: one GIF frame."""
     width, height = size
-    w, h = size_of(frames[k])
-    tag = _SVG_TAG.search(frames[k])
-    inner = _STYLE.sub("", frames[k][tag.end() : frames[k].rindex("</svg>")], count=1)
+    w, h = size_of(frame)
+    tag = _SVG_TAG.search(frame)
+    inner = _STYLE.sub("", frame[tag.end() : frame.rindex("</svg>")], count=1)
     body = _nested(f"step-{k}", ' class="layer"', (width - w) / 2, w, h, inner)
     if captions:
         body += _caption(tl, k, theme, width, height, None)
-    return document(frames[k], theme, width, height, captions, "", body)
+    return document(frame, theme, width, height, captions, "", body)
 
 
 def document(frame: str, theme, width: float, height: float, captions, css: str, body) -> str:
     """The outer SVG: the frames' stylesheet, the timing rules, a background and `body`."""
-    full = height + (_strip(theme) if captions else 0)
+    full = height + (_strip(theme, width) if captions else 0)
     return (
         '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n'
         f'<svg width="{_num(width)}pt" height="{_num(full)}pt" '
@@ -112,38 +112,51 @@ def _nested(layer_id: str, attrs: str, x: float, w: float, h: float, inner: str)
     )
 
 
-def _layer(frames, steps, clock: Clock, graph_no: int, several: bool, width: float) -> str:
-    """One graph's layout as a nested <svg>: each node and edge once per distinct look."""
-    first = frames[steps[0]]
-    looks = {}  # element id -> {(classes, body) -> steps showing that look}
-    for k in steps:
-        for item, classes, body in _GROUP.findall(frames[k]):
+class Layer:
+    """One graph's layout, and every distinct look of each of its nodes and edges over time."""
+
+    def __init__(self, graph_no: int, first: str) -> None:
+        self.graph_no, self.first, self.size = graph_no, first, size_of(first)
+        self.steps = []
+        self.looks = {}  # element id -> {(classes, body) -> steps showing that look}
+
+    def add(self, k: int, frame: str) -> None:
+        self.steps.append(k)
+        for item, classes, body in _GROUP.findall(frame):
             if "hidden" not in classes.split():
-                looks.setdefault(item, {}).setdefault((classes, body), []).append(k)
-    last = steps[-1]
+                self.looks.setdefault(item, {}).setdefault((classes, body), []).append(k)
 
-    def element(match) -> str:
-        copies = []
-        for (classes, body), shown in looks.get(match[1], {}).items():
-            # Renderers without CSS animation show each graph's last frame.
-            still = "" if last in shown else ' visibility="hidden"'
-            copies.append(f'<g class="{classes}{clock.window(shown)}"{still}>{body}</g>')
-        return f'<g id="{match[1]}">{"".join(copies)}</g>'
+    def svg(self, clock: Clock, several: bool, width: float) -> str:
+        """The layout as a nested <svg>, each element once per look, shown when it is worn."""
+        last = self.steps[-1]
 
-    tag = _SVG_TAG.search(first)
-    inner = _GROUP.sub(element, first[tag.end() : first.rindex("</svg>")])
-    inner = _STYLE.sub("", inner, count=1)
-    attrs = ' class="layer"'
-    if several:  # graph after graph: ids made unique per layer, layers shown in turn
-        inner = re.sub(r'\bid="', f'id="g{graph_no}-', inner)
-        attrs = f' class="layer{clock.window(steps, "opacity", "1", "0")}"'
-        attrs += "" if last == clock.n - 1 else ' opacity="0"'  # static: the last graph
-    w, h = size_of(first)
-    return _nested(f"graph-{graph_no}", attrs, (width - w) / 2, w, h, inner)
+        def element(match) -> str:
+            copies = []
+            for (classes, body), shown in self.looks.get(match[1], {}).items():
+                # Renderers without CSS animation show each graph's last frame.
+                still = "" if last in shown else ' visibility="hidden"'
+                copies.append(f'<g class="{classes}{clock.window(shown)}"{still}>{body}</g>')
+            return f'<g id="{match[1]}">{"".join(copies)}</g>'
+
+        tag = _SVG_TAG.search(self.first)
+        inner = _GROUP.sub(element, self.first[tag.end() : self.first.rindex("</svg>")])
+        inner = _STYLE.sub("", inner, count=1)
+        attrs = ' class="layer"'
+        if several:  # graph after graph: ids made unique per layer, layers shown in turn
+            inner = re.sub(r'\bid="', f'id="g{self.graph_no}-', inner)
+            attrs = f' class="layer{clock.window(self.steps, "opacity", "1", "0")}"'
+            attrs += "" if last == clock.n - 1 else ' opacity="0"'  # static: the last graph
+        w, h = self.size
+        return _nested(f"graph-{self.graph_no}", attrs, (width - w) / 2, w, h, inner)
 
 
-def _strip(theme) -> float:
-    return (theme.font_size + theme.small_size) * 1.5 + 8
+def _type_scale(width: float) -> float:
+    """Captions grow with wide pictures, which are shown shrunk to fit a page or slide."""
+    return max(1.0, width / 1200)
+
+
+def _strip(theme, width: float) -> float:
+    return ((theme.font_size + theme.small_size) * 1.5 + 8) * _type_scale(width)
 
 
 def _caption(tl, k: int, theme, width: float, top: float, clock: Clock | None) -> str:
@@ -151,8 +164,9 @@ def _caption(tl, k: int, theme, width: float, top: float, clock: Clock | None) -
     from ..tracing.explain import banner
 
     step = tl.steps[k]
-    big, small = theme.font_size, theme.small_size
-    fits = int((width - 24) / (0.55 * small))  # Helvetica averages about 0.55 em per glyph
+    scale = _type_scale(width)
+    big, small = theme.font_size * scale, theme.small_size * scale
+    fits = int((width - 24 * scale) / (0.55 * small))  # Helvetica averages about 0.55 em per glyph
     caption = step.caption if len(step.caption) <= fits else step.caption[: fits - 1] + "…"
     font = f'font-family="{theme.font}" fill="{theme.text}"'
     classes, still = "", ""
@@ -161,7 +175,7 @@ def _caption(tl, k: int, theme, width: float, top: float, clock: Clock | None) -
         still = "" if k == clock.n - 1 else ' visibility="hidden"'
     return (
         f'<g id="caption-{k}" class="caption{classes}"{still} '
-        f'transform="translate(12 {_num(top + 4)})">'
+        f'transform="translate({_num(12 * scale)} {_num(top + 4 * scale)})">'
         f'<text y="{_num(big * 1.2)}" font-size="{_num(big)}" font-weight="bold" {font}>'
         f"Step {k + 1} of {len(tl)} · {html.escape(banner(step))}</text>"
         f'<text y="{_num(big * 1.2 + small * 1.5)}" font-size="{_num(small)}" {font}>'
