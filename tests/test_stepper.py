@@ -244,3 +244,15 @@ def test_layers_keep_every_group_once_in_paint_order(lesson):
     ids = [i for part in parts for i, _ in groups_of(part) if i != "graph0"]
     assert ids == [i for i, _ in groups_of(svg) if i != "graph0"]
     assert layers.split("<svg></svg>", 4) == ["<svg></svg>"]
+
+
+def test_each_frame_stylesheet_is_scoped_to_its_own_stepper(lesson):
+    light, dark = autoviz.Stepper(lesson), autoviz.Stepper(lesson, theme="dark")
+    for stepper in (light, dark):
+        scope = next(c for c in stepper.frame._dom_classes if c.startswith("av-s"))
+        css = stepper.layers[0].value.split("<style>")[1].split("</style>")[0]
+        rules = [line for line in css.splitlines() if "{" in line]
+        assert rules and all(rule.startswith(f".{scope} ") for rule in rules)
+        assert f".{scope} .hidden {{ visibility: hidden; }}" in rules
+    assert light.frame._dom_classes != dark.frame._dom_classes
+    assert "#d9480f" in light.layers[0].value and "#d9480f" not in dark.layers[0].value

@@ -214,6 +214,9 @@ def test_stepper_in_jupyterlab_steps_and_reports_latency(lab, lab_page, tmp_path
     lesson = page.locator(".autoviz-stepper").nth(0)
     lesson.locator(".av-frame svg g#n1").wait_for()
     assert "hidden" in node_class(lesson, "n2")  # step 0: only w is made; x appears next
+    # The frame's stylesheet (scoped to this stepper) really hides it on the page.
+    assert lesson.locator("svg g#n2").evaluate("el => getComputedStyle(el).visibility") == "hidden"
+    assert lesson.locator("svg g#n1").evaluate("el => getComputedStyle(el).visibility") == "visible"
     assert "Forward" in lesson.locator(".av-banner").inner_text()
 
     lesson.locator("button[title='next step']").click()

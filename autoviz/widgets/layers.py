@@ -39,3 +39,26 @@ def _bare(head: str) -> str:
     svg_tag = head[head.index("<svg") : head.index(">", head.index("<svg")) + 1]
     graph_tag = _GRAPH.search(head).group(0)
     return f"{svg_tag}\n{graph_tag}"
+
+
+def scope_styles(svg: str, scope: str) -> str:
+    """Prefix every rule of the SVG's stylesheet with the selector `scope`.
+
+    An inline SVG's <style> applies to the whole notebook page: unscoped, a dark frame's
+    colours would restyle a default one beside it, and `.hidden` would hide any element so
+    named.
+    """
+    start, end = svg.find("<style>"), svg.find("</style>")
+    if start < 0 or end < start:
+        return svg
+    css = svg[start + len("<style>") : end]
+    if "@" in css:
+        return svg  # at-rules would need a real CSS parser
+    rules = []
+    for rule in css.split("}"):
+        if "{" not in rule:
+            continue
+        selectors, body = rule.split("{", 1)
+        scoped = ", ".join(f"{scope} {s.strip()}" for s in selectors.split(","))
+        rules.append(f"{scoped} {{{body}}}")
+    return svg[:start] + "<style>\n" + "\n".join(rules) + "\n" + svg[end:]

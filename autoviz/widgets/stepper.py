@@ -1,5 +1,6 @@
 """autoviz.Stepper: step through a Timeline in Jupyter, with the code and the chain rule beside."""
 
+import itertools
 import re
 
 import ipywidgets as widgets
@@ -19,6 +20,7 @@ FIT_WIDTH = 1600
 # Graphviz's comments and <title>s (node ids as tooltips) are 6% of a frame and tell a
 # learner nothing: they are left out of what is sent.
 _TRIM = re.compile(r"<!--.*?-->\n?|<title>[^<]*</title>\n?")
+_SCOPES = itertools.count(1)  # each stepper's frame styles only its own layers
 _WIDTH = re.compile(r'<svg[^>]*?\swidth="([\d.]+)(pt|px)?"')
 
 
@@ -119,6 +121,8 @@ class Stepper(widgets.VBox):
         self.end_button = _button("end", "jump to the last step")
         self.frame = widgets.Box(layout=widgets.Layout(width="100%"))
         self.frame.add_class("av-frame")
+        self._scope = f"av-s{next(_SCOPES)}"
+        self.frame.add_class(self._scope)
         self.layers = []  # HTML widgets stacked in `frame`, one per layer of the SVG
         self.code = widgets.HTML(panels.code_panel(self._lines))
         self.explanation_view = widgets.HTML()
@@ -264,16 +268,21 @@ class Stepper(widgets.VBox):
         self._svg = svg
         parts = layers.split(svg, PER_LAYER)
         if len(parts) != len(self.layers):  # the first frame, or a graph of another size
-            self.layers = [widgets.HTML(_TRIM.sub("", part)) for part in parts]
+            self.layers = [widgets.HTML(self._layer(i, part)) for i, part in enumerate(parts)]
             for view in self.layers:
                 view.add_class("av-layer")
             self.frame.children = self.layers
         else:
             for i, part in enumerate(parts):
                 if part != self._parts[i]:
-                    self.layers[i].value = _TRIM.sub("", part)
+                    self.layers[i].value = self._layer(i, part)
         self._parts = parts
         self._fit(svg)
+
+    def _layer(self, i: int, part: str) -> str:
+        """What layer i sends: trimmed, its stylesheet (layer 0) scoped to this stepper."""
+        part = _TRIM.sub("", part)
+        return layers.scope_styles(part, f".{self._scope}") if i == 0 else part
 
     def _fit(self, svg: str) -> None:
         """Small drawings shrink to the notebook's width; big ones scroll at full size."""
@@ -281,8 +290,9 @@ class Stepper(widgets.VBox):
         width = float(match.group(1)) * (4 / 3 if match.group(2) != "px" else 1) if match else 0
         limit = FIT_WIDTH * get_theme(self.theme).font_size / 14
         fit = ("av-fit",) if width <= limit else ()
-        if tuple(self.frame._dom_classes) != ("av-frame", *fit):
-            self.frame._dom_classes = ("av-frame", *fit)
+        classes = ("av-frame", self._scope, *fit)
+        if tuple(self.frame._dom_classes) != classes:
+            self.frame._dom_classes = classes
 
     # --- quiz ---------------------------------------------------------------------------------
 
