@@ -161,6 +161,19 @@ def test_mlp_trace_groups_ops_into_their_modules():
     assert "= linear(net.0.bias, x, t1)" in linear.caption
 
 
+def test_a_single_sample_through_linear_shows_its_input():
+    """nn.Linear on a 1-D input runs addmm on x unsqueezed, then view: x is still drawn."""
+    lin, x = torch.nn.Linear(3, 2), torch.ones(3)
+    with autoviz.trace_torch() as tl:
+        out = lin(x)
+    ops = [n.op for n in tl.nodes if n.kind == "op"]
+    assert ops == ["TBackward0", "AddmmBackward0", "ViewBackward0"]
+    linear = next(s for s in tl.steps if s.kind == "op" and "AddmmBackward0" in s.caption)
+    assert "= linear(lin.bias, x, t1)" in linear.caption
+    assert by_name(tl[-1])["x"].kind == "constant" and by_name(tl[-1])["out"].kind == "output"
+    assert by_name(tl[-1])["out"].value == pytest.approx(out.tolist())
+
+
 def test_mlp_draw_maps_parameters_to_modules():
     net, x = mlp(), torch.randn(2, 3)
     out = net(x)

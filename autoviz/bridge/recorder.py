@@ -187,12 +187,15 @@ class TorchRecorder:
                 self.outputs[(id(t.grad_fn), t.output_nr)] = t
         by_edge = {(id(t.grad_fn), t.output_nr): t for t in tensors_in((args, kwargs)) if t.grad_fn}
         stack = tuple(self.module_stack)
+        # Arguments that need no gradient can fill (None, 0) slots of one node only: with
+        # several such nodes (or none) nothing says which slot is which argument.
+        gaps = [fn for fn in new if any(child is None for child, _ in fn.next_functions)]
         for fn in new:
             self.known[id(fn)] = fn
             out = self.outputs.get((id(fn), 0))
             if out is None:  # made inside the call and never returned (W.t() in F.linear)
                 out = self.outputs[(id(fn), 0)] = Unseen(fn)
-            inputs = self._inputs(fn, args, by_edge, last=fn is new[-1])
+            inputs = self._inputs(fn, args, by_edge, spare=gaps == [fn])
             constants = [constant_value(v) for v in inputs]
             self.log.append(("op", src, fn, out, inputs, constants, tensor_preview(out)))
             self.op_stacks[id(fn)], self.saved[id(fn)] = stack, saved_tensors(fn)
@@ -206,10 +209,10 @@ class TorchRecorder:
         if isinstance(out, torch.Tensor):
             self._expect_name(out, frame, src)
 
-    def _inputs(self, fn, args, by_edge, last: bool) -> list:
+    def _inputs(self, fn, args, by_edge, spare: bool) -> list:
         """One input per next_functions entry: a leaf, an earlier output, a constant or None."""
         constants = positional_constants(fn, args)
-        if constants is None and last:
+        if constants is None and spare:
             constants = spare_constants(fn, args)
         inputs = []
         for index, (child, nr) in enumerate(fn.next_functions):
