@@ -6,7 +6,9 @@ Layers, imported one way only:
 
 `engine` is a numpy autograd engine that emits events and knows nothing of drawing;
 `tracing` turns tensors and events into plain-data graphs and timelines (`autoviz.trace()`);
-`render` turns those into DOT, SVG and files and never touches engine objects.
+`bridge`, beside it, makes the same plain data from real torch (`autoviz.trace_torch()`, draw of
+a torch tensor) and is the only module that imports torch; `render` turns those into DOT, SVG
+and files and never touches engine or torch objects.
 `import autoviz` loads only the engine; the rest loads on first use, so
 `import autoviz as torch` stays quick.
 """
