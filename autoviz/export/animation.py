@@ -68,8 +68,10 @@ def _gif(tl, frames, seconds_per_step: float, captions: bool) -> bytes:
     images = []
     for k, frame in enumerate(_each_frame(frames)):
         png = svg_to_png(still_svg(tl, frame, k, frames.theme, canvas, captions))
-        # A palette image is a third of the memory of RGB; GIF stores palettes anyway.
-        images.append(Image.open(io.BytesIO(png)).convert("RGB").quantize(256))
+        # GIF stores a palette per frame; the fast octree picks one in a tenth of the time
+        # Pillow's default takes, and keeps a frame in a third of the memory of RGB.
+        rgb = Image.open(io.BytesIO(png)).convert("RGB")
+        images.append(rgb.quantize(256, method=Image.Quantize.FASTOCTREE))
     ms = round(seconds_per_step * 1000)
     durations = [ms] * (len(images) - 1) + [ms * (1 + HOLD_STEPS)]
     out = io.BytesIO()

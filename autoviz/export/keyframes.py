@@ -122,9 +122,8 @@ class Layer:
 
     def add(self, k: int, frame: str) -> None:
         self.steps.append(k)
-        for item, classes, body in _GROUP.findall(frame):
-            if "hidden" not in classes.split():
-                self.looks.setdefault(item, {}).setdefault((classes, body), []).append(k)
+        for item, classes, body in _groups(frame):
+            self.looks.setdefault(item, {}).setdefault((classes, body), []).append(k)
 
     def svg(self, clock: Clock, several: bool, width: float) -> str:
         """The layout as a nested <svg>, each element once per look, shown when it is worn."""
@@ -148,6 +147,18 @@ class Layer:
             attrs += "" if last == clock.n - 1 else ' opacity="0"'  # static: the last graph
         w, h = self.size
         return _nested(f"graph-{self.graph_no}", attrs, (width - w) / 2, w, h, inner)
+
+
+def _groups(svg: str):
+    """(id, classes, body) of each node and edge shown: what _GROUP finds, four times faster
+    (a frame of a 500-node graph is half a megabyte, read once per step)."""
+    for chunk in svg.split('<g id="')[1:]:
+        item, _, rest = chunk.partition('" class="')
+        if rest[:5] not in ("node ", "edge "):
+            continue  # the graph, a cluster: their text stays as laid out
+        classes, _, rest = rest.partition('">')
+        if "hidden" not in classes.split():
+            yield item, classes, rest[: rest.index("</g>")]
 
 
 def _type_scale(width: float) -> float:
