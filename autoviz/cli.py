@@ -19,7 +19,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         return args.run(args)
-    except (AutovizError, OSError, ValueError) as error:
+    except (AutovizError, OSError, ValueError, ImportError) as error:
+        # ImportError: an optional dependency is missing (Pillow for GIFs); the message says
+        # which extra to install. The user's own script reports its errors in runscript.
         print(f"autoviz: error: {error}", file=sys.stderr)
         return 1
 
@@ -135,9 +137,11 @@ def _render(args) -> int:
 
 
 def _animate(args) -> int:
-    from .export.animation import SUFFIXES
+    from .export.animation import SUFFIXES, require_pillow
 
     _writable_file(args.output, SUFFIXES)
+    if args.output.suffix.lower() == ".gif":
+        require_pillow()  # before the script runs, not after
     if not args.seconds_per_step > 0:
         raise AutovizError(f"--seconds-per-step must be positive, got {args.seconds_per_step}")
     run = _traced(args)

@@ -416,3 +416,19 @@ def test_present_without_a_browser_prints_how_to_open_the_file(tmp_path, pure_en
             lines[-1]
             == f"no browser could be opened here: open {written.as_uri()} in a web browser"
         )
+
+
+def test_gif_without_pillow_is_a_one_line_error(tmp_path):
+    shadow = tmp_path / "shadow"
+    (shadow / "PIL").mkdir(parents=True)
+    (shadow / "PIL" / "__init__.py").write_text("raise ImportError('No module named PIL')\n")
+    script = write_script(tmp_path, LESSON)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(shadow), str(ROOT)])}
+    command = [sys.executable, "-m", "autoviz", "animate", str(script), "-o", "a.gif"]
+    result = subprocess.run(command, capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr == (
+        "autoviz: error: saving a GIF needs Pillow: pip install 'autoviz[gif]' "
+        "(or pip install pillow)\n"
+    )
+    assert not (tmp_path / "a.gif").exists() and result.stdout == ""  # the script never ran

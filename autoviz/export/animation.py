@@ -34,7 +34,7 @@ def save_animation(tl, path, theme="default", seconds_per_step=1.0, **options) -
         text = animated_svg(tl, _each_frame(frames), frames.theme, seconds_per_step, captions)
         path.write_text(text, encoding="utf-8")
     else:
-        _require_pillow()
+        require_pillow()
         path.write_bytes(_gif(tl, frames, seconds_per_step, captions))
     return path
 
@@ -49,7 +49,8 @@ def _each_frame(frames, steps=None):
     return (frames.svg(k) for k in steps)
 
 
-def _require_pillow() -> None:
+def require_pillow() -> None:
+    """Pillow writes GIFs; without it, say which extra installs it."""
     try:
         import PIL  # noqa: F401
     except ImportError:
