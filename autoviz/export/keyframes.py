@@ -38,14 +38,25 @@ class Clock:
             "@media (prefers-reduced-motion:reduce){.a{animation:none}}",
         ]
         for (prop, on, off, steps), name in self.rules.items():
-            stops, shown = [], None
-            for k in range(self.n):
-                if (k in steps) != shown:
-                    shown = k in steps
-                    stops.append(f"{_num(100 * k / self.total)}%{{{prop}:{on if shown else off}}}")
-            stops.append(f"100%{{{prop}:{on if shown else off}}}")
+            stops = [] if 0 in steps else [f"0%{{{prop}:{off}}}"]
+            for start, end in _runs(sorted(steps)):
+                stops.append(f"{_num(100 * start / self.total)}%{{{prop}:{on}}}")
+                if end < self.n:  # the last step's look is held to the end of the loop
+                    stops.append(f"{_num(100 * end / self.total)}%{{{prop}:{off}}}")
+            stops.append(f"100%{{{prop}:{on if self.n - 1 in steps else off}}}")
             lines.append(f".{name}{{animation-name:{name}}}@keyframes {name}{{{''.join(stops)}}}")
         return "\n".join(lines)
+
+
+def _runs(steps: list) -> list:
+    """Runs of consecutive steps as [start, end) pairs: [1, 2, 3, 7] -> [(1, 4), (7, 8)]."""
+    runs = []
+    for k in steps:
+        if runs and runs[-1][1] == k:
+            runs[-1][1] = k + 1
+        else:
+            runs.append([k, k + 1])
+    return [tuple(r) for r in runs]
 
 
 def _num(x: float) -> str:
