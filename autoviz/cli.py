@@ -3,6 +3,8 @@
 import argparse
 import os
 import runpy
+import shlex
+import shutil
 import sys
 from pathlib import Path
 
@@ -63,6 +65,17 @@ def _parser() -> argparse.ArgumentParser:
     animate.add_argument(
         "--seconds-per-step", type=float, default=1.0, metavar="S", help="default: 1.0"
     )
+    lessons = commands.add_parser("lessons", help="copy the lesson notebooks into a folder")
+    lessons.add_argument(
+        "dir",
+        nargs="?",
+        default="autoviz-lessons",
+        type=Path,
+        metavar="DIR",
+        help="where to put the copies (default: ./autoviz-lessons)",
+    )
+    lessons.add_argument("--force", action="store_true", help="overwrite notebooks already there")
+    lessons.set_defaults(run=_lessons)
     return parser
 
 
@@ -210,6 +223,31 @@ def _open_in_browser(path: Path) -> bool:
     )
     # Without a display webbrowser falls back to text browsers that would take over the shell.
     return graphical and webbrowser.open(path.as_uri())
+
+
+def _lessons(args) -> int:
+    """Copy the lesson notebooks into args.dir for a student to edit; say how to open them."""
+    package = Path(__file__).resolve().parent
+    source = package / "lessons"  # where a wheel has them; a source checkout has notebooks/
+    if not source.is_dir():
+        source = package.parent / "notebooks"
+    notebooks = sorted(source.glob("*.ipynb"))
+    if not notebooks:
+        raise FileNotFoundError(f"no lesson notebooks in {source}: reinstall autoviz")
+    clashes = [n.name for n in notebooks if (args.dir / n.name).exists()]
+    if clashes and not args.force:
+        more = f" and {len(clashes) - 1} more lesson notebooks" if len(clashes) > 1 else ""
+        raise FileExistsError(
+            f"{args.dir} already has {clashes[0]}{more}: pass --force to overwrite them, "
+            "or name another folder"
+        )
+    args.dir.mkdir(parents=True, exist_ok=True)
+    for notebook in notebooks:
+        shutil.copyfile(notebook, args.dir / notebook.name)
+    print(f"copied {len(notebooks)} lesson notebooks into {args.dir}")
+    print(f"open them with: jupyter lab {shlex.quote(str(args.dir))}")
+    print('(JupyterLab and matplotlib come with: pip install "autoviz[lessons]")')
+    return 0
 
 
 if __name__ == "__main__":
