@@ -1,0 +1,152 @@
+"""The lesson notebooks: each runs top to bottom, its exercises accept the right answer, and the
+README's idea table points at real sections of them."""
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from jupyter_client.kernelspec import KernelSpecManager
+from jupyter_client.manager import KernelManager
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+LESSONS = [
+    "01_computation_graphs",
+    "02_dynamic_graphs",
+    "03_forward_and_backward",
+    "04_leaf_tensors_and_gradients",
+    "05_controlling_gradient_tracking",
+    "06_tensors_and_broadcasting",
+    "07_training_a_tiny_network",
+    "08_pytorch_bridge",
+]
+KERNEL = "autoviz-tests"
+
+
+@pytest.fixture(scope="session")
+def kernel_specs(tmp_path_factory):
+    """A kernelspec for this very interpreter, so notebooks import the autoviz under test."""
+    root = tmp_path_factory.mktemp("kernels")
+    spec = root / KERNEL
+    spec.mkdir()
+    argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    spec_json = {"argv": argv, "display_name": "autoviz tests", "language": "python"}
+    (spec / "kernel.json").write_text(json.dumps(spec_json))
+    return KernelSpecManager(kernel_dirs=[str(root)])
+
+
+def execute(nb, kernel_specs, workdir):
+    """Run every cell in a fresh kernel started in `workdir`; raises on the first error."""
+    km = KernelManager(kernel_name=KERNEL, kernel_spec_manager=kernel_specs)
+    client = NotebookClient(nb, km=km, timeout=120, resources={"metadata": {"path": str(workdir)}})
+    client.execute()
+    return nb
+
+
+def read(name):
+    return nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+
+
+def tagged(nb, tag):
+    return [c for c in nb.cells if tag in c.metadata.get("tags", [])]
+
+
+def exercise_only(nb):
+    """The setup cell and the exercise section: enough to run a check, at a fraction of the time."""
+    start = next(i for i, c in enumerate(nb.cells) if c.source.startswith("## Exercise"))
+    setup = next(c for c in nb.cells if c.cell_type == "code")
+    nb.cells = [setup, *nb.cells[start:]]
+    return nb
+
+
+def text_output(cell):
+    return "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+
+
+def test_wrong_answer_is_told_the_answer(kernel_specs, tmp_path):
+    nb = exercise_only(read("04_leaf_tensors_and_gradients"))
+    (exercise,) = tagged(nb, "exercise")
+    exercise.source = "my_answer = 6"
+    execute(nb, kernel_specs, tmp_path)
+    (check,) = tagged(nb, "check")
+    assert text_output(check).startswith("Not quite: the answer is 9")
+
+
+def test_bridge_lesson_says_plainly_when_torch_is_missing(kernel_specs, tmp_path):
+    """Without torch the first code cell stops the lesson with one sentence, not a traceback."""
+    nb = read("08_pytorch_bridge")
+    first = next(c for c in nb.cells if c.cell_type == "code")
+    hide_torch = nbformat.v4.new_code_cell("import sys\nsys.modules['torch'] = None")
+    nb.cells = [hide_torch, first]
+    with pytest.raises(Exception) as raised:
+        execute(nb, kernel_specs, tmp_path)
+    assert "NoPyTorch" in str(raised.value)
+    (error,) = [o for o in first.outputs if o.output_type == "error"]
+    assert error.traceback == [
+        "PyTorch is not installed here, so this lesson cannot run. Install it with "
+        '`pip install "autoviz[torch]"`, restart the kernel and run again. '
+        "Lessons 1-7 do not need it."
+    ]
+
+
+def test_notebooks_are_committed_without_outputs():
+    """Outputs hold widget ids and timings, which are not reproducible: the README says so."""
+    for name in LESSONS:
+        for cell in read(name).cells:
+            if cell.cell_type == "code":
+                assert cell.outputs == [] and cell.execution_count is None, name
+
+
+def test_every_notebook_has_a_stepper_with_a_still_picture():
+    """Widgets do not render on GitHub or nbviewer: each stepper cell also shows a frame."""
+    for name in LESSONS:
+        steppers = [c for c in read(name).cells if "autoviz.Stepper(" in c.source]
+        assert steppers, f"{name} has no stepper"
+        for cell in steppers:
+            has_frame = "tl.draw(step=" in cell.source or "autoviz.draw(" in cell.source
+            assert has_frame, f"{name}: a Stepper cell without a still picture"
+
+
+# --- the README's table: every idea of the lesson text has a notebook section -------------------
+
+IDEA_ROW = re.compile(
+    r"^\| (?P<idea>[^|]+?) \| `(?P<nb>\d\d_\w+)\.ipynb` "
+    r"\| (?P<section>[^|]+?) \| `(?P<term>[^`]+)` \|$"
+)
+
+
+def idea_rows():
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("<!-- lesson-ideas -->", 2)[1]
+    return [m.groupdict() for m in map(IDEA_ROW.match, block.splitlines()) if m]
+
+
+def sections(nb):
+    """Each `## heading` of a notebook with the source of the cells up to the next heading."""
+    found, current = {}, None
+    for cell in nb.cells:
+        heading = re.match(r"^## (.+)$", cell.source.splitlines()[0]) if cell.source else None
+        if cell.cell_type == "markdown" and heading:
+            current = heading.group(1).strip()
+            found[current] = []
+        if current is not None:
+            found[current].append(cell)
+    return found
+
+
+def test_idea_table_matches_the_notebooks():
+    rows = idea_rows()
+    assert len(rows) >= 20, "the idea table in README.md lost rows"
+    assert {r["nb"] for r in rows} == set(LESSONS), "every notebook teaches at least one idea"
+    for row in rows:
+        found = sections(read(row["nb"]))
+        assert row["section"] in found, f"{row['nb']} has no section {row['section']!r}"
+        cells = found[row["section"]]
+        assert any(c.cell_type == "code" for c in cells), f"{row['section']!r} runs no code"
+        assert row["term"] in "\n".join(c.source for c in cells), (
+            f"section {row['section']!r} of {row['nb']} never mentions {row['term']!r}"
+        )
