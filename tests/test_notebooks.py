@@ -67,6 +67,30 @@ def text_output(cell):
     return "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
 
 
+@pytest.mark.parametrize("name", LESSONS)
+def test_notebook_runs_and_exercises_check(name, kernel_specs, tmp_path):
+    """Run with each exercise's worked answer filled in: no cell may fail, each check says Right."""
+    nb = read(name)
+    exercises = tagged(nb, "exercise")
+    assert exercises, f"{name} has no exercise cell"
+    for cell in exercises:
+        assert "None" in cell.source, "exercises start unanswered"
+        cell.source = cell.metadata["autoviz"]["solution"]
+    execute(nb, kernel_specs, tmp_path)
+    checks = tagged(nb, "check")
+    assert len(checks) == len(exercises)
+    for cell in checks:
+        assert text_output(cell).startswith("Right"), text_output(cell)
+
+
+def test_unanswered_exercise_gets_a_friendly_message(kernel_specs, tmp_path):
+    """As shipped (answer None) the checking cell explains what to type and does not raise."""
+    nb = exercise_only(read("03_forward_and_backward"))
+    execute(nb, kernel_specs, tmp_path)
+    (check,) = tagged(nb, "check")
+    assert text_output(check).startswith("'None' is not a number: type a value")
+
+
 def test_wrong_answer_is_told_the_answer(kernel_specs, tmp_path):
     nb = exercise_only(read("04_leaf_tensors_and_gradients"))
     (exercise,) = tagged(nb, "exercise")
