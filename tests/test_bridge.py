@@ -438,3 +438,27 @@ def test_autograd_grad_flows_without_accumulating():
     assert kinds == ["leaf", "op", "seed", "backward", "free"]  # .grad is not touched
     assert [f.contribution for f in tl.steps[3].flows] == [2.0, 2.0]
     assert dx.item() == 4.0 and x.grad is None and by_name(tl[-1])["x"].grad is None
+
+
+MLP_SCRIPT = """
+import torch
+
+torch.manual_seed(0)
+net = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU(), torch.nn.Linear(4, 1))
+x = torch.randn(2, 3)
+out = net(x)
+out.sum().backward()
+"""
+
+
+def test_a_script_run_with_torch_names_modules_from_its_own_variables(tmp_path):
+    """The CLI's --torch runs a script inside trace_torch: its globals name modules too."""
+    from autoviz.runscript import run_script
+
+    script = tmp_path / "mlp.py"
+    script.write_text(MLP_SCRIPT)
+    tl = run_script(script, torch=True).timeline
+    final = by_name(tl[-1])
+    assert final["net.0.weight"].module == [["net", "Sequential"], ["net.0", "Linear"]]
+    assert final["out"].module[-1] == ["net.2", "Linear"] and final["x"].kind == "constant"
+    assert next(s for s in tl.steps if s.kind == "op").source.text == "out = net(x)"

@@ -62,6 +62,7 @@ class TorchRecorder:
         self.op_stacks = {}  # id(grad_fn) -> the modules running when it was made
         self.saved = {}  # id(grad_fn) -> its saved tensors, read before backward frees them
         self.locals = {}  # id(grad_fn) -> local derivatives, found before it ran on a zero
+        self.user_globals = {}  # id -> globals of the user's modules seen (a script run by the CLI)
         self.active = False
 
     # -- start and stop ----------------------------------------------------------------------------
@@ -85,7 +86,9 @@ class TorchRecorder:
         for handle in self.handles:
             handle.remove()
         self._name_pending()
-        namespace = dict(self.block_frame.f_globals)
+        namespace = {}
+        for scope in [*self.user_globals.values(), self.block_frame.f_globals]:
+            namespace.update(scope)
         namespace.update(self.block_frame.f_locals)
         for name, value in namespace.items():
             if isinstance(value, torch.Tensor) and not name.startswith("_"):
@@ -103,6 +106,7 @@ class TorchRecorder:
         while frame is not None and _is_internal(frame.f_code):
             frame = frame.f_back
         frame = frame or self.block_frame
+        self.user_globals.setdefault(id(frame.f_globals), frame.f_globals)
         self._name_pending()
         return frame, (frame.f_code.co_filename, frame.f_lineno)
 
