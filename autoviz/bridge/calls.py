@@ -47,6 +47,7 @@ def tensors_in(value) -> list:
 
 
 def as_list(value) -> list:
+    """backward()'s tensors or gradients argument, one tensor or a sequence, as a list."""
     if value is None:
         return []
     return [value] if isinstance(value, torch.Tensor) else list(value)
@@ -74,11 +75,12 @@ def spare_constants(fn, args) -> list | None:
     """The call's tensor arguments that need no gradient, in order, as the inputs behind
     `fn`'s (None, 0) entries when there are as many of each: F.linear(x, w, b) runs
     addmm(b, x, w.t()), whose one such entry is x."""
-    spare = iter([a for a in args if isinstance(a, torch.Tensor) and not a.requires_grad])
+    spare = [a for a in args if isinstance(a, torch.Tensor) and not a.requires_grad]
     slots = [child is None for child, _ in fn.next_functions]
-    if sum(slots) != sum(1 for a in args if isinstance(a, torch.Tensor) and not a.requires_grad):
+    if sum(slots) != len(spare):
         return None
-    return [next(spare) if slot else None for slot in slots]
+    remaining = iter(spare)
+    return [next(remaining) if slot else None for slot in slots]
 
 
 def _feeds(child, t) -> bool:
