@@ -162,6 +162,10 @@ def test_theme_ghost_and_drawing_options_reach_the_renderer(lesson):
     assert "#1e1e1e" in dark.frame_svg
     assert "ghost" in classes(dark.frame_svg)["n2"]
     assert "av-theme-dark" in dark._dom_classes
+    # Banner text picked for contrast: dark on the dark theme's light blue, white on deep blue.
+    assert ".av-banner.av-forward { background: #74c0fc; color: #111111; }" in dark.css.value
+    light = autoviz.Stepper(lesson).css.value
+    assert ".av-banner.av-forward { background: #1c4f9c; color: white; }" in light
     texts = "".join(t.text or "" for t in ET.fromstring(dark.frame_svg).iter(f"{SVG}text"))
     assert "MulBackward0" in texts and "*" not in texts.replace("×", "")
 
@@ -256,3 +260,11 @@ def test_each_frame_stylesheet_is_scoped_to_its_own_stepper(lesson):
         assert f".{scope} .hidden {{ visibility: hidden; }}" in rules
     assert light.frame._dom_classes != dark.frame._dom_classes
     assert "#d9480f" in light.layers[0].value and "#d9480f" not in dark.layers[0].value
+
+
+def test_the_stylesheet_highlights_each_code_line_in_the_stepper_theme(lesson):
+    stepper = autoviz.Stepper(lesson, theme="projector")
+    css = stepper.css.value
+    assert css.count("pre.av-line-") == len(stepper._lines) == 3
+    assert ".av-theme-projector .av-at-2 pre.av-line-2 { border-left-color: #b5006b;" in css
+    assert ".av-theme-projector .av-banner { font: bold 30px" in css  # type for the back row

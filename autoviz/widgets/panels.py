@@ -8,17 +8,17 @@ from ..render.theme import Theme
 _SCALE = 1.1
 
 
-def stylesheet(theme: Theme) -> str:
-    """CSS for one theme, scoped by the `av-theme-NAME` class on the stepper's box."""
+def stylesheet(theme: Theme, lines: int) -> str:
+    """CSS for one theme and a code panel of `lines` lines, scoped by the stepper's classes."""
     scope = f".av-theme-{theme.name}"
     size = round(theme.font_size * _SCALE)
     lead = theme.kinds["leaf"]["border"]
     return f"""<style>
 {scope} {{ font-size: {size}px; }}
 {scope} .av-banner {{ font: bold {round(size * 1.25)}px {theme.font}; padding: 0.35em 0.7em;
-  border-radius: 6px; color: white; display: flex; justify-content: space-between; }}
-{scope} .av-banner.av-forward {{ background: {lead}; }}
-{scope} .av-banner.av-backward {{ background: {theme.grad}; }}
+  border-radius: 6px; display: flex; justify-content: space-between; }}
+{scope} .av-banner.av-forward {{ background: {lead}; color: {_text_on(lead)}; }}
+{scope} .av-banner.av-backward {{ background: {theme.grad}; color: {_text_on(theme.grad)}; }}
 {scope} .av-banner .av-count {{ font-weight: normal; opacity: 0.9; }}
 {scope} .av-frame {{ background: {theme.background}; overflow: auto; max-height: 75vh;
   border: 1px solid #ccc; border-radius: 6px; display: grid;
@@ -32,6 +32,7 @@ def stylesheet(theme: Theme) -> str:
   border: 1px solid #ccc; border-radius: 6px; min-height: 4em; }}
 {scope} .av-panel h4 {{ margin: 0 0 0.3em 0; font-size: 0.8em; text-transform: uppercase;
   letter-spacing: 0.05em; opacity: 0.7; color: {theme.text}; }}
+{scope} .av-code {{ max-height: 45vh; overflow: auto; }}
 {scope} .av-code pre {{ margin: 0; padding: 0.05em 0.4em; font-size: 0.95em;
   white-space: pre-wrap; border-left: 4px solid transparent; background: none;
   color: {theme.text}; }}
@@ -46,11 +47,22 @@ def stylesheet(theme: Theme) -> str:
 {scope} .av-feedback.av-wrong {{ color: #c92a2a; font-weight: bold; }}
 {scope} .widget-button, {scope} .widget-readout, {scope} .widget-label,
 {scope} .widget-text input {{ font-size: {max(13, round(size * 0.9))}px; }}
-{_line_rules(theme)}
+{_line_rules(theme, lines)}
 </style>"""
 
 
-def _line_rules(theme: Theme) -> str:
+def _text_on(background: str) -> str:
+    """Black or white, whichever reads better on a #rrggbb background (WCAG luminance)."""
+    if not (background.startswith("#") and len(background) == 7):
+        return "white"
+    channels = [int(background[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    # Contrast with white is 1.05 / (L + 0.05), with black (L + 0.05) / 0.05: equal at 0.179.
+    return "white" if luminance < 0.179 else "#111111"
+
+
+def _line_rules(theme: Theme, lines: int) -> str:
     """The current code line is picked by a class on the code panel (`av-at-3` marks line 3).
 
     Stepping then sends one class name, not the panel again.
@@ -60,11 +72,8 @@ def _line_rules(theme: Theme) -> str:
         f"background: color-mix(in srgb, {theme.highlight} 14%, transparent);"
     )
     return "\n".join(
-        f".autoviz-stepper .av-at-{i} pre.av-line-{i} {{ {rule} }}" for i in range(MAX_LINES)
+        f".av-theme-{theme.name} .av-at-{i} pre.av-line-{i} {{ {rule} }}" for i in range(lines)
     )
-
-
-MAX_LINES = 400  # rules for lines past this many are not written: the panel just scrolls
 
 
 def banner(text: str, phase: str, k: int, total: int) -> str:

@@ -108,7 +108,7 @@ class Stepper(widgets.VBox):
 
     def _build_widgets(self, theme) -> None:
         last = len(self.tl) - 1
-        self.css = widgets.HTML(panels.stylesheet(theme))
+        self.css = widgets.HTML(panels.stylesheet(theme, len(self._lines)))
         self.banner = widgets.HTML()
         self.play = widgets.Play(min=0, max=last, interval=1000, show_repeat=False)
         self.speed = widgets.IntSlider(
