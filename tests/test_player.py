@@ -4,11 +4,12 @@ import html
 import json
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 
 import pytest
 
 import autoviz
-from autoviz.export.deltas import step_deltas
+from autoviz.export.deltas import _steps_in_order, step_deltas
 from autoviz.export.html import embed_json, player_page
 from autoviz.render import get_theme, make_options
 from autoviz.render.frames import Frames
@@ -41,6 +42,26 @@ def mlp():
     with autoviz.trace() as tl:
         loss = autoviz.nn.MSELoss()(net(x), y)
         loss.backward()
+    return tl
+
+
+def state_changes():
+    """Fan-out, retain_grad, no_grad, detach, zero_(), grad = None, an in-place update, 2 graphs."""
+    a = autoviz.tensor(0.5, requires_grad=True)
+    with autoviz.trace() as tl:
+        b = a + a
+        b.retain_grad()
+        with autoviz.no_grad():
+            c = a * 2.0  # noqa: F841 (recorded as a no_grad step)
+        d = b.detach()
+        e = b * b + d
+        e.backward()
+        a.grad.zero_()
+        a.grad = None
+        with autoviz.no_grad():
+            a -= 0.1
+        f = a * 3.0
+        f.backward()
     return tl
 
 
@@ -87,9 +108,7 @@ def expected_values(tl, frames, k: int, ghost: bool) -> dict:
     for key in template.defaults:
         value = state.get(key, template.defaults[key])
         kind, item_id, *row = key  # the DOM has ids and texts unescaped
-        out[(kind, html.unescape(item_id), *row)] = (
-            html.unescape(value) if row or kind == "et" else value
-        )
+        out[(kind, html.unescape(item_id), *row)] = html.unescape(value)
     return out
 
 
@@ -98,6 +117,7 @@ CASES = {
     "loop": (training_loop, {}),
     "mlp-boxes": (mlp, {"collapse_above": 4}),  # modules drawn as boxes
     "mlp-saved": (mlp, {"show_saved": True}),
+    "states": (state_changes, {}),
 }
 
 
@@ -122,6 +142,18 @@ def test_replaying_the_page_changes_gives_every_frame_exactly(case, ghost, pure_
         slots = [tuple(s) for s in data["layouts"][step["layout"]]]
         replayed = dict(zip(slots, values[step["layout"]], strict=True))
         assert replayed == expected_values(tl, frames, k, ghost)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_player_replays_each_graph_as_indexing_the_timeline_does(case):
+    tl = CASES[case][0]()
+    replayed = [
+        (k, replace(snap, nodes=[replace(n) for n in snap.nodes]))
+        for k, snap, _ in _steps_in_order(tl)
+    ]
+    assert [k for k, _ in replayed] == list(range(len(tl)))
+    for k, snap in replayed:
+        assert snap == tl[k], k
 
 
 def test_changes_hold_only_what_differs_from_the_previous_step(pure_engine):

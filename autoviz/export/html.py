@@ -14,7 +14,6 @@ from .deltas import Deltas, step_deltas
 
 SUFFIXES = (".html", ".htm")
 _MARKER = re.compile(r"\{\{(\w+)\}\}")
-_TEXT_SLOTS = ("nt", "et")  # slots holding label text; the others hold class lists
 
 
 def save_html(
@@ -69,17 +68,15 @@ def player_data(tl, deltas: Deltas, quiz: bool) -> dict:
             strings.append(text)
         return where[text]
 
-    text_slot = [[key[0] in _TEXT_SLOTS for key in layout.slots] for layout in deltas.layouts]
     steps = []
     for k, panel in enumerate(explain.panels(tl)):
-        layout = deltas.layout_of_step[k]
         flat = []
         for slot, value in deltas.changes[k]:
-            # The SVG holds label text escaped; the script writes it with textContent.
-            flat += [slot, intern(html.unescape(value) if text_slot[layout][slot] else value)]
+            # Values as the DOM holds them: the script sets them with textContent or as a class.
+            flat += [slot, intern(html.unescape(value))]
         steps.append(
             {
-                "layout": layout,
+                "layout": deltas.layout_of_step[k],
                 "changes": flat,
                 "phase": panel["phase"],
                 "banner": intern(panel["banner"]),

@@ -60,10 +60,15 @@ class Frames:
             self.steppers[(graph_no, ghost)] = stepper
         return stepper.svg(k)
 
-    def state(self, k: int, ghost: bool = False) -> tuple:
-        """The Template of step k's graph and every slot's value in its frame (for players)."""
+    def state(self, k: int, ghost: bool = False, view=None, snap=None) -> tuple:
+        """The Template of step k's graph and every slot's value in its frame (for players).
+
+        A player stepping in order passes `snap` (the graph after step k, replayed as it goes)
+        and a `view` of the timeline holding only the nodes whose slots may have changed.
+        """
         _, template, layout = self.template(self.graph_of_step(k))
-        return template, frame_state(self.tl, self.tl[k], k, self.options, ghost, layout)
+        snap = self.tl[k] if snap is None else snap
+        return template, frame_state(view or self.tl, snap, k, self.options, ghost, layout)
 
 
 def layout_graph(tl: Timeline, graph_no: int, options: Options) -> tuple[Graph, dict]:
