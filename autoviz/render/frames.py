@@ -60,15 +60,10 @@ class Frames:
             self.steppers[(graph_no, ghost)] = stepper
         return stepper.svg(k)
 
-    def state(self, k: int, ghost: bool = False, view=None, snap=None) -> tuple:
-        """The Template of step k's graph and every slot's value in its frame (for players).
-
-        A player stepping in order passes `snap` (the graph after step k, replayed as it goes)
-        and a `view` of the timeline holding only the nodes whose slots may have changed.
-        """
+    def state(self, k: int, ghost: bool = False) -> tuple:
+        """The Template of step k's graph and every slot's value in its frame, from scratch."""
         _, template, layout = self.template(self.graph_of_step(k))
-        snap = self.tl[k] if snap is None else snap
-        return template, frame_state(view or self.tl, snap, k, self.options, ghost, layout)
+        return template, frame_state(self.tl, self.tl[k], k, self.options, ghost, layout)
 
 
 def layout_graph(tl: Timeline, graph_no: int, options: Options) -> tuple[Graph, dict]:
@@ -204,6 +199,14 @@ class Stepper:
         self.grouped = bool(layout.boxes) or options.show_saved
 
     def svg(self, k: int) -> str:
+        self.pieces(k)
+        for i in self.dirty:
+            self.chunks[i] = "".join(self.out[i * CHUNK : (i + 1) * CHUNK])
+        self.dirty.clear()
+        return "".join(self.chunks)
+
+    def pieces(self, k: int) -> list:
+        """The SVG after step k as pieces, slot values in place (`Template.index` finds them)."""
         steps = self.tl.steps
         fresh = self.at is None or k < self.at
         if not fresh and any(_graph(steps[s]) != self.graph_no for s in range(self.at + 1, k + 1)):
@@ -213,10 +216,7 @@ class Stepper:
         else:
             for s in range(self.at + 1, k + 1):
                 self._advance(s)
-        for i in self.dirty:
-            self.chunks[i] = "".join(self.out[i * CHUNK : (i + 1) * CHUNK])
-        self.dirty.clear()
-        return "".join(self.chunks)
+        return self.out
 
     def _reset(self, k: int) -> None:
         snap = self.tl[k]
