@@ -14,6 +14,7 @@
   let current = 0;
   let pending = null; // the step whose question is on screen
   let timer = null;
+  let shownLine; // the code line highlighted now
 
   /* Each slot of a layout becomes {el, cls}: an element and whether it holds a class list. */
   function resolve(box, slots) {
@@ -98,6 +99,8 @@
   }
 
   function showLine(index) {
+    if (index === shownLine) return; // reading offsets below forces a layout of the page
+    shownLine = index;
     const list = $("av-code");
     list.querySelectorAll(".current").forEach((li) => li.classList.remove("current"));
     if (index === null) return;
