@@ -3,7 +3,8 @@
 from pathlib import Path
 
 from ..errors import AutovizError
-from .layout import run_layout
+from .layout import engine_name, find_engine, run_layout
+from .svgtext import center_node_texts
 
 SUFFIXES = (".svg", ".png", ".pdf", ".dot", ".json")
 
@@ -31,14 +32,15 @@ class Diagram:
     def svg(self) -> str:
         """The laid-out diagram as SVG text (computed on first use)."""
         if self._svg is None:
-            self._svg = run_layout(self.source, "svg", self.timeout).decode("utf-8")
+            self._svg = center_node_texts(run_layout(self.source, "svg", self.timeout).decode())
         return self._svg
 
     def png(self) -> bytes:
         """The diagram as PNG bytes; a frame is its own SVG rasterised, so nothing moves."""
-        if self.is_frame:
+        if self.is_frame or engine_name(find_engine()).startswith("graphviz-pure"):
             from .raster import svg_to_png
 
+            # graphviz-pure's own PNG starts text where it measured it; the SVG centres it.
             return svg_to_png(self.svg(), self.timeout)
         return run_layout(self.source, "png", self.timeout)
 
@@ -61,7 +63,7 @@ class Diagram:
             path.write_text(graph_dumps(self.graph), encoding="utf-8")
         elif suffix == ".svg":
             path.write_text(self.svg(), encoding="utf-8")
-        elif self.is_frame and suffix == ".png":
+        elif suffix == ".png":
             path.write_bytes(self.png())
         elif self.is_frame:
             raise ValueError(

@@ -99,12 +99,14 @@ def to_dot(
     frames: every edge gets an arrowhead at both ends (a frame shows one) and room for its
     gradient label.
     """
+    # margin: 0.22 in either side, as graphviz-pure measures text a little narrower than
+    # browsers draw it and long rows would touch the border.
     lines = [
         "digraph autoviz {",
         f'\tgraph [rankdir={options.rankdir} bgcolor="{theme.background}" nodesep=0.35 '
         f'ranksep=0.45 pad=0.2 fontname="{theme.font}" fontcolor="{theme.text}"]',
         f'\tnode [fontname="{theme.font}" fontsize={theme.font_size} fontcolor="{theme.text}" '
-        f'penwidth={theme.pen} margin="0.15,0.06"]',
+        f'penwidth={theme.pen} margin="0.22,0.06"]',
         f'\tedge [color="{theme.edge}" penwidth={theme.pen} arrowsize=0.8 fontname="{theme.font}" '
         f'fontcolor="{theme.grad}"]',
     ]
@@ -231,7 +233,7 @@ def _saved_lines(op: Node, theme: Theme, options: Options) -> list:
         lines += [
             f'{name} [id="{op.id}-saved{i}" class="saved" shape="{look["shape"]}" '
             f'style="{look["style"]}" fillcolor="{look["fill"]}" color="{look["border"]}" '
-            f'fontsize={theme.small_size} margin="0.08,0.03" label=<{label}>]',
+            f'fontsize={theme.small_size} margin="0.16,0.04" label=<{label}>]',
             f'{name} -> {op.id} [id="{op.id}-saved{i}-edge" class="saved" style=dashed '
             f'dir=none color="{look["border"]}"]',
         ]
@@ -318,7 +320,7 @@ def _legend(nodes: list, theme: Theme, extra=()) -> list[str]:
         "\tsubgraph cluster_legend {",
         f'\t\tgraph [id="legend" class="legend" label="legend" style="rounded,dashed" '
         f'color="{theme.edge}" fontsize={theme.small_size}]',
-        f'\t\tnode [fontsize={theme.small_size} margin="0.08,0.03"]',
+        f'\t\tnode [fontsize={theme.small_size} margin="0.16,0.04"]',
     ]
     for kind in present:
         look = theme.kinds[kind]

@@ -10,13 +10,13 @@ from ..tracing.timeline import PERSISTENT, Timeline, snapshot
 from .dot import Options, label_rows, to_dot
 from .groups import Plan, plan
 from .layout import run_layout
+from .svgtext import center_node_texts
 from .theme import Theme
 
 _GROUP = re.compile(r'<g id="([^"]+)" class="(node|edge) ([^"]*)">(.*?)</g>', re.S)
 CHUNK = 128  # pieces of SVG joined together (a 1,000-node frame has about 24,000 pieces)
 _TIMELINE_ID = re.compile(r"[ne]\d+")  # the timeline's own nodes and edges: labels change
 _TEXT = re.compile(r"<text([^>]*)>(.*?)</text>", re.S)
-_PAIR = re.compile(r"(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?)")
 
 
 def flow_label(flow) -> str:
@@ -45,7 +45,7 @@ class Frames:
             graph, labels = layout_graph(self.tl, graph_no, self.options)
             source = to_dot(graph, self.theme, self.options, edge_labels=labels)
             self.layout_calls += 1
-            svg = run_layout(source, "svg", self.timeout).decode("utf-8")
+            svg = center_node_texts(run_layout(source, "svg", self.timeout).decode("utf-8"))
             layout = plan(graph, self.options)
             self.templates[graph_no] = (source, Template(svg, self.theme), layout)
         return self.templates[graph_no]
@@ -311,14 +311,11 @@ class Template:
         self.parts.append("</g>")
 
     def _node_body(self, node_id: str, body: str) -> None:
-        center = _center_x(body)
         pos = 0
         for row, match in enumerate(_TEXT.finditer(body)):
-            attrs = re.sub(r'text-anchor="\w+"', 'text-anchor="middle"', match.group(1))
-            attrs = re.sub(r' x="[-\d.]+"', f' x="{center:.2f}"', attrs)
             key = ("nt", node_id, row)
             self.defaults[key] = match.group(2)
-            self.parts += [body[pos : match.start()], f"<text{attrs}>", key, "</text>"]
+            self.parts += [body[pos : match.start()], f"<text{match.group(1)}>", key, "</text>"]
             pos = match.end()
         self.parts.append(body[pos:])
 
@@ -348,16 +345,6 @@ class Template:
         """The SVG's pieces with every slot taken from `state` (or as laid out)."""
         get, defaults = state.get, self.defaults
         return [part if type(part) is str else get(part, defaults[part]) for part in self.parts]
-
-
-def _center_x(body: str) -> float:
-    """The horizontal centre of a node's shape (ellipse centre or the points' extent)."""
-    ellipse = re.search(r'<ellipse[^>]* cx="([-\d.]+)"', body)
-    if ellipse:
-        return float(ellipse.group(1))
-    shape = re.search(r'<(?:polygon|path)[^>]*(?:points|d)="([^"]*)"', body)
-    xs = [float(x) for x, _ in _PAIR.findall(shape.group(1))] if shape else [0.0]
-    return (min(xs) + max(xs)) / 2
 
 
 def _add_style(head: str, theme: Theme) -> str:
