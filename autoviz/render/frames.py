@@ -34,7 +34,7 @@ class Frames:
     def __init__(self, tl: Timeline, theme: Theme, options: Options, timeout=None) -> None:
         self.tl, self.theme, self.options, self.timeout = tl, theme, options, timeout
         self.templates = {}  # graph number -> (DOT source, Template, Plan)
-        self.steppers = {}  # (graph number, ghost) -> Stepper
+        self.sequences = {}  # (graph number, ghost) -> FrameSequence
         self.layout_calls = 0
 
     def graph_of_step(self, k: int) -> int:
@@ -53,12 +53,12 @@ class Frames:
     def svg(self, k: int, ghost: bool = False) -> str:
         """The SVG of the frame after step k, without calling the layout engine again."""
         graph_no = self.graph_of_step(k)
-        stepper = self.steppers.get((graph_no, ghost))
-        if stepper is None:
+        sequence = self.sequences.get((graph_no, ghost))
+        if sequence is None:
             _, template, layout = self.template(graph_no)
-            stepper = Stepper(self.tl, graph_no, template, layout, self.options, ghost)
-            self.steppers[(graph_no, ghost)] = stepper
-        return stepper.svg(k)
+            sequence = FrameSequence(self.tl, graph_no, template, layout, self.options, ghost)
+            self.sequences[(graph_no, ghost)] = sequence
+        return sequence.svg(k)
 
     def state(self, k: int, ghost: bool = False) -> tuple:
         """The Template of step k's graph and every slot's value in its frame, from scratch."""
@@ -176,7 +176,7 @@ def _flows_so_far(tl: Timeline, k: int, graph_no: int) -> tuple[dict, set]:
     return flows, now
 
 
-class Stepper:
+class FrameSequence:
     """The frames of one graph, derived in order: a frame rewrites only what its step touched.
 
     Stepping forward costs the few nodes and edges a step acts on; going back, or jumping in
