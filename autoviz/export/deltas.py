@@ -3,7 +3,7 @@
 from dataclasses import dataclass, field
 from operator import itemgetter
 
-from ..render.frames import Frames, Stepper
+from ..render.frames import Frames, FrameSequence
 
 PROGRESS_FROM = 36  # steps; below this a progress bar is only noise
 
@@ -33,22 +33,22 @@ class Deltas:
 def step_deltas(frames: Frames, ghost: bool = False) -> Deltas:
     """The layouts of `frames` and what each step changes in its layout's previous state.
 
-    The renderer's Stepper derives each graph's frames in order, rewriting only what a step
+    The renderer's FrameSequence derives each graph's frames in order, rewriting only what a step
     touched; the changes are the slots whose values differ from the graph's previous frame.
     """
     tl = frames.tl
-    index, steppers, read, last = {}, {}, {}, {}
+    index, sequences, read, last = {}, {}, {}, {}
     layouts, layout_of_step, changes = [], [], []
     for k in _progress(len(tl)):
         graph_no = frames.graph_of_step(k)
         if graph_no not in index:
             _, template, plan = frames.template(graph_no)
-            steppers[graph_no] = Stepper(tl, graph_no, template, plan, frames.options, ghost)
+            sequences[graph_no] = FrameSequence(tl, graph_no, template, plan, frames.options, ghost)
             slots = [part for part in template.parts if type(part) is not str]
             read[graph_no] = _reader([template.index[key] for key in slots])
             index[graph_no] = len(layouts)
-            layouts.append(Layout(graph_no, "".join(steppers[graph_no].pieces(k)), slots))
-        values = read[graph_no](steppers[graph_no].pieces(k))
+            layouts.append(Layout(graph_no, "".join(sequences[graph_no].pieces(k)), slots))
+        values = read[graph_no](sequences[graph_no].pieces(k))
         before = last.get(graph_no, values)
         pairs = enumerate(zip(values, before, strict=True))
         changes.append([(i, v) for i, (v, old) in pairs if v is not old and v != old])
