@@ -301,6 +301,11 @@ def test_torch_timeline_works_downstream(tmp_path, pure_engine):
     assert '<g id="n3" class="node op current' in svg
     paths = tl.save_frames(tmp_path)
     assert len(paths) == 12 and all(p.exists() for p in paths)
+    from autoviz.widgets.stepper import Stepper
+
+    stepper = Stepper(tl)
+    stepper.step = 8
+    assert "∂y/∂w = x = 2.0" in stepper.explanation and stepper.code_line.text == "z.backward()"
     page = tl.save_html(tmp_path / "lesson.html").read_text()
     assert "Backward starts at z: dz/dz = 1.0." in page and "b.grad is now 1.0." in page
 
