@@ -150,7 +150,7 @@ LESSONS["02_dynamic_graphs"] = [
         SETUP + "\nfrom IPython.display import HTML\n\n\n"
         "def side_by_side(*diagrams):\n"
         '    """Show several diagrams next to each other."""\n'
-        "    cells = \"\".join(f'<div>{d.svg()}</div>' for d in diagrams)\n"
+        '    cells = "".join(f\'<div style="flex:none">{d.svg()}</div>\' for d in diagrams)\n'
         "    row = '<div style=\"display:flex; gap:2em; align-items:flex-start\">'\n"
         "    return HTML(f'{row}{cells}</div>')"
     ),
@@ -182,7 +182,12 @@ LESSONS["02_dynamic_graphs"] = [
         "Left: `f(1.0)` — one trip round the loop, then the `else` branch. Right: `f(3.0)` — "
         "three trips, then the `log` branch."
     ),
-    code("side_by_side(autoviz.draw(out1), autoviz.draw(out3))"),
+    code(
+        "side_by_side(\n"
+        '    autoviz.draw(out1, rankdir="TB", legend=False),\n'
+        '    autoviz.draw(out3, rankdir="TB", legend=False),\n'
+        ")"
+    ),
     md(
         "## Watching the graph grow with the loop\n\n"
         "Tracing the call shows each iteration adding its node as the loop runs.\n\n" + STEPPER_NOTE
@@ -602,13 +607,16 @@ LESSONS["07_training_a_tiny_network"] = [
         "the model (`model.0` is the first layer). The parameters are blue leaves like any other: "
         "`model.0.weight`, `model.0.bias`, …"
     ),
-    code("loss = loss_fn(model(X), Y)\nautoviz.draw(loss)"),
+    code(
+        "loss = loss_fn(model(X), Y)\n"
+        'autoviz.draw(loss, rankdir="TB")  # top to bottom: the layers stack up'
+    ),
     md(
         "A bigger model would not fit on the screen, so modules can be *collapsed* into one "
         "block each, showing the shapes going in and out: `depth=1` collapses everything below "
         "the top-level modules, and `expand=` opens the ones you want to look inside."
     ),
-    code('autoviz.draw(loss, depth=1, expand=["model.0"])'),
+    code('autoviz.draw(loss, depth=1, expand=["model.0"], rankdir="TB")'),
     md(
         "## The graph is rebuilt on every iteration\n\n"
         "The training step is: clear old gradients, run the model (a new graph), backward "
