@@ -15,12 +15,21 @@ from .errors import AutovizError
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code (0 on success)."""
     parser = _parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    script_args = []
+    if "--" in argv:  # the script's own command line: autoviz html s.py -o a.html -- -n 3
+        cut = argv.index("--")
+        argv, script_args = argv[:cut], argv[cut + 1 :]
     args = parser.parse_args(argv)
+    args.script_args = script_args
     if args.command is None:
         parser.print_help()
         return 0
     try:
         return args.run(args)
+    except KeyboardInterrupt:
+        print("autoviz: interrupted", file=sys.stderr)
+        return 130
     except (AutovizError, OSError, ValueError, ImportError) as error:
         # ImportError: an optional dependency is missing (Pillow for GIFs); the message says
         # which extra to install. The user's own script reports its errors in runscript.
@@ -83,7 +92,11 @@ def _script_command(commands, name: str, run, help_text: str) -> argparse.Argume
     """A command that runs a user's script under the tracer, with the options all share."""
     from .render.theme import THEMES
 
-    command = commands.add_parser(name, help=f"run SCRIPT.py traced and {help_text}")
+    command = commands.add_parser(
+        name,
+        help=f"run SCRIPT.py traced and {help_text}",
+        epilog="Arguments after -- are passed to the script as sys.argv[1:].",
+    )
     command.add_argument("script", type=Path, metavar="SCRIPT.py")
     command.add_argument("--theme", choices=list(THEMES), default="default")
     command.add_argument(
@@ -182,7 +195,7 @@ def _traced(args):
     --partial; one that traced nothing is an error."""
     from .runscript import ScriptError, run_script
 
-    run = run_script(args.script, torch=args.torch)
+    run = run_script(args.script, args.script_args, torch=args.torch)
     name = args.script.name
     if run.error is not None:
         sys.stderr.write(run.traceback)

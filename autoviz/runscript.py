@@ -24,15 +24,15 @@ class Run:
     traceback: str = ""
 
 
-def run_script(path, torch: bool = False) -> Run:
-    """Run `path` as `python path` would (`__main__`, its folder on sys.path), traced."""
+def run_script(path, args=(), torch: bool = False) -> Run:
+    """Run `path` as `python path args...` would (`__main__`, its folder on sys.path), traced."""
     script = Path(path)
     if not script.is_file():
         problem = "is a folder" if script.is_dir() else "does not exist"
         raise ScriptError(f"cannot run {str(path)!r}: it {problem}; give the path of a .py file")
     tracer = _tracer(torch)
     saved_argv, saved_path = sys.argv[:], sys.path[:]
-    sys.argv = [str(script)]
+    sys.argv = [str(script), *args]
     sys.path.insert(0, str(script.resolve().parent))
     error = None
     try:

@@ -169,6 +169,10 @@ def test_the_script_runs_as_main_in_its_own_folder(tmp_path, pure_engine):
     result = run_cli("render", str(script), "-o", str(tmp_path / "g.svg"), cwd=ROOT)
     assert result.returncode == 0, result.stderr
     assert f"argv [{str(script)!r}]" in result.stdout and "a.grad 4.0" in result.stdout
+    # after --, the script's own arguments
+    result = run_cli("render", str(script), "-o", str(tmp_path / "g.svg"), "--", "-n", "3")
+    assert result.returncode == 0, result.stderr
+    assert f"argv [{str(script)!r}, '-n', '3']" in result.stdout
 
 
 def test_a_script_that_raises_shows_its_traceback_and_writes_nothing(tmp_path, pure_engine):
@@ -432,3 +436,9 @@ def test_gif_without_pillow_is_a_one_line_error(tmp_path):
         "(or pip install pillow)\n"
     )
     assert not (tmp_path / "a.gif").exists() and result.stdout == ""  # the script never ran
+
+
+def test_ctrl_c_in_the_script_ends_with_code_130(tmp_path):
+    script = write_script(tmp_path, "import autoviz as torch\nraise KeyboardInterrupt\n")
+    result = run_cli("render", str(script), "-o", str(tmp_path / "g.svg"))
+    assert result.returncode == 130 and result.stderr == "autoviz: interrupted\n"
