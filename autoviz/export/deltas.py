@@ -3,7 +3,7 @@
 from dataclasses import dataclass, field
 from operator import itemgetter
 
-from ..render.frames import Frames, Stepper
+from ..render.frames import Frames, FrameSequence
 
 PROGRESS_FROM = 36  # steps; below this a progress bar is only noise
 
@@ -33,7 +33,7 @@ class Deltas:
 def step_deltas(frames: Frames, ghost: bool = False) -> Deltas:
     """The layouts of `frames` and what each step changes in its layout's previous state.
 
-    The renderer's Stepper derives each graph's frames in order, rewriting only what a step
+    The renderer's FrameSequence derives each graph's frames in order, rewriting only what a step
     touched; the changes are the slots whose values differ from the graph's previous frame.
     """
     tl = frames.tl
@@ -43,7 +43,7 @@ def step_deltas(frames: Frames, ghost: bool = False) -> Deltas:
         graph_no = frames.graph_of_step(k)
         if graph_no not in index:
             _, template, plan = frames.template(graph_no)
-            sequences[graph_no] = Stepper(tl, graph_no, template, plan, frames.options, ghost)
+            sequences[graph_no] = FrameSequence(tl, graph_no, template, plan, frames.options, ghost)
             slots = [part for part in template.parts if type(part) is not str]
             read[graph_no] = _reader([template.index[key] for key in slots])
             index[graph_no] = len(layouts)

@@ -34,7 +34,7 @@ class Frames:
     def __init__(self, tl: Timeline, theme: Theme, options: Options, timeout=None) -> None:
         self.tl, self.theme, self.options, self.timeout = tl, theme, options, timeout
         self.templates = {}  # graph number -> (DOT source, Template, Plan)
-        self.sequences = {}  # (graph number, ghost) -> Stepper
+        self.sequences = {}  # (graph number, ghost) -> FrameSequence
         self.layout_calls = 0
 
     def graph_of_step(self, k: int) -> int:
@@ -56,7 +56,7 @@ class Frames:
         sequence = self.sequences.get((graph_no, ghost))
         if sequence is None:
             _, template, layout = self.template(graph_no)
-            sequence = Stepper(self.tl, graph_no, template, layout, self.options, ghost)
+            sequence = FrameSequence(self.tl, graph_no, template, layout, self.options, ghost)
             self.sequences[(graph_no, ghost)] = sequence
         return sequence.svg(k)
 
@@ -176,7 +176,7 @@ def _flows_so_far(tl: Timeline, k: int, graph_no: int) -> tuple[dict, set]:
     return flows, now
 
 
-class Stepper:
+class FrameSequence:
     """The frames of one graph, derived in order: a frame rewrites only what its step touched.
 
     Stepping forward costs the few nodes and edges a step acts on; going back, or jumping in
