@@ -129,7 +129,7 @@ def to_dot(
     if options.legend and graph.nodes:
         extra = ["module"] * bool(layout.boxes) + ["saved"] * bool(saved)
         drawn = [n for n in graph.nodes if n.id not in layout.owner]
-        lines += _legend(drawn, theme, extra)
+        lines += _legend(drawn, theme, extra, gradients=bool(edge_labels))
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -312,8 +312,11 @@ def _warning(value) -> str:
     return " ⚠ not finite" if _non_finite(value) else ""
 
 
-def _legend(nodes: list, theme: Theme, extra=()) -> list[str]:
-    """A key listing only the kinds this diagram draws, in their own shapes."""
+def _legend(nodes: list, theme: Theme, extra=(), gradients=False) -> list[str]:
+    """A key listing only the kinds this diagram draws, in their own shapes.
+
+    `gradients`: the frames of a timeline whose backward pass turns edges into gradient flow.
+    """
     kinds = {n.kind for n in nodes} | set(extra)
     present = [k for k in LEGEND_TEXT if k in kinds]
     lines = [
@@ -338,6 +341,12 @@ def _legend(nodes: list, theme: Theme, extra=()) -> list[str]:
             f'label="no_grad or detached"]'
         )
     names = [f"legend_{k}" for k in present]
+    if gradients:
+        lines.append(
+            f'\t\tlegend_grad [id="legend-grad" class="legend grad" shape="box" penwidth=0 '
+            f'fontcolor="{theme.grad}" label="← gradient: upstream × local = contribution"]'
+        )
+        names.append("legend_grad")
     lines += [f"\t\t{a} -> {b} [style=invis]" for a, b in itertools.pairwise(names)]
     lines.append("\t}")
     return lines
