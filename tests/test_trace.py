@@ -247,3 +247,13 @@ def test_recorded_gradients_equal_the_engines(program, values):
         engine = None if leaf.grad is None else pytest.approx(leaf.grad.item())
         recorded = final[leaf.name].grad if leaf.name in final else None
         assert recorded == engine
+
+
+def test_module_made_inside_the_trace_shows_its_initialised_parameters():
+    """reset_parameters fills the weights in place after they are made: show the real values."""
+    with autoviz.trace() as tl:
+        lin = autoviz.nn.Linear(2, 1)
+        lin(autoviz.ones(2)).sum().backward()
+    nodes = {n.name: n for n in tl.nodes}
+    assert nodes["lin.weight"].value == lin.weight.detach().numpy().tolist()
+    assert nodes["lin.bias"].value == lin.bias.detach().numpy().tolist()

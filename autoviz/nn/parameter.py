@@ -2,7 +2,6 @@
 
 import numpy as np
 
-from ..engine import events
 from ..engine.tensor import Tensor, as_tensor_data, make
 
 
@@ -24,9 +23,9 @@ class Parameter(Tensor):
             )
         p = object.__new__(cls)
         p._data, p.requires_grad, p.grad_fn, p._grad = arr, bool(requires_grad), None, None
+        # No leaf event here: a Module fills its parameters in place right after making them
+        # (reset_parameters), so a trace shows a parameter at its first use, with its real value.
         p._name, p._retains_grad, p._acc = None, False, None
-        if requires_grad and events.observers:
-            events.emit("on_leaf", p)
         return p
 
     def __repr__(self) -> str:
