@@ -1,5 +1,6 @@
 """Run a user's script under the tracer, as the classroom commands do; keep what it traced."""
 
+import builtins
 import runpy
 import sys
 import traceback
@@ -30,15 +31,16 @@ def run_script(path, args=(), torch: bool = False) -> Run:
     if not script.is_file():
         problem = "is a folder" if script.is_dir() else "does not exist"
         raise ScriptError(f"cannot run {str(path)!r}: it {problem}; give the path of a .py file")
-    tracer = _tracer(torch)
+    namespace = _main_namespace(script)
+    tracer = _tracer(torch, namespace)
     saved_argv, saved_path = sys.argv[:], sys.path[:]
     sys.argv = [str(script), *args]
     sys.path.insert(0, str(script.resolve().parent))
     error = None
     try:
-        with tracer() as tl:
+        with tracer as tl:
             try:
-                runpy.run_path(str(script), run_name="__main__")
+                exec(compile(script.read_bytes(), str(script), "exec"), namespace)
             except SystemExit as exit_:
                 error = None if exit_.code in (None, 0) else exit_
             except Exception as raised:
@@ -48,11 +50,26 @@ def run_script(path, args=(), torch: bool = False) -> Run:
     return Run(tl, error, "" if error is None else user_traceback(error, script))
 
 
-def _tracer(torch: bool):
+def _main_namespace(script: Path) -> dict:
+    """The globals of a script run as `__main__`, as runpy would make them; kept for naming."""
+    return {
+        "__name__": "__main__",
+        "__file__": str(script),
+        "__builtins__": builtins,
+        "__package__": None,
+        "__spec__": None,
+        "__loader__": None,
+        "__cached__": None,
+        "__doc__": None,
+    }
+
+
+def _tracer(torch: bool, namespace: dict):
     import autoviz
 
     # trace_torch imports torch only now, and says how to install it when it is missing.
-    return autoviz.trace_torch if torch else autoviz.trace
+    # It finds the script's globals from the frames it sees; autoviz.trace is told them.
+    return autoviz.trace_torch() if torch else autoviz.trace(namespace=namespace)
 
 
 def user_traceback(error: BaseException, script: Path) -> str:

@@ -129,6 +129,24 @@ def test_render_writes_the_final_diagram(tmp_path, pure_engine):
     assert "#1e1e1e" in svg  # the dark theme's background
 
 
+MODULE_SCRIPT = """import autoviz as torch
+from autoviz import nn
+
+net = nn.Sequential(nn.Linear(2, 2))
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+net(x).sum().backward()
+"""
+
+
+def test_scripts_name_parameters_and_modules_after_their_variables(tmp_path, pure_engine):
+    script = write_script(tmp_path, MODULE_SCRIPT)
+    result = run_cli("render", str(script), "-o", str(tmp_path / "net.dot"))
+    assert result.returncode == 0, result.stderr
+    dot = (tmp_path / "net.dot").read_text()
+    assert "net.0.weight" in dot and "net.0.bias" in dot
+    assert "net (Sequential)" in dot and "net.0 (Linear)" in dot
+
+
 def test_frames_writes_one_svg_per_step(tmp_path, pure_engine):
     script = write_script(tmp_path, LESSON)
     result = run_cli("frames", str(script), "-o", str(tmp_path / "slides"))

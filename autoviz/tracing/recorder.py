@@ -17,10 +17,17 @@ _INTERNAL = {}  # code object -> whether it is autoviz's own (looked up for ever
 
 
 class trace:
-    """`with autoviz.trace() as tl:` records what the block does; tl is the Timeline."""
+    """`with autoviz.trace() as tl:` records what the block does; tl is the Timeline.
+
+    Nodes are named after the variables of the code around the `with` block, or after those in
+    `namespace` when given (a script's globals, when the script runs inside the block).
+    """
+
+    def __init__(self, namespace: dict | None = None) -> None:
+        self.namespace = namespace
 
     def __enter__(self) -> Timeline:
-        self.recorder = Recorder(sys._getframe(1))
+        self.recorder = Recorder(sys._getframe(1), self.namespace)
         events.add_observer(self.recorder)
         return self.recorder.timeline
 
@@ -36,9 +43,10 @@ class Recorder:
     edges, steps and captions, is built from the log when the block ends.
     """
 
-    def __init__(self, frame) -> None:
+    def __init__(self, frame, namespace: dict | None = None) -> None:
         self.timeline = Timeline([], [], [])
         self.block_frame = frame
+        self.namespace = namespace
         self.log = []
         self.names = {}  # id(tensor) -> variable name
         self.pending = []  # (tensor, frame, variable the line assigns) awaiting a name
@@ -139,12 +147,13 @@ class Recorder:
         from .modules import ModuleNames
 
         self._name_pending()
-        for scope in (self.block_frame.f_globals, self.block_frame.f_locals):
-            for name, value in scope.items():
-                if isinstance(value, Tensor) and not name.startswith("_"):
-                    self.names[id(value)] = self.names.get(id(value), name)
+        frame = self.block_frame
+        scope = self.namespace or {**frame.f_globals, **frame.f_locals}
+        for name, value in scope.items():
+            if isinstance(value, Tensor) and not name.startswith("_"):
+                self.names[id(value)] = self.names.get(id(value), name)
         log, names = self.log, self.names
-        modules = ModuleNames({**self.block_frame.f_globals, **self.block_frame.f_locals})
+        modules = ModuleNames(scope)
         self.timeline._pending = lambda tl: build(tl, log, names, modules)
         self.log, self.names, self.block_frame = [], {}, None
 
