@@ -154,11 +154,14 @@ def _frames(args) -> int:
 
 
 def _render(args) -> int:
+    from .render import draw_graph
     from .render.diagram import SUFFIXES
 
     _writable_file(args.output, SUFFIXES)
     run = _traced(args)
-    run.timeline.draw(theme=args.theme).save(args.output)
+    final = run.timeline[-1]  # the graph as the script left it, drawn as autoviz.draw draws it
+    final.current = []
+    draw_graph(final, args.theme).save(args.output)
     return _done(args, run, f"wrote {args.output}")
 
 

@@ -320,7 +320,23 @@ def test_frames_and_render_as_png(tmp_path, pure_engine):
     assert len(sizes) == 1  # one layout: every frame the same size
     assert files[0].read_bytes() != files[-1].read_bytes()
     assert run_cli("render", str(script), "-o", str(tmp_path / "g.png")).returncode == 0
-    assert Image.open(tmp_path / "g.png").size == sizes.pop()
+    final = Image.open(tmp_path / "g.png")
+    assert final.format == "PNG" and final.size[0] > final.size[1] > 100
+
+
+def test_render_draws_the_final_graph_in_every_format(tmp_path, engine):
+    """The final diagram as autoviz.draw draws it: no step highlight; .pdf where dot runs."""
+    script = write_script(tmp_path, LESSON)
+    assert run_cli("render", str(script), "-o", str(tmp_path / "g.dot")).returncode == 0
+    dot = (tmp_path / "g.dot").read_text()
+    assert "current" not in dot and "grad: 3.0" in dot
+    result = run_cli("render", str(script), "-o", str(tmp_path / "g.pdf"))
+    if engine == "dot":
+        assert result.returncode == 0, result.stderr
+        assert (tmp_path / "g.pdf").read_bytes().startswith(b"%PDF")
+    else:
+        assert result.returncode == 1
+        assert "graphviz-pure cannot write 'pdf' files. Install Graphviz" in result.stderr
 
 
 TORCH_LESSON = LESSON.replace("import autoviz as torch", "import torch")
