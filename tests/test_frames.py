@@ -196,3 +196,21 @@ def test_frames_derived_step_by_step_equal_frames_computed_whole(pure_engine, ma
         whole = template.fill(frame_state(tl, tl[k], k, Options(), ghost, layout))
         assert frames.svg(k, ghost=ghost) == whole, f"step {k}"
     assert frames.layout_calls == len({frames.graph_of_step(k) for k in range(len(tl))})
+
+
+def test_save_frames_replaces_an_earlier_runs_frames(tmp_path, pure_engine):
+    """A folder reused for a shorter timeline holds only the new frames (and the user's files)."""
+    short = lesson_timeline()
+    x = autoviz.tensor(1.0, requires_grad=True)
+    with autoviz.trace() as long:
+        y = x
+        for _ in range(6):
+            y = y * 2.0
+        y.backward()
+    (tmp_path / "notes.txt").write_text("mine")
+    (tmp_path / "step-intro.svg").write_text("mine too")
+    long.save_frames(tmp_path)
+    written = short.save_frames(tmp_path)
+    frames = sorted(p.name for p in tmp_path.glob("step-[0-9]*.svg"))
+    assert frames == [p.name for p in written] and len(frames) == len(short) < len(long)
+    assert (tmp_path / "notes.txt").exists() and (tmp_path / "step-intro.svg").exists()

@@ -1,5 +1,6 @@
 """`tl.save_frames(dir)`: one numbered SVG or PNG per step, all from one layout per graph."""
 
+import re
 from pathlib import Path
 
 FORMATS = ("svg", "png")
@@ -9,7 +10,8 @@ PROGRESS_FROM = 36  # steps; below this a progress bar is only noise
 def save_frames(tl, directory, format: str = "svg", theme: str = "default", **options) -> list:
     """Write `step-000.svg` (or .png), `step-001.svg`, … into `directory`; returns the paths.
 
-    PNG frames are the SVG frames rasterised, so nodes sit at the same places in both.
+    PNG frames are the SVG frames rasterised, so nodes sit at the same places in both. Frames
+    an earlier, longer run left in `directory` are removed, so a slide deck never mixes runs.
     """
     from ..render import draw_frame
 
@@ -25,6 +27,7 @@ def save_frames(tl, directory, format: str = "svg", theme: str = "default", **op
         from tqdm import tqdm
 
         steps = tqdm(steps, desc="frames", unit="step")
+    _remove_old_frames(folder, format)
     paths = []
     for k in steps:
         path = folder / f"step-{k:0{width}d}.{format}"
@@ -35,3 +38,11 @@ def save_frames(tl, directory, format: str = "svg", theme: str = "default", **op
             path.write_text(frame.svg(), encoding="utf-8")
         paths.append(path)
     return paths
+
+
+def _remove_old_frames(folder: Path, format: str) -> None:
+    """Delete files named as this function names frames (`step-<digits>.<format>`), only those."""
+    pattern = re.compile(rf"step-\d{{3,}}\.{format}")
+    for old in folder.iterdir():
+        if pattern.fullmatch(old.name) and old.is_file():
+            old.unlink()
