@@ -250,6 +250,8 @@ def _lessons(args) -> int:
     notebooks = sorted(source.glob("*.ipynb"))
     if not notebooks:
         raise FileNotFoundError(f"no lesson notebooks in {source}: reinstall autoviz")
+    if args.dir.exists() and not args.dir.is_dir():
+        raise FileExistsError(f"{args.dir} is a file, not a folder: name a folder to copy into")
     clashes = [n.name for n in notebooks if (args.dir / n.name).exists()]
     if clashes and not args.force:
         more = f" and {len(clashes) - 1} more lesson notebooks" if len(clashes) > 1 else ""

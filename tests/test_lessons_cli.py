@@ -56,6 +56,15 @@ def test_refuses_to_overwrite_a_students_work_without_force(tmp_path):
     assert f"jupyter lab '{target}'" in result.stdout  # quoted: the path has a space
 
 
+def test_a_file_in_the_way_is_a_one_line_error(tmp_path):
+    (tmp_path / "lessons.py").write_text("print('mine')\n")
+    result = run_cli("lessons.py", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr == (
+        "autoviz: error: lessons.py is a file, not a folder: name a folder to copy into\n"
+    )
+
+
 def test_wheel_layout_finds_the_packaged_copy(tmp_path):
     """pyproject.toml puts notebooks/ into the wheel as autoviz/lessons/, where the CLI looks."""
     config = (ROOT / "pyproject.toml").read_text()
