@@ -1,9 +1,35 @@
 """Observers the engine notifies about graph events; free when none is registered."""
 
 # The engine checks `if observers:` before building any event, so tracing costs nothing
-# unless something is listening.
+# unless something is listening. Then it calls the event's function here, such as
+# `events.on_op(node, out, inputs)`: the observer's own bound method when one observer
+# defines it (no loop, no argument packing), else a function that calls each.
 observers: list = []
 _handlers: dict = {}  # event name -> bound methods, resolved once per registration
+
+EVENTS = (
+    "on_leaf",
+    "on_op",
+    "on_untracked",
+    "on_detach",
+    "on_inplace",
+    "on_zero",
+    "on_grad_set",
+    "on_retain_grad",
+    "on_backward_start",
+    "on_node",
+    "on_accumulate",
+    "on_backward_end",
+)
+
+
+def _nobody(*args) -> None:
+    """An event no observer listens to."""
+
+
+on_leaf = on_op = on_untracked = on_detach = on_inplace = on_zero = _nobody
+on_grad_set = on_retain_grad = on_backward_start = on_node = on_accumulate = _nobody
+on_backward_end = _nobody
 
 
 def add_observer(observer) -> None:
@@ -25,6 +51,20 @@ def _rebuild() -> None:
         for name in dir(observer):
             if name.startswith("on_"):
                 _handlers.setdefault(name, []).append(getattr(observer, name))
+    for name in EVENTS:
+        handlers = _handlers.get(name, ())
+        globals()[name] = handlers[0] if len(handlers) == 1 else _each(handlers)
+
+
+def _each(handlers):
+    if not handlers:
+        return _nobody
+
+    def call(*args) -> None:
+        for handler in handlers:
+            handler(*args)
+
+    return call
 
 
 def emit(event: str, *args) -> None:

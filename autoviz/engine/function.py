@@ -233,7 +233,7 @@ def attach(node, data, inputs):
     out = _tensor.make(data, True, node)
     node._out = data
     if events.observers:
-        events.emit("on_op", node, out, inputs)
+        events.on_op(node, out, inputs)
     return out
 
 

@@ -81,7 +81,7 @@ def execute(seeds: dict, retain_graph: bool, capture: set | None = None) -> dict
     heapq.heapify(ready)
     notify = bool(events.observers)
     if notify:
-        events.emit("on_backward_start", seeds)
+        events.on_backward_start(seeds)
     heappop, heappush = heapq.heappop, heapq.heappush
     while ready:
         node = heappop(ready)[2]
@@ -94,7 +94,13 @@ def execute(seeds: dict, retain_graph: bool, capture: set | None = None) -> dict
         if grad is None:
             grads = (None,) * len(node._next)  # nothing to pass on, but every edge is done
         elif notify or node._pre_hooks:
-            grads = _run_node(node, grad, notify)
+            if node._pre_hooks:
+                grads = _run_node(node, grad, notify)
+            else:  # traced, no hooks: the observer is told without a call around it
+                grads = node._gradients(grad)
+                if type(grads) is not tuple:
+                    grads = (grads,)
+                events.on_node(node, grad, grads)
         else:
             grads = node._gradients(grad)  # the usual case, without the call around it
             if type(grads) is not tuple:
@@ -118,7 +124,7 @@ def execute(seeds: dict, retain_graph: bool, capture: set | None = None) -> dict
         if not retain_graph:
             node._saved = FREED  # what backward needed is dropped (AccumulateGrad saves none)
     if notify:
-        events.emit("on_backward_end", retain_graph)
+        events.on_backward_end(retain_graph)
     return captured
 
 
@@ -133,7 +139,7 @@ def _run_node(node, grad, notify):
     if type(grads) is not tuple:
         grads = (grads,)
     if notify:
-        events.emit("on_node", node, grad, grads)
+        events.on_node(node, grad, grads)
     return grads
 
 
@@ -147,7 +153,7 @@ def retain_grad(tensor) -> None:
         return
     tensor._retains_grad = True
     if events.observers:
-        events.emit("on_retain_grad", tensor)
+        events.on_retain_grad(tensor)
     ref = weakref.ref(tensor)
 
     def keep(grad):

@@ -33,7 +33,7 @@ class Op(Function):
         if not (record and _state["enabled"]):
             out = make(cls.forward(NO_CONTEXT, *data, **params))
             if events.observers:
-                events.emit("on_untracked", out, inputs)
+                events.on_untracked(out, inputs)
             return out
         node = new_node(cls, inputs)
         return attach(node, cls.forward(node, *data, **params), inputs)
@@ -104,7 +104,7 @@ def binary(op, a, b):
         return attach(ctx, out, (a, b))
     out = make(out)
     if events.observers:
-        events.emit("on_untracked", out, (a, b))
+        events.on_untracked(out, (a, b))
     return out
 
 

@@ -71,7 +71,7 @@ class Tensor:
     def grad(self, value) -> None:
         self._grad = value
         if events.observers:
-            events.emit("on_grad_set", self, value)
+            events.on_grad_set(self, value)
 
     def _accumulator(self):
         return accumulator_for(self)
@@ -85,7 +85,7 @@ class Tensor:
             store = self._grad._storage()
             store += grad  # in place, as PyTorch does: a held reference to .grad sees it
         if events.observers:
-            events.emit("on_accumulate", self, grad)
+            events.on_accumulate(self, grad)
 
     # -- numpy data ------------------------------------------------------------------------
     @property
@@ -265,7 +265,7 @@ class Tensor:
             return
         self._storage()[key] = _raw(value)
         if events.observers:
-            events.emit("on_inplace", self)
+            events.on_inplace(self)
 
     def __abs__(self):
         return _F.abs(self)
@@ -304,7 +304,7 @@ class Tensor:
         """A tensor sharing this one's data, cut off from the graph."""
         out = make(self._storage())
         if events.observers:
-            events.emit("on_detach", self, out)
+            events.on_detach(self, out)
         return out
 
     def detach_(self):
@@ -371,7 +371,7 @@ class Tensor:
         # this for every parameter). _check_cast has ruled out results that cannot be stored.
         _RAW_UFUNC[ufunc](store, _raw(other), out=store)
         if events.observers:
-            events.emit("on_inplace", self)
+            events.on_inplace(self)
         return self
 
     def add_(self, other, alpha=1):
@@ -395,7 +395,7 @@ class Tensor:
         self._check_inplace()
         self._storage()[...] = 0
         if events.observers:
-            events.emit("on_zero", self)
+            events.on_zero(self)
         return self
 
     def fill_(self, value):
@@ -527,7 +527,7 @@ def new_leaf(arr: np.ndarray, requires_grad=False, name=None) -> Tensor:
         arr = arr[()]
     t = make(arr, bool(requires_grad), None, name)
     if requires_grad and events.observers:
-        events.emit("on_leaf", t)
+        events.on_leaf(t)
     return t
 
 

@@ -13,7 +13,9 @@ from .timeline import Timeline
 
 _PACKAGE = str(Path(__file__).resolve().parent.parent)
 _EXAMPLES = str(Path(_PACKAGE) / "examples")  # lesson scripts shipped with autoviz are user code
-_INTERNAL = {}  # code object -> whether it is autoviz's own (looked up for every frame)
+_INSIDE, _OUTSIDE = set(), set()  # file names of code that is, or is not, autoviz's own
+_ARRAY = np.ndarray
+_getframe = sys._getframe
 
 
 class trace:
@@ -39,9 +41,26 @@ class trace:
 class Recorder:
     """An engine observer that appends one small record per event to a log.
 
-    Values are previewed at once (they may change in place later); everything else, nodes,
-    edges, steps and captions, is built from the log when the block ends.
+    A record keeps the user's code object and instruction offset, not the file and line,
+    which are looked up once per place when the log is built (`_resolve`). Values that may
+    change in place later (arrays) are previewed at once; numpy scalars cannot change, so they
+    are kept and previewed when building. Nodes, edges, steps and captions are all built from
+    the log when the Timeline is first used.
     """
+
+    # Slots: attribute access on the hot path stays fast (an instance __dict__, which dir()
+    # in events.add_observer would make real, is slower to read).
+    __slots__ = (
+        "_sites",
+        "_slow_sites",
+        "_used",
+        "block_frame",
+        "log",
+        "names",
+        "namespace",
+        "pending",
+        "timeline",
+    )
 
     def __init__(self, frame, namespace: dict | None = None) -> None:
         self.timeline = Timeline([], [], [])
@@ -49,96 +68,150 @@ class Recorder:
         self.namespace = namespace
         self.log = []
         self.names = {}  # id(tensor) -> variable name
-        self.pending = []  # (tensor, frame, variable the line assigns) awaiting a name
-        self._targets = {}  # (file, line) -> assigned variable name or None
+        # (tensor, frame, variable its line assigns) awaiting a name at the next event; one at
+        # most, as every event that leaves one first settles the one before.
+        self.pending = None
+        self._sites = {}  # instruction offset -> (code object, variable its line assigns)
+        self._slow_sites = {}  # (id(code), offset) -> the same, when offsets collide
+        self._used = set()  # id() of the leaves and constants that ops have used
 
     def _where(self):
-        """The innermost frame outside autoviz, and the user's line there."""
-        frame = sys._getframe(2)
-        internal = _INTERNAL.get
-        while frame is not None:
-            code = frame.f_code
-            inside = internal(code)
-            if inside is None:
-                name = code.co_filename
-                inside = name.startswith(_PACKAGE) and not name.startswith(_EXAMPLES)
-                _INTERNAL[code] = inside
-            if not inside:
-                break
-            frame = frame.f_back
-        if frame is None:
-            frame = self.block_frame
-        if self.pending:
+        """The innermost frame outside autoviz, from the caller of the engine function that
+        sent the event (that function is autoviz's own)."""
+        if self.pending is not None:
             self._name_pending()
-        return frame, (frame.f_code.co_filename, frame.f_lineno)
+        return _user_frame(_getframe(3), self.block_frame)
 
-    def _expect_name(self, tensor, frame, src) -> None:
+    def _expect_name(self, tensor, frame, code, lasti) -> None:
         """Remember that the line `y = ...` will bind `tensor` to `y`: check at the next event."""
-        target = self._targets.get(src, False)
-        if target is False:
-            target = self._targets[src] = assigned_name(src)
-        if target is not None:
-            self.pending.append((tensor, frame, target))
+        site = self._sites.get(lasti)
+        if site is None or site[0] is not code:
+            site = self._site(code, lasti)
+        if site[1] is not None:
+            self.pending = (tensor, frame, site[1])
+
+    def _site(self, code, lasti) -> tuple:
+        key = (id(code), lasti)  # code objects hash slowly; the site keeps `code` alive
+        site = self._slow_sites.get(key)
+        if site is None:
+            src = (code.co_filename, _line_number(code, lasti))
+            site = self._slow_sites[key] = (code, assigned_name(src))
+        self._sites[lasti] = site
+        return site
 
     def _name_pending(self) -> None:
-        for tensor, frame, target in self.pending:
-            if frame.f_locals.get(target) is tensor:
-                self.names.setdefault(id(tensor), target)
-        self.pending.clear()
+        tensor, frame, target = self.pending
+        if frame.f_locals.get(target) is tensor:
+            self.names.setdefault(id(tensor), target)
+        self.pending = None
 
     # -- engine events: one append each --------------------------------------------------------
     def on_leaf(self, t: Tensor) -> None:
-        frame, src = self._where()
-        self.log.append(("leaf", src, t, preview(t._data)))
-        self._expect_name(t, frame, src)
+        frame = self._where()
+        code, lasti, data = frame.f_code, frame.f_lasti, t._data
+        self.log.append(("leaf", code, lasti, t, preview(data) if type(data) is _ARRAY else data))
+        self._expect_name(t, frame, code, lasti)
 
     def on_op(self, fn, out: Tensor, inputs) -> None:
-        frame, src = self._where()
-        self.log.append(("op", src, fn, out, inputs, _preview_inputs(inputs), preview(out._data)))
-        self._expect_name(out, frame, src)
+        # The hot path: what _name_pending, _where and _expect_name do, written out.
+        if self.pending is not None:
+            tensor, frame, target = self.pending
+            if frame.f_locals.get(target) is tensor:
+                self.names.setdefault(id(tensor), target)
+            self.pending = None
+        frame = _getframe(3)  # the caller of attach's caller: both are autoviz's own
+        while True:
+            code = frame.f_code
+            name = code.co_filename
+            if name not in _INSIDE and (name in _OUTSIDE or not _is_inside(name)):
+                break
+            frame = frame.f_back
+            if frame is None:
+                frame = self.block_frame
+                code = frame.f_code
+                break
+        lasti = frame.f_lasti
+        # The values of leaves (an optimizer updates them in place) and constants used as
+        # inputs are read only the first time each is used: that use makes its node.
+        values = None
+        for v in inputs:
+            if isinstance(v, Tensor) and v.grad_fn is None and id(v) not in self._used:
+                values = self._input_values(inputs)
+                break
+        data = out._data
+        if type(data) is _ARRAY:
+            data = preview(data)
+        self.log.append(("op", code, lasti, fn, out, inputs, values, data))
+        site = self._sites.get(lasti)
+        if site is None or site[0] is not code:
+            site = self._site(code, lasti)
+        if site[1] is not None:
+            self.pending = (out, frame, site[1])
+
+    def _input_values(self, inputs) -> list:
+        """Previews of the inputs that are leaves or constants (None for the others)."""
+        values = []
+        for v in inputs:
+            if isinstance(v, Tensor):
+                if v.grad_fn is None:
+                    self._used.add(id(v))  # the log keeps `v`: its id is not reused
+                    v = v._data
+                    if type(v) is _ARRAY:
+                        v = preview(v)
+                else:
+                    v = None
+            values.append(v)
+        return values
 
     def on_backward_start(self, seeds: dict) -> None:
-        _, src = self._where()
-        self.log.append(("seed", src, [(fn, preview(g)) for fn, g in seeds.items()]))
+        frame = self._where()
+        values = [(fn, preview(g)) for fn, g in seeds.items()]
+        self.log.append(("seed", frame.f_code, frame.f_lasti, values))
 
     def on_node(self, fn, grad, grads) -> None:
         # Gradient arrays are never changed in place, so they are previewed when building.
-        self.log.append(("node", None, fn, grad, grads, _local(fn, grad)))
+        # Only a zero upstream gradient of a scalar needs work now (see _local).
+        local = None
+        if not grad if type(grad) is not _ARRAY or not grad.ndim else False:
+            local = _local(fn, grad)
+        self.log.append(("node", None, None, fn, grad, grads, local))
 
     def on_accumulate(self, t: Tensor, grad) -> None:
         # .grad is updated in place by later passes: preview it now.
-        self.log.append(("accumulate", None, t, t._grad, grad, preview(t._grad._data)))
+        self.log.append(("accumulate", None, None, t, t._grad, grad, preview(t._grad._data)))
 
     def on_backward_end(self, retain_graph: bool) -> None:
-        self.log.append(("end", None, retain_graph))
+        self.log.append(("end", None, None, retain_graph))
 
     def on_zero(self, t: Tensor) -> None:
-        _, src = self._where()
-        self.log.append(("zero", src, t, preview(t._data)))
+        frame = self._where()
+        self.log.append(("zero", frame.f_code, frame.f_lasti, t, preview(t._data)))
 
     def on_grad_set(self, t: Tensor, value) -> None:
-        _, src = self._where()
-        self.log.append(
-            ("set_grad", src, t, value, None if value is None else preview(value._data))
-        )
+        frame = self._where()
+        new = None if value is None else preview(value._data)
+        self.log.append(("set_grad", frame.f_code, frame.f_lasti, t, value, new))
 
     def on_detach(self, source: Tensor, out: Tensor) -> None:
-        frame, src = self._where()
-        self.log.append(("detach", src, source, out, preview(out._data)))
-        self._expect_name(out, frame, src)
+        frame = self._where()
+        code, lasti = frame.f_code, frame.f_lasti
+        self.log.append(("detach", code, lasti, source, out, preview(out._data)))
+        self._expect_name(out, frame, code, lasti)
 
     def on_untracked(self, out: Tensor, inputs) -> None:
-        frame, src = self._where()
-        self.log.append(("untracked", src, out, inputs, preview(out._data)))
-        self._expect_name(out, frame, src)
+        frame = self._where()
+        code, lasti, data = frame.f_code, frame.f_lasti, out._data
+        value = preview(data) if type(data) is _ARRAY else data
+        self.log.append(("untracked", code, lasti, out, inputs, value))
+        self._expect_name(out, frame, code, lasti)
 
     def on_inplace(self, t: Tensor) -> None:
-        _, src = self._where()
-        self.log.append(("inplace", src, t, preview(t._data)))
+        frame = self._where()
+        self.log.append(("inplace", frame.f_code, frame.f_lasti, t, preview(t._data)))
 
     def on_retain_grad(self, t: Tensor) -> None:
-        _, src = self._where()
-        self.log.append(("retain", src, t))
+        frame = self._where()
+        self.log.append(("retain", frame.f_code, frame.f_lasti, t))
 
     # -- the end of the block ----------------------------------------------------------------
     def finish(self) -> None:
@@ -146,7 +219,8 @@ class Recorder:
         from .builder import build
         from .modules import ModuleNames
 
-        self._name_pending()
+        if self.pending is not None:
+            self._name_pending()
         frame = self.block_frame
         scope = self.namespace or {**frame.f_globals, **frame.f_locals}
         for name, value in scope.items():
@@ -154,20 +228,67 @@ class Recorder:
                 self.names[id(value)] = self.names.get(id(value), name)
         log, names = self.log, self.names
         modules = ModuleNames(scope)
-        self.timeline._pending = lambda tl: build(tl, log, names, modules)
+        self.timeline._pending = lambda tl: build(tl, _resolve(log), names, modules)
         self.log, self.names, self.block_frame = [], {}, None
+        self._sites, self._slow_sites, self._used = {}, {}, set()
 
 
-def _preview_inputs(inputs) -> list:
-    """Values of the inputs that may change later in the block: leaves (an optimizer updates
-    them in place) and constants. Outputs of recorded ops are previewed when they are made."""
-    values = []
-    for v in inputs:
-        if isinstance(v, Tensor):
-            values.append(preview(v._data) if v.grad_fn is None else None)
-        else:
-            values.append(v)
-    return values
+def _user_frame(frame, block_frame):
+    """The first frame from `frame` outwards whose code is not autoviz's own (else the
+    block's frame). Known by file name: a code object's hash is slow to compute."""
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if name not in _INSIDE and (name in _OUTSIDE or not _is_inside(name)):
+            return frame
+        frame = frame.f_back
+    return block_frame
+
+
+def _is_inside(name: str) -> bool:
+    """Whether the file `name` is part of autoviz; remembered in _INSIDE or _OUTSIDE."""
+    inside = name.startswith(_PACKAGE) and not name.startswith(_EXAMPLES)
+    (_INSIDE if inside else _OUTSIDE).add(name)
+    return inside
+
+
+def _line_number(code, lasti: int) -> int | None:
+    """The line of the instruction at byte offset `lasti`, as `frame.f_lineno` gives it."""
+    for start, end, line in code.co_lines():
+        if start <= lasti < end:
+            return line
+    return None
+
+
+def _resolve(log: list) -> list:
+    """The log as the builder reads it: (kind, (file, line) or None, ...), numpy scalars
+    previewed. Each place of the user's code is looked up once."""
+    sources = {}
+    for i, record in enumerate(log):
+        kind, code, lasti = record[0], record[1], record[2]
+        src = None
+        if code is not None:
+            key = (id(code), lasti)
+            src = sources.get(key)
+            if src is None:
+                src = sources[key] = (code.co_filename, _line_number(code, lasti))
+        rest = record[3:]
+        if kind == "op":
+            fn, out, inputs, values, value = rest
+            if values is None:
+                values = [None] * len(inputs)
+            else:
+                values = [v.item() if isinstance(v, np.generic) else v for v in values]
+            rest = (
+                fn,
+                out,
+                inputs,
+                values,
+                value.item() if isinstance(value, np.generic) else value,
+            )
+        elif kind in ("leaf", "untracked") and isinstance(rest[-1], np.generic):
+            rest = (*rest[:-1], rest[-1].item())
+        log[i] = (kind, src, *rest)
+    return log
 
 
 def _local(fn, grad):
