@@ -7,7 +7,7 @@ import numpy as np
 
 from ..engine import Tensor, events
 from .naming import assigned_name
-from .preview import preview
+from .preview import PREVIEW_LIMIT, preview
 from .symbols import ELEMENTWISE
 from .timeline import Timeline
 
@@ -169,16 +169,25 @@ class Recorder:
         self.log.append(("seed", frame.f_code, frame.f_lasti, values))
 
     def on_node(self, fn, grad, grads) -> None:
-        # Gradient arrays are never changed in place, so they are previewed when building.
-        # Only a zero upstream gradient of a scalar needs work now (see _local).
+        # Gradients are never changed in place: small ones are previewed when building, and of
+        # large ones (whose preview is None) only the shape is kept, so that the log does not
+        # keep them alive. A zero upstream gradient of a scalar needs work now (see _local).
         local = None
-        if not grad if type(grad) is not _ARRAY or not grad.ndim else False:
-            local = _local(fn, grad)
+        if type(grad) is not _ARRAY or not grad.ndim:
+            if not grad:
+                local = _local(fn, grad)
+        elif grad.size > PREVIEW_LIMIT:
+            grad = _Large(grad.shape)
+        for g in grads:
+            if type(g) is _ARRAY and g.size > PREVIEW_LIMIT:
+                grads = tuple(map(_light, grads))
+                break
         self.log.append(("node", None, None, fn, grad, grads, local))
 
     def on_accumulate(self, t: Tensor, grad) -> None:
         # .grad is updated in place by later passes: preview it now.
-        self.log.append(("accumulate", None, None, t, t._grad, grad, preview(t._grad._data)))
+        total = preview(t._grad._data)
+        self.log.append(("accumulate", None, None, t, t._grad, _light(grad), total))
 
     def on_backward_end(self, retain_graph: bool) -> None:
         self.log.append(("end", None, None, retain_graph))
@@ -259,9 +268,34 @@ def _line_number(code, lasti: int) -> int | None:
     return None
 
 
+class _Large:
+    """What the log keeps of a large gradient: its shape (its preview is None)."""
+
+    __slots__ = ("shape",)
+
+    def __init__(self, shape: tuple) -> None:
+        self.shape = shape
+
+
+def _light(grad):
+    """`grad`, or only its shape when it is an array too large to preview."""
+    if type(grad) is _ARRAY and grad.size > PREVIEW_LIMIT:
+        return _Large(grad.shape)
+    return grad
+
+
+def _heavy(grad):
+    """A stand-in the builder previews (None) and measures like the large gradient: an array
+    of that shape that takes no memory."""
+    return np.broadcast_to(_ZERO, grad.shape) if type(grad) is _Large else grad
+
+
+_ZERO = np.float32(0)
+
+
 def _resolve(log: list) -> list:
     """The log as the builder reads it: (kind, (file, line) or None, ...), numpy scalars
-    previewed. Each place of the user's code is looked up once."""
+    previewed, large gradients as shapes. Each place of the user's code is looked up once."""
     sources = {}
     for i, record in enumerate(log):
         kind, code, lasti = record[0], record[1], record[2]
@@ -287,6 +321,12 @@ def _resolve(log: list) -> list:
             )
         elif kind in ("leaf", "untracked") and isinstance(rest[-1], np.generic):
             rest = (*rest[:-1], rest[-1].item())
+        elif kind == "node":
+            fn, grad, grads, local = rest
+            rest = (fn, _heavy(grad), tuple(map(_heavy, grads)), local)
+        elif kind == "accumulate":
+            t, grad_tensor, incoming, total = rest
+            rest = (t, grad_tensor, _heavy(incoming), total)
         log[i] = (kind, src, *rest)
     return log
 
