@@ -15,6 +15,9 @@ _PACKAGE = str(Path(__file__).resolve().parent.parent)
 _EXAMPLES = str(Path(_PACKAGE) / "examples")  # lesson scripts shipped with autoviz are user code
 _INSIDE, _OUTSIDE = set(), set()  # file names of code that is, or is not, autoviz's own
 _ARRAY = np.ndarray
+# Gradients of more elements are logged by shape only (their preview is None anyway); smaller
+# ones are kept whole, which costs less time than the stand-in and little memory.
+_LARGE = max(PREVIEW_LIMIT, 1024)
 _getframe = sys._getframe
 
 
@@ -140,7 +143,7 @@ class Recorder:
                 break
         data = out._data
         if type(data) is _ARRAY:
-            data = preview(data)
+            data = None if data.size > PREVIEW_LIMIT else preview(data)
         self.log.append(("op", code, lasti, fn, out, inputs, values, data))
         site = self._sites.get(lasti)
         if site is None or site[0] is not code:
@@ -169,17 +172,17 @@ class Recorder:
         self.log.append(("seed", frame.f_code, frame.f_lasti, values))
 
     def on_node(self, fn, grad, grads) -> None:
-        # Gradients are never changed in place: small ones are previewed when building, and of
-        # large ones (whose preview is None) only the shape is kept, so that the log does not
-        # keep them alive. A zero upstream gradient of a scalar needs work now (see _local).
+        # Gradients are never changed in place: they are previewed when building, and of large
+        # ones (whose preview is None) only the shape is kept, so that the log does not keep
+        # them alive. A zero upstream gradient of a scalar needs work now (see _local).
         local = None
         if type(grad) is not _ARRAY or not grad.ndim:
             if not grad:
                 local = _local(fn, grad)
-        elif grad.size > PREVIEW_LIMIT:
+        elif grad.size > _LARGE:
             grad = _Large(grad.shape)
         for g in grads:
-            if type(g) is _ARRAY and g.size > PREVIEW_LIMIT:
+            if type(g) is _ARRAY and g.size > _LARGE:
                 grads = tuple(map(_light, grads))
                 break
         self.log.append(("node", None, None, fn, grad, grads, local))
@@ -278,8 +281,8 @@ class _Large:
 
 
 def _light(grad):
-    """`grad`, or only its shape when it is an array too large to preview."""
-    if type(grad) is _ARRAY and grad.size > PREVIEW_LIMIT:
+    """`grad`, or only its shape when it is a large array."""
+    if type(grad) is _ARRAY and grad.size > _LARGE:
         return _Large(grad.shape)
     return grad
 
