@@ -93,3 +93,20 @@ def test_remove_observer_stops_events():
     autoviz.tensor(1.0, requires_grad=True)
     assert rec.log == []
     events.remove_observer(rec)  # removing twice is harmless
+
+
+def test_two_observers_both_hear_every_event_in_order():
+    first, second = Recorder(), Recorder()
+    events.add_observer(first)
+    events.add_observer(second)
+    try:
+        x = autoviz.tensor(2.0, requires_grad=True, name="x")
+        (x * 3.0).backward()
+    finally:
+        events.remove_observer(first)
+    y = autoviz.tensor(1.0, requires_grad=True, name="y")
+    events.remove_observer(second)
+    assert first.log == second.log[:-1] and first.log[0] == ("leaf", "x")
+    assert second.log[-1] == ("leaf", "y")  # the one left still hears events
+    assert events.on_leaf is events._nobody  # none left: the engine's calls do nothing
+    assert y.requires_grad

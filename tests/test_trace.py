@@ -103,6 +103,24 @@ def test_broadcast_reduction_is_a_visible_step_with_both_shapes():
     np.testing.assert_array_equal(names(tl[-1])["bias"].grad, [3.0, 3.0, 3.0, 3.0])
 
 
+def test_large_gradients_keep_their_shapes():
+    """The log keeps only the shape of gradients too large to preview: flows and the
+    reduction step still carry the shapes, and the values are those of smaller gradients."""
+    m = autoviz.ones(2, 2000, requires_grad=True)
+    bias = autoviz.ones(2000, requires_grad=True)
+    with autoviz.trace() as tl:
+        out = (m * bias).sum()
+        out.backward()
+    reduce = next(s for s in tl.steps if s.kind == "reduce")
+    assert reduce.details["from_shape"] == [2, 2000] and reduce.details["to_shape"] == [2000]
+    mul = next(s for s in tl.steps if s.kind == "backward" and len(s.flows) == 2)
+    assert [f.shape for f in mul.flows] == [(2, 2000), (2000,)]
+    assert mul.flows[0].contribution is None and mul.details["grad"] is None
+    accumulated = [s for s in tl.steps if s.kind == "accumulate"]
+    assert [s.details["incoming"] for s in accumulated] == [None, None]
+    np.testing.assert_array_equal(bias.grad.numpy(), np.full(2000, 2.0))
+
+
 def test_retain_grad_and_no_grad_and_detach():
     x = autoviz.tensor(2.0, requires_grad=True)
     with autoviz.trace() as tl:

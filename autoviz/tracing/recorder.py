@@ -42,7 +42,8 @@ class trace:
 
 
 class Recorder:
-    """An engine observer that appends one small record per event to a log.
+    """An engine observer that appends one small record per event to a log (ops and backward
+    nodes flat, without a tuple of their own: see _resolve).
 
     A record keeps the user's code object and instruction offset, not the file and line,
     which are looked up once per place when the log is built (`_resolve`). Values that may
@@ -144,7 +145,11 @@ class Recorder:
         data = out._data
         if type(data) is _ARRAY:
             data = None if data.size > PREVIEW_LIMIT else preview(data)
-        self.log.append(("op", code, lasti, fn, out, inputs, values, data))
+        # Flat in the log, inputs too (see _resolve): fewer objects for the garbage collector
+        # to visit again and again (a tuple of tensors stays tracked; one of gradients not).
+        log = self.log
+        log += (_OP, code, lasti, fn, out, values, data, len(inputs))
+        log += inputs
         site = self._sites.get(lasti)
         if site is None or site[0] is not code:
             site = self._site(code, lasti)
@@ -185,7 +190,8 @@ class Recorder:
             if type(g) is _ARRAY and g.size > _LARGE:
                 grads = tuple(map(_light, grads))
                 break
-        self.log.append(("node", None, None, fn, grad, grads, local))
+        log = self.log
+        log += (_NODE, fn, grad, local, grads)
 
     def on_accumulate(self, t: Tensor, grad) -> None:
         # .grad is updated in place by later passes: preview it now.
@@ -294,13 +300,40 @@ def _heavy(grad):
 
 
 _ZERO = np.float32(0)
+_OP, _NODE = "op", "node"  # the first item of a flat record in the log
 
 
 def _resolve(log: list) -> list:
     """The log as the builder reads it: (kind, (file, line) or None, ...), numpy scalars
-    previewed, large gradients as shapes. Each place of the user's code is looked up once."""
+    previewed, large gradients as shapes. Each place of the user's code is looked up once.
+
+    Ops and backward nodes, the many, are flat in the log: _OP, code, offset, fn, out,
+    values, value, the number of inputs, then the inputs; _NODE, fn, grad, local, grads.
+    Every other event is one tuple.
+    """
     sources = {}
-    for i, record in enumerate(log):
+    records = []
+    i, end = 0, len(log)
+    while i < end:
+        item = log[i]
+        if item is _OP:
+            code, lasti, fn, out, values, value, count = log[i + 1 : i + 8]
+            inputs = tuple(log[i + 8 : i + 8 + count])
+            i += 8 + count
+            if values is None:
+                values = [None] * count
+            else:
+                values = [v.item() if isinstance(v, np.generic) else v for v in values]
+            value = value.item() if isinstance(value, np.generic) else value
+            record = ("op", code, lasti, fn, out, inputs, values, value)
+        elif item is _NODE:
+            fn, grad, local, grads = log[i + 1 : i + 5]
+            i += 5
+            records.append(("node", None, fn, _heavy(grad), tuple(map(_heavy, grads)), local))
+            continue
+        else:
+            record = item
+            i += 1
         kind, code, lasti = record[0], record[1], record[2]
         src = None
         if code is not None:
@@ -309,29 +342,13 @@ def _resolve(log: list) -> list:
             if src is None:
                 src = sources[key] = (code.co_filename, _line_number(code, lasti))
         rest = record[3:]
-        if kind == "op":
-            fn, out, inputs, values, value = rest
-            if values is None:
-                values = [None] * len(inputs)
-            else:
-                values = [v.item() if isinstance(v, np.generic) else v for v in values]
-            rest = (
-                fn,
-                out,
-                inputs,
-                values,
-                value.item() if isinstance(value, np.generic) else value,
-            )
-        elif kind in ("leaf", "untracked") and isinstance(rest[-1], np.generic):
+        if kind in ("leaf", "untracked") and isinstance(rest[-1], np.generic):
             rest = (*rest[:-1], rest[-1].item())
-        elif kind == "node":
-            fn, grad, grads, local = rest
-            rest = (fn, _heavy(grad), tuple(map(_heavy, grads)), local)
         elif kind == "accumulate":
             t, grad_tensor, incoming, total = rest
             rest = (t, grad_tensor, _heavy(incoming), total)
-        log[i] = (kind, src, *rest)
-    return log
+        records.append((kind, src, *rest))
+    return records
 
 
 def _local(fn, grad):
