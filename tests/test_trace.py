@@ -202,6 +202,51 @@ def test_names_default_to_numbered_and_explicit_names_win():
     assert [n.name for n in tl.nodes if n.kind != "op"] == ["alpha", "t1", "t2"]
 
 
+def test_names_come_from_the_variable_each_result_is_stored_in():
+    """Names are read from the bytecode: the result an instruction stores right away, even
+    when the variable is rebound before the block ends or the statement spans lines."""
+    import autoviz.nn.functional as F
+
+    w = autoviz.tensor(3.0, requires_grad=True)
+    x = autoviz.tensor(2.0, requires_grad=True)
+    logits = autoviz.tensor([[1.0, 2.0, 0.5]], requires_grad=True)
+    with autoviz.trace() as tl:
+        y = w * x
+        y = y + 1.0  # the first y is still named y
+        z = (w * x).sum()  # w * x is not z
+        a = b = y * 2.0
+        q = (
+            y * 3.0
+        )
+        loss = F.cross_entropy(logits, [1])  # two ops in one call: only the last is `loss`
+        for _ in range(2):
+            h = y * y
+        del q, h
+    made_by = {e.target: e.source for e in tl.edges}
+    ops = {n.id: n.op for n in tl.nodes}
+    tensors = [n for n in tl.nodes if n.kind in ("leaf", "intermediate", "output")]
+    assert [n.name for n in tensors] == [
+        "w", "x", "y", "y", "t1", "z", "a", "q", "logits", "t2", "loss", "h", "h"
+    ]
+    made = {n.name: ops.get(made_by.get(n.id)) for n in tensors}
+    assert made["t2"] == "LogSoftmaxBackward0" and made["loss"] == "NllLossBackward0"
+    assert b is a and z.item() == 6.0 and loss.grad_fn is not None
+
+
+def test_names_in_code_run_at_module_level():
+    """A notebook cell or script stores into globals (STORE_NAME), not a function's locals."""
+    source = (
+        "x = autoviz.tensor(2.0, requires_grad=True)\n"
+        "with autoviz.trace() as tl:\n"
+        "    y = x * 3.0\n"
+        "    y = (y + 1.0).relu()\n"
+    )
+    scope = {"autoviz": autoviz}
+    exec(compile(source, "<cell>", "exec"), scope)
+    tensors = [n.name for n in scope["tl"].nodes if n.kind not in ("op", "constant")]
+    assert tensors == ["x", "y", "t1", "y"]
+
+
 def test_json_round_trip_and_determinism():
     first, second = lesson_timeline().to_json(), lesson_timeline().to_json()
     assert first == second

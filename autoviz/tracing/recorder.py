@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 
 from ..engine import Tensor, events
-from .naming import assigned_name
+from .naming import StoredNames
 from .preview import PREVIEW_LIMIT, preview
 from .symbols import ELEMENTWISE
 from .timeline import Timeline
@@ -56,7 +56,7 @@ class Recorder:
     # in events.add_observer would make real, is slower to read).
     __slots__ = (
         "_sites",
-        "_slow_sites",
+        "_stored",
         "_used",
         "block_frame",
         "log",
@@ -72,68 +72,83 @@ class Recorder:
         self.namespace = namespace
         self.log = []
         self.names = {}  # id(tensor) -> variable name
-        # (tensor, frame, variable its line assigns) awaiting a name at the next event; one at
-        # most, as every event that leaves one first settles the one before.
+        # (tensor, the autoviz frame the user's code called, the variable the calling
+        # instruction stores the result in) awaiting a name; one at most, as every event
+        # settles the one before.
         self.pending = None
-        self._sites = {}  # instruction offset -> (code object, variable its line assigns)
-        self._slow_sites = {}  # (id(code), offset) -> the same, when offsets collide
+        self._sites = {}  # instruction offset -> (code object, the variable it stores into)
+        self._stored = StoredNames()
         self._used = set()  # id() of the leaves and constants that ops have used
 
     def _where(self):
         """The innermost frame outside autoviz, from the caller of the engine function that
-        sent the event (that function is autoviz's own)."""
+        sent the event (that function is autoviz's own), and the autoviz frame it called."""
+        frame, inner = _getframe(3), None
+        while True:
+            name = frame.f_code.co_filename
+            if name not in _INSIDE and (name in _OUTSIDE or not _is_inside(name)):
+                break
+            inner, frame = frame, frame.f_back
+            if frame is None:
+                frame = self.block_frame
+                break
         if self.pending is not None:
-            self._name_pending()
-        return _user_frame(_getframe(3), self.block_frame)
+            self._name_pending(inner)
+        return frame, inner
 
-    def _expect_name(self, tensor, frame, code, lasti) -> None:
-        """Remember that the line `y = ...` will bind `tensor` to `y`: check at the next event."""
+    def _expect_name(self, tensor, frame, inner) -> None:
+        """If the instruction that made `tensor` stores it in a variable (`y = ...`), name the
+        tensor after it once that call is over (see _name_pending)."""
+        code, lasti = frame.f_code, frame.f_lasti
         site = self._sites.get(lasti)
         if site is None or site[0] is not code:
             site = self._site(code, lasti)
         if site[1] is not None:
-            self.pending = (tensor, frame, site[1])
+            self.pending = (tensor, inner, site[1])
 
     def _site(self, code, lasti) -> tuple:
-        key = (id(code), lasti)  # code objects hash slowly; the site keeps `code` alive
-        site = self._slow_sites.get(key)
-        if site is None:
-            src = (code.co_filename, _line_number(code, lasti))
-            site = self._slow_sites[key] = (code, assigned_name(src))
-        self._sites[lasti] = site
+        site = self._sites[lasti] = (code, self._stored.get(code, lasti))
         return site
 
-    def _name_pending(self) -> None:
-        tensor, frame, target = self.pending
-        if frame.f_locals.get(target) is tensor:
+    def _name_pending(self, inner) -> None:
+        """Name the tensor of the last event after the variable its instruction stores it in.
+
+        Known from the bytecode, so no frame's locals are read (that costs a microsecond per
+        op). The name is given at the next event, unless that event comes from inside the same
+        call (`inner`, an autoviz function running several ops): the call returns the result
+        of its last op, so the earlier one is dropped.
+        """
+        tensor, called, target = self.pending
+        if inner is None or inner is not called:
             self.names.setdefault(id(tensor), target)
         self.pending = None
 
     # -- engine events: one append each --------------------------------------------------------
     def on_leaf(self, t: Tensor) -> None:
-        frame = self._where()
-        code, lasti, data = frame.f_code, frame.f_lasti, t._data
-        self.log.append(("leaf", code, lasti, t, preview(data) if type(data) is _ARRAY else data))
-        self._expect_name(t, frame, code, lasti)
+        frame, inner = self._where()
+        data = t._data
+        value = preview(data) if type(data) is _ARRAY else data
+        self.log.append(("leaf", frame.f_code, frame.f_lasti, t, value))
+        self._expect_name(t, frame, inner)
 
     def on_op(self, fn, out: Tensor, inputs) -> None:
-        # The hot path: what _name_pending, _where and _expect_name do, written out.
-        if self.pending is not None:
-            tensor, frame, target = self.pending
-            if frame.f_locals.get(target) is tensor:
-                self.names.setdefault(id(tensor), target)
-            self.pending = None
-        frame = _getframe(3)  # the caller of attach's caller: both are autoviz's own
+        # The hot path: what _where and _expect_name do, written out.
+        frame, inner = _getframe(3), None  # the caller of attach's caller: both are autoviz's
         while True:
             code = frame.f_code
             name = code.co_filename
             if name not in _INSIDE and (name in _OUTSIDE or not _is_inside(name)):
                 break
-            frame = frame.f_back
+            inner, frame = frame, frame.f_back
             if frame is None:
                 frame = self.block_frame
                 code = frame.f_code
                 break
+        pending = self.pending
+        if pending is not None:
+            if inner is None or inner is not pending[1]:
+                self.names.setdefault(id(pending[0]), pending[2])
+            self.pending = None
         lasti = frame.f_lasti
         # The values of leaves (an optimizer updates them in place) and constants used as
         # inputs are read only the first time each is used: that use makes its node.
@@ -154,7 +169,7 @@ class Recorder:
         if site is None or site[0] is not code:
             site = self._site(code, lasti)
         if site[1] is not None:
-            self.pending = (out, frame, site[1])
+            self.pending = (out, inner, site[1])
 
     def _input_values(self, inputs) -> list:
         """Previews of the inputs that are leaves or constants (None for the others)."""
@@ -172,7 +187,7 @@ class Recorder:
         return values
 
     def on_backward_start(self, seeds: dict) -> None:
-        frame = self._where()
+        frame = self._where()[0]
         values = [(fn, preview(g)) for fn, g in seeds.items()]
         self.log.append(("seed", frame.f_code, frame.f_lasti, values))
 
@@ -202,33 +217,32 @@ class Recorder:
         self.log.append(("end", None, None, retain_graph))
 
     def on_zero(self, t: Tensor) -> None:
-        frame = self._where()
+        frame = self._where()[0]
         self.log.append(("zero", frame.f_code, frame.f_lasti, t, preview(t._data)))
 
     def on_grad_set(self, t: Tensor, value) -> None:
-        frame = self._where()
+        frame = self._where()[0]
         new = None if value is None else preview(value._data)
         self.log.append(("set_grad", frame.f_code, frame.f_lasti, t, value, new))
 
     def on_detach(self, source: Tensor, out: Tensor) -> None:
-        frame = self._where()
-        code, lasti = frame.f_code, frame.f_lasti
-        self.log.append(("detach", code, lasti, source, out, preview(out._data)))
-        self._expect_name(out, frame, code, lasti)
+        frame, inner = self._where()
+        self.log.append(("detach", frame.f_code, frame.f_lasti, source, out, preview(out._data)))
+        self._expect_name(out, frame, inner)
 
     def on_untracked(self, out: Tensor, inputs) -> None:
-        frame = self._where()
-        code, lasti, data = frame.f_code, frame.f_lasti, out._data
+        frame, inner = self._where()
+        data = out._data
         value = preview(data) if type(data) is _ARRAY else data
-        self.log.append(("untracked", code, lasti, out, inputs, value))
-        self._expect_name(out, frame, code, lasti)
+        self.log.append(("untracked", frame.f_code, frame.f_lasti, out, inputs, value))
+        self._expect_name(out, frame, inner)
 
     def on_inplace(self, t: Tensor) -> None:
-        frame = self._where()
+        frame = self._where()[0]
         self.log.append(("inplace", frame.f_code, frame.f_lasti, t, preview(t._data)))
 
     def on_retain_grad(self, t: Tensor) -> None:
-        frame = self._where()
+        frame = self._where()[0]
         self.log.append(("retain", frame.f_code, frame.f_lasti, t))
 
     # -- the end of the block ----------------------------------------------------------------
@@ -238,7 +252,7 @@ class Recorder:
         from .modules import ModuleNames
 
         if self.pending is not None:
-            self._name_pending()
+            self._name_pending(None)  # the block is over, so the last call is too
         frame = self.block_frame
         scope = self.namespace or {**frame.f_globals, **frame.f_locals}
         for name, value in scope.items():
@@ -248,18 +262,7 @@ class Recorder:
         modules = ModuleNames(scope)
         self.timeline._pending = lambda tl: build(tl, _resolve(log), names, modules)
         self.log, self.names, self.block_frame = [], {}, None
-        self._sites, self._slow_sites, self._used = {}, {}, set()
-
-
-def _user_frame(frame, block_frame):
-    """The first frame from `frame` outwards whose code is not autoviz's own (else the
-    block's frame). Known by file name: a code object's hash is slow to compute."""
-    while frame is not None:
-        name = frame.f_code.co_filename
-        if name not in _INSIDE and (name in _OUTSIDE or not _is_inside(name)):
-            return frame
-        frame = frame.f_back
-    return block_frame
+        self._sites, self._stored, self._used = {}, StoredNames(), set()
 
 
 def _is_inside(name: str) -> bool:
