@@ -185,15 +185,17 @@ def busy_timeline():
     return tl
 
 
+@pytest.mark.parametrize("hide", [False, True], ids=["all-tensors", "inner-hidden"])
 @pytest.mark.parametrize("ghost", [False, True])
 @pytest.mark.parametrize("make", [lesson_timeline, busy_timeline])
-def test_frames_derived_step_by_step_equal_frames_computed_whole(pure_engine, make, ghost):
+def test_frames_derived_step_by_step_equal_frames_computed_whole(pure_engine, make, ghost, hide):
     tl = make()
-    frames = frames_module.Frames(tl, autoviz.render.get_theme("default"), Options())
+    options = Options(hide_inner_tensors=hide)
+    frames = frames_module.Frames(tl, autoviz.render.get_theme("default"), options)
     order = [*range(len(tl)), 3, 4, len(tl) - 1, 0]  # forward, then a jump back and on
     for k in order:
         _, template, layout = frames.template(frames.graph_of_step(k))
-        whole = template.fill(frame_state(tl, tl[k], k, Options(), ghost, layout))
+        whole = template.fill(frame_state(tl, tl[k], k, options, ghost, layout))
         assert frames.svg(k, ghost=ghost) == whole, f"step {k}"
     assert frames.layout_calls == len({frames.graph_of_step(k) for k in range(len(tl))})
 

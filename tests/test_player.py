@@ -117,6 +117,8 @@ CASES = {
     "mlp-boxes": (mlp, {"collapse_above": 4}),  # modules drawn as boxes
     "mlp-saved": (mlp, {"show_saved": True}),
     "states": (state_changes, {}),
+    "states-inner-hidden": (state_changes, {"hide_inner_tensors": True}),
+    "mlp-boxes-inner-hidden": (mlp, {"collapse_above": 4, "hide_inner_tensors": True}),
 }
 
 

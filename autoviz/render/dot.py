@@ -41,6 +41,9 @@ class Options:
     depth: int | None = None  # module levels drawn opened; None: all, unless the graph is big
     collapse_above: int = COLLAPSE_ABOVE
     max_nodes: int = MAX_NODES
+    # Leave out intermediate tensors (edges run op to op, as torchviz draws): True, False, or
+    # None to do so when the drawing would still have more than collapse_above nodes.
+    hide_inner_tensors: bool | None = None
 
     def __post_init__(self) -> None:
         _choose("rankdir", self.rankdir, RANKDIRS)
@@ -50,6 +53,11 @@ class Options:
         for flag in ("show_values", "show_grads", "legend", "show_saved"):
             if not isinstance(getattr(self, flag), bool):
                 raise ValueError(f"{flag} must be True or False, got {getattr(self, flag)!r}")
+        if self.hide_inner_tensors not in (True, False, None):
+            raise ValueError(
+                "hide_inner_tensors must be True, False or None (hide them only in big graphs), "
+                f"got {self.hide_inner_tensors!r}"
+            )
         expand = self.expand
         if isinstance(expand, str) or not all(isinstance(p, str) for p in _iterable(expand)):
             raise ValueError(
@@ -117,7 +125,7 @@ def to_dot(
     current = set(graph.current)
     placed = {}  # open module path (None: top level) -> statements inside it
     for node in graph.nodes:
-        if node.id in layout.owner:
+        if node.id in layout.owner or node.id in layout.hidden:
             continue
         where = placed.setdefault(node_module(node, layout), [])
         where.append(_node_line(node, graph, theme, options, node.id in current))
@@ -130,8 +138,10 @@ def to_dot(
     lines += _edge_lines(graph, layout, theme, edge_labels)
     if options.legend and graph.nodes:
         extra = ["module"] * bool(layout.boxes) + ["saved"] * bool(saved)
-        drawn = [n for n in graph.nodes if n.id not in layout.owner]
-        lines += _legend(drawn, theme, extra, gradients=bool(edge_labels))
+        drawn = [n for n in graph.nodes if n.id not in layout.owner and n.id not in layout.hidden]
+        lines += _legend(
+            drawn, theme, extra, gradients=bool(edge_labels), hidden=bool(layout.hidden)
+        )
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -141,12 +151,16 @@ def _saved_ops(graph: Graph, options: Options) -> list:
 
 
 def _edge_lines(graph: Graph, layout: Plan, theme: Theme, edge_labels) -> list:
-    """Data edges; those touching a collapsed module become one edge per pair of ends."""
+    """Data edges; those touching a collapsed module become one edge per pair of ends, and
+    those leaving a hidden inner tensor start at the op that made it."""
     lines, merged = [], set()
     for i, e in enumerate(graph.edges, 1):
-        source, target = layout.owner.get(e.source), layout.owner.get(e.target)
-        if source or target:
-            pair = (source or e.source, target or e.target)
+        ends = layout.ends(e)
+        if ends is None:
+            continue
+        source, target, in_box = ends
+        if in_box:
+            pair = (source, target)
             if pair[0] != pair[1] and pair not in merged:
                 merged.add(pair)
                 lines.append(f'\t{pair[0]} -> {pair[1]} [id="{pair[0]}-{pair[1]}" class="data"]')
@@ -158,7 +172,7 @@ def _edge_lines(graph: Graph, layout: Plan, theme: Theme, edge_labels) -> list:
             if edge_id in edge_labels:
                 text = escape(edge_labels[edge_id])
                 extra += f' label=<<font point-size="{theme.small_size}">{text}</font>>'
-        lines.append(f'\t{e.source} -> {e.target} [id="{edge_id}" class="data"{extra}]')
+        lines.append(f'\t{source} -> {target} [id="{edge_id}" class="data"{extra}]')
     return lines
 
 
@@ -314,10 +328,11 @@ def _warning(value) -> str:
     return " ⚠ not finite" if _non_finite(value) else ""
 
 
-def _legend(nodes: list, theme: Theme, extra=(), gradients=False) -> list[str]:
+def _legend(nodes: list, theme: Theme, extra=(), gradients=False, hidden=False) -> list[str]:
     """A key listing only the kinds this diagram draws, in their own shapes.
 
     `gradients`: the frames of a timeline whose backward pass turns edges into gradient flow.
+    `hidden`: intermediate tensors are left out, so edges run from op to op.
     """
     kinds = {n.kind for n in nodes} | set(extra)
     present = [k for k in LEGEND_TEXT if k in kinds]
@@ -343,6 +358,12 @@ def _legend(nodes: list, theme: Theme, extra=(), gradients=False) -> list[str]:
             f'label="no_grad or detached"]'
         )
     names = [f"legend_{k}" for k in present]
+    if hidden:
+        lines.append(
+            '\t\tlegend_hidden [id="legend-hidden" class="legend hidden-tensors" shape="box" '
+            'penwidth=0 label="op → op: intermediate tensors not drawn"]'
+        )
+        names.append("legend_hidden")
     if gradients:
         lines.append(
             f'\t\tlegend_grad [id="legend-grad" class="legend grad" shape="box" penwidth=0 '

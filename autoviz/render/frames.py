@@ -147,9 +147,9 @@ def _grouped_state(tl, visible: dict, options: Options, ghost: bool, layout: Pla
         shown = any(i in visible for i in box.members)
         state[("nc", box.id)] = "node module" + ("" if shown else f" {gone}")
     for edge in tl.edges:
-        ends = (layout.owner.get(edge.source), layout.owner.get(edge.target))
-        if ends != (None, None):
-            pair = f"{ends[0] or edge.source}-{ends[1] or edge.target}"
+        ends = layout.ends(edge)
+        if ends is not None and ends[2]:
+            pair = f"{ends[0]}-{ends[1]}"
             shown = edge.source in visible and edge.target in visible
             if shown or ("ec", pair) not in state:
                 state[("ec", pair)] = "edge data" + ("" if shown else f" {gone}")

@@ -33,13 +33,26 @@ class Box:
 
 @dataclass
 class Plan:
-    """How a graph is drawn: open modules as clusters, closed ones as boxes."""
+    """How a graph is drawn: open modules as clusters, closed ones as boxes, and inner tensors
+    left out (each edge from one starts at the op that made it instead)."""
 
     groups: dict  # path -> Group, in order of first appearance
     open: set  # paths drawn as clusters
     boxes: list  # Box
     owner: dict  # node id -> Box id for the nodes a box swallows
     drawn: int  # nodes the layout engine will place
+    hidden: dict = field(default_factory=dict)  # inner tensor id -> id of the op that made it
+
+    def ends(self, edge) -> tuple | None:
+        """The drawn (source, target) of a graph edge, and whether it merged into a module
+        box's edge (then its id is "source-target"); None when it is not drawn at all."""
+        if edge.target in self.hidden:
+            return None  # op -> its own inner tensor: the op's outgoing edges stand for it
+        source = self.hidden.get(edge.source, edge.source)
+        box_s, box_t = self.owner.get(source), self.owner.get(edge.target)
+        if box_s or box_t:
+            return box_s or source, box_t or edge.target, True
+        return source, edge.target, False
 
 
 def module_tree(graph: Graph) -> dict:
@@ -91,10 +104,30 @@ def plan(graph: Graph, options, saved_per_op=None) -> Plan:
         rolled = _repeats(graph, groups, _opened(groups, options.expand))
         depth = _deepest_that_fits(graph, groups, options, rolled)
     result = _plan_at(graph, groups, depth, options.expand, rolled)
+    hide = options.hide_inner_tensors
+    if hide or (hide is None and result.drawn > options.collapse_above):
+        result.hidden = inner_tensors(graph, result.owner)
+        result.drawn -= len(result.hidden)
     extra = saved_per_op(result) if saved_per_op else 0
     if result.drawn + extra > options.max_nodes:
         raise GraphTooLarge(_too_large(result.drawn + extra, options, groups))
     return result
+
+
+def inner_tensors(graph: Graph, owner: dict) -> dict:
+    """Intermediate tensors outside module boxes, each mapped to the op that made it.
+
+    Tensors the user asked the grad of (retain_grad) stay, as do leaves and outputs.
+    """
+    kinds = {n.id: n for n in graph.nodes}
+    return {
+        e.target: e.source
+        for e in graph.edges
+        if kinds[e.target].kind == "intermediate"
+        and not kinds[e.target].retains_grad
+        and e.target not in owner
+        and kinds[e.source].kind == "op"
+    }
 
 
 def _deepest_that_fits(graph: Graph, groups: dict, options, rolled: set) -> int:

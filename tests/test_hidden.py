@@ -1,0 +1,92 @@
+"""hide_inner_tensors: intermediate tensors left out, edges from op to op, as torchviz draws."""
+
+import re
+
+import pytest
+
+import autoviz
+from autoviz.errors import GraphTooLarge
+from autoviz.render import Options
+from autoviz.render.frames import Frames
+from conftest import lesson_timeline
+
+
+def edges(source: str) -> list:
+    """(source, target, id) of every data edge in DOT text."""
+    return re.findall(r'^\t(\w+) -> (\w+) \[id="([\w-]+)" class="data"', source, re.M)
+
+
+def kinds(source: str) -> list:
+    return re.findall(r'^\tn\d+ \[id="n\d+" class="(\w+)"', source, re.M)
+
+
+def chain(n_ops: int):
+    x = autoviz.tensor([0.5, -0.25], requires_grad=True)
+    h = x
+    for i in range(n_ops):
+        h = h.sin() if i % 2 else h.tanh()
+    return h.sum()
+
+
+def test_the_lesson_without_y_runs_mul_straight_into_add(pure_engine):
+    tl = lesson_timeline()
+    source = tl.draw(step=len(tl) - 1, hide_inner_tensors=True).source
+    assert kinds(source) == ["leaf", "leaf", "op", "leaf", "op", "output"]
+    by_id = {n.id: n for n in tl.nodes}
+    y = next(n for n in tl.nodes if n.name == "y")
+    into_add = next(e for e in tl.edges if e.source == y.id)  # y -> AddBackward0
+    mul = next(e.source for e in tl.edges if e.target == y.id)
+    drawn = edges(source)
+    assert (mul, into_add.target, into_add.id) in drawn  # y's edge now leaves the op
+    assert not any(y.id in (s, t) for s, t, _ in drawn)
+    assert len(drawn) == len(tl.edges) - 1  # only the op -> y edge is gone
+    assert by_id[mul].op == "MulBackward0" and "legend-hidden" in source
+
+
+def test_big_graphs_hide_inner_tensors_unless_told_not_to(pure_engine):
+    small, big = chain(100), chain(200)  # 203 and 403 nodes
+    assert "intermediate" in kinds(autoviz.draw(small).source)
+    auto = autoviz.draw(big).source
+    assert "intermediate" not in kinds(auto) and kinds(auto).count("op") == 201
+    assert kinds(autoviz.draw(big, hide_inner_tensors=False).source).count("intermediate") == 200
+    assert "intermediate" not in kinds(autoviz.draw(small, hide_inner_tensors=True).source)
+    assert "legend-hidden" not in autoviz.draw(small).source
+
+
+def test_hiding_lets_a_graph_past_the_node_limit(pure_engine):
+    out = chain(300)  # 603 nodes: 302 drawn when inner tensors are hidden
+    with pytest.raises(GraphTooLarge):
+        autoviz.draw(out, max_nodes=400, hide_inner_tensors=False)
+    assert kinds(autoviz.draw(out, max_nodes=400).source).count("op") == 301
+
+
+def test_retained_intermediates_and_outputs_stay(pure_engine):
+    x = autoviz.tensor(2.0, requires_grad=True)
+    with autoviz.trace() as tl:
+        y = x * 3.0
+        y.retain_grad()
+        z = y.sin()
+        out = z * 2.0
+        out.backward()
+    source = tl.draw(step=len(tl) - 1, hide_inner_tensors=True).source
+    names = re.findall(r"<b>(\w+)</b>", source)
+    assert "y" in names and "out" in names and "z" not in names
+
+
+def test_backward_frames_label_the_op_to_op_edge(pure_engine):
+    tl = lesson_timeline()
+    frames = Frames(tl, autoviz.render.get_theme("default"), Options(hide_inner_tensors=True))
+    y = next(n for n in tl.nodes if n.name == "y")
+    into_add = next(e for e in tl.edges if e.source == y.id)
+    add_step = next(
+        k for k, s in enumerate(tl.steps) if into_add.id in {tl.edges[f.edge].id for f in s.flows}
+    )
+    svg = frames.svg(add_step)
+    group = re.search(rf'<g id="{into_add.id}" class="([^"]*)">(.*?)</g>', svg, re.S)
+    assert "grad" in group.group(1).split() and "1.0 × 1.0 = 1.0" in group.group(2)
+    assert f'id="{y.id}"' not in svg
+
+
+def test_hide_inner_tensors_is_checked():
+    with pytest.raises(ValueError, match="hide_inner_tensors must be True, False or None"):
+        Options(hide_inner_tensors="yes")
