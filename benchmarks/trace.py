@@ -155,7 +155,7 @@ def print_instructions(n_ops: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--ops", type=int, default=10_000)
-    parser.add_argument("--repeats", type=int, default=9)
+    parser.add_argument("--repeats", type=int, default=9, help="pairs of runs, at least 2")
     parser.add_argument(
         "--instructions", action="store_true", help="count instructions with callgrind"
     )
@@ -166,6 +166,8 @@ def main() -> None:
         return count_one(run, int(n_ops), int(size))
     if args.instructions:
         return print_instructions(args.ops)
+    if args.repeats < 2:
+        parser.error("--repeats must be at least 2: the spread needs two pairs of runs")
     print(
         f"{'workload':<30} {'untraced ms':>11} {'traced ms':>10} {'ratio':>6} {'spread':>11} "
         f"{'build ms':>9} {'steps':>7} {'events':>7} {'B/event':>8} {'B/step':>7}"

@@ -73,6 +73,23 @@ def test_retained_intermediates_and_outputs_stay(pure_engine):
     assert "y" in names and "out" in names and "z" not in names
 
 
+def test_a_result_no_op_uses_stays_so_its_op_does_not_dangle(pure_engine):
+    x = autoviz.tensor(2.0, requires_grad=True)
+    with autoviz.trace() as tl:
+        h = x * 3.0
+        aux = h.exp()  # noqa: F841 (computed to be printed, say; the loss does not use it)
+        loss = h.sin()
+        loss.backward()
+    source = tl.draw(step=len(tl) - 1, hide_inner_tensors=True).source
+    assert re.findall(r"<b>(\w+)</b>", source)[-3:] == ["aux", "sin", "loss"]
+    assert "<b>h</b>" not in source
+
+
+def test_the_node_limit_message_mentions_hiding_when_it_was_turned_off(pure_engine):
+    with pytest.raises(GraphTooLarge, match="hide_inner_tensors=None"):
+        autoviz.draw(chain(300), max_nodes=400, hide_inner_tensors=False)
+
+
 def test_backward_frames_label_the_op_to_op_edge(pure_engine):
     tl = lesson_timeline()
     frames = Frames(tl, autoviz.render.get_theme("default"), Options(hide_inner_tensors=True))

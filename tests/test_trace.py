@@ -215,9 +215,7 @@ def test_names_come_from_the_variable_each_result_is_stored_in():
         y = y + 1.0  # the first y is still named y
         z = (w * x).sum()  # w * x is not z
         a = b = y * 2.0
-        q = (
-            y * 3.0
-        )
+        q = y * 3.0
         loss = F.cross_entropy(logits, [1])  # two ops in one call: only the last is `loss`
         for _ in range(2):
             h = y * y
@@ -226,11 +224,58 @@ def test_names_come_from_the_variable_each_result_is_stored_in():
     ops = {n.id: n.op for n in tl.nodes}
     tensors = [n for n in tl.nodes if n.kind in ("leaf", "intermediate", "output")]
     assert [n.name for n in tensors] == [
-        "w", "x", "y", "y", "t1", "z", "a", "q", "logits", "t2", "loss", "h", "h"
+        "w",
+        "x",
+        "y",
+        "y",
+        "t1",
+        "z",
+        "a",
+        "q",
+        "logits",
+        "t2",
+        "loss",
+        "h",
+        "h",
     ]
     made = {n.name: ops.get(made_by.get(n.id)) for n in tensors}
     assert made["t2"] == "LogSoftmaxBackward0" and made["loss"] == "NllLossBackward0"
     assert b is a and z.item() == 6.0 and loss.grad_fn is not None
+
+
+def test_names_survive_python_calls_in_loops_and_stores_that_are_not_the_tensor():
+    """A Python function called in a loop (its f_lasti points into the call's inline cache on
+    3.11 and 3.12); a builtin that runs ops itself (`sum`); a call that makes tensors but
+    returns something else. Only tensors the variable really held get its name."""
+    x = autoviz.tensor([0.5, -0.25], requires_grad=True)
+    with autoviz.trace() as tl:
+        h = x
+        for _ in range(3):
+            h = h.tanh()
+        parts = [h * 1.0, h * 2.0, h * 3.0]
+        total = sum(parts)  # three adds (0 + p0 is untracked): only the last is `total`
+        copies = [p.detach() for p in parts]
+        kept = len(copies)  # noqa: F841 (a store of something that is not a tensor)
+        out = total.sum()
+    tensors = [n.name for n in tl.nodes if n.kind in ("intermediate", "output")]
+    assert tensors[:3] == ["h", "h", "h"] and tensors[-1] == "out"
+    assert tensors.count("total") == 1 and "parts" not in tensors and "kept" not in tensors
+    assert out.item() == pytest.approx(6 * float(h.sum().item()))
+
+
+def test_names_in_a_module_with_hundreds_of_variables():
+    """Beyond 255 names a store carries EXTENDED_ARG between the op and itself."""
+    source = "".join(f"v{i} = {i}\n" for i in range(300)) + (
+        "w = autoviz.tensor(3.0, requires_grad=True)\n"
+        "with autoviz.trace() as tl:\n"
+        "    y = w * 2.0\n"
+        "    y = y * 2.0\n"
+        "    y = y * 2.0\n"
+    )
+    scope = {"autoviz": autoviz}
+    exec(compile(source, "<big>", "exec"), scope)
+    tensors = [n.name for n in scope["tl"].nodes if n.kind not in ("op", "constant")]
+    assert tensors == ["w", "y", "y", "y"]
 
 
 def test_names_in_code_run_at_module_level():

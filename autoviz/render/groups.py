@@ -115,16 +115,20 @@ def plan(graph: Graph, options, saved_per_op=None) -> Plan:
 
 
 def inner_tensors(graph: Graph, owner: dict) -> dict:
-    """Intermediate tensors outside module boxes, each mapped to the op that made it.
+    """Intermediate tensors outside module boxes that some op uses, each mapped to the op that
+    made it.
 
-    Tensors the user asked the grad of (retain_grad) stay, as do leaves and outputs.
+    Tensors the user asked the grad of (retain_grad) stay, as do leaves, outputs, and results
+    no op used (a value computed only to be printed): without them their op would dangle.
     """
     kinds = {n.id: n for n in graph.nodes}
+    used = {e.source for e in graph.edges}
     return {
         e.target: e.source
         for e in graph.edges
         if kinds[e.target].kind == "intermediate"
         and not kinds[e.target].retains_grad
+        and e.target in used
         and e.target not in owner
         and kinds[e.source].kind == "op"
     }
@@ -280,6 +284,8 @@ def _too_large(count: int, options, groups: dict) -> str:
         if groups
         else "Run the model as nn.Modules so the diagram can collapse each module to one box"
     )
+    if options.hide_inner_tensors is False:
+        hint += "; or let hide_inner_tensors=None (or True) leave the intermediate tensors out"
     return (
         f"this diagram would draw {count:,} nodes, more than max_nodes={options.max_nodes:,}: "
         f"the layout engine could run for minutes on it, so it was not started. {hint}; or draw "

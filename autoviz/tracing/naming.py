@@ -40,20 +40,37 @@ def assigned_name(src) -> str | None:
 
 # Instructions that store the value on top of the stack in a variable (the first name, for the
 # two-variable forms Python 3.13 adds).
-_STORES = {"STORE_NAME", "STORE_FAST", "STORE_GLOBAL", "STORE_DEREF", "STORE_FAST_LOAD_FAST"}
+_STORES = {
+    "STORE_NAME",
+    "STORE_FAST",
+    "STORE_GLOBAL",
+    "STORE_DEREF",
+    "STORE_FAST_LOAD_FAST",
+    "STORE_FAST_STORE_FAST",
+}
+# Instructions that may stand between a call and the store of its result: EXTENDED_ARG (a store
+# into a variable numbered above 255) and the copy that `a = b = ...` and `(a := ...)` make.
+_BETWEEN = {"EXTENDED_ARG", "COPY", "DUP_TOP"}
 
 
 def stored_names(code) -> dict:
-    """Map the byte offset of each instruction whose result is stored in a variable right
-    away (the call in `y = w * x` or `a = b = f(x)`) to that variable's name."""
+    """Map each byte offset of an instruction whose result is stored in a variable right away
+    (the call in `y = w * x` or `a = b = f(x)`) to that variable's name.
+
+    Every offset from the instruction up to the store maps, inline caches included: while a
+    Python function it called runs, Python 3.11 and 3.12 report the offset of the call's last
+    cache entry as the caller's `f_lasti`, not that of the call itself.
+    """
     found = {}
     before = None
     for ins in dis.get_instructions(code):
-        if ins.opname == "COPY" and ins.arg == 1 and before is not None:
-            continue  # `a = b = ...` and `(a := ...)` copy the value first: the next stores it
+        if before is not None and ins.opname in _BETWEEN and (ins.arg == 1 or ins.opname != "COPY"):
+            continue
         if before is not None and ins.opname in _STORES:
             name = ins.argval
-            found[before] = name[0] if isinstance(name, tuple) else name
+            name = name[0] if isinstance(name, tuple) else name
+            for offset in range(before, ins.offset, 2):
+                found[offset] = name
         before = ins.offset
     return found
 

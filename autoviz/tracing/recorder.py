@@ -55,6 +55,7 @@ class Recorder:
     # Slots: attribute access on the hot path stays fast (an instance __dict__, which dir()
     # in events.add_observer would make real, is slower to read).
     __slots__ = (
+        "_all_sites",
         "_sites",
         "_stored",
         "_used",
@@ -72,11 +73,13 @@ class Recorder:
         self.namespace = namespace
         self.log = []
         self.names = {}  # id(tensor) -> variable name
-        # (tensor, the autoviz frame the user's code called, the variable the calling
-        # instruction stores the result in) awaiting a name; one at most, as every event
-        # settles the one before.
+        # (tensor, the autoviz frame the user's code called, its site, the user's frame)
+        # awaiting a name; one at most, as every event settles the one before.
         self.pending = None
-        self._sites = {}  # instruction offset -> (code object, the variable it stores into)
+        # A site: [code object, offset, the variable the instruction there stores its result
+        # in, whether that has been found to be the tensor (None: not checked yet)].
+        self._sites = {}  # offset -> the site last seen at it (checked: offsets collide)
+        self._all_sites = {}  # (id(code), offset) -> site; the site keeps its code alive
         self._stored = StoredNames()
         self._used = set()  # id() of the leaves and constants that ops have used
 
@@ -103,25 +106,42 @@ class Recorder:
         site = self._sites.get(lasti)
         if site is None or site[0] is not code:
             site = self._site(code, lasti)
-        if site[1] is not None:
-            self.pending = (tensor, inner, site[1])
+        if site[2] is not None:
+            self.pending = (tensor, inner, site, frame)
 
-    def _site(self, code, lasti) -> tuple:
-        site = self._sites[lasti] = (code, self._stored.get(code, lasti))
+    def _site(self, code, lasti) -> list:
+        site = self._all_sites.get((id(code), lasti))
+        if site is None:
+            site = [code, lasti, self._stored.get(code, lasti), None]
+            self._all_sites[(id(code), lasti)] = site
+        self._sites[lasti] = site
         return site
 
     def _name_pending(self, inner) -> None:
-        """Name the tensor of the last event after the variable its instruction stores it in.
+        """Name the tensor of the last event after the variable its instruction stores into.
 
-        Known from the bytecode, so no frame's locals are read (that costs a microsecond per
-        op). The name is given at the next event, unless that event comes from inside the same
-        call (`inner`, an autoviz function running several ops): the call returns the result
-        of its last op, so the earlier one is dropped.
+        The variable is read from the bytecode. The name is given at the next event, unless
+        that event comes from inside the same call (`inner`, an autoviz function running
+        several ops): the call returns the result of its last op, so the earlier one is dropped.
         """
-        tensor, called, target = self.pending
-        if inner is None or inner is not called:
-            self.names.setdefault(id(tensor), target)
+        if inner is None or inner is not self.pending[1]:
+            self._check_name(self.pending)
         self.pending = None
+
+    def _check_name(self, pending) -> None:
+        """Name the tensor if its variable holds it. Reading a frame's variables costs about a
+        microsecond, so each place is checked until it first proves right, then trusted;
+        one that stores something else (`loss = sum(losses)` adds in a loop of its own,
+        `state = net.state_dict()` makes tensors but returns a dict) is checked every time."""
+        tensor, _, site, frame = pending
+        if site[3]:
+            self.names.setdefault(id(tensor), site[2])
+        elif frame.f_locals.get(site[2]) is tensor:
+            self.names.setdefault(id(tensor), site[2])
+            if site[3] is None:
+                site[3] = True
+        else:
+            site[3] = False
 
     # -- engine events: one append each --------------------------------------------------------
     def on_leaf(self, t: Tensor) -> None:
@@ -147,7 +167,10 @@ class Recorder:
         pending = self.pending
         if pending is not None:
             if inner is None or inner is not pending[1]:
-                self.names.setdefault(id(pending[0]), pending[2])
+                if pending[2][3]:  # _check_name, for a place already trusted
+                    self.names.setdefault(id(pending[0]), pending[2][2])
+                else:
+                    self._check_name(pending)
             self.pending = None
         lasti = frame.f_lasti
         # The values of leaves (an optimizer updates them in place) and constants used as
@@ -168,8 +191,8 @@ class Recorder:
         site = self._sites.get(lasti)
         if site is None or site[0] is not code:
             site = self._site(code, lasti)
-        if site[1] is not None:
-            self.pending = (out, inner, site[1])
+        if site[2] is not None:
+            self.pending = (out, inner, site, frame)
 
     def _input_values(self, inputs) -> list:
         """Previews of the inputs that are leaves or constants (None for the others)."""
@@ -262,7 +285,7 @@ class Recorder:
         modules = ModuleNames(scope)
         self.timeline._pending = lambda tl: build(tl, _resolve(log), names, modules)
         self.log, self.names, self.block_frame = [], {}, None
-        self._sites, self._stored, self._used = {}, StoredNames(), set()
+        self._sites, self._all_sites, self._stored, self._used = {}, {}, StoredNames(), set()
 
 
 def _is_inside(name: str) -> bool:
