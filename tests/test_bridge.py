@@ -248,6 +248,32 @@ def test_retain_grad_no_grad_and_detach_match_autoviz():
     assert facts(theirs[-1]) == facts(ours[-1])
 
 
+def in_place(lib, tracer):
+    """An in-place op on a tensor in the graph: the tensor goes on from the op's result."""
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    with tracer() as tl:
+        y = x * 2.0
+        y.mul_(3.0)
+        z = y.sum()
+        z.backward()
+    return tl
+
+
+def into_sum(tl):
+    """The ops in order, and the name and maker of the tensor SumBackward0 reads."""
+    nodes = {n.id: n for n in tl.nodes}
+    edge = next(e for e in tl.edges if nodes[e.target].op == "SumBackward0")
+    maker = next(e.source for e in tl.edges if e.target == edge.source)
+    ops = [n.id for n in tl.nodes if n.kind == "op"]
+    return [nodes[i].op for i in ops], nodes[edge.source].name, ops.index(maker)
+
+
+def test_in_place_ops_match_autoviz():
+    ours, theirs = in_place(autoviz, autoviz.trace), in_place(torch, autoviz.trace_torch)
+    assert into_sum(theirs) == into_sum(ours)
+    assert into_sum(ours) == (["MulBackward0", "MulBackward0", "SumBackward0"], "y", 1)
+
+
 def training(lib, tracer):
     w = lib.tensor(0.0, requires_grad=True)
     with tracer() as tl:

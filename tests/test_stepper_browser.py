@@ -240,6 +240,10 @@ def test_stepper_in_jupyterlab_steps_and_reports_latency(lab, lab_page, tmp_path
     # Play runs in the browser (jslinked to the slider, speed to its interval) to the end.
     lesson.locator(".widget-play button").first.click()
     lesson.locator(".av-count", has_text="step 11 of 11").wait_for(timeout=20000)
+    # The count follows the slider in the browser; the banner is drawn by the kernel, so once
+    # it reads the last step the kernel has handled every value Play sent (on a loaded
+    # machine a late one would otherwise undo the clicks below).
+    lesson.locator(".av-banner", has_text="step 11 of 11").wait_for(timeout=20000)
     assert "Backward is done" in lesson.locator(".av-explain").inner_text()
 
     # Step latency: the 500-node timeline beside the 12-step lesson (stepped back from its

@@ -278,6 +278,25 @@ def test_names_in_a_module_with_hundreds_of_variables():
     assert tensors == ["w", "y", "y", "y"]
 
 
+def test_in_place_ops_on_graph_tensors_feed_later_ops_from_their_result():
+    x = autoviz.tensor([1.0, 2.0], requires_grad=True)
+    with autoviz.trace() as tl:
+        y = x * 2.0
+        y.mul_(3.0)
+        z = y.sum()
+        z.backward()
+    nodes = {n.id: n for n in tl.nodes}
+    chain = [(nodes[e.source].name or nodes[e.source].op, nodes[e.target].op) for e in tl.edges]
+    assert ("MulBackward0", None) in chain and chain[-2:] == [
+        ("y", "SumBackward0"),
+        ("SumBackward0", None),
+    ]
+    into_sum = next(e for e in tl.edges if nodes[e.target].op == "SumBackward0")
+    made_by = next(e.source for e in tl.edges if e.target == into_sum.source)
+    assert nodes[made_by].op == "MulBackward0" and made_by != "n3"  # the in-place mul's node
+    assert names(tl[-1])["x"].grad == [6.0, 6.0]
+
+
 def test_names_in_code_run_at_module_level():
     """A notebook cell or script stores into globals (STORE_NAME), not a function's locals."""
     source = (

@@ -13,6 +13,7 @@ EVENTS = (
     "on_untracked",
     "on_detach",
     "on_inplace",
+    "on_rebind",
     "on_zero",
     "on_grad_set",
     "on_retain_grad",
@@ -27,7 +28,7 @@ def _nobody(*args) -> None:
     """An event no observer listens to."""
 
 
-on_leaf = on_op = on_untracked = on_detach = on_inplace = on_zero = _nobody
+on_leaf = on_op = on_untracked = on_detach = on_inplace = on_rebind = on_zero = _nobody
 on_grad_set = on_retain_grad = on_backward_start = on_node = on_accumulate = _nobody
 on_backward_end = _nobody
 

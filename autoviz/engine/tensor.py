@@ -262,6 +262,8 @@ class Tensor:
                 )
             out = _shape_ops.CopySlices.apply(self, value, key=key)
             self._data, self.grad_fn, self.requires_grad = out._data, out.grad_fn, True
+            if events.observers:
+                events.on_rebind(self, out)
             return
         self._storage()[key] = _raw(value)
         if events.observers:
@@ -365,6 +367,8 @@ class Tensor:
         if _state["enabled"] and (self.grad_fn is not None or getattr(other, "requires_grad", 0)):
             out = ufunc(self, other)  # record it as PyTorch does: this tensor gets the new node
             self._data, self.grad_fn, self.requires_grad = out._data, out.grad_fn, True
+            if events.observers:
+                events.on_rebind(self, out)
             return self
         store = self._storage()
         # Straight into the storage: no temporary as large as the tensor (an SGD step does

@@ -265,6 +265,17 @@ class _Builder:
         if node_id is not None:
             self._step("forward", "update", src, [node_id], changes=[[node_id, "value", value]])
 
+    def rebind(self, src, t, out) -> None:
+        """An in-place op on a tensor in the graph (`y.mul_(3)`): from now on `t` is the op's
+        result, which is named after `t` as PyTorch keeps the name on the tensor."""
+        new, old = self.ids.get(id(out)), self.ids.get(id(t))
+        if new is None:
+            return
+        if old is not None:
+            result = self.tl.nodes[int(new[1:]) - 1]
+            result.name = result.name or self.tl.nodes[int(old[1:]) - 1].name
+        self.ids[id(t)] = new
+
     def retain(self, src, t) -> None:
         node_id = self.ids.get(id(t))
         if node_id is not None:

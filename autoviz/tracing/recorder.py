@@ -264,6 +264,10 @@ class Recorder:
         frame = self._where()[0]
         self.log.append(("inplace", frame.f_code, frame.f_lasti, t, preview(t._data)))
 
+    def on_rebind(self, t: Tensor, out: Tensor) -> None:
+        # An in-place op on a tensor in the graph: `t` now stands for the op's result `out`.
+        self.log.append(("rebind", None, None, t, out))
+
     def on_retain_grad(self, t: Tensor) -> None:
         frame = self._where()[0]
         self.log.append(("retain", frame.f_code, frame.f_lasti, t))
