@@ -1,6 +1,7 @@
 """autoviz.trace(): the Timeline's steps, values, names, state changes and JSON."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -295,6 +296,38 @@ def test_in_place_ops_on_graph_tensors_feed_later_ops_from_their_result():
     made_by = next(e.source for e in tl.edges if e.target == into_sum.source)
     assert nodes[made_by].op == "MulBackward0" and made_by != "n3"  # the in-place mul's node
     assert names(tl[-1])["x"].grad == [6.0, 6.0]
+
+
+def test_every_op_step_points_at_the_users_line():
+    """Ops come through many doors (operators, methods, properties, functional, nn, indexing,
+    a custom autograd.Function); each step's source is the line in this file that ran it."""
+    import autoviz.nn.functional as F
+
+    class Double(autoviz.autograd.Function):
+        @staticmethod
+        def forward(ctx, t):
+            return t * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+
+    autoviz.manual_seed(0)
+    layer = autoviz.nn.Linear(3, 2)
+    x = autoviz.randn(4, 3, requires_grad=True)
+    with autoviz.trace() as tl:
+        a = 2.0 * x - 1.0
+        b = a.T.exp().sum(dim=0)
+        c = F.relu(x @ autoviz.ones(3, 3)) / 3.0
+        d = layer(c)[1:, 0]
+        e = autoviz.tanh(Double.apply(d)).mean() + b.mean()
+        e.backward()
+    ops = [s for s in tl.steps if s.kind == "op"]
+    assert len(ops) >= 12
+    here = Path(__file__).name
+    assert all(Path(s.source.file).name == here for s in ops), [s.source for s in ops]
+    texts = {s.source.text.strip().split(" =")[0] for s in ops}
+    assert texts == {"a", "b", "c", "d", "e"}
 
 
 def test_names_in_code_run_at_module_level():

@@ -114,7 +114,7 @@ class Function:
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
         name = cls.__dict__.get("_backward_name") or cls.__name__ + "Backward"
-        body = {"_forward_cls": cls, "__module__": cls.__module__}
+        body = {"_forward_cls": cls, "_builtin": cls._builtin, "__module__": cls.__module__}
         if cls._builtin:
             body["__slots__"] = ()  # built-in nodes are many: keep them small
             # The op's own backward(ctx, grad) as the node's method, the node being ctx: the

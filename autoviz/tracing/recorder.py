@@ -73,8 +73,8 @@ class Recorder:
         self.namespace = namespace
         self.log = []
         self.names = {}  # id(tensor) -> variable name
-        # (tensor, the autoviz frame the user's code called, its site, the user's frame)
-        # awaiting a name; one at most, as every event settles the one before.
+        # (tensor, its site, the user's frame) awaiting a name; one at most, as every event
+        # settles the one before.
         self.pending = None
         # A site: [code object, offset, the variable the instruction there stores its result
         # in, whether that has been found to be the tensor (None: not checked yet)].
@@ -85,29 +85,30 @@ class Recorder:
 
     def _where(self):
         """The innermost frame outside autoviz, from the caller of the engine function that
-        sent the event (that function is autoviz's own), and the autoviz frame it called."""
-        frame, inner = _getframe(3), None
+        sent the event (that function is autoviz's own)."""
+        frame = _getframe(3)
         while True:
             name = frame.f_code.co_filename
             if name not in _INSIDE and (name in _OUTSIDE or not _is_inside(name)):
                 break
-            inner, frame = frame, frame.f_back
+            frame = frame.f_back
             if frame is None:
                 frame = self.block_frame
                 break
         if self.pending is not None:
-            self._name_pending(inner)
-        return frame, inner
+            self._check_name(self.pending)
+            self.pending = None
+        return frame
 
-    def _expect_name(self, tensor, frame, inner) -> None:
+    def _expect_name(self, tensor, frame) -> None:
         """If the instruction that made `tensor` stores it in a variable (`y = ...`), name the
-        tensor after it once that call is over (see _name_pending)."""
+        tensor after it at the next event, when that store has happened (see _check_name)."""
         code, lasti = frame.f_code, frame.f_lasti
         site = self._sites.get(lasti)
         if site is None or site[0] is not code:
             site = self._site(code, lasti)
         if site[2] is not None:
-            self.pending = (tensor, inner, site, frame)
+            self.pending = (tensor, site, frame)
 
     def _site(self, code, lasti) -> list:
         site = self._all_sites.get((id(code), lasti))
@@ -117,23 +118,17 @@ class Recorder:
         self._sites[lasti] = site
         return site
 
-    def _name_pending(self, inner) -> None:
-        """Name the tensor of the last event after the variable its instruction stores into.
-
-        The variable is read from the bytecode. The name is given at the next event, unless
-        that event comes from inside the same call (`inner`, an autoviz function running
-        several ops): the call returns the result of its last op, so the earlier one is dropped.
-        """
-        if inner is None or inner is not self.pending[1]:
-            self._check_name(self.pending)
-        self.pending = None
-
     def _check_name(self, pending) -> None:
-        """Name the tensor if its variable holds it. Reading a frame's variables costs about a
-        microsecond, so each place is checked until it first proves right, then trusted;
-        one that stores something else (`loss = sum(losses)` adds in a loop of its own,
-        `state = net.state_dict()` makes tensors but returns a dict) is checked every time."""
-        tensor, _, site, frame = pending
+        """Name the tensor of the last event after the variable its instruction stores into
+        (read from the bytecode), if that variable now holds it.
+
+        Reading a frame's variables costs about a microsecond, so each place is checked until
+        it first proves right, then trusted. One that is found holding something else is
+        checked every time: a call running several ops (`loss = F.cross_entropy(...)` names
+        only its last result), a builtin running ops itself (`loss = sum(losses)`), a call
+        that makes tensors but returns something else (`state = net.state_dict()`).
+        """
+        tensor, site, frame = pending
         if site[3]:
             self.names.setdefault(id(tensor), site[2])
         elif frame.f_locals.get(site[2]) is tensor:
@@ -145,32 +140,34 @@ class Recorder:
 
     # -- engine events: one append each --------------------------------------------------------
     def on_leaf(self, t: Tensor) -> None:
-        frame, inner = self._where()
+        frame = self._where()
         data = t._data
         value = preview(data) if type(data) is _ARRAY else data
         self.log.append(("leaf", frame.f_code, frame.f_lasti, t, value))
-        self._expect_name(t, frame, inner)
+        self._expect_name(t, frame)
 
     def on_op(self, fn, out: Tensor, inputs) -> None:
-        # The hot path: what _where and _expect_name do, written out.
-        frame, inner = _getframe(3), None  # the caller of attach's caller: both are autoviz's
+        # The hot path: what _where and _expect_name do, written out. A built-in op comes
+        # through attach, Op.apply (or ops.binary) and a function of autoviz's own that the
+        # user called (Tensor.__mul__, relu): that one is skipped unseen, as looking at a
+        # frame costs an allocation. A custom autograd.Function's apply is called by the user.
+        frame = _getframe(4 if fn._builtin else 3)
         while True:
             code = frame.f_code
             name = code.co_filename
             if name not in _INSIDE and (name in _OUTSIDE or not _is_inside(name)):
                 break
-            inner, frame = frame, frame.f_back
+            frame = frame.f_back
             if frame is None:
                 frame = self.block_frame
                 code = frame.f_code
                 break
         pending = self.pending
         if pending is not None:
-            if inner is None or inner is not pending[1]:
-                if pending[2][3]:  # _check_name, for a place already trusted
-                    self.names.setdefault(id(pending[0]), pending[2][2])
-                else:
-                    self._check_name(pending)
+            if pending[1][3]:  # _check_name, for a place already trusted
+                self.names.setdefault(id(pending[0]), pending[1][2])
+            else:
+                self._check_name(pending)
             self.pending = None
         lasti = frame.f_lasti
         # The values of leaves (an optimizer updates them in place) and constants used as
@@ -192,7 +189,7 @@ class Recorder:
         if site is None or site[0] is not code:
             site = self._site(code, lasti)
         if site[2] is not None:
-            self.pending = (out, inner, site, frame)
+            self.pending = (out, site, frame)
 
     def _input_values(self, inputs) -> list:
         """Previews of the inputs that are leaves or constants (None for the others)."""
@@ -210,7 +207,7 @@ class Recorder:
         return values
 
     def on_backward_start(self, seeds: dict) -> None:
-        frame = self._where()[0]
+        frame = self._where()
         values = [(fn, preview(g)) for fn, g in seeds.items()]
         self.log.append(("seed", frame.f_code, frame.f_lasti, values))
 
@@ -240,28 +237,28 @@ class Recorder:
         self.log.append(("end", None, None, retain_graph))
 
     def on_zero(self, t: Tensor) -> None:
-        frame = self._where()[0]
+        frame = self._where()
         self.log.append(("zero", frame.f_code, frame.f_lasti, t, preview(t._data)))
 
     def on_grad_set(self, t: Tensor, value) -> None:
-        frame = self._where()[0]
+        frame = self._where()
         new = None if value is None else preview(value._data)
         self.log.append(("set_grad", frame.f_code, frame.f_lasti, t, value, new))
 
     def on_detach(self, source: Tensor, out: Tensor) -> None:
-        frame, inner = self._where()
+        frame = self._where()
         self.log.append(("detach", frame.f_code, frame.f_lasti, source, out, preview(out._data)))
-        self._expect_name(out, frame, inner)
+        self._expect_name(out, frame)
 
     def on_untracked(self, out: Tensor, inputs) -> None:
-        frame, inner = self._where()
+        frame = self._where()
         data = out._data
         value = preview(data) if type(data) is _ARRAY else data
         self.log.append(("untracked", frame.f_code, frame.f_lasti, out, inputs, value))
-        self._expect_name(out, frame, inner)
+        self._expect_name(out, frame)
 
     def on_inplace(self, t: Tensor) -> None:
-        frame = self._where()[0]
+        frame = self._where()
         self.log.append(("inplace", frame.f_code, frame.f_lasti, t, preview(t._data)))
 
     def on_rebind(self, t: Tensor, out: Tensor) -> None:
@@ -269,7 +266,7 @@ class Recorder:
         self.log.append(("rebind", None, None, t, out))
 
     def on_retain_grad(self, t: Tensor) -> None:
-        frame = self._where()[0]
+        frame = self._where()
         self.log.append(("retain", frame.f_code, frame.f_lasti, t))
 
     # -- the end of the block ----------------------------------------------------------------
@@ -279,7 +276,7 @@ class Recorder:
         from .modules import ModuleNames
 
         if self.pending is not None:
-            self._name_pending(None)  # the block is over, so the last call is too
+            self._check_name(self.pending)
         frame = self.block_frame
         scope = self.namespace or {**frame.f_globals, **frame.f_locals}
         for name, value in scope.items():
