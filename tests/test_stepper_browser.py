@@ -244,6 +244,9 @@ def test_stepper_in_jupyterlab_steps_and_reports_latency(lab, lab_page, tmp_path
     # it reads the last step the kernel has handled every value Play sent (on a loaded
     # machine a late one would otherwise undo the clicks below).
     lesson.locator(".av-banner", has_text="step 11 of 11").wait_for(timeout=20000)
+    # Play stops one tick after the last step (its icon turns back to ▶); a click before
+    # then would be undone by that tick.
+    lesson.locator(".widget-play button i.fa-play").first.wait_for(timeout=20000)
     assert "Backward is done" in lesson.locator(".av-explain").inner_text()
 
     # Step latency: the 500-node timeline beside the 12-step lesson (stepped back from its
