@@ -12,7 +12,7 @@ from torch.nn.modules import module as nn_module
 from torch.overrides import TorchFunctionMode
 
 from ..tracing.builder import build
-from ..tracing.naming import assigned_name
+from ..tracing.naming import StoredNames
 from ..tracing.symbols import ELEMENTWISE
 from ..tracing.timeline import Timeline
 from .calls import (
@@ -54,7 +54,8 @@ class TorchRecorder:
         self.block_frame = frame
         self.log = []
         self.names = {}  # id(tensor) -> variable name
-        self.pending = []  # (tensor, frame, variable the line assigns), checked at the next call
+        self.pending = []  # (tensor, frame, the variable its instruction stores into)
+        self.stored = StoredNames()
         self.known = {}  # id(grad_fn) -> grad_fn, for every node recorded (kept alive: ids stay)
         self.outputs = {}  # (id(grad_fn), output_nr) -> the tensor (or Unseen) it made
         self.handles = []  # hooks to remove when the block ends
@@ -110,8 +111,8 @@ class TorchRecorder:
         self._name_pending()
         return frame, (frame.f_code.co_filename, frame.f_lineno)
 
-    def _expect_name(self, tensor, frame, src) -> None:
-        target = assigned_name(src)
+    def _expect_name(self, tensor, frame) -> None:
+        target = self.stored.get(frame.f_code, frame.f_lasti)
         if target is not None:
             self.pending.append((tensor, frame, target))
 
@@ -163,7 +164,7 @@ class TorchRecorder:
                 elif t.grad_fn is None and inputs:
                     frame, src = self._where()
                     self.log.append(("untracked", src, t, inputs, tensor_preview(t)))
-                    self._expect_name(t, frame, src)
+                    self._expect_name(t, frame)
 
     def _new_nodes(self, outs) -> list:
         """The grad_fn nodes this call made, in the order torch made them."""
@@ -182,7 +183,7 @@ class TorchRecorder:
     def _leaf(self, t) -> None:
         frame, src = self._where()
         self.log.append(("leaf", src, t, tensor_preview(t)))
-        self._expect_name(t, frame, src)
+        self._expect_name(t, frame)
 
     def _ops(self, new, args, kwargs, outs) -> None:
         frame, src = self._where()
@@ -211,7 +212,7 @@ class TorchRecorder:
                     self.known[id(child)] = child
                     self.handles.append(child.register_hook(partial(self._on_accumulate, child)))
         if isinstance(out, torch.Tensor):
-            self._expect_name(out, frame, src)
+            self._expect_name(out, frame)
 
     def _inputs(self, fn, args, by_edge, spare: bool) -> list:
         """One input per next_functions entry: a leaf, an earlier output, a constant or None."""
@@ -240,7 +241,7 @@ class TorchRecorder:
     def _detach(self, source, out) -> None:
         frame, src = self._where()
         self.log.append(("detach", src, source, out, tensor_preview(out)))
-        self._expect_name(out, frame, src)
+        self._expect_name(out, frame)
 
     def _inplace(self, func, args) -> None:
         _, src = self._where()

@@ -1,12 +1,8 @@
 """Name tensors after the variables that hold them in the user's code."""
 
 import dis
-import linecache
-import re
 import sys
 import weakref
-
-_ASSIGNMENT = re.compile(r"\s*([A-Za-z_]\w*)\s*(?::[^=]+)?=[^=]")
 
 
 def caller_namespace(depth: int = 2) -> dict:
@@ -31,12 +27,6 @@ def names_by_identity(namespace: dict, is_tensor) -> dict:
         if fn is not None:
             found.setdefault(("fn", id(fn)), (name, value))
     return found
-
-
-def assigned_name(src) -> str | None:
-    """The variable the line at `src` (file, line number) assigns to, as in `y = w * x`."""
-    match = _ASSIGNMENT.match(linecache.getline(*src))
-    return match.group(1) if match else None
 
 
 # Instructions that store the value on top of the stack in a variable (the first name, for the
