@@ -125,7 +125,7 @@ def to_dot(
     current = set(graph.current)
     placed = {}  # open module path (None: top level) -> statements inside it
     for node in graph.nodes:
-        if node.id in layout.owner or node.id in layout.hidden:
+        if not layout.draws(node.id):
             continue
         where = placed.setdefault(node_module(node, layout), [])
         where.append(_node_line(node, graph, theme, options, node.id in current))
@@ -138,7 +138,7 @@ def to_dot(
     lines += _edge_lines(graph, layout, theme, edge_labels)
     if options.legend and graph.nodes:
         extra = ["module"] * bool(layout.boxes) + ["saved"] * bool(saved)
-        drawn = [n for n in graph.nodes if n.id not in layout.owner and n.id not in layout.hidden]
+        drawn = [n for n in graph.nodes if layout.draws(n.id)]
         lines += _legend(
             drawn, theme, extra, gradients=bool(edge_labels), hidden=bool(layout.hidden)
         )

@@ -43,6 +43,10 @@ class Plan:
     drawn: int  # nodes the layout engine will place
     hidden: dict = field(default_factory=dict)  # inner tensor id -> id of the op that made it
 
+    def draws(self, node_id: str) -> bool:
+        """Whether the node is drawn itself (not inside a module box, not a hidden tensor)."""
+        return node_id not in self.owner and node_id not in self.hidden
+
     def ends(self, edge) -> tuple | None:
         """The drawn (source, target) of a graph edge, and whether it merged into a module
         box's edge (then its id is "source-target"); None when it is not drawn at all."""

@@ -76,8 +76,8 @@ class Recorder:
         # (tensor, its site, the user's frame) awaiting a name; one at most, as every event
         # settles the one before.
         self.pending = None
-        # A site: [code object, offset, the variable the instruction there stores its result
-        # in, whether that has been found to be the tensor (None: not checked yet)].
+        # A site: [code object, the variable the instruction there stores its result in,
+        # whether that has been found to be the tensor (None: not checked yet)].
         self._sites = {}  # offset -> the site last seen at it (checked: offsets collide)
         self._all_sites = {}  # (id(code), offset) -> site; the site keeps its code alive
         self._stored = StoredNames()
@@ -107,13 +107,13 @@ class Recorder:
         site = self._sites.get(lasti)
         if site is None or site[0] is not code:
             site = self._site(code, lasti)
-        if site[2] is not None:
+        if site[1] is not None:
             self.pending = (tensor, site, frame)
 
     def _site(self, code, lasti) -> list:
         site = self._all_sites.get((id(code), lasti))
         if site is None:
-            site = [code, lasti, self._stored.get(code, lasti), None]
+            site = [code, self._stored.get(code, lasti), None]
             self._all_sites[(id(code), lasti)] = site
         self._sites[lasti] = site
         return site
@@ -129,14 +129,14 @@ class Recorder:
         that makes tensors but returns something else (`state = net.state_dict()`).
         """
         tensor, site, frame = pending
-        if site[3]:
-            self.names.setdefault(id(tensor), site[2])
-        elif frame.f_locals.get(site[2]) is tensor:
-            self.names.setdefault(id(tensor), site[2])
-            if site[3] is None:
-                site[3] = True
+        if site[2]:
+            self.names.setdefault(id(tensor), site[1])
+        elif frame.f_locals.get(site[1]) is tensor:
+            self.names.setdefault(id(tensor), site[1])
+            if site[2] is None:
+                site[2] = True
         else:
-            site[3] = False
+            site[2] = False
 
     # -- engine events: one append each --------------------------------------------------------
     def on_leaf(self, t: Tensor) -> None:
@@ -164,8 +164,8 @@ class Recorder:
                 break
         pending = self.pending
         if pending is not None:
-            if pending[1][3]:  # _check_name, for a place already trusted
-                self.names.setdefault(id(pending[0]), pending[1][2])
+            if pending[1][2]:  # _check_name, for a place already trusted
+                self.names.setdefault(id(pending[0]), pending[1][1])
             else:
                 self._check_name(pending)
             self.pending = None
@@ -188,7 +188,7 @@ class Recorder:
         site = self._sites.get(lasti)
         if site is None or site[0] is not code:
             site = self._site(code, lasti)
-        if site[2] is not None:
+        if site[1] is not None:
             self.pending = (out, site, frame)
 
     def _input_values(self, inputs) -> list:
