@@ -69,4 +69,15 @@ def lesson_timeline():
     return tl
 
 
+def scaling_chain(n_ops: int, factor: float):
+    """y = x * factor, n_ops times over, traced with its backward: a timeline of any length."""
+    x = autoviz.tensor(1.0, requires_grad=True)
+    with autoviz.trace() as tl:
+        y = x
+        for _ in range(n_ops):
+            y = y * factor
+        y.backward()
+    return tl
+
+
 pytest_plugins = ["browser"]  # the `browser` and `page` fixtures (tests/browser.py)

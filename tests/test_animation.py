@@ -10,7 +10,7 @@ import pytest
 import autoviz
 from autoviz.cli import main
 from autoviz.examples import LESSON_EXAMPLE
-from conftest import lesson_timeline
+from conftest import lesson_timeline, scaling_chain
 
 SVG = "{http://www.w3.org/2000/svg}"
 ROOT = LESSON_EXAMPLE.parent.parent.parent
@@ -238,12 +238,7 @@ def test_an_empty_timeline_is_refused(tmp_path):
 
 
 def test_long_animations_show_progress(pure_engine, tmp_path, capsys):
-    x = autoviz.tensor(1.0, requires_grad=True)
-    with autoviz.trace() as tl:
-        y = x
-        for _ in range(20):
-            y = y * 1.0
-        y.backward()
+    tl = scaling_chain(20, 1.0)
     tl.save_animation(tmp_path / "a.svg", captions=False)
     assert "animation: 100%" in capsys.readouterr().err
     assert "caption" not in (tmp_path / "a.svg").read_text()

@@ -11,7 +11,7 @@ import autoviz.render.frames as frames_module
 import autoviz.render.raster as raster
 from autoviz.render import Options
 from autoviz.render.frames import frame_state
-from conftest import lesson_timeline
+from conftest import lesson_timeline, scaling_chain
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -148,12 +148,7 @@ def test_save_frames_writes_one_numbered_svg_per_step(lesson, tmp_path):
 
 
 def test_save_frames_shows_progress_for_long_timelines(tmp_path, pure_engine, capsys):
-    x = autoviz.tensor(1.0, requires_grad=True)
-    with autoviz.trace() as tl:
-        y = x
-        for _ in range(20):
-            y = y * 1.0
-        y.backward()
+    tl = scaling_chain(20, 1.0)
     assert len(tl) > 36
     tl.save_frames(tmp_path)
     assert "frames: 100%" in capsys.readouterr().err
@@ -202,13 +197,7 @@ def test_frames_derived_step_by_step_equal_frames_computed_whole(pure_engine, ma
 
 def test_save_frames_replaces_an_earlier_runs_frames(tmp_path, pure_engine):
     """A folder reused for a shorter timeline holds only the new frames (and the user's files)."""
-    short = lesson_timeline()
-    x = autoviz.tensor(1.0, requires_grad=True)
-    with autoviz.trace() as long:
-        y = x
-        for _ in range(6):
-            y = y * 2.0
-        y.backward()
+    short, long = lesson_timeline(), scaling_chain(6, 2.0)
     (tmp_path / "notes.txt").write_text("mine")
     (tmp_path / "step-intro.svg").write_text("mine too")
     long.save_frames(tmp_path)

@@ -264,6 +264,14 @@ def test_names_survive_python_calls_in_loops_and_stores_that_are_not_the_tensor(
     assert out.item() == pytest.approx(6 * float(h.sum().item()))
 
 
+def tensor_names_of_module(source: str) -> list:
+    """Run `source` as a module (a script, a notebook cell) that traces into `tl`; the names
+    of the tensors in the timeline, constants left out."""
+    scope = {"autoviz": autoviz}
+    exec(compile(source, "<module>", "exec"), scope)
+    return [n.name for n in scope["tl"].nodes if n.kind not in ("op", "constant")]
+
+
 def test_names_in_a_module_with_hundreds_of_variables():
     """Beyond 255 names a store carries EXTENDED_ARG between the op and itself."""
     source = "".join(f"v{i} = {i}\n" for i in range(300)) + (
@@ -273,10 +281,7 @@ def test_names_in_a_module_with_hundreds_of_variables():
         "    y = y * 2.0\n"
         "    y = y * 2.0\n"
     )
-    scope = {"autoviz": autoviz}
-    exec(compile(source, "<big>", "exec"), scope)
-    tensors = [n.name for n in scope["tl"].nodes if n.kind not in ("op", "constant")]
-    assert tensors == ["w", "y", "y", "y"]
+    assert tensor_names_of_module(source) == ["w", "y", "y", "y"]
 
 
 def test_in_place_ops_on_graph_tensors_feed_later_ops_from_their_result():
@@ -338,10 +343,7 @@ def test_names_in_code_run_at_module_level():
         "    y = x * 3.0\n"
         "    y = (y + 1.0).relu()\n"
     )
-    scope = {"autoviz": autoviz}
-    exec(compile(source, "<cell>", "exec"), scope)
-    tensors = [n.name for n in scope["tl"].nodes if n.kind not in ("op", "constant")]
-    assert tensors == ["x", "y", "t1", "y"]
+    assert tensor_names_of_module(source) == ["x", "y", "t1", "y"]
 
 
 def test_json_round_trip_and_determinism():
