@@ -8,6 +8,7 @@ import sysconfig
 from pathlib import Path
 
 from ..errors import LayoutEngineNotFound, LayoutError, LayoutTimeout
+from . import warm
 
 DEFAULT_TIMEOUT = 30.0  # seconds; a layout that takes longer is almost always a runaway graph
 FORMATS = ("svg", "png", "pdf")
@@ -58,6 +59,10 @@ def run_layout(source: str, fmt: str = "svg", timeout: float | None = None) -> b
     engine = find_engine()
     limit = timeout if timeout is not None else _timeout_from_env()
     try:
+        if fmt == "svg" and warm.enabled(engine_name(engine)):
+            svg = warm.layout_svg(engine, source.encode("utf-8"), limit)
+            if svg is not None:
+                return svg
         proc = subprocess.run(
             [engine, f"-T{fmt}", *(["-Gdpi=144"] if fmt == "png" else [])],
             input=source.encode("utf-8"),
