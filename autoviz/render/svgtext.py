@@ -2,9 +2,13 @@
 
 import re
 
-_NODE = re.compile(r'(<g id="[^"]+" class="node[^"]*">)(.*?)(</g>)', re.S)
-_TEXT = re.compile(r"<text([^>]*)>")
-_PAIR = re.compile(r"(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?)")
+_NODE = re.compile(r'<g id="[^"]+" class="node[^"]*">')
+_CX = re.compile(r' cx="([-\d.]+)"')
+_POINTS = re.compile(r' (?:points|d)="([^"]*)"')
+_XS = re.compile(r"(-?[\d.]+),")  # the x of each "x,y" pair
+# Inside a node only its <text> elements carry these; escaped label text cannot contain a quote.
+_X = re.compile(r' x="[-\d.]+"')
+_ANCHOR = re.compile(r'text-anchor="\w+"')
 
 
 def center_node_texts(svg: str) -> str:
@@ -14,24 +18,26 @@ def center_node_texts(svg: str) -> str:
     margin, so long rows ran over the right border; centred, the difference splits into both
     margins. Frames also need it: a step's text may be longer or shorter than the laid-out one.
     """
-    return _NODE.sub(lambda m: m.group(1) + _center(m.group(2)) + m.group(3), svg)
+    parts, done = [], 0
+    for match in _NODE.finditer(svg):
+        end = svg.index("</g>", match.end())
+        parts += (svg[done : match.end()], _center(svg[match.end() : end]))
+        done = end
+    parts.append(svg[done:])
+    return "".join(parts)
 
 
 def _center(body: str) -> str:
-    x = f' x="{center_x(body):.2f}"'
-
-    def anchor(match) -> str:
-        attrs = re.sub(r'text-anchor="\w+"', 'text-anchor="middle"', match.group(1))
-        return "<text" + re.sub(r' x="[-\d.]+"', x, attrs) + ">"
-
-    return _TEXT.sub(anchor, body)
+    body = _X.sub(f' x="{center_x(body):.2f}"', body)
+    return _ANCHOR.sub('text-anchor="middle"', body)
 
 
 def center_x(body: str) -> float:
     """The horizontal centre of a node's shape (ellipse centre or the points' extent)."""
-    ellipse = re.search(r'<ellipse[^>]* cx="([-\d.]+)"', body)
-    if ellipse:
-        return float(ellipse.group(1))
-    shape = re.search(r'<(?:polygon|path)[^>]*(?:points|d)="([^"]*)"', body)
-    xs = [float(x) for x, _ in _PAIR.findall(shape.group(1))] if shape else [0.0]
+    ellipse = body.find("<ellipse")
+    if ellipse >= 0:
+        return float(_CX.search(body, ellipse).group(1))
+    shape = max(body.find("<polygon"), body.find("<path"))
+    points = _POINTS.search(body, shape) if shape >= 0 else None
+    xs = [float(x) for x in _XS.findall(points.group(1))] if points else [0.0]
     return (min(xs) + max(xs)) / 2
