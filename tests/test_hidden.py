@@ -81,8 +81,22 @@ def test_a_result_no_op_uses_stays_so_its_op_does_not_dangle(pure_engine):
         loss = h.sin()
         loss.backward()
     source = tl.draw(step=len(tl) - 1, hide_inner_tensors=True).source
-    assert re.findall(r"<b>(\w+)</b>", source)[-3:] == ["aux", "sin", "loss"]
+    assert re.findall(r"<b>(\w+)</b>", source)[-3:] == ["aux", "SinBackward0", "loss"]
     assert "<b>h</b>" not in source
+
+
+def test_without_inner_tensors_each_op_is_one_line_unless_op_label_says(pure_engine):
+    """Drawn as torchviz draws, ops read as grad_fns: PyTorch's name alone."""
+    tl = lesson_timeline()
+    ops = lambda source: re.findall(r'class="op" .*label=<(.*)>\]', source)  # noqa: E731
+    hidden = tl.draw(step=len(tl) - 1, hide_inner_tensors=True).source
+    assert ops(hidden) == ["<b>MulBackward0</b>", "<b>AddBackward0</b>"]
+    both = tl.draw(step=len(tl) - 1, hide_inner_tensors=True, op_label="both").source
+    assert ops(both)[0] == '<b>*</b><br/><font point-size="11.0">MulBackward0</font>'
+    drawn_whole = ops(tl.draw(step=len(tl) - 1).source)
+    assert drawn_whole[1] == '<b>+</b><br/><font point-size="11.0">AddBackward0</font>'
+    symbols = tl.draw(step=len(tl) - 1, hide_inner_tensors=True, op_label="symbol").source
+    assert ops(symbols) == ["<b>*</b>", "<b>+</b>"]
 
 
 def test_the_node_limit_message_mentions_hiding_when_it_was_turned_off(pure_engine):

@@ -2,7 +2,7 @@
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..tracing.model import Graph, Node
 from ..tracing.symbols import symbol as op_symbol
@@ -31,7 +31,7 @@ class Options:
     """What the labels show and which way the graph flows."""
 
     rankdir: str = "LR"
-    op_label: str = "both"
+    op_label: str | None = None  # None: "both", or "name" alone when inner tensors are hidden
     precision: int = 4
     show_values: bool = True
     show_grads: bool = True
@@ -47,7 +47,8 @@ class Options:
 
     def __post_init__(self) -> None:
         _choose("rankdir", self.rankdir, RANKDIRS)
-        _choose("op_label", self.op_label, OP_LABELS)
+        if self.op_label is not None:
+            _choose("op_label", self.op_label, OP_LABELS)
         if not isinstance(self.precision, int) or not 1 <= self.precision <= 17:
             raise ValueError(f"precision must be an integer from 1 to 17, got {self.precision!r}")
         for flag in ("show_values", "show_grads", "legend", "show_saved"):
@@ -97,6 +98,17 @@ def _choose(option: str, value, allowed) -> None:
         raise ValueError(f"unknown {option} {value!r} (must be one of {list(allowed)})")
 
 
+def settle(options: Options, layout: Plan) -> Options:
+    """`options` with op_label decided for this drawing.
+
+    Without its inner tensors a drawing is torchviz's graph of grad_fns, usually a big one: each
+    op is then one line, PyTorch's name, which also spares the layout engine half its text.
+    """
+    if options.op_label is not None:
+        return options
+    return replace(options, op_label="name" if layout.hidden else "both")
+
+
 def to_dot(
     graph: Graph, theme: Theme = DEFAULT, options: Options = Options(), edge_labels=None
 ) -> str:
@@ -122,6 +134,7 @@ def to_dot(
     ]
     saved = _saved_ops(graph, options)
     layout = plan(graph, options, lambda p: sum(len(n.saved) for n in saved if n.id not in p.owner))
+    options = settle(options, layout)
     current = set(graph.current)
     placed = {}  # open module path (None: top level) -> statements inside it
     for node in graph.nodes:

@@ -7,7 +7,7 @@ from dataclasses import replace
 from ..tracing.model import Graph
 from ..tracing.text import number, shape_text
 from ..tracing.timeline import PERSISTENT, Timeline, snapshot
-from .dot import Options, label_rows, to_dot
+from .dot import Options, label_rows, settle, to_dot
 from .groups import Plan, plan
 from .layout import run_layout
 from .svgtext import center_node_texts
@@ -100,6 +100,8 @@ def frame_state(
     tl: Timeline, snap: Graph, k: int, options: Options, ghost: bool, layout: Plan | None = None
 ) -> dict:
     """Classes and texts of every node and edge at step k."""
+    if layout is not None:
+        options = settle(options, layout)
     graph_no = snap.step.details.get("graph", 0)
     visible = {n.id: n for n in snap.nodes}
     current = set(snap.current)
@@ -185,7 +187,7 @@ class FrameSequence:
 
     def __init__(self, tl, graph_no, template, layout, options: Options, ghost: bool) -> None:
         self.tl, self.graph_no, self.template, self.layout = tl, graph_no, template, layout
-        self.options, self.ghost = options, ghost
+        self.options, self.ghost = settle(options, layout), ghost
         self.at = None
         self.appear = {}  # step -> ids of the nodes of this graph that appear at it
         self.touching = {}  # node id -> edges at it
