@@ -58,35 +58,49 @@ def run_layout(source: str, fmt: str = "svg", timeout: float | None = None) -> b
         raise ValueError(f"unknown format {fmt!r} (must be one of {list(FORMATS)})")
     engine = find_engine()
     limit = timeout if timeout is not None else _timeout_from_env()
+    if fmt == "svg" and warm.suits(engine_name(engine), source):
+        spare = warm.take(engine)
+        if spare is not None:
+            code, stdout, _ = _communicate(spare, source, engine, limit)
+            if code == 0 and stdout:
+                return warm.answer(stdout)
+            # Run it alone, so that dot's message counts lines from the user's first.
+    code, stdout, stderr = _communicate(_start(engine, fmt), source, engine, limit)
+    if code != 0 or not stdout:
+        raise _failure(engine, fmt, code, stderr)
+    return stdout
+
+
+def _communicate(proc, source: str, engine: str, limit: float) -> tuple[int, bytes, bytes]:
+    """Send `source`, close stdin and read to the end: exit code, stdout and stderr."""
     try:
-        if fmt == "svg" and warm.enabled(engine_name(engine)):
-            svg = warm.layout_svg(engine, source.encode("utf-8"), limit)
-            if svg is not None:
-                return svg
-        proc = subprocess.run(
-            [engine, f"-T{fmt}", *(["-Gdpi=144"] if fmt == "png" else [])],
-            input=source.encode("utf-8"),
-            capture_output=True,
-            timeout=limit,
-            check=False,
-        )
+        stdout, stderr = proc.communicate(source.encode("utf-8"), timeout=limit)
     except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
         raise LayoutTimeout(
             f"{engine_name(engine)} did not finish laying out the graph within {limit:g} s. "
             "Draw a smaller graph (group modules or draw a part of it), or raise the limit "
             "with the timeout= argument or $AUTOVIZ_LAYOUT_TIMEOUT."
         ) from None
-    if proc.returncode != 0 or not proc.stdout:
-        message = proc.stderr.decode("utf-8", "replace").strip()
-        if fmt not in ("svg",) and "not recognized" in message:
-            raise LayoutError(
-                f"{engine_name(engine)} cannot write {fmt!r} files. Install Graphviz "
-                f"(`dot`) for {fmt}, or save as .svg."
-            )
-        raise LayoutError(
-            f"{engine_name(engine)} failed (exit code {proc.returncode}): {message[-800:]}"
+    return proc.returncode, stdout, stderr
+
+
+def _start(engine: str, fmt: str) -> subprocess.Popen:
+    command = [engine, f"-T{fmt}", *(["-Gdpi=144"] if fmt == "png" else [])]
+    return subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+
+
+def _failure(engine: str, fmt: str, code: int, stderr: bytes) -> LayoutError:
+    message = stderr.decode("utf-8", "replace").strip()
+    if fmt != "svg" and "not recognized" in message:
+        return LayoutError(
+            f"{engine_name(engine)} cannot write {fmt!r} files. Install Graphviz "
+            f"(`dot`) for {fmt}, or save as .svg."
         )
-    return proc.stdout
+    return LayoutError(f"{engine_name(engine)} failed (exit code {code}): {message[-800:]}")
 
 
 def _timeout_from_env() -> float:

@@ -1,141 +1,134 @@
-"""A long-lived `dot -Tsvg` per engine, so every SVG layout after the first skips Graphviz's start-up.
+"""A `dot` started before it is needed, so a diagram waits for its layout, not for dot's start-up.
 
-A fresh `dot` spends 10-25 ms loading plugins and fontconfig before it reads the graph; a
-lesson-sized layout takes 3 ms once that is done. `dot` lays out graph after graph from one
-stdin and flushes each SVG, so one process serves a whole notebook session. Anything unexpected
-(an error on stderr, the process gone, an engine that reads to end of input) answers None, and
-the caller runs the engine once the usual way, which reports exactly as before.
+A fresh `dot` spends 10-25 ms loading plugins and fontconfig, more than a lesson-sized layout
+takes. A spare process is started in the background and fed a one-node graph in the diagrams'
+fonts, so it has loaded them; the next SVG layout takes it, sends its graph, closes stdin and
+reads to the end, as a one-shot run does. Each process lays out one real graph only: Graphviz
+2.43 carries state from graph to graph within a process, so a long-lived one draws the same
+graph differently depending on what came before.
 """
 
 import atexit
 import contextlib
 import os
-import queue
 import re
 import subprocess
 import threading
 
-PROBE = b"digraph {}\n"
-PROBE_TIMEOUT = 5.0  # s; real dot answers an empty graph in ~10 ms, an engine reading to EOF never
-_END = b"</svg>\n"
-# dot numbers the root group of every graph after a process's first as a page; make it graph0 again.
-_PAGE_ID = re.compile(rb'<g id="page\d+,\d+_graph0"')
+from .theme import FONT
 
-_sessions: dict[str, "WarmEngine"] = {}
-_cold: set[str] = set()  # engines that proved unable to stream, in this process
+# One node in the diagrams' font, bold and at a second size, so those fonts are loaded ahead.
+# Named, so an unnamed user graph still gets the anonymous title a one-shot run gives it.
+PROBE = (
+    f'digraph autoviz_probe {{ node [fontname="{FONT}"] '
+    f'a [label=<<b>a</b><br/><font point-size="11">a</font>>] }}\n'
+).encode()
+_PROBE_END = (b"</svg>\n", b"</svg>\r\n")
+# dot prefixes the root group's id of a process's second graph with a page; a one-shot run does not.
+_PAGE_ID = re.compile(rb'<g id="page\d+,\d+_')
+
+_spares: dict[str, subprocess.Popen] = {}  # engine -> a probed dot waiting for its graph
+_starting: dict[str, subprocess.Popen | None] = {}  # engine -> the spare being made
+_cold: set[str] = set()  # engines that did not answer the probe as Graphviz's dot does
 _lock = threading.Lock()
 
 
-def enabled(engine_name: str) -> bool:
-    """Graphviz's own `dot`, unless $AUTOVIZ_WARM_DOT=0 asks for one process per layout."""
-    return engine_name in ("dot", "dot.exe") and os.environ.get("AUTOVIZ_WARM_DOT", "1") != "0"
+def suits(engine_name: str, source: str) -> bool:
+    """Whether a spare may lay `source` out exactly as a one-shot run would.
 
-
-def layout_svg(engine: str, source: bytes, timeout: float) -> bytes | None:
-    """SVG of `source` from the warm process for `engine`; None when it cannot give one.
-
-    Raises subprocess.TimeoutExpired when the layout outlasts `timeout` (the process is then
-    stopped, so a runaway graph does not keep a core busy).
+    Graphviz's own `dot` only, unless $AUTOVIZ_WARM_DOT=0. And at most one named subgraph:
+    dot orders subgraphs by the address of their interned name, so with two or more, the
+    probe's allocations could change their order (the legend alone is fine).
     """
+    return (
+        engine_name in ("dot", "dot.exe")
+        and os.environ.get("AUTOVIZ_WARM_DOT", "1") != "0"
+        and source.count("subgraph") <= 1
+    )
+
+
+def take(engine: str) -> subprocess.Popen | None:
+    """A probed `dot -Tsvg` ready for one graph, or None if none is ready; restocks either way."""
     with _lock:
-        if engine in _cold:
-            return None
-        session = _sessions.get(engine)
-        if session is None or not session.usable():
-            if session is not None and session.pid == os.getpid():
-                session.close()  # its dot exited or was stopped: release the pipes
-            session = _sessions[engine] = WarmEngine(engine)
-    with session.lock:
-        return session.layout(source, timeout)
+        proc = _spares.pop(engine, None)
+        if engine not in _cold and engine not in _starting:
+            _starting[engine] = None
+            threading.Thread(target=_restock, args=(engine,), daemon=True).start()
+    if proc is not None and proc.poll() is not None:  # it died while waiting
+        _stop(proc)
+        return None
+    return proc
+
+
+def answer(stdout: bytes) -> bytes:
+    """A spare's output for the user's graph, root group id as in a one-shot run."""
+    return _PAGE_ID.sub(b'<g id="', stdout, count=1)
+
+
+def _restock(engine: str) -> None:
+    """Start a dot, send the probe and wait for its SVG; then it is the engine's spare."""
+    try:
+        proc = subprocess.Popen(
+            [engine, "-Tsvg"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+    except OSError:
+        with _lock:
+            _starting.pop(engine, None)
+        return  # the caller's own run reports what is wrong with the engine
+    _starting[engine] = proc
+    proved = _send_probe(proc)
+    with _lock:
+        _starting.pop(engine, None)
+        if proved:
+            _spares[engine] = proc
+        else:
+            _cold.add(engine)
+    if not proved:
+        _stop(proc)
+
+
+def _send_probe(proc: subprocess.Popen) -> bool:
+    try:
+        proc.stdin.write(PROBE)
+        proc.stdin.flush()
+        seen = b""
+        while not seen.endswith(_PROBE_END):  # nothing follows until the next graph is sent
+            chunk = os.read(proc.stdout.fileno(), 1 << 16)
+            if not chunk:
+                return False
+            seen += chunk
+    except (OSError, ValueError):
+        return False
+    return seen.lstrip().startswith(b"<?xml")
+
+
+def _forget() -> None:
+    """In a forked child: the parent's spares and a lock some other thread may have held."""
+    global _lock
+    _lock = threading.Lock()
+    _spares.clear()
+    _starting.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget)
 
 
 @atexit.register
 def _shutdown() -> None:
-    for session in _sessions.values():
-        if session.pid == os.getpid():
-            session.close()
+    with _lock:
+        procs = [*_spares.values(), *_starting.values()]
+        _spares.clear()
+    for proc in procs:
+        if proc is not None:
+            _stop(proc)
 
 
-class WarmEngine:
-    """One `dot -Tsvg` process, two threads reading its output, one layout at a time."""
-
-    def __init__(self, engine: str) -> None:
-        self.engine = engine
-        self.pid = os.getpid()  # a forked child must not share this process's pipes
-        self.lock = threading.Lock()
-        self.answers: queue.Queue = queue.Queue()
-        self.proc = subprocess.Popen(
-            [engine, "-Tsvg"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        self.proved = False
-        self.readers = [
-            threading.Thread(target=target, daemon=True)
-            for target in (self._read_documents, self._read_errors)
-        ]
-        for reader in self.readers:
-            reader.start()
-
-    def usable(self) -> bool:
-        return self.pid == os.getpid() and self.proc.poll() is None
-
-    def layout(self, source: bytes, timeout: float) -> bytes | None:
-        first = not self.proved
-        try:
-            self.proc.stdin.write((PROBE if first else b"") + source + b"\n")
-            self.proc.stdin.flush()
-        except (OSError, ValueError):  # the process is gone, or closed by another thread
-            return self._give_up()
-        if first:
-            # An engine that waits for end of input before answering cannot stream.
-            if self._answer(PROBE_TIMEOUT) is None:
-                _cold.add(self.engine)
-                return self._give_up()
-            self.proved = True
-        svg = self._answer(timeout)
-        if svg is None:
-            return self._give_up()
-        return _PAGE_ID.sub(b'<g id="graph0"', svg, count=1)
-
-    def _answer(self, timeout: float) -> bytes | None:
-        try:
-            kind, payload = self.answers.get(timeout=timeout)
-        except queue.Empty:
-            self.close()
-            if self.proved:
-                raise subprocess.TimeoutExpired(self.engine, timeout) from None
-            return None
-        return payload if kind == "svg" else None
-
-    def _give_up(self) -> None:
-        self.close()
-        return None
-
-    def close(self) -> None:
-        """Stop the process and release its pipes (the readers end at end of file)."""
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait()
-        for reader in self.readers:
-            reader.join(timeout=1.0)
-        for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            with contextlib.suppress(OSError):
-                pipe.close()
-
-    def _read_documents(self) -> None:
-        buffer, start, fd = bytearray(), 0, self.proc.stdout.fileno()
-        while chunk := os.read(fd, 1 << 16):
-            buffer += chunk
-            while (end := buffer.find(_END, start)) >= 0:
-                self.answers.put(("svg", bytes(buffer[: end + len(_END)])))
-                del buffer[: end + len(_END)]
-                start = 0
-            start = max(0, len(buffer) - len(_END))
-        self.answers.put(("gone", None))
-
-    def _read_errors(self) -> None:
-        # Warnings pass, as in a one-shot run; an error means the graph's answer is not to be
-        # trusted, so the caller reruns it alone and reports that run's message.
-        for line in self.proc.stderr:
-            if line.startswith(b"Error"):
-                self.answers.put(("error", line))
+def _stop(proc: subprocess.Popen) -> None:
+    """Kill and reap; safe to repeat, as the restocking thread and exit may both do it."""
+    proc.kill()
+    proc.wait()
+    for pipe in (proc.stdin, proc.stdout, proc.stderr):
+        with contextlib.suppress(OSError):
+            pipe.close()
