@@ -59,12 +59,24 @@ def run_layout(source: str, fmt: str = "svg", timeout: float | None = None) -> b
     engine = find_engine()
     limit = timeout if timeout is not None else _timeout_from_env()
     if fmt == "svg" and warm.suits(engine_name(engine), source):
-        spare = warm.take(engine)
-        if spare is not None:
-            code, stdout, _ = _communicate(spare, source, engine, limit)
-            if code == 0 and stdout:
-                return warm.answer(stdout)
-            # Run it alone, so that dot's message counts lines from the user's first.
+        try:
+            return _with_spare(source, engine, limit)
+        finally:
+            warm.restock(engine)
+    return _fresh(source, fmt, engine, limit)
+
+
+def _with_spare(source: str, engine: str, limit: float) -> bytes:
+    spare = warm.take(engine)
+    if spare is not None:
+        code, stdout, _ = _communicate(spare, source, engine, limit)
+        if code == 0 and stdout:
+            return warm.answer(stdout)
+        # Run it alone, so that dot's message counts lines from the user's first.
+    return _fresh(source, "svg", engine, limit)
+
+
+def _fresh(source: str, fmt: str, engine: str, limit: float) -> bytes:
     code, stdout, stderr = _communicate(_start(engine, fmt), source, engine, limit)
     if code != 0 or not stdout:
         raise _failure(engine, fmt, code, stderr)

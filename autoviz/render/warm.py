@@ -48,16 +48,25 @@ def suits(engine_name: str, source: str) -> bool:
 
 
 def take(engine: str) -> subprocess.Popen | None:
-    """A probed `dot -Tsvg` ready for one graph, or None if none is ready; restocks either way."""
+    """A probed `dot -Tsvg` ready for one graph, or None if none is ready."""
     with _lock:
         proc = _spares.pop(engine, None)
-        if engine not in _cold and engine not in _starting:
-            _starting[engine] = None
-            threading.Thread(target=_restock, args=(engine,), daemon=True).start()
     if proc is not None and proc.poll() is not None:  # it died while waiting
         _stop(proc)
         return None
     return proc
+
+
+def restock(engine: str) -> None:
+    """Start the next spare in the background, unless one is ready or being made.
+
+    Called after a layout, not before it, so the new dot does not compete for a core with it.
+    """
+    with _lock:
+        if engine in _cold or engine in _spares or engine in _starting:
+            return
+        _starting[engine] = None
+    threading.Thread(target=_restock, args=(engine,), daemon=True).start()
 
 
 def answer(stdout: bytes) -> bytes:
