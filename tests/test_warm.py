@@ -171,7 +171,11 @@ def test_the_spare_ends_with_python():
     env.pop("AUTOVIZ_WARM_DOT", None)
     done = subprocess.run(
         [sys.executable, "-W", "error::ResourceWarning", "-c", script],
-        capture_output=True, text=True, env=env, check=True, timeout=60,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        timeout=60,
     )
     assert done.stderr == ""
     with pytest.raises(ProcessLookupError):

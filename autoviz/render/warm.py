@@ -78,7 +78,9 @@ def _restock(engine: str) -> None:
     """Start a dot, send the probe and wait for its SVG; then it is the engine's spare."""
     try:
         proc = subprocess.Popen(
-            [engine, "-Tsvg"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            [engine, "-Tsvg"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
     except OSError:
