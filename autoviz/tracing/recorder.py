@@ -59,6 +59,7 @@ class Recorder:
         "_sites",
         "_stored",
         "_used",
+        "_user_code",
         "block_frame",
         "log",
         "names",
@@ -81,6 +82,9 @@ class Recorder:
         self._sites = {}  # offset -> the _Site last seen at it (checked: offsets collide)
         self._all_sites = {}  # (id(code), offset) -> _Site; the site keeps its code alive
         self._stored = StoredNames()
+        # The code of the user's frame of an earlier op: an op from the same code skips the test
+        # of its file name (ops in a loop all come from one code object).
+        self._user_code = None
         # The leaves and constants that ops have used. Tensors, not their id(): tensors hash by
         # identity (as PyTorch's do), and calling id() costs more than the set lookup.
         self._used = set()
@@ -161,9 +165,11 @@ class Recorder:
         # frame costs an allocation. A custom autograd.Function's apply is called by the user.
         frame = _getframe(4 if fn._builtin else 3)
         code = frame.f_code
-        if code.co_filename not in _OUTSIDE:  # autoviz's own code, or a file not seen yet
+        if code is not self._user_code:
             frame = self._user_frame(frame)
             code = frame.f_code
+            if code.co_filename in _OUTSIDE:  # not the block's frame run by autoviz's own code
+                self._user_code = code
         if self.pending is not None:
             self._check_name(self.pending)
             self.pending = None
@@ -183,9 +189,10 @@ class Recorder:
             site = self._site(code, lasti)
         # Flat in the log, inputs too (see _resolve): fewer objects for the garbage collector
         # to visit again and again (a tuple of tensors stays tracked; one of gradients not).
+        # extend(), as the += operator's dispatch costs more than the method call.
         log = self.log
-        log += (_OP, site, fn, out, values, data, len(inputs))
-        log += inputs
+        log.extend((_OP, site, fn, out, values, data, len(inputs)))
+        log.extend(inputs)
         if site.check:
             self.pending = (out, site, frame)
 
@@ -218,8 +225,7 @@ class Recorder:
         for g in grads:
             if type(g) is _ARRAY:
                 return self._node_record(fn, grad, grads)
-        log = self.log
-        log += (_NODE, fn, grad, None, grads)
+        self.log.extend((_NODE, fn, grad, None, grads))
 
     def _node_record(self, fn, grad, grads) -> None:
         """Log a backward step. Of large gradients (whose preview is None) only the shape is
@@ -235,8 +241,7 @@ class Recorder:
             if type(g) is _ARRAY and g.size > _LARGE:
                 grads = tuple(map(_light, grads))
                 break
-        log = self.log
-        log += (_NODE, fn, grad, local, grads)
+        self.log.extend((_NODE, fn, grad, local, grads))
 
     def on_accumulate(self, t: Tensor, grad) -> None:
         # .grad is updated in place by later passes: preview it now.
