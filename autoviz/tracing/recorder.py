@@ -59,6 +59,7 @@ class Recorder:
         "_sites",
         "_stored",
         "_used",
+        "_user_code",
         "block_frame",
         "log",
         "names",
@@ -72,48 +73,61 @@ class Recorder:
         self.block_frame = frame
         self.namespace = namespace
         self.log = []
-        self.names = {}  # id(tensor) -> variable name
+        # id(tensor) -> variable name; results of ops at trusted sites are named only when the
+        # log is resolved (see _Site).
+        self.names = {}
         # (tensor, its site, the user's frame) awaiting a name; one at most, as every event
         # settles the one before.
         self.pending = None
-        # A site: [code object, the variable the instruction there stores its result in,
-        # whether that has been found to be the tensor (None: not checked yet)].
-        self._sites = {}  # offset -> the site last seen at it (checked: offsets collide)
-        self._all_sites = {}  # (id(code), offset) -> site; the site keeps its code alive
+        self._sites = {}  # offset -> the _Site last seen at it (checked: offsets collide)
+        self._all_sites = {}  # (id(code), offset) -> _Site; the site keeps its code alive
         self._stored = StoredNames()
-        self._used = set()  # id() of the leaves and constants that ops have used
+        # The code of the user's frame of an earlier op: an op from the same code skips the test
+        # of its file name (ops in a loop all come from one code object).
+        self._user_code = None
+        # The leaves and constants that ops have used. Tensors, not their id(): tensors hash by
+        # identity (as PyTorch's do), and calling id() costs more than the set lookup.
+        self._used = set()
 
     def _where(self):
         """The innermost frame outside autoviz, from the caller of the engine function that
         sent the event (that function is autoviz's own)."""
         frame = _getframe(3)
-        while True:
-            name = frame.f_code.co_filename
-            if name not in _INSIDE and (name in _OUTSIDE or not _is_inside(name)):
-                break
-            frame = frame.f_back
-            if frame is None:
-                frame = self.block_frame
-                break
+        if frame.f_code.co_filename not in _OUTSIDE:
+            frame = self._user_frame(frame)
         if self.pending is not None:
             self._check_name(self.pending)
             self.pending = None
         return frame
 
+    def _user_frame(self, frame):
+        """`frame`, or the first frame out from it that runs code outside autoviz (the block's
+        own frame if there is none)."""
+        while True:
+            name = frame.f_code.co_filename
+            if name not in _INSIDE and (name in _OUTSIDE or not _is_inside(name)):
+                return frame
+            frame = frame.f_back
+            if frame is None:
+                return self.block_frame
+
     def _expect_name(self, tensor, frame) -> None:
         """If the instruction that made `tensor` stores it in a variable (`y = ...`), name the
-        tensor after it at the next event, when that store has happened (see _check_name)."""
+        tensor after it: now at a trusted site, else at the next event, when that store has
+        happened (see _check_name)."""
         code, lasti = frame.f_code, frame.f_lasti
         site = self._sites.get(lasti)
-        if site is None or site[0] is not code:
+        if site is None or site.code is not code:
             site = self._site(code, lasti)
-        if site[1] is not None:
+        if site.trusted:
+            self.names.setdefault(id(tensor), site.name)
+        elif site.check:
             self.pending = (tensor, site, frame)
 
-    def _site(self, code, lasti) -> list:
+    def _site(self, code, lasti) -> "_Site":
         site = self._all_sites.get((id(code), lasti))
         if site is None:
-            site = [code, self._stored.get(code, lasti), None]
+            site = _Site(code, lasti, self._stored.get(code, lasti))
             self._all_sites[(id(code), lasti)] = site
         self._sites[lasti] = site
         return site
@@ -129,14 +143,12 @@ class Recorder:
         that makes tensors but returns something else (`state = net.state_dict()`).
         """
         tensor, site, frame = pending
-        if site[2]:
-            self.names.setdefault(id(tensor), site[1])
-        elif frame.f_locals.get(site[1]) is tensor:
-            self.names.setdefault(id(tensor), site[1])
-            if site[2] is None:
-                site[2] = True
+        if frame.f_locals.get(site.name) is tensor:
+            self.names.setdefault(id(tensor), site.name)
+            if site.trusted is None:
+                site.trusted, site.check = True, False
         else:
-            site[2] = False
+            site.trusted = False
 
     # -- engine events: one append each --------------------------------------------------------
     def on_leaf(self, t: Tensor) -> None:
@@ -152,43 +164,36 @@ class Recorder:
         # user called (Tensor.__mul__, relu): that one is skipped unseen, as looking at a
         # frame costs an allocation. A custom autograd.Function's apply is called by the user.
         frame = _getframe(4 if fn._builtin else 3)
-        while True:
+        code = frame.f_code
+        if code is not self._user_code:
+            frame = self._user_frame(frame)
             code = frame.f_code
-            name = code.co_filename
-            if name not in _INSIDE and (name in _OUTSIDE or not _is_inside(name)):
-                break
-            frame = frame.f_back
-            if frame is None:
-                frame = self.block_frame
-                code = frame.f_code
-                break
-        pending = self.pending
-        if pending is not None:
-            if pending[1][2]:  # _check_name, for a place already trusted
-                self.names.setdefault(id(pending[0]), pending[1][1])
-            else:
-                self._check_name(pending)
+            if code.co_filename in _OUTSIDE:  # not the block's frame run by autoviz's own code
+                self._user_code = code
+        if self.pending is not None:
+            self._check_name(self.pending)
             self.pending = None
         lasti = frame.f_lasti
         # The values of leaves (an optimizer updates them in place) and constants used as
         # inputs are read only the first time each is used: that use makes its node.
         values = None
         for v in inputs:
-            if isinstance(v, Tensor) and v.grad_fn is None and id(v) not in self._used:
+            if isinstance(v, Tensor) and v.grad_fn is None and v not in self._used:
                 values = self._input_values(inputs)
                 break
         data = out._data
         if type(data) is _ARRAY:
             data = None if data.size > PREVIEW_LIMIT else preview(data)
+        site = self._sites.get(lasti)
+        if site is None or site.code is not code:
+            site = self._site(code, lasti)
         # Flat in the log, inputs too (see _resolve): fewer objects for the garbage collector
         # to visit again and again (a tuple of tensors stays tracked; one of gradients not).
+        # extend(), as the += operator's dispatch costs more than the method call.
         log = self.log
-        log += (_OP, code, lasti, fn, out, values, data, len(inputs))
-        log += inputs
-        site = self._sites.get(lasti)
-        if site is None or site[0] is not code:
-            site = self._site(code, lasti)
-        if site[1] is not None:
+        log.extend((_OP, site, fn, out, values, data, len(inputs)))
+        log.extend(inputs)
+        if site.check:
             self.pending = (out, site, frame)
 
     def _input_values(self, inputs) -> list:
@@ -197,7 +202,7 @@ class Recorder:
         for v in inputs:
             if isinstance(v, Tensor):
                 if v.grad_fn is None:
-                    self._used.add(id(v))  # the log keeps `v`: its id is not reused
+                    self._used.add(v)
                     v = v._data
                     if type(v) is _ARRAY:
                         v = preview(v)
@@ -212,9 +217,20 @@ class Recorder:
         self.log.append(("seed", frame.f_code, frame.f_lasti, values))
 
     def on_node(self, fn, grad, grads) -> None:
-        # Gradients are never changed in place: they are previewed when building, and of large
-        # ones (whose preview is None) only the shape is kept, so that the log does not keep
-        # them alive. A zero upstream gradient of a scalar needs work now (see _local).
+        # Gradients are never changed in place: they are previewed when building. The usual
+        # scalar step, a non-zero number in and no array out, is logged as it is; anything
+        # else is looked at closer first (_node_record).
+        if type(grad) is _ARRAY or not grad:
+            return self._node_record(fn, grad, grads)
+        for g in grads:
+            if type(g) is _ARRAY:
+                return self._node_record(fn, grad, grads)
+        self.log.extend((_NODE, fn, grad, None, grads))
+
+    def _node_record(self, fn, grad, grads) -> None:
+        """Log a backward step. Of large gradients (whose preview is None) only the shape is
+        kept, so that the log does not keep them alive. A zero upstream gradient of a scalar
+        needs work now (see _local)."""
         local = None
         if type(grad) is not _ARRAY or not grad.ndim:
             if not grad:
@@ -225,8 +241,7 @@ class Recorder:
             if type(g) is _ARRAY and g.size > _LARGE:
                 grads = tuple(map(_light, grads))
                 break
-        log = self.log
-        log += (_NODE, fn, grad, local, grads)
+        self.log.extend((_NODE, fn, grad, local, grads))
 
     def on_accumulate(self, t: Tensor, grad) -> None:
         # .grad is updated in place by later passes: preview it now.
@@ -279,12 +294,15 @@ class Recorder:
             self._check_name(self.pending)
         frame = self.block_frame
         scope = self.namespace or {**frame.f_globals, **frame.f_locals}
+        # A tensor no event named is named after the first variable of the block that holds it.
+        names = {}
         for name, value in scope.items():
             if isinstance(value, Tensor) and not name.startswith("_"):
-                self.names[id(value)] = self.names.get(id(value), name)
-        log, names = self.log, self.names
+                names.setdefault(id(value), name)
+        names.update(self.names)
+        log = self.log
         modules = ModuleNames(scope)
-        self.timeline._pending = lambda tl: build(tl, _resolve(log), names, modules)
+        self.timeline._pending = lambda tl: build(tl, _resolve(log, names), names, modules)
         self.log, self.names, self.block_frame = [], {}, None
         self._sites, self._all_sites, self._stored, self._used = {}, {}, StoredNames(), set()
 
@@ -294,6 +312,24 @@ def _is_inside(name: str) -> bool:
     inside = name.startswith(_PACKAGE) and not name.startswith(_EXAMPLES)
     (_INSIDE if inside else _OUTSIDE).add(name)
     return inside
+
+
+class _Site:
+    """A place in the user's code where events happen: an instruction of a code object.
+
+    `name` is the variable the instruction stores its result in (None if it stores none).
+    Whether that variable really holds the result is checked at the next event (_check_name)
+    until it first proves right: from then on the site is `trusted`, and what is made there is
+    named without a look (the results of ops when the log is resolved, which costs the hot path
+    nothing). A site found holding something else once (`trusted` False) is checked every time.
+    """
+
+    __slots__ = ("check", "code", "lasti", "name", "trusted")
+
+    def __init__(self, code, lasti: int, name: str | None) -> None:
+        self.code, self.lasti, self.name = code, lasti, name
+        self.trusted = None  # not checked yet
+        self.check = name is not None  # whatever is made here waits for _check_name
 
 
 def _line_number(code, lasti: int) -> int | None:
@@ -330,13 +366,14 @@ _ZERO = np.float32(0)
 _OP, _NODE = "op", "node"  # the first item of a flat record in the log
 
 
-def _resolve(log: list) -> list:
+def _resolve(log: list, names: dict) -> list:
     """The log as the builder reads it: (kind, (file, line) or None, ...), numpy scalars
     previewed, large gradients as shapes. Each place of the user's code is looked up once.
+    The results of ops at trusted sites are named in `names` (see _Site).
 
-    Ops and backward nodes, the many, are flat in the log: _OP, code, offset, fn, out,
-    values, value, the number of inputs, then the inputs; _NODE, fn, grad, local, grads.
-    Every other event is one tuple.
+    Ops and backward nodes, the many, are flat in the log: _OP, site, fn, out, values, value,
+    the number of inputs, then the inputs; _NODE, fn, grad, local, grads. Every other event is
+    one tuple.
     """
     sources = {}
     records = []
@@ -344,15 +381,17 @@ def _resolve(log: list) -> list:
     while i < end:
         item = log[i]
         if item is _OP:
-            code, lasti, fn, out, values, value, count = log[i + 1 : i + 8]
-            inputs = tuple(log[i + 8 : i + 8 + count])
-            i += 8 + count
+            site, fn, out, values, value, count = log[i + 1 : i + 7]
+            inputs = tuple(log[i + 7 : i + 7 + count])
+            i += 7 + count
+            if site.trusted:
+                names[id(out)] = site.name
             if values is None:
                 values = [None] * count
             else:
                 values = [v.item() if isinstance(v, np.generic) else v for v in values]
             value = value.item() if isinstance(value, np.generic) else value
-            record = ("op", code, lasti, fn, out, inputs, values, value)
+            record = ("op", site.code, site.lasti, fn, out, inputs, values, value)
         elif item is _NODE:
             fn, grad, local, grads = log[i + 1 : i + 5]
             i += 5
