@@ -37,7 +37,7 @@ def center_x(body: str) -> float:
     ellipse = body.find("<ellipse")
     if ellipse >= 0:
         return float(_CX.search(body, ellipse).group(1))
-    shape = max(body.find("<polygon"), body.find("<path"))
-    points = _POINTS.search(body, shape) if shape >= 0 else None
+    starts = [i for i in (body.find("<polygon"), body.find("<path")) if i >= 0]
+    points = _POINTS.search(body, min(starts)) if starts else None  # the first shape drawn
     xs = [float(x) for x in _XS.findall(points.group(1))] if points else [0.0]
     return (min(xs) + max(xs)) / 2
