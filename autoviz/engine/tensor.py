@@ -260,10 +260,7 @@ class Tensor:
                     "a view of a leaf Variable that requires grad is being used in an in-place "
                     "operation."
                 )
-            out = _shape_ops.CopySlices.apply(self, value, key=key)
-            self._data, self.grad_fn, self.requires_grad = out._data, out.grad_fn, True
-            if events.observers:
-                events.on_rebind(self, out)
+            self._become(_shape_ops.CopySlices.apply(self, value, key=key))
             return
         self._storage()[key] = _raw(value)
         if events.observers:
@@ -361,14 +358,17 @@ class Tensor:
                 "a leaf Variable that requires grad is being used in an in-place operation."
             )
 
+    def _become(self, out) -> None:
+        """Take on the result of an in-place op on a graph tensor: its data and its node."""
+        self._data, self.grad_fn, self.requires_grad = out._data, out.grad_fn, True
+        if events.observers:
+            events.on_rebind(self, out)
+
     def _inplace(self, ufunc, other):
         self._check_inplace()
         _check_cast(self._data, other, ufunc is Tensor.__truediv__)
         if _state["enabled"] and (self.grad_fn is not None or getattr(other, "requires_grad", 0)):
-            out = ufunc(self, other)  # record it as PyTorch does: this tensor gets the new node
-            self._data, self.grad_fn, self.requires_grad = out._data, out.grad_fn, True
-            if events.observers:
-                events.on_rebind(self, out)
+            self._become(ufunc(self, other))  # as PyTorch records it: this tensor gets the node
             return self
         store = self._storage()
         # Straight into the storage: no temporary as large as the tensor (an SGD step does
