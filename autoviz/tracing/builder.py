@@ -63,8 +63,11 @@ class _Builder:
         )
 
     def _shape_value(self, node_id: str) -> tuple:
-        node = self.tl.nodes[int(node_id[1:]) - 1]
+        node = self._by_id(node_id)
         return node.shape, node.value
+
+    def _by_id(self, node_id: str) -> Node:
+        return self.tl.nodes[int(node_id[1:]) - 1]  # ids are "n" + the position from 1
 
     def _edge(self, source: str, target: str, index: int) -> int:
         edges = self.tl.edges
@@ -133,7 +136,7 @@ class _Builder:
         for v, source in zip(inputs, sources, strict=True):
             if source is not None and not isinstance(v, self.tensor_types):
                 # a number written in the module's code
-                self.tl.nodes[int(source[1:]) - 1].module = [list(p) for p in module]
+                self._by_id(source).module = [list(p) for p in module]
         op_id = self._node(
             id(fn), kind="op", name=fn.name(), op=fn.name(), requires_grad=True, module=module
         )
@@ -156,7 +159,7 @@ class _Builder:
             key = ("out", id(fn)) if not isinstance(fn, self.acc_types) else id(fn.variable)
             out_id = self.ids.get(key)
             if out_id is not None:
-                self.tl.nodes[int(out_id[1:]) - 1].kind = "output"
+                self._by_id(out_id).kind = "output"
                 self._step("backward", "seed", src, [out_id], details={"grad": grad})
 
     def node(self, src, fn, grad_data, grads_data, local) -> None:
@@ -272,8 +275,8 @@ class _Builder:
         if new is None:
             return
         if old is not None:
-            result = self.tl.nodes[int(new[1:]) - 1]
-            result.name = result.name or self.tl.nodes[int(old[1:]) - 1].name
+            result = self._by_id(new)
+            result.name = result.name or self._by_id(old).name
         self.ids[id(t)] = new
 
     def retain(self, src, t) -> None:
