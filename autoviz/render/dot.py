@@ -136,10 +136,9 @@ def to_dot(
     layout = plan(graph, options, lambda p: sum(len(n.saved) for n in saved if n.id not in p.owner))
     options = settle(options, layout)
     current = set(graph.current)
+    drawn = [n for n in graph.nodes if layout.draws(n.id)]
     placed = {}  # open module path (None: top level) -> statements inside it
-    for node in graph.nodes:
-        if not layout.draws(node.id):
-            continue
+    for node in drawn:
         where = placed.setdefault(node_module(node, layout), [])
         where.append(_node_line(node, graph, theme, options, node.id in current))
         if node in saved:
@@ -151,7 +150,6 @@ def to_dot(
     lines += _edge_lines(graph, layout, theme, edge_labels)
     if options.legend and graph.nodes:
         extra = ["module"] * bool(layout.boxes) + ["saved"] * bool(saved)
-        drawn = [n for n in graph.nodes if layout.draws(n.id)]
         lines += _legend(
             drawn, theme, extra, gradients=bool(edge_labels), hidden=bool(layout.hidden)
         )

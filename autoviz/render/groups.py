@@ -125,16 +125,16 @@ def inner_tensors(graph: Graph, owner: dict) -> dict:
     Tensors the user asked the grad of (retain_grad) stay, as do leaves, outputs, and results
     no op used (a value computed only to be printed): without them their op would dangle.
     """
-    kinds = {n.id: n for n in graph.nodes}
+    nodes = {n.id: n for n in graph.nodes}
     used = {e.source for e in graph.edges}
     return {
         e.target: e.source
         for e in graph.edges
-        if kinds[e.target].kind == "intermediate"
-        and not kinds[e.target].retains_grad
+        if nodes[e.target].kind == "intermediate"
+        and not nodes[e.target].retains_grad
         and e.target in used
         and e.target not in owner
-        and kinds[e.source].kind == "op"
+        and nodes[e.source].kind == "op"
     }
 
 
