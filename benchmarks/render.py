@@ -41,12 +41,7 @@ def chain(lib, n_ops: int):
 
 def timed(fn, repeats: int) -> float:
     """Median wall seconds of `fn`."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return statistics.median(clock(fn) for _ in range(repeats))
 
 
 def clock(fn) -> float:
