@@ -8,7 +8,7 @@ import sysconfig
 from pathlib import Path
 
 from ..errors import LayoutEngineNotFound, LayoutError, LayoutTimeout
-from . import warm
+from . import plugins
 
 DEFAULT_TIMEOUT = 30.0  # seconds; a layout that takes longer is almost always a runaway graph
 FORMATS = ("svg", "png", "pdf")
@@ -58,22 +58,13 @@ def run_layout(source: str, fmt: str = "svg", timeout: float | None = None) -> b
         raise ValueError(f"unknown format {fmt!r} (must be one of {list(FORMATS)})")
     engine = find_engine()
     limit = timeout if timeout is not None else _timeout_from_env()
-    if fmt == "svg" and warm.suits(engine_name(engine), source):
-        try:
-            return _with_spare(source, engine, limit)
-        finally:
-            warm.restock(engine)
-    return _fresh(source, fmt, engine, limit)
-
-
-def _with_spare(source: str, engine: str, limit: float) -> bytes:
-    spare = warm.take(engine)
-    if spare is not None:
-        code, stdout, _ = _communicate(spare, source, engine, limit)
+    env = plugins.environment(engine, source) if fmt == "svg" else None
+    if env is not None:
+        code, stdout, _ = _communicate(_start(engine, fmt, env), source, engine, limit)
         if code == 0 and stdout:
-            return warm.answer(stdout)
-        # Run it alone, so that dot's message counts lines from the user's first.
-    return _fresh(source, "svg", engine, limit)
+            return stdout
+        # Rerun with every plugin: dot's own message for bad DOT, or a layout if the set broke.
+    return _fresh(source, fmt, engine, limit)
 
 
 def _fresh(source: str, fmt: str, engine: str, limit: float) -> bytes:
@@ -98,10 +89,10 @@ def _communicate(proc, source: str, engine: str, limit: float) -> tuple[int, byt
     return proc.returncode, stdout, stderr
 
 
-def _start(engine: str, fmt: str) -> subprocess.Popen:
+def _start(engine: str, fmt: str, env: dict | None = None) -> subprocess.Popen:
     command = [engine, f"-T{fmt}", *(["-Gdpi=144"] if fmt == "png" else [])]
     return subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
     )
 
 

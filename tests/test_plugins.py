@@ -1,0 +1,138 @@
+"""SVG layouts run dot without Pango: text sized from dot's tables, whatever fonts are installed."""
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import autoviz
+from autoviz.errors import LayoutError
+from autoviz.render import plugins
+from autoviz.render.layout import run_layout
+from conftest import graphviz_pure_path, lesson_example, lesson_timeline
+
+DOT = shutil.which("dot")
+needs_dot = pytest.mark.skipif(DOT is None, reason="Graphviz's dot is not installed")
+
+
+@pytest.fixture
+def real_dot(monkeypatch):
+    monkeypatch.setenv("AUTOVIZ_DOT", DOT or "dot")
+    monkeypatch.delenv("AUTOVIZ_MEASURE_FONTS", raising=False)
+    return DOT
+
+
+def lesson_source(**options) -> str:
+    return autoviz.draw(lesson_example()["z"], **options).source
+
+
+def verbose_report(source: str, env: dict) -> str:
+    """What dot -v says it loaded while laying `source` out in `env`."""
+    run = subprocess.run([DOT, "-v", "-Tsvg"], input=source.encode(), capture_output=True, env=env)
+    assert run.returncode == 0, run.stderr
+    return run.stderr.decode()
+
+
+@needs_dot
+def test_a_diagrams_layout_loads_no_text_layout_plugin(real_dot):
+    env = plugins.environment(real_dot, lesson_source())
+    report = verbose_report(lesson_source(), env)
+    assert "Using layout: dot:dot_layout" in report
+    assert "Using render: svg:core" in report
+    assert "pango" not in report.lower()
+    assert "textlayout\t: \n" in report  # none configured
+    # Without the folder, the same dot has Pango's text layout.
+    assert "textlayout\t:  textlayout" in verbose_report("digraph {}", dict(os.environ))
+
+
+@needs_dot
+def test_the_folder_configures_only_what_dot_used_for_svg(real_dot):
+    folder = Path(plugins.plugin_folder(real_dot))
+    configs = [p for p in folder.iterdir() if p.name.startswith("config")]
+    assert len(configs) == 1
+    config = configs[0].read_text()
+    assert "dot_layout" in config and "svg" in config
+    assert "pango" not in config and "textlayout" not in config
+    for library in folder.iterdir():  # each linked plugin library is there to load
+        assert library.exists()
+
+
+@needs_dot
+def test_layouts_do_not_depend_on_the_fonts_installed(real_dot, monkeypatch, tmp_path):
+    """The same diagram on a laptop with other fonts, or none: the same SVG, byte for byte.
+    (Measured with Pango, the lesson diagram comes out wider or narrower without fonts.)"""
+    tl = lesson_timeline()
+    sources = [lesson_source(), lesson_source(theme="projector"), tl.draw(step=len(tl) - 1).source]
+    here = [run_layout(source) for source in sources]
+    no_fonts = tmp_path / "fonts.conf"
+    no_fonts.write_text(f"<fontconfig><cachedir>{tmp_path}</cachedir></fontconfig>\n")
+    monkeypatch.setenv("FONTCONFIG_FILE", str(no_fonts))
+    assert [run_layout(source) for source in sources] == here
+
+
+def test_graphs_needing_more_than_tables_are_measured_in_their_fonts():
+    assert plugins.suits(lesson_source())
+    assert plugins.suits("digraph { a }")  # dot's default, Times
+    assert plugins.suits('digraph { node [fontname="Courier New"] a }')
+    assert not plugins.suits('digraph { node [fontname="Comic Sans MS"] a }')
+    assert not plugins.suits('digraph { a [label=<<font face="Fira Code">a</font>>] }')
+    assert not plugins.suits('digraph { a [image="logo.png"] }')
+    assert not plugins.suits('digraph { a [label=<<IMG SRC="logo.png"/>>] }')
+    assert plugins.suits('digraph { images [label="an image, not an attribute"] }')
+
+
+@needs_dot
+def test_autoviz_measure_fonts_and_other_engines_keep_every_plugin(real_dot, monkeypatch):
+    assert plugins.environment(real_dot, lesson_source()) is not None
+    assert plugins.environment(graphviz_pure_path(), lesson_source()) is None
+    monkeypatch.setenv("AUTOVIZ_MEASURE_FONTS", "1")
+    assert plugins.environment(real_dot, lesson_source()) is None
+
+
+def test_an_engine_without_graphvizs_report_is_run_as_is(tmp_path, monkeypatch):
+    """A wrapper called dot that answers -v differently: no folder, and it still draws."""
+    fake = tmp_path / "dot"
+    svg = '<?xml version="1.0"?>\\n<svg xmlns="http://www.w3.org/2000/svg"></svg>'
+    fake.write_text(f"#!{sys.executable}\nimport sys\nsys.stdin.read()\nprint('{svg}')\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("AUTOVIZ_DOT", str(fake))
+    assert plugins.plugin_folder(str(fake)) is None
+    assert run_layout(lesson_source()).endswith(b"</svg>\n")
+
+
+@needs_dot
+def test_a_broken_folder_falls_back_to_every_plugin(real_dot, monkeypatch):
+    monkeypatch.setenv("AUTOVIZ_MEASURE_FONTS", "1")
+    measured = run_layout(lesson_source())
+    monkeypatch.delenv("AUTOVIZ_MEASURE_FONTS")
+    monkeypatch.setattr(plugins, "environment", lambda *_: {**os.environ, "GVBINDIR": "/nowhere"})
+    assert run_layout(lesson_source()) == measured
+
+
+@needs_dot
+def test_bad_dot_text_reports_dots_own_error(real_dot):
+    with pytest.raises(LayoutError, match=r"syntax error in line 2"):
+        run_layout("digraph {\n a -> }\n")
+
+
+@needs_dot
+def test_a_forked_child_leaves_its_parents_folder(tmp_path):
+    script = textwrap.dedent(
+        f"""
+        import os, sys
+        from autoviz.render import plugins
+        folder = plugins.plugin_folder({DOT!r})
+        if os.fork() == 0:
+            sys.exit(0)  # runs the child's exit handlers
+        os.wait()
+        print(folder, os.path.isdir(folder))
+        """
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    folder, there = run.stdout.split()
+    assert there == "True"  # the child did not remove it
+    assert not os.path.exists(folder)  # the parent did, on exit
