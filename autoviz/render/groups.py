@@ -225,6 +225,8 @@ def _members(groups: dict, path: str) -> list:
 
 def _runs(graph: Graph, groups: dict, closed: list, members: dict, nodes: dict) -> list:
     """Closed modules in order, consecutive identical siblings that feed each other as one run."""
+    if len(closed) < 2:
+        return [[path] for path in closed]
     successors = {}
     for e in graph.edges:
         successors.setdefault(e.source, set()).add(e.target)
