@@ -2,6 +2,7 @@
 
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -115,6 +116,21 @@ def test_layout_timeout(tmp_path, monkeypatch):
     monkeypatch.setenv("AUTOVIZ_DOT", str(slow))
     with pytest.raises(LayoutTimeout, match=r"within 0\.2 s"):
         lesson_diagram(timeout=0.2).svg()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process states in /proc")
+def test_a_timeout_stops_what_a_wrapper_script_started(tmp_path, monkeypatch):
+    """A `dot` wrapper that runs dot as its child: the child is stopped too, not left running."""
+    child = tmp_path / "child.pid"
+    wrapper = tmp_path / "dot"
+    script = f"sleep 30 &\necho $! > {child}\nwait\n"
+    wrapper.write_text(f'#!/bin/sh\ncase "$1" in -v) exit 1;; esac\n{script}')  # -v: not dot
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("AUTOVIZ_DOT", str(wrapper))
+    with pytest.raises(LayoutTimeout):
+        lesson_diagram(timeout=0.5).svg()
+    stat = Path(f"/proc/{child.read_text().strip()}/stat")
+    assert not stat.exists() or stat.read_text().split(") ")[1][0] == "Z"  # gone, or a zombie
 
 
 HOSTILE = 'a<b>"c"&d\\e'

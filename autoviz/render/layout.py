@@ -8,7 +8,7 @@ import sysconfig
 from pathlib import Path
 
 from ..errors import LayoutEngineNotFound, LayoutError, LayoutTimeout
-from . import plugins
+from . import plugins, process
 
 DEFAULT_TIMEOUT = 30.0  # seconds; a layout that takes longer is almost always a runaway graph
 FORMATS = ("svg", "png", "pdf")
@@ -60,40 +60,27 @@ def run_layout(source: str, fmt: str = "svg", timeout: float | None = None) -> b
     limit = timeout if timeout is not None else _timeout_from_env()
     env = plugins.environment(engine, source) if fmt == "svg" else None
     if env is not None:
-        code, stdout, _ = _communicate(_start(engine, fmt, env), source, engine, limit)
+        code, stdout, _ = _run(engine, fmt, source, limit, env)
         if code == 0 and stdout:
             return stdout
         # Rerun with every plugin: dot's own message for bad DOT, or a layout if the set broke.
-    return _fresh(source, fmt, engine, limit)
-
-
-def _fresh(source: str, fmt: str, engine: str, limit: float) -> bytes:
-    code, stdout, stderr = _communicate(_start(engine, fmt), source, engine, limit)
+    code, stdout, stderr = _run(engine, fmt, source, limit)
     if code != 0 or not stdout:
         raise _failure(engine, fmt, code, stderr)
     return stdout
 
 
-def _communicate(proc, source: str, engine: str, limit: float) -> tuple[int, bytes, bytes]:
-    """Send `source`, close stdin and read to the end: exit code, stdout and stderr."""
+def _run(engine: str, fmt: str, source: str, limit: float, env: dict | None = None) -> tuple:
+    """Exit code, stdout and stderr of the engine writing `fmt` for `source`."""
+    command = [engine, f"-T{fmt}", *(["-Gdpi=144"] if fmt == "png" else [])]
     try:
-        stdout, stderr = proc.communicate(source.encode("utf-8"), timeout=limit)
+        return process.run(command, source.encode("utf-8"), limit, env)
     except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
         raise LayoutTimeout(
             f"{engine_name(engine)} did not finish laying out the graph within {limit:g} s. "
             "Draw a smaller graph (group modules or draw a part of it), or raise the limit "
             "with the timeout= argument or $AUTOVIZ_LAYOUT_TIMEOUT."
         ) from None
-    return proc.returncode, stdout, stderr
-
-
-def _start(engine: str, fmt: str, env: dict | None = None) -> subprocess.Popen:
-    command = [engine, f"-T{fmt}", *(["-Gdpi=144"] if fmt == "png" else [])]
-    return subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
-    )
 
 
 def _failure(engine: str, fmt: str, code: int, stderr: bytes) -> LayoutError:

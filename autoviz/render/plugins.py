@@ -18,8 +18,10 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from . import process
 from .theme import FONT
 
+TIMEOUT = 10.0  # seconds for dot to lay out a graph of one node; more means something is wrong
 # Fonts whose widths dot has tables for; a graph naming another font is measured in it.
 _TABLED = ("helvetica", "arial", "times", "courier")
 _FONT_NAME = re.compile(r'f(?:ontname|ace)\s*=\s*"?([^"\]>]*)')  # starts with a literal: fast
@@ -68,14 +70,12 @@ def plugin_folder(engine: str) -> str | None:
 
 def _plugins_used(engine: str) -> tuple[str, Path, list[str]] | None:
     """`dot -v`'s plugin folder, configuration file and the libraries an SVG layout loads."""
-    proc = subprocess.run(
-        [engine, "-v", "-Tsvg"], input=b"digraph {}", capture_output=True, timeout=10
-    )
-    report = proc.stderr.decode("utf-8", "replace")
+    code, _, stderr = process.run([engine, "-v", "-Tsvg"], b"digraph {}", TIMEOUT)
+    report = stderr.decode("utf-8", "replace")
     libdir = re.search(r'^libdir = "(.+)"$', report, re.MULTILINE)
     config = re.search(r"configuration file:\s*\n\s*(.+?)\s*\n\s*was successfully", report)
     libraries = re.findall(r"^Activated plugin library: (.+?)\s*$", report, re.MULTILINE)
-    found = proc.returncode == 0 and libdir and config and libraries
+    found = code == 0 and libdir and config and libraries
     if not found or any("pango" in name for name in libraries):
         return None
     return libdir.group(1), Path(config.group(1)), libraries
@@ -102,14 +102,9 @@ def _link(target: Path, link: Path) -> None:
 
 def _works(engine: str, folder: Path) -> bool:
     """Whether `engine` configured from `folder` lays out a label in the diagrams' font cleanly."""
-    proc = subprocess.run(
-        [engine, "-Tsvg"],
-        input=_PROBE,
-        capture_output=True,
-        timeout=10,
-        env={**os.environ, "GVBINDIR": str(folder)},
-    )
-    return proc.returncode == 0 and not proc.stderr and proc.stdout.rstrip().endswith(b"</svg>")
+    env = {**os.environ, "GVBINDIR": str(folder)}
+    code, stdout, stderr = process.run([engine, "-Tsvg"], _PROBE, TIMEOUT, env)
+    return code == 0 and not stderr and stdout.rstrip().endswith(b"</svg>")
 
 
 def _remove_at_exit(folder: Path) -> None:

@@ -4,6 +4,7 @@ import shutil
 import subprocess
 
 from ..errors import LayoutError, LayoutTimeout
+from . import process
 from .layout import DEFAULT_TIMEOUT
 
 DPI = 144  # the layout engine's PNG resolution too: twice Graphviz's 72 points per inch
@@ -30,17 +31,12 @@ def find_rsvg() -> str | None:
 
 
 def _rsvg_convert(executable: str, svg: str, timeout: float) -> bytes:
+    command = [executable, "--format=png", f"--dpi-x={DPI}", f"--dpi-y={DPI}"]
     try:
-        proc = subprocess.run(
-            [executable, "--format=png", f"--dpi-x={DPI}", f"--dpi-y={DPI}"],
-            input=svg.encode("utf-8"),
-            capture_output=True,
-            timeout=timeout,
-            check=False,
-        )
+        code, stdout, stderr = process.run(command, svg.encode("utf-8"), timeout)
     except subprocess.TimeoutExpired:
         raise LayoutTimeout(f"rsvg-convert did not finish within {timeout:g} s") from None
-    if proc.returncode != 0 or not proc.stdout:
-        message = proc.stderr.decode("utf-8", "replace").strip()
-        raise LayoutError(f"rsvg-convert failed (exit code {proc.returncode}): {message[-800:]}")
-    return proc.stdout
+    if code != 0 or not stdout:
+        message = stderr.decode("utf-8", "replace").strip()
+        raise LayoutError(f"rsvg-convert failed (exit code {code}): {message[-800:]}")
+    return stdout
