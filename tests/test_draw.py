@@ -1,6 +1,7 @@
 """autoviz.draw: the lesson example's DOT, SVG from both layout engines, saving, escaping."""
 
 import re
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -129,8 +130,20 @@ def test_a_timeout_stops_what_a_wrapper_script_started(tmp_path, monkeypatch):
     monkeypatch.setenv("AUTOVIZ_DOT", str(wrapper))
     with pytest.raises(LayoutTimeout):
         lesson_diagram(timeout=0.5).svg()
-    stat = Path(f"/proc/{child.read_text().strip()}/stat")
-    assert not stat.exists() or stat.read_text().split(") ")[1][0] == "Z"  # gone, or a zombie
+    pid = child.read_text().strip()
+    for _ in range(100):  # a killed process closes its pipes a moment before it is a zombie
+        if not running(pid):
+            return
+        time.sleep(0.05)
+    raise AssertionError("the wrapper's child still runs after the layout timed out")
+
+
+def running(pid: str) -> bool:
+    """Whether process `pid` exists and is not a zombie."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 HOSTILE = 'a<b>"c"&d\\e'

@@ -44,8 +44,8 @@ def test_every_frame_has_the_same_node_positions(lesson):
 
 def test_frames_never_call_the_layout_engine_again(lesson, monkeypatch):
     calls = []
-    real = frames_module.run_layout
-    monkeypatch.setattr(frames_module, "run_layout", lambda *a: calls.append(1) or real(*a))
+    real = frames_module.svg_layout
+    monkeypatch.setattr(frames_module, "svg_layout", lambda *a: calls.append(1) or real(*a))
     for k in range(len(lesson)):
         lesson.draw(step=k, theme="dark").svg()
     assert len(calls) == 1

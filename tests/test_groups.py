@@ -211,7 +211,7 @@ def test_show_saved_draws_saved_tensors_tied_to_their_op():
 # -- the hard limit ------------------------------------------------------------------------------
 def test_too_many_nodes_stop_before_the_layout_engine(monkeypatch):
     calls = []
-    monkeypatch.setattr("autoviz.render.diagram.run_layout", lambda *a: calls.append(a))
+    monkeypatch.setattr("autoviz.render.layout.run_layout", lambda *a: calls.append(a))
     x = autoviz.tensor(1.0, requires_grad=True)
     y = x
     for _ in range(30):
@@ -263,8 +263,8 @@ def test_frames_of_a_collapsed_timeline_show_a_box_once_its_module_ran(pure_engi
         out = net(x).sum()
         out.backward()
     calls = []
-    real = frames_module.run_layout
-    monkeypatch.setattr(frames_module, "run_layout", lambda *a: calls.append(1) or real(*a))
+    real = frames_module.svg_layout
+    monkeypatch.setattr(frames_module, "svg_layout", lambda *a: calls.append(1) or real(*a))
     first = tl.draw(step=0, depth=1, show_saved=True).svg()
     last = tl.draw(step=len(tl) - 1, depth=1, show_saved=True).svg()
     assert '<g id="m3" class="node module hidden">' in first  # net.2 has not run yet

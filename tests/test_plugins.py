@@ -4,26 +4,30 @@ import os
 import shutil
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 
 import autoviz
 from autoviz.errors import LayoutError
-from autoviz.render import plugins
+from autoviz.render import plugins, process
 from autoviz.render.layout import run_layout
 from conftest import graphviz_pure_path, lesson_example, lesson_timeline
 
 DOT = shutil.which("dot")
+real_run = process.run
 needs_dot = pytest.mark.skipif(DOT is None, reason="Graphviz's dot is not installed")
 
 
 @pytest.fixture
-def real_dot(monkeypatch):
+def real_dot(monkeypatch, tmp_path):
+    """Graphviz's dot, with a cache folder of the test's own."""
     monkeypatch.setenv("AUTOVIZ_DOT", DOT or "dot")
     monkeypatch.delenv("AUTOVIZ_MEASURE_FONTS", raising=False)
-    return DOT
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    plugins.plugin_folder.cache_clear()
+    yield DOT
+    plugins.plugin_folder.cache_clear()
 
 
 def lesson_source(**options) -> str:
@@ -52,6 +56,8 @@ def test_a_diagrams_layout_loads_no_text_layout_plugin(real_dot):
 @needs_dot
 def test_the_folder_configures_only_what_dot_used_for_svg(real_dot):
     folder = Path(plugins.plugin_folder(real_dot))
+    assert folder.parent == Path(os.environ["XDG_CACHE_HOME"], "autoviz")
+    assert [p.name for p in folder.parent.iterdir()] == [folder.name]  # no draft left behind
     configs = [p for p in folder.iterdir() if p.name.startswith("config")]
     assert len(configs) == 1
     config = configs[0].read_text()
@@ -77,8 +83,12 @@ def test_layouts_do_not_depend_on_the_fonts_installed(real_dot, monkeypatch, tmp
 def test_graphs_needing_more_than_tables_are_measured_in_their_fonts():
     assert plugins.suits(lesson_source())
     assert plugins.suits("digraph { a }")  # dot's default, Times
-    assert plugins.suits('digraph { node [fontname="Courier New"] a }')
+    assert plugins.suits('digraph { node [fontname="Times-Roman"] a [fontname=Courier] }')
     assert not plugins.suits('digraph { node [fontname="Comic Sans MS"] a }')
+    # Graphviz 2.50+ has tables for single family names only.
+    assert not plugins.suits('digraph { node [fontname="Helvetica,Arial,sans-serif"] a }')
+    assert not plugins.suits('digraph { node [fontname="Arial Black"] a }')
+    assert not plugins.suits("digraph { layout=neato a }")
     assert not plugins.suits('digraph { a [label=<<font face="Fira Code">a</font>>] }')
     assert not plugins.suits('digraph { a [image="logo.png"] }')
     assert not plugins.suits('digraph { a [label=<<IMG SRC="logo.png"/>>] }')
@@ -105,34 +115,47 @@ def test_an_engine_without_graphvizs_report_is_run_as_is(tmp_path, monkeypatch):
 
 
 @needs_dot
-def test_a_broken_folder_falls_back_to_every_plugin(real_dot, monkeypatch):
+def test_a_folder_that_stopped_working_is_made_again(real_dot, monkeypatch):
+    """After a Graphviz upgrade, say: the layout reruns with every plugin, then the folder is
+    made again and used."""
+    folder = Path(plugins.plugin_folder(real_dot))
+    for config in folder.glob("config*"):
+        config.write_text("")  # as if its libraries had gone
+    runs = []
+    monkeypatch.setattr(process, "run", lambda *args: runs.append(args) or real_run(*args))
     monkeypatch.setenv("AUTOVIZ_MEASURE_FONTS", "1")
     measured = run_layout(lesson_source())
     monkeypatch.delenv("AUTOVIZ_MEASURE_FONTS")
-    monkeypatch.setattr(plugins, "environment", lambda *_: {**os.environ, "GVBINDIR": "/nowhere"})
-    assert run_layout(lesson_source()) == measured
+    runs.clear()
+    assert run_layout(lesson_source()) == measured  # with every plugin, after the folder failed
+    assert [args[3] is not None for args in runs] == [True, False]  # the folder's, then without
+    assert not folder.exists()
+    runs.clear()
+    assert run_layout(lesson_source()) != measured  # the folder made again: no Pango
+    assert [args[0][1] for args in runs] == ["-v", "-Tsvg", "-Tsvg"]  # look up, probe, layout
+    assert any(folder.glob("config*"))
+
+
+@needs_dot
+def test_the_folder_is_kept_for_the_next_session(real_dot):
+    """A new Python process finds the folder made before: no `dot -v` to wait for."""
+    first = plugins.plugin_folder(real_dot)
+    code = (
+        "from autoviz.render import plugins, process\n"
+        "process.run = None  # any run of dot would fail\n"
+        f"print(plugins.plugin_folder({real_dot!r}))"
+    )
+    again = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert again.stdout.strip() == first
+
+
+def test_autoviz_measure_fonts_takes_1_or_0(monkeypatch):
+    monkeypatch.setenv("AUTOVIZ_MEASURE_FONTS", "maybe")
+    with pytest.raises(ValueError, match=r"AUTOVIZ_MEASURE_FONTS must be 1 \(on\) or 0"):
+        plugins.environment("dot", "digraph {}")
 
 
 @needs_dot
 def test_bad_dot_text_reports_dots_own_error(real_dot):
     with pytest.raises(LayoutError, match=r"syntax error in line 2"):
         run_layout("digraph {\n a -> }\n")
-
-
-@needs_dot
-def test_a_forked_child_leaves_its_parents_folder(tmp_path):
-    script = textwrap.dedent(
-        f"""
-        import os, sys
-        from autoviz.render import plugins
-        folder = plugins.plugin_folder({DOT!r})
-        if os.fork() == 0:
-            sys.exit(0)  # runs the child's exit handlers
-        os.wait()
-        print(folder, os.path.isdir(folder))
-        """
-    )
-    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
-    folder, there = run.stdout.split()
-    assert there == "True"  # the child did not remove it
-    assert not os.path.exists(folder)  # the parent did, on exit

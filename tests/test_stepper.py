@@ -109,8 +109,8 @@ def test_play_is_linked_to_the_slider_and_speed_to_its_interval_in_the_browser(l
 
 def test_frames_come_from_one_layout(lesson, monkeypatch):
     calls = []
-    real = frames_module.run_layout
-    monkeypatch.setattr(frames_module, "run_layout", lambda *a: calls.append(1) or real(*a))
+    real = frames_module.svg_layout
+    monkeypatch.setattr(frames_module, "svg_layout", lambda *a: calls.append(1) or real(*a))
     stepper = autoviz.Stepper(lesson)
     for k in range(len(lesson)):
         stepper.slider.value = k

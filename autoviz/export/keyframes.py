@@ -190,7 +190,7 @@ def _caption(tl, k: int, theme, width: float, top: float, clock: Clock | None) -
     big, small = theme.font_size * scale, theme.small_size * scale
     fits = int((width - 24 * scale) / (0.55 * small))  # Helvetica averages about 0.55 em per glyph
     caption = step.caption if len(step.caption) <= fits else step.caption[: fits - 1] + "…"
-    font = f'font-family="{theme.font}" fill="{theme.text}"'
+    font = f'font-family="{theme.font_family}" fill="{theme.text}"'
     classes, still = "", ""
     if clock is not None:
         classes = clock.window([k])

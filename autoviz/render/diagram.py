@@ -3,8 +3,7 @@
 from pathlib import Path
 
 from ..errors import AutovizError
-from .layout import engine_name, find_engine, run_layout
-from .svgtext import center_node_texts
+from .layout import engine_name, find_engine, run_layout, svg_layout
 
 SUFFIXES = (".svg", ".png", ".pdf", ".dot", ".json")
 
@@ -32,7 +31,7 @@ class Diagram:
     def svg(self) -> str:
         """The laid-out diagram as SVG text (computed on first use)."""
         if self._svg is None:
-            self._svg = center_node_texts(run_layout(self.source, "svg", self.timeout).decode())
+            self._svg = svg_layout(self.source, self.timeout)
         return self._svg
 
     def png(self) -> bytes:

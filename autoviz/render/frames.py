@@ -9,8 +9,7 @@ from ..tracing.text import number, shape_text
 from ..tracing.timeline import PERSISTENT, Timeline, snapshot
 from .dot import Options, label_rows, settle, to_dot
 from .groups import Plan, plan
-from .layout import run_layout
-from .svgtext import center_node_texts
+from .layout import svg_layout
 from .theme import Theme
 
 _GROUP = re.compile(r'<g id="([^"]+)" class="(node|edge) ([^"]*)">(.*?)</g>', re.S)
@@ -45,7 +44,7 @@ class Frames:
             graph, labels = layout_graph(self.tl, graph_no, self.options)
             source = to_dot(graph, self.theme, self.options, edge_labels=labels)
             self.layout_calls += 1
-            svg = center_node_texts(run_layout(source, "svg", self.timeout).decode("utf-8"))
+            svg = svg_layout(source, self.timeout)
             layout = plan(graph, self.options)
             self.templates[graph_no] = (source, Template(svg, self.theme), layout)
         return self.templates[graph_no]

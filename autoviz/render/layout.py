@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..errors import LayoutEngineNotFound, LayoutError, LayoutTimeout
 from . import plugins, process
+from .svgtext import tidy
 
 DEFAULT_TIMEOUT = 30.0  # seconds; a layout that takes longer is almost always a runaway graph
 FORMATS = ("svg", "png", "pdf")
@@ -52,6 +53,11 @@ def engine_name(path: str) -> str:
     return Path(path).name
 
 
+def svg_layout(source: str, timeout: float | None = None) -> str:
+    """DOT `source` laid out as the SVG autoviz shows (see svgtext.tidy)."""
+    return tidy(run_layout(source, "svg", timeout).decode("utf-8"))
+
+
 def run_layout(source: str, fmt: str = "svg", timeout: float | None = None) -> bytes:
     """Lay out DOT `source` and return the rendered bytes in format `fmt`."""
     if fmt not in FORMATS:
@@ -59,11 +65,18 @@ def run_layout(source: str, fmt: str = "svg", timeout: float | None = None) -> b
     engine = find_engine()
     limit = timeout if timeout is not None else _timeout_from_env()
     env = plugins.environment(engine, source) if fmt == "svg" else None
-    if env is not None:
-        code, stdout, _ = _run(engine, fmt, source, limit, env)
-        if code == 0 and stdout:
-            return stdout
-        # Rerun with every plugin: dot's own message for bad DOT, or a layout if the set broke.
+    if env is None:
+        return _checked(engine, fmt, source, limit)
+    code, stdout, _ = _run(engine, fmt, source, limit, env)
+    if code == 0 and stdout:
+        return stdout
+    # Rerun with every plugin: dot's own message for bad DOT, or a layout.
+    svg = _checked(engine, fmt, source, limit)
+    plugins.forget(engine)  # it worked with every plugin: the folder is what failed
+    return svg
+
+
+def _checked(engine: str, fmt: str, source: str, limit: float) -> bytes:
     code, stdout, stderr = _run(engine, fmt, source, limit)
     if code != 0 or not stdout:
         raise _failure(engine, fmt, code, stderr)

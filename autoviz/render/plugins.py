@@ -2,15 +2,16 @@
 
 Loading Pango and fontconfig is most of a fresh `dot`'s start-up (about 20 of 25 ms), and
 measuring every label through them most of a lesson graph's layout. Without the Pango plugin,
-dot sizes text from built-in width tables for Times, Courier and Arial. Helvetica, the diagrams'
-font, has Arial's widths, as do Liberation Sans and most fonts a browser draws it with; and a
-browser draws the SVG in its own fonts, whatever dot measured. So an SVG layout runs dot with
-$GVBINDIR pointing at a folder whose plugin configuration lists only the libraries `dot -v`
-reports using for SVG and layout. $AUTOVIZ_MEASURE_FONTS=1 measures with the real fonts.
+dot sizes text from built-in width tables for Times, Courier and Arial (the diagrams' font, whose
+widths Helvetica, Liberation Sans and Arimo share); and a browser draws the SVG in its own fonts,
+whatever dot measured. So an SVG layout runs dot with $GVBINDIR pointing at a folder whose
+plugin configuration lists only the libraries `dot -v` reports using for SVG and layout. The
+folder is made once per installed dot, in autoviz's cache folder.
+$AUTOVIZ_MEASURE_FONTS=1 measures text in the installed fonts instead.
 """
 
-import atexit
 import functools
+import hashlib
 import os
 import re
 import shutil
@@ -22,61 +23,103 @@ from . import process
 from .theme import FONT
 
 TIMEOUT = 10.0  # seconds for dot to lay out a graph of one node; more means something is wrong
-# Fonts whose widths dot has tables for; a graph naming another font is measured in it.
-_TABLED = ("helvetica", "arial", "times", "courier")
+# Font names with a width table in every Graphviz, compared as Graphviz 2.50+ does (letters
+# only, lower case); a graph naming another font is measured in it.
+TABLED = {"helvetica", "arial", "times", "timesroman", "courier"}
 _FONT_NAME = re.compile(r'f(?:ontname|ace)\s*=\s*"?([^"\]>]*)')  # starts with a literal: fast
-_IMAGE = re.compile(r"image\s*=")
+_NEEDS_PLUGINS = re.compile(r"(?:image|layout)\s*=")  # images, or another layout engine
 _PROBE = f'digraph {{ node [fontname="{FONT}"] a [label=<<b>a</b><br/>b>] }}'.encode()
+_ON, _OFF = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
 
 
 def environment(engine: str, source: str) -> dict | None:
     """The environment to lay `source` out as SVG without Pango; None to run `engine` as is."""
-    if os.environ.get("AUTOVIZ_MEASURE_FONTS", "0") not in ("", "0"):
+    if _measure_fonts() or Path(engine).name.lower() not in ("dot", "dot.exe"):
         return None
-    if Path(engine).name not in ("dot", "dot.exe") or not suits(source):
-        return None
-    folder = plugin_folder(engine)
+    folder = plugin_folder(engine) if suits(source) else None
     return None if folder is None else {**os.environ, "GVBINDIR": folder}
 
 
 def suits(source: str) -> bool:
-    """Whether `source` needs nothing Pango gives: no images, and only fonts dot has tables for."""
+    """Whether `source` needs nothing but dot's SVG and layout plugins and its font tables."""
     lowered = source.lower()  # the tags and attributes of HTML-like labels take any case
-    if "<img" in lowered or _IMAGE.search(lowered):  # images load through other plugins
+    if "<img" in lowered or _NEEDS_PLUGINS.search(lowered):
         return False
-    return all(name.strip().startswith(_TABLED) for name in _FONT_NAME.findall(lowered))
+    return all(re.sub("[^a-z]", "", name) in TABLED for name in _FONT_NAME.findall(lowered))
 
 
 @functools.cache
 def plugin_folder(engine: str) -> str | None:
-    """A folder configuring `engine` with its SVG and layout plugins only, made once per process;
+    """The folder configuring `engine` with its SVG and layout plugins only, made on first use;
     None when its `dot -v` report or the configured run is not as Graphviz's own."""
     try:
-        used = _plugins_used(engine)
-        if used is None:
-            return None
-        folder = Path(tempfile.mkdtemp(prefix="autoviz-graphviz-"))
-        _remove_at_exit(folder)
-        libdir, config, libraries = used
+        folder = _cache() / f"graphviz-{_fingerprint(engine)}"
+        if not folder.is_dir():
+            _make(engine, folder)
+        return str(folder) if folder.is_dir() else None
+    except (OSError, RuntimeError, ValueError, subprocess.SubprocessError):
+        return None  # RuntimeError: no home folder
+
+
+def forget(engine: str) -> None:
+    """After a layout failed in the folder but not with every plugin: remove the folder, so
+    the next layout makes it again (a Graphviz upgrade may have moved its libraries)."""
+    folder = plugin_folder(engine)
+    plugin_folder.cache_clear()
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _measure_fonts() -> bool:
+    raw = os.environ.get("AUTOVIZ_MEASURE_FONTS", "")
+    value = raw.strip().lower()
+    if value not in _ON + _OFF:
+        raise ValueError(f"AUTOVIZ_MEASURE_FONTS must be 1 (on) or 0 (off), got {raw!r}")
+    return value in _ON
+
+
+def _cache() -> Path:
+    """autoviz's cache folder: $XDG_CACHE_HOME/autoviz, else ~/.cache/autoviz."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "autoviz"
+
+
+def _fingerprint(engine: str) -> str:
+    """Names the installed dot: a new or upgraded one gets a folder of its own."""
+    path = os.path.realpath(engine)
+    stat = os.stat(path)
+    return hashlib.sha256(f"{path}\0{stat.st_mtime_ns}\0{stat.st_size}".encode()).hexdigest()[:16]
+
+
+def _make(engine: str, folder: Path) -> None:
+    """Fill a draft folder and, if dot works from it, move it into place in one step."""
+    used = _plugins_used(engine)
+    if used is None:
+        return
+    libdir, config, libraries = used
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    draft = Path(tempfile.mkdtemp(prefix=f"{folder.name}-", dir=folder.parent))
+    try:
         for name in libraries:
             if not Path(name).is_absolute():
-                _link(Path(libdir, name), folder / name)
+                _link(Path(libdir, name), draft / name)
         kept = _blocks_of(config.read_text(encoding="utf-8"), libraries)
-        (folder / config.name).write_text(kept, encoding="utf-8")
-        return str(folder) if _works(engine, folder) else None
-    except (OSError, ValueError, subprocess.SubprocessError):
-        return None
+        (draft / config.name).write_text(kept, encoding="utf-8")
+        if _works(engine, draft):
+            draft.rename(folder)  # fails if another process got there first: theirs will do
+    except OSError:
+        pass
+    finally:
+        shutil.rmtree(draft, ignore_errors=True)
 
 
 def _plugins_used(engine: str) -> tuple[str, Path, list[str]] | None:
     """`dot -v`'s plugin folder, configuration file and the libraries an SVG layout loads."""
     code, _, stderr = process.run([engine, "-v", "-Tsvg"], b"digraph {}", TIMEOUT)
-    report = stderr.decode("utf-8", "replace")
+    report = stderr.decode("utf-8", "replace").replace("\r\n", "\n")  # Windows writes CRLF
     libdir = re.search(r'^libdir = "(.+)"$', report, re.MULTILINE)
     config = re.search(r"configuration file:\s*\n\s*(.+?)\s*\n\s*was successfully", report)
     libraries = re.findall(r"^Activated plugin library: (.+?)\s*$", report, re.MULTILINE)
-    found = code == 0 and libdir and config and libraries
-    if not found or any("pango" in name for name in libraries):
+    if code != 0 or not (libdir and config and libraries):
         return None
     return libdir.group(1), Path(config.group(1)), libraries
 
@@ -85,8 +128,9 @@ def _blocks_of(config: str, libraries: list[str]) -> str:
     """The blocks of a plugin configuration that describe `libraries`, as written."""
     kept, keep = [], False
     for line in config.splitlines():
-        if line[:1] not in ("", " ", "\t", "#", "}"):  # a library's block starts unindented
-            keep = line.split()[0] in libraries
+        words = line.split()
+        if words and line[:1] not in (" ", "\t", "#", "}"):  # a library's block starts unindented
+            keep = words[0] in libraries
         if keep:
             kept.append(line)
     return "\n".join(kept) + "\n"
@@ -101,17 +145,8 @@ def _link(target: Path, link: Path) -> None:
 
 
 def _works(engine: str, folder: Path) -> bool:
-    """Whether `engine` configured from `folder` lays out a label in the diagrams' font cleanly."""
+    """Whether `engine` configured from `folder` lays out a label in the diagrams' font cleanly
+    (Graphviz 2.50+ warns about a font it has no table for)."""
     env = {**os.environ, "GVBINDIR": str(folder)}
     code, stdout, stderr = process.run([engine, "-Tsvg"], _PROBE, TIMEOUT, env)
     return code == 0 and not stderr and stdout.rstrip().endswith(b"</svg>")
-
-
-def _remove_at_exit(folder: Path) -> None:
-    owner = os.getpid()  # a forked child exiting must not remove its parent's folder
-
-    def remove() -> None:
-        if os.getpid() == owner:
-            shutil.rmtree(folder, ignore_errors=True)
-
-    atexit.register(remove)

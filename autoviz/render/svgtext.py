@@ -1,6 +1,8 @@
-"""Label text centred on its node in laid-out SVG, whatever widths the engine measured."""
+"""Laid-out SVG as shown: label text centred on its node, whatever widths the engine measured."""
 
 import re
+
+from .theme import FONT, FONT_FAMILY
 
 _NODE = re.compile(r'<g id="[^"]+" class="node[^"]*">')
 _CX = re.compile(r' cx="([-\d.]+)"')
@@ -9,6 +11,11 @@ _XS = re.compile(r"(-?[\d.]+),")  # the x of each "x,y" pair
 # Inside a node only its <text> elements carry these; escaped label text cannot contain a quote.
 _X = re.compile(r' x="[-\d.]+"')
 _ANCHOR = re.compile(r'text-anchor="\w+"')
+
+
+def tidy(svg: str) -> str:
+    """The engine's SVG with every node's text centred and the theme font's fallbacks named."""
+    return center_node_texts(svg).replace(f'font-family="{FONT}"', f'font-family="{FONT_FAMILY}"')
 
 
 def center_node_texts(svg: str) -> str:

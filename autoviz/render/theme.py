@@ -2,7 +2,10 @@
 
 from dataclasses import dataclass, field
 
-FONT = "Helvetica,Arial,sans-serif"
+# One name for the layout engine (Graphviz 2.50+ has no width table for a list of fallbacks);
+# the SVG names look-alikes too, for viewers without Arial.
+FONT = "Arial"
+FONT_FAMILY = "Arial,Helvetica,Liberation Sans,Arimo,sans-serif"
 
 
 @dataclass(frozen=True)
@@ -17,7 +20,8 @@ class Theme:
     highlight: str  # the node the current step acts on
     kinds: dict = field(default_factory=dict)
     cluster: str = "#868e96"  # border and label of a module's cluster
-    font: str = FONT
+    font: str = FONT  # for the layout engine; SVG text and HTML use font_family
+    font_family: str = FONT_FAMILY
     font_size: float = 14.0
     small_size: float = 11.0
     pen: float = 1.2
