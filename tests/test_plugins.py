@@ -128,12 +128,29 @@ def test_a_folder_that_stopped_working_is_made_again(real_dot, monkeypatch):
     monkeypatch.delenv("AUTOVIZ_MEASURE_FONTS")
     runs.clear()
     assert run_layout(lesson_source()) == measured  # with every plugin, after the folder failed
-    assert [args[3] is not None for args in runs] == [True, False]  # the folder's, then without
+    in_folder = [len(args) > 3 and args[3] is not None for args in runs]
+    assert in_folder == [True, False, True]  # the layout in the folder, without, then a probe
     assert not folder.exists()
+    assert list(folder.parent.iterdir()) == []  # nothing left aside
     runs.clear()
     assert run_layout(lesson_source()) != measured  # the folder made again: no Pango
     assert [args[0][1] for args in runs] == ["-v", "-Tsvg", "-Tsvg"]  # look up, probe, layout
     assert any(folder.glob("config*"))
+
+
+@needs_dot
+def test_a_graph_that_needs_more_leaves_a_working_folder_alone(real_dot, monkeypatch):
+    folder = Path(plugins.plugin_folder(real_dot))
+
+    def fails_in_the_folder(command, data, timeout, env=None):
+        if env is not None and data != plugins._PROBE:
+            return 1, b"", b"Error: something this graph needs"
+        return real_run(command, data, timeout, env)
+
+    monkeypatch.setattr(process, "run", fails_in_the_folder)
+    assert run_layout(lesson_source()).endswith(b"</svg>\n")  # with every plugin
+    assert folder.is_dir()  # the probe still works there: kept
+    assert plugins.plugin_folder(real_dot) == str(folder)
 
 
 @needs_dot
@@ -147,6 +164,14 @@ def test_the_folder_is_kept_for_the_next_session(real_dot):
     )
     again = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert again.stdout.strip() == first
+
+
+def test_a_relative_xdg_cache_home_is_ignored(monkeypatch, tmp_path):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", "cache")
+    assert plugins._cache() == tmp_path / ".cache" / "autoviz"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert plugins._cache() == tmp_path / "xdg" / "autoviz"
 
 
 def test_autoviz_measure_fonts_takes_1_or_0(monkeypatch):

@@ -3,6 +3,8 @@
 import html
 import re
 
+from ..render.theme import FONT_FAMILY
+
 HOLD_STEPS = 2  # the last frame stays this many steps longer before the loop starts again
 
 # Every node and edge group: the timeline's own, module boxes, saved tensors, the legend.
@@ -188,9 +190,9 @@ def _caption(tl, k: int, theme, width: float, top: float, clock: Clock | None) -
     step = tl.steps[k]
     scale = _type_scale(width)
     big, small = theme.font_size * scale, theme.small_size * scale
-    fits = int((width - 24 * scale) / (0.55 * small))  # Helvetica averages about 0.55 em per glyph
+    fits = int((width - 24 * scale) / (0.55 * small))  # Arial averages about 0.55 em per glyph
     caption = step.caption if len(step.caption) <= fits else step.caption[: fits - 1] + "…"
-    font = f'font-family="{theme.font_family}" fill="{theme.text}"'
+    font = f'font-family="{FONT_FAMILY}" fill="{theme.text}"'
     classes, still = "", ""
     if clock is not None:
         classes = clock.window([k])

@@ -9,7 +9,7 @@ from ..tracing.symbols import symbol as op_symbol
 from ..tracing.text import shape_text, value_text
 from .groups import Box, Plan, node_module, plan, roots
 from .labels import escape
-from .theme import DEFAULT, Theme
+from .theme import DEFAULT, FONT, Theme
 
 RANKDIRS = ("LR", "TB", "BT", "RL")
 OP_LABELS = ("both", "symbol", "name")
@@ -126,10 +126,10 @@ def to_dot(
     lines = [
         "digraph autoviz {",
         f'\tgraph [rankdir={options.rankdir} bgcolor="{theme.background}" nodesep=0.35 '
-        f'ranksep=0.45 newrank=true pad=0.2 fontname="{theme.font}" fontcolor="{theme.text}"]',
-        f'\tnode [fontname="{theme.font}" fontsize={theme.font_size} fontcolor="{theme.text}" '
+        f'ranksep=0.45 newrank=true pad=0.2 fontname="{FONT}" fontcolor="{theme.text}"]',
+        f'\tnode [fontname="{FONT}" fontsize={theme.font_size} fontcolor="{theme.text}" '
         f'penwidth={theme.pen} margin="0.22,0.06"]',
-        f'\tedge [color="{theme.edge}" penwidth={theme.pen} arrowsize=0.8 fontname="{theme.font}" '
+        f'\tedge [color="{theme.edge}" penwidth={theme.pen} arrowsize=0.8 fontname="{FONT}" '
         f'fontcolor="{theme.grad}"]',
     ]
     saved = _saved_ops(graph, options)

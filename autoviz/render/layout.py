@@ -64,7 +64,7 @@ def run_layout(source: str, fmt: str = "svg", timeout: float | None = None) -> b
         raise ValueError(f"unknown format {fmt!r} (must be one of {list(FORMATS)})")
     engine = find_engine()
     limit = timeout if timeout is not None else _timeout_from_env()
-    env = plugins.environment(engine, source) if fmt == "svg" else None
+    env = plugins.environment(engine, source, limit) if fmt == "svg" else None
     if env is None:
         return _checked(engine, fmt, source, limit)
     code, stdout, _ = _run(engine, fmt, source, limit, env)

@@ -26,22 +26,28 @@ TIMEOUT = 10.0  # seconds for dot to lay out a graph of one node; more means som
 # Font names with a width table in every Graphviz, compared as Graphviz 2.50+ does (letters
 # only, lower case); a graph naming another font is measured in it.
 TABLED = {"helvetica", "arial", "times", "timesroman", "courier"}
-_FONT_NAME = re.compile(r'f(?:ontname|ace)\s*=\s*"?([^"\]>]*)')  # starts with a literal: fast
+_FONT_NAME = re.compile(r'f(?:ontname|ace)"?\s*=\s*"?([^"\]>]*)')  # starts with a literal: fast
+# Text beyond Latin-1, except the symbol blocks autoviz's own labels use (arrows, ×, …, ∂, ⚠):
+# dot's tables have no widths for it, so a Greek or Chinese name is measured in its font.
+_OTHER_SCRIPT = re.compile("[^\x00-\xff\u2000-\u206f\u2190-\u22ff\u2600-\u26ff]")
 _NEEDS_PLUGINS = re.compile(r"(?:image|layout)\s*=")  # images, or another layout engine
 _PROBE = f'digraph {{ node [fontname="{FONT}"] a [label=<<b>a</b><br/>b>] }}'.encode()
 _ON, _OFF = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
 
 
-def environment(engine: str, source: str) -> dict | None:
-    """The environment to lay `source` out as SVG without Pango; None to run `engine` as is."""
+def environment(engine: str, source: str, timeout: float = TIMEOUT) -> dict | None:
+    """The environment to lay `source` out as SVG without Pango; None to run `engine` as is.
+    Looking up dot's plugins, the first time, waits at most `timeout` seconds per run."""
     if _measure_fonts() or Path(engine).name.lower() not in ("dot", "dot.exe"):
         return None
-    folder = plugin_folder(engine) if suits(source) else None
+    folder = plugin_folder(engine, min(timeout, TIMEOUT)) if suits(source) else None
     return None if folder is None else {**os.environ, "GVBINDIR": folder}
 
 
 def suits(source: str) -> bool:
     """Whether `source` needs nothing but dot's SVG and layout plugins and its font tables."""
+    if not source.isascii() and _OTHER_SCRIPT.search(source):
+        return False
     lowered = source.lower()  # the tags and attributes of HTML-like labels take any case
     if "<img" in lowered or _NEEDS_PLUGINS.search(lowered):
         return False
@@ -49,25 +55,32 @@ def suits(source: str) -> bool:
 
 
 @functools.cache
-def plugin_folder(engine: str) -> str | None:
+def plugin_folder(engine: str, timeout: float = TIMEOUT) -> str | None:
     """The folder configuring `engine` with its SVG and layout plugins only, made on first use;
     None when its `dot -v` report or the configured run is not as Graphviz's own."""
     try:
-        folder = _cache() / f"graphviz-{_fingerprint(engine)}"
+        folder = _folder_for(engine)
         if not folder.is_dir():
-            _make(engine, folder)
+            _make(engine, folder, timeout)
         return str(folder) if folder.is_dir() else None
     except (OSError, RuntimeError, ValueError, subprocess.SubprocessError):
         return None  # RuntimeError: no home folder
 
 
 def forget(engine: str) -> None:
-    """After a layout failed in the folder but not with every plugin: remove the folder, so
-    the next layout makes it again (a Graphviz upgrade may have moved its libraries)."""
-    folder = plugin_folder(engine)
+    """After a layout failed in the folder but not with every plugin: if the folder itself no
+    longer works (a Graphviz upgrade moved its libraries, say), remove it, so that the next
+    layout makes it again. A folder that works stays: the graph needed more."""
     plugin_folder.cache_clear()
-    if folder is not None:
-        shutil.rmtree(folder, ignore_errors=True)
+    try:
+        folder = _folder_for(engine)
+        if not folder.is_dir() or _works(engine, folder, TIMEOUT):
+            return
+        aside = Path(tempfile.mkdtemp(prefix=f"{folder.name}-old-", dir=folder.parent))
+        folder.rename(aside / folder.name)  # out of the way at once; others make a new one
+        shutil.rmtree(aside, ignore_errors=True)
+    except (OSError, RuntimeError, ValueError, subprocess.SubprocessError):
+        pass  # someone else moved it first, or it cannot be moved: the next layout will tell
 
 
 def _measure_fonts() -> bool:
@@ -78,9 +91,16 @@ def _measure_fonts() -> bool:
     return value in _ON
 
 
+def _folder_for(engine: str) -> Path:
+    """Where the folder for this installed dot lives (whether made yet or not)."""
+    return _cache() / f"graphviz-{_fingerprint(engine)}"
+
+
 def _cache() -> Path:
-    """autoviz's cache folder: $XDG_CACHE_HOME/autoviz, else ~/.cache/autoviz."""
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "autoviz"
+    """autoviz's cache folder: $XDG_CACHE_HOME/autoviz, else ~/.cache/autoviz (a relative
+    $XDG_CACHE_HOME is ignored, as the XDG specification says)."""
+    base = Path(os.environ.get("XDG_CACHE_HOME", ""))
+    return (base if base.is_absolute() else Path.home() / ".cache") / "autoviz"
 
 
 def _fingerprint(engine: str) -> str:
@@ -90,9 +110,9 @@ def _fingerprint(engine: str) -> str:
     return hashlib.sha256(f"{path}\0{stat.st_mtime_ns}\0{stat.st_size}".encode()).hexdigest()[:16]
 
 
-def _make(engine: str, folder: Path) -> None:
+def _make(engine: str, folder: Path, timeout: float) -> None:
     """Fill a draft folder and, if dot works from it, move it into place in one step."""
-    used = _plugins_used(engine)
+    used = _plugins_used(engine, timeout)
     if used is None:
         return
     libdir, config, libraries = used
@@ -104,7 +124,7 @@ def _make(engine: str, folder: Path) -> None:
                 _link(Path(libdir, name), draft / name)
         kept = _blocks_of(config.read_text(encoding="utf-8"), libraries)
         (draft / config.name).write_text(kept, encoding="utf-8")
-        if _works(engine, draft):
+        if _works(engine, draft, timeout):
             draft.rename(folder)  # fails if another process got there first: theirs will do
     except OSError:
         pass
@@ -112,9 +132,9 @@ def _make(engine: str, folder: Path) -> None:
         shutil.rmtree(draft, ignore_errors=True)
 
 
-def _plugins_used(engine: str) -> tuple[str, Path, list[str]] | None:
+def _plugins_used(engine: str, timeout: float) -> tuple[str, Path, list[str]] | None:
     """`dot -v`'s plugin folder, configuration file and the libraries an SVG layout loads."""
-    code, _, stderr = process.run([engine, "-v", "-Tsvg"], b"digraph {}", TIMEOUT)
+    code, _, stderr = process.run([engine, "-v", "-Tsvg"], b"digraph {}", timeout)
     report = stderr.decode("utf-8", "replace").replace("\r\n", "\n")  # Windows writes CRLF
     libdir = re.search(r'^libdir = "(.+)"$', report, re.MULTILINE)
     config = re.search(r"configuration file:\s*\n\s*(.+?)\s*\n\s*was successfully", report)
@@ -144,9 +164,9 @@ def _link(target: Path, link: Path) -> None:
         shutil.copy2(target, link)
 
 
-def _works(engine: str, folder: Path) -> bool:
+def _works(engine: str, folder: Path, timeout: float) -> bool:
     """Whether `engine` configured from `folder` lays out a label in the diagrams' font cleanly
     (Graphviz 2.50+ warns about a font it has no table for)."""
     env = {**os.environ, "GVBINDIR": str(folder)}
-    code, stdout, stderr = process.run([engine, "-Tsvg"], _PROBE, TIMEOUT, env)
+    code, stdout, stderr = process.run([engine, "-Tsvg"], _PROBE, timeout, env)
     return code == 0 and not stderr and stdout.rstrip().endswith(b"</svg>")

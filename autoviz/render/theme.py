@@ -20,8 +20,6 @@ class Theme:
     highlight: str  # the node the current step acts on
     kinds: dict = field(default_factory=dict)
     cluster: str = "#868e96"  # border and label of a module's cluster
-    font: str = FONT  # for the layout engine; SVG text and HTML use font_family
-    font_family: str = FONT_FAMILY
     font_size: float = 14.0
     small_size: float = 11.0
     pen: float = 1.2

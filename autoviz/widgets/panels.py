@@ -2,7 +2,7 @@
 
 from html import escape
 
-from ..render.theme import Theme
+from ..render.theme import FONT_FAMILY, Theme
 
 # Panel type is scaled from the theme's node font, so the projector theme reads from the back.
 _SCALE = 1.1
@@ -15,7 +15,7 @@ def stylesheet(theme: Theme, lines: int) -> str:
     lead = theme.kinds["leaf"]["border"]
     return f"""<style>
 {scope} {{ font-size: {size}px; }}
-{scope} .av-banner {{ font: bold {round(size * 1.25)}px {theme.font_family}; padding: 0.35em 0.7em;
+{scope} .av-banner {{ font: bold {round(size * 1.25)}px {FONT_FAMILY}; padding: 0.35em 0.7em;
   border-radius: 6px; display: flex; justify-content: space-between; }}
 {scope} .av-banner.av-forward {{ background: {lead}; color: {_text_on(lead)}; }}
 {scope} .av-banner.av-backward {{ background: {theme.grad}; color: {_text_on(theme.grad)}; }}
@@ -28,7 +28,7 @@ def stylesheet(theme: Theme, lines: int) -> str:
 {scope} .av-frame .widget-html-content {{ line-height: normal; }}
 {scope} .av-frame.av-fit svg {{ max-width: 100%; height: auto; }}
 {scope} .av-panel {{ background: {theme.background}; color: {theme.text};
-  font-family: {theme.font_family}; font-size: {size}px; line-height: 1.45; padding: 0.4em 0.7em;
+  font-family: {FONT_FAMILY}; font-size: {size}px; line-height: 1.45; padding: 0.4em 0.7em;
   border: 1px solid #ccc; border-radius: 6px; min-height: 4em; }}
 {scope} .av-panel h4 {{ margin: 0 0 0.3em 0; font-size: 0.8em; text-transform: uppercase;
   letter-spacing: 0.05em; opacity: 0.7; color: {theme.text}; }}
