@@ -119,8 +119,8 @@ def to_dot(
     frames: every edge gets an arrowhead at both ends (a frame shows one) and room for its
     gradient label.
     """
-    # margin: 0.22 in either side, as graphviz-pure measures text a little narrower than
-    # browsers draw it and long rows would touch the border. newrank: dot's older ranking
+    # margin: 0.22 in either side, as text widths are estimates (dot's tables, graphviz-pure's),
+    # a little narrower than browsers draw some text, and long rows would touch the border. newrank: dot's older ranking
     # takes time quadratic in the length of a chain (0.5 s of a 2,000-node chain's 0.75 s),
     # and ranks clusters no differently for graphs like ours.
     lines = [

@@ -72,7 +72,7 @@ def run_layout(source: str, fmt: str = "svg", timeout: float | None = None) -> b
         return stdout
     # Rerun with every plugin: dot's own message for bad DOT, or a layout.
     svg = _checked(engine, fmt, source, limit)
-    plugins.forget(engine)  # it worked with every plugin: the folder is what failed
+    plugins.forget(engine)  # it worked with every plugin: the folder may no longer work
     return svg
 
 
