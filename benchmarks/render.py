@@ -105,6 +105,9 @@ def measure(n_nodes: int, repeats: int) -> dict:
         "drawn": len(re.findall(r'^\tn\d+ \[id="n\d+"', diagram.source, re.M)),
         "torchviz nodes": len(re.findall(r"^\t\d+ \[", make_dot(theirs).source, re.M)),
         "torchviz": statistics.median(torchviz() for _ in range(repeats)),
+        # DOT text alone: walking the graph and writing DOT, no layout
+        "dot text": timed(lambda: autoviz.draw(ours, **BIG).source, repeats),
+        "torchviz dot text": timed(lambda: make_dot(theirs).source, repeats),
     }
     row["autoviz"], row["ratio"] = versus(lambda: clock(svg()), torchviz, repeats)
     _, row["fonts ratio"] = versus(measuring_fonts(svg()), torchviz, repeats)
@@ -142,15 +145,17 @@ def main() -> None:
     made = statistics.median(making_the_folder() for _ in range(5))
     print(f"dot's plugin folder, made once per installed dot: {ms(made)}\n")
     print(
-        "| program's nodes | drawn: autoviz / torchviz | torchviz: make_dot + dot "
+        "| program's nodes | drawn: autoviz / torchviz | DOT text: autoviz / torchviz "
+        "| torchviz: make_dot + dot "
         "| autoviz | ratio | fonts measured (Pango), ratio "
         "| every tensor drawn, ratio | next frame | frame after a jump |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for size in sizes:
         r = measure(size, repeats if size < 5000 else 3)
         print(
-            f"| {r['nodes']:,} | {r['drawn']:,} / {r['torchviz nodes']:,} | {ms(r['torchviz'])} "
+            f"| {r['nodes']:,} | {r['drawn']:,} / {r['torchviz nodes']:,} "
+            f"| {ms(r['dot text'])} / {ms(r['torchviz dot text'])} | {ms(r['torchviz'])} "
             f"| {ms(r['autoviz'])} | {r['ratio']:.2f}x | {r['fonts ratio']:.2f}x "
             f"| {r['every ratio']:.2f}x | {ms(r['next frame'])} | {ms(r['jump'])} |",
             flush=True,
