@@ -120,9 +120,9 @@ def to_dot(
     gradient label.
     """
     # margin: 0.22 in either side, as text widths are estimates (dot's tables, graphviz-pure's),
-    # a little narrower than browsers draw some text, and long rows would touch the border. newrank: dot's older ranking
-    # takes time quadratic in the length of a chain (0.5 s of a 2,000-node chain's 0.75 s),
-    # and ranks clusters no differently for graphs like ours.
+    # a little narrower than browsers draw some text, and long rows would touch the border.
+    # newrank: dot's older ranking takes time quadratic in the length of a chain (0.5 s of a
+    # 2,000-node chain's 0.75 s), and ranks clusters no differently for graphs like ours.
     lines = [
         "digraph autoviz {",
         f'\tgraph [rankdir={options.rankdir} bgcolor="{theme.background}" nodesep=0.35 '
