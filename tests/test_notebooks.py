@@ -70,6 +70,8 @@ def text_output(cell):
 @pytest.mark.parametrize("name", LESSONS)
 def test_notebook_runs_and_exercises_check(name, kernel_specs, tmp_path):
     """Run with each exercise's worked answer filled in: no cell may fail, each check says Right."""
+    if name == "08_pytorch_bridge":
+        pytest.importorskip("torch")  # the lesson itself says so and stops without it
     nb = read(name)
     exercises = tagged(nb, "exercise")
     assert exercises, f"{name} has no exercise cell"
