@@ -5,7 +5,7 @@ import linecache
 import numpy as np
 
 from .captions import write_captions
-from .model import Edge, Flow, Node, Source, Step
+from .model import Edge, Flow, Node, Source, Step, node_at
 from .modules import ModuleNames
 from .preview import preview
 from .symbols import ELEMENTWISE
@@ -67,7 +67,7 @@ class _Builder:
         return node.shape, node.value
 
     def _by_id(self, node_id: str) -> Node:
-        return self.tl.nodes[int(node_id[1:]) - 1]  # ids are "n" + the position from 1
+        return node_at(self.tl.nodes, node_id)
 
     def _edge(self, source: str, target: str, index: int) -> int:
         edges = self.tl.edges

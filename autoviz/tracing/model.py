@@ -32,6 +32,11 @@ class Node:
     saved: list = field(default_factory=list)
 
 
+def node_at(nodes: list, node_id: str) -> Node:
+    """The node with id `node_id` in a graph's node list: ids are "n" + the position from 1."""
+    return nodes[int(node_id[1:]) - 1]
+
+
 @dataclass
 class Edge:
     """Data flowing from `source` into `target`, as the `index`-th input of an op."""

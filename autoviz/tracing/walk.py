@@ -1,6 +1,6 @@
 """Turn the graph behind a tensor into the plain-data Graph, as torchviz walks it."""
 
-from .model import Edge, Graph, Node
+from .model import Edge, Graph, Node, node_at
 from .modules import ModuleNames
 from .naming import names_by_identity
 from .view import EngineView
@@ -78,7 +78,7 @@ class _Builder:
         op.saved = self.view.saved(fn, known, self._shape_value(out))
 
     def node_of(self, node_id: str) -> Node:
-        return self.graph.nodes[int(node_id[1:]) - 1]
+        return node_at(self.graph.nodes, node_id)
 
     def _shape_value(self, node_id: str) -> tuple:
         node = self.node_of(node_id)
