@@ -109,15 +109,26 @@ def settle(options: Options, layout: Plan) -> Options:
     return replace(options, op_label="name" if layout.hidden else "both")
 
 
+def drawing_plan(graph: Graph, options: Options) -> Plan:
+    """What a drawing of `graph` shows (see groups.plan); past max_nodes, counting the saved
+    tensors drawn, it stops with GraphTooLarge."""
+    saved = _saved_ops(graph, options)
+    return plan(graph, options, lambda p: sum(len(n.saved) for n in saved if n.id not in p.owner))
+
+
 def to_dot(
-    graph: Graph, theme: Theme = DEFAULT, options: Options = Options(), edge_labels=None
+    graph: Graph,
+    theme: Theme = DEFAULT,
+    options: Options = Options(),
+    edge_labels=None,
+    layout: Plan | None = None,
 ) -> str:
     """The whole diagram as DOT source, one statement per line.
 
     Nodes inside nn.Modules sit in nested clusters; big graphs collapse modules to boxes
     (see groups.plan). With `edge_labels` (edge id -> text), it is the layout for stepping
     frames: every edge gets an arrowhead at both ends (a frame shows one) and room for its
-    gradient label.
+    gradient label. `layout` is drawing_plan's, when the caller has it already.
     """
     # margin: 0.22 in either side, as text widths are estimates (dot's tables, graphviz-pure's),
     # a little narrower than browsers draw some text, and long rows would touch the border.
@@ -133,7 +144,7 @@ def to_dot(
         f'fontcolor="{theme.grad}"]',
     ]
     saved = _saved_ops(graph, options)
-    layout = plan(graph, options, lambda p: sum(len(n.saved) for n in saved if n.id not in p.owner))
+    layout = drawing_plan(graph, options) if layout is None else layout
     options = settle(options, layout)
     current = set(graph.current)
     drawn = [n for n in graph.nodes if layout.draws(n.id)]

@@ -7,8 +7,8 @@ from dataclasses import replace
 from ..tracing.model import Graph
 from ..tracing.text import number, shape_text
 from ..tracing.timeline import PERSISTENT, Timeline, snapshot
-from .dot import Options, label_rows, settle, to_dot
-from .groups import Plan, plan
+from .dot import Options, drawing_plan, label_rows, settle, to_dot
+from .groups import Plan
 from .layout import svg_layout
 from .theme import Theme
 
@@ -42,10 +42,10 @@ class Frames:
     def template(self, graph_no: int):
         if graph_no not in self.templates:
             graph, labels = layout_graph(self.tl, graph_no, self.options)
-            source = to_dot(graph, self.theme, self.options, edge_labels=labels)
+            layout = drawing_plan(graph, self.options)
+            source = to_dot(graph, self.theme, self.options, edge_labels=labels, layout=layout)
             self.layout_calls += 1
             svg = svg_layout(source, self.timeout)
-            layout = plan(graph, self.options)
             self.templates[graph_no] = (source, Template(svg, self.theme), layout)
         return self.templates[graph_no]
 
