@@ -10,6 +10,7 @@ folder is made once per installed dot, in autoviz's cache folder.
 $AUTOVIZ_MEASURE_FONTS=1 measures text in the installed fonts instead.
 """
 
+import contextlib
 import functools
 import hashlib
 import os
@@ -125,9 +126,8 @@ def _make(engine: str, folder: Path, timeout: float) -> None:
         kept = _blocks_of(config.read_text(encoding="utf-8"), libraries)
         (draft / config.name).write_text(kept, encoding="utf-8")
         if _works(engine, draft, timeout):
-            draft.rename(folder)  # fails if another process got there first: theirs will do
-    except OSError:
-        pass
+            with contextlib.suppress(OSError):  # another process got there first: theirs will do
+                draft.rename(folder)
     finally:
         shutil.rmtree(draft, ignore_errors=True)
 
