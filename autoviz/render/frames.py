@@ -1,6 +1,5 @@
 """Stepping frames: each graph of a timeline is laid out once; a frame restyles that SVG."""
 
-import html
 import re
 from dataclasses import replace
 
@@ -9,6 +8,7 @@ from ..tracing.text import number, shape_text
 from ..tracing.timeline import PERSISTENT, Timeline, snapshot
 from .dot import Options, drawing_plan, label_rows, settle, to_dot
 from .groups import Plan
+from .labels import row
 from .layout import svg_layout
 from .theme import Theme
 
@@ -126,8 +126,8 @@ def _node_state(node, shown, current: bool, graph, options: Options, ghost: bool
         classes.append("no-grad" if shown.made_in_no_grad else "detached")
     classes += ["current"] * current + ["freed"] * shown.freed
     state[("nc", node.id)] = " ".join(classes)
-    for i, row in enumerate(label_rows(shown, graph, options)):
-        state[("nt", node.id, i)] = html.escape(row, quote=False)
+    for i, text in enumerate(label_rows(shown, graph, options)):
+        state[("nt", node.id, i)] = row(text)
 
 
 def _edge_state(edge, visible, flows: dict, now: set, state) -> None:
@@ -135,7 +135,7 @@ def _edge_state(edge, visible, flows: dict, now: set, state) -> None:
         state[("ec", edge.id)] = "edge data hidden"
     elif edge.id in flows:
         state[("ec", edge.id)] = "edge data grad" + (" current" if edge.id in now else "")
-        state[("et", edge.id)] = html.escape(flows[edge.id], quote=False)
+        state[("et", edge.id)] = row(flows[edge.id])
     else:
         state[("ec", edge.id)] = "edge data"
         state[("et", edge.id)] = ""
@@ -313,8 +313,8 @@ class Template:
 
     def _node_body(self, node_id: str, body: str) -> None:
         pos = 0
-        for row, match in enumerate(_TEXT.finditer(body)):
-            key = ("nt", node_id, row)
+        for i, match in enumerate(_TEXT.finditer(body)):
+            key = ("nt", node_id, i)
             self.defaults[key] = match.group(2)
             self.parts += [body[pos : match.start()], f"<text{match.group(1)}>", key, "</text>"]
             pos = match.end()
