@@ -41,8 +41,11 @@ def row(text) -> str:
 def tooltip(rows: list) -> str:
     """The rows of a label as one quoted DOT tooltip: escaped as markup (dot keeps entities),
     backslashes too (dot reads `\\N`, `\\n`, … in tooltips), rows on lines of their own."""
-    limit = MAX_TOOLTIP // max(1, len(rows))
-    parts = (html.escape(shorten(visible(text), limit), quote=True) for text in rows)
+    rows = [visible(text) for text in rows]
+    long = [text for text in rows if len(text) > MAX_ROW]
+    # The long rows share what the short ones leave of MAX_TOOLTIP.
+    limit = (MAX_TOOLTIP - sum(len(t) for t in rows if len(t) <= MAX_ROW)) // max(1, len(long))
+    parts = (html.escape(shorten(text, max(limit, MAX_ROW)), quote=True) for text in rows)
     return "&#10;".join(parts).replace("\\", "&#92;")
 
 
