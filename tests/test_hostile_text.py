@@ -84,6 +84,8 @@ def test_hostile_text_in_a_timeline_file_stays_text_in_every_svg(hostile, tmp_pa
     final.current = []
     diagram = autoviz.draw(final, show_saved=True)
     assert_inert_svg(diagram.svg())
+    drawn = set(svg_texts(diagram.svg()))
+    assert {h for h in HOSTILE if visible(h) in drawn} == set(HOSTILE)  # dot read no \\N
     assert diagram.png().startswith(b"\x89PNG")
     assert_inert_svg(diagram.save(tmp_path / "g.svg").read_text("utf-8"))
     for path in tl.save_frames(tmp_path / "frames"):
@@ -160,7 +162,7 @@ def test_control_characters_are_spelled_out_in_every_output(tmp_path, engine):
 
 
 def test_a_name_too_long_for_a_label_is_shortened_with_the_whole_name_as_tooltip(engine):
-    long = "weight_of_a_very_deep_layer_" * 800  # 22,400 characters: dot refuses such a label
+    long = "weight_of_a_\\N_deep_layer_" * 800  # 22,400 characters: dot refuses such a label
     x = autoviz.tensor(2.0, requires_grad=True, name=long)
     with autoviz.trace() as tl:
         y = x * 3.0
