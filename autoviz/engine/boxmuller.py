@@ -1,0 +1,143 @@
+"""PyTorch's Box-Muller normal fill, rounding as its CPU kernel rounds: fused multiply-adds and
+the float32 log and sincos of the AVX2 kernel (Cephes polynomials, as avx_mathfun writes them)."""
+
+import math
+
+import numpy as np
+
+f32 = np.float32
+f64 = np.float64
+
+# Cephes' float32 coefficients, as avx_mathfun.h (used by PyTorch's AVX2 kernel) spells them.
+_SQRTHF = f32(0.707106781186547524)
+_LOG_P = [
+    f32(c)
+    for c in (
+        7.0376836292e-2,
+        -1.1514610310e-1,
+        1.1676998740e-1,
+        -1.2420140846e-1,
+        1.4249322787e-1,
+        -1.6668057665e-1,
+        2.0000714765e-1,
+        -2.4999993993e-1,
+        3.3333331174e-1,
+    )
+]
+_LOG_Q1, _LOG_Q2 = f32(-2.12194440e-4), f32(0.693359375)
+_FOPI = f32(1.27323954473516)  # 4 / pi
+_DP = (f32(-0.78515625), f32(-2.4187564849853515625e-4), f32(-3.77489497744594108e-8))
+_SINCOF = (f32(-1.9515295891e-4), f32(8.3321608736e-3), f32(-1.6666654611e-1))
+_COSCOF = (f32(2.443315711809948e-005), f32(-1.388731625493765e-003), f32(4.166664568298827e-002))
+_MIN_NORM = np.array([0x00800000], np.uint32).view(f32)[0]
+_TWO_PI_F32 = f32(2.0 * math.pi)
+
+
+def _odd(s: np.ndarray, err: np.ndarray) -> np.ndarray:
+    """Round-to-odd of s + err, where s = round(s + err) and err is its exact error."""
+    bits = s.view(np.int64)
+    inexact_even = (err != 0) & ((bits & 1) == 0)
+    away = np.signbit(s) == np.signbit(err)  # the exact value is further from zero than s
+    return np.where(inexact_even, bits + np.where(away, 1, -1), bits).view(f64)
+
+
+def _two_sum(a, b):
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _split(a):
+    c = a * 134217729.0  # 2**27 + 1: Veltkamp's split into two 26-bit halves
+    hi = c - (c - a)
+    return hi, a - hi
+
+
+def _two_prod(a, b):
+    p = a * b
+    ah, al = _split(a)
+    bh, bl = _split(b)
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def fma32(a, b, c) -> np.ndarray:
+    """float32 a*b + c rounded once, as an FMA instruction does."""
+    p = np.asarray(a, f32).astype(f64) * np.asarray(b, f32).astype(f64)  # exact: 48 bits
+    s, err = _two_sum(p, np.asarray(c, f32).astype(f64))
+    return _odd(s, err).astype(f32)  # odd rounding to 53 bits, then to 24: one rounding
+
+
+def fma64(a, b, c) -> np.ndarray:
+    """float64 a*b + c rounded once (Boldo and Melquiond's emulation, through round-to-odd)."""
+    a, b, c = (np.asarray(v, f64) for v in (a, b, c))
+    uh, ul = _two_prod(a, b)
+    th, tl = _two_sum(c, ul)
+    vh, vl = _two_sum(uh, th)
+    w, werr = _two_sum(tl, vl)
+    return vh + _odd(w, werr)
+
+
+def log_avx(x: np.ndarray) -> np.ndarray:
+    """avx_mathfun's log256_ps for positive float32 x, with GCC's contractions into FMAs."""
+    x = np.maximum(x, _MIN_NORM)
+    bits = x.view(np.uint32)
+    e = ((bits >> 23).astype(np.int32) - 127).astype(f32) + f32(1)
+    x = ((bits & np.uint32(0x807FFFFF)) | np.uint32(0x3F000000)).view(f32)  # mantissa in [.5, 1)
+    small = x < _SQRTHF
+    x = (x - f32(1)) + np.where(small, x, f32(0))
+    e = e - small.astype(f32)
+    z = x * x
+    y = np.full_like(x, _LOG_P[0])
+    for p in _LOG_P[1:]:
+        y = fma32(y, x, p)
+    y = fma32(y * x, z, e * _LOG_Q1)
+    y = y - z * f32(0.5)  # exact halving: fused or not, one rounding
+    return fma32(e, _LOG_Q2, x + y)
+
+
+def sincos_avx(x: np.ndarray):
+    """avx_mathfun's sincos256_ps for float32 x >= 0: (sin, cos), with GCC's FMAs."""
+    j = ((x * _FOPI).astype(np.int32) + 1) & ~1
+    y = j.astype(f32)
+    for dp in _DP:  # x - y*pi/4 in three parts: Cody and Waite's reduction
+        x = fma32(y, dp, x)
+    sin_negative = (j & 4) != 0
+    cos_negative = (~(j - 2) & 4) != 0
+    use_cos_poly = (j & 2) != 0  # for sin; cos takes the other polynomial
+    z = x * x
+    yc = fma32(fma32(np.full_like(x, _COSCOF[0]), z, _COSCOF[1]), z, _COSCOF[2])
+    yc = fma32(yc * z, z, -(z * f32(0.5))) + f32(1)
+    ys = fma32(fma32(np.full_like(x, _SINCOF[0]), z, _SINCOF[1]), z, _SINCOF[2])
+    ys = fma32(ys * z, x, x)
+    sin = np.where(use_cos_poly, yc, ys)
+    cos = np.where(use_cos_poly, ys, yc)
+    return np.where(sin_negative, -sin, sin), np.where(cos_negative, -cos, cos)
+
+
+def blocks_avx(u: np.ndarray, mean, std) -> np.ndarray:
+    """normal_fill_16_AVX2 over blocks of 16 float32 uniforms: 8 cosines then 8 sines each."""
+    u = u.reshape(-1, 16)
+    radius = np.sqrt(f32(-2) * log_avx(f32(1) - u[:, :8]))
+    sin, cos = sincos_avx(_TWO_PI_F32 * u[:, 8:])
+    out = np.empty_like(u)
+    out[:, :8] = fma32(radius * cos, std, mean)
+    out[:, 8:] = fma32(radius * sin, std, mean)
+    return out.reshape(-1)
+
+
+def blocks_double(u: np.ndarray, mean, std) -> np.ndarray:
+    """normal_fill_16 over blocks of 16 float64 uniforms, with libm's log, cos and sin."""
+    u = u.reshape(-1, 16)
+    radius = np.sqrt(-2.0 * np.log(1.0 - u[:, :8]))
+    theta = (2.0 * math.pi) * u[:, 8:]
+    out = np.empty_like(u)
+    out[:, :8] = fma64(radius * np.cos(theta), std, mean)
+    out[:, 8:] = fma64(radius * np.sin(theta), std, mean)
+    return out.reshape(-1)
+
+
+def pairs_double(u1: np.ndarray, u2: np.ndarray):
+    """at::normal_distribution<double>'s Box-Muller pairs: (cosine values, sine values)."""
+    radius = np.sqrt(-2.0 * np.log1p(-u2))
+    theta = (2.0 * math.pi) * u1
+    return radius * np.cos(theta), radius * np.sin(theta)
