@@ -79,7 +79,7 @@ class Generator:
 
     def words(self, n: int) -> np.ndarray:
         """The next n 32-bit outputs (torch's random()), as uint64."""
-        self._fresh = False
+        self._fresh = self._fresh and n == 0
         return self._mt.random_raw(n)
 
     def words64(self, n: int) -> np.ndarray:
@@ -194,14 +194,8 @@ def uniform(gen: Generator, n: int, dtype, low: float, high: float) -> np.ndarra
         return x if (low, high) == (0, 1) else boxmuller.fma64(x, f64(high) - f64(low), low)
     x = unit_float32(gen, n)
     if (low, high) != (0, 1):
-        lo, hi = _as_float(low, dtype), _as_float(high, dtype)
-        x = boxmuller.fma32(x, hi - lo, lo)
+        x = boxmuller.fma32(x, f32(high) - f32(low), f32(low))
     return x.astype(dtype, copy=False)
-
-
-def _as_float(value, dtype) -> np.float32:
-    """A bound cast to the tensor's dtype first, as torch's kernel casts it, then to float32."""
-    return f32(dtype.type(value))
 
 
 # -- normal -------------------------------------------------------------------------------------
@@ -212,7 +206,7 @@ def normal(gen: Generator, n: int, dtype, mean: float, std: float, contiguous=Tr
         return cast(normal_serial(gen, n, mean, std), dtype)
     if dtype == f64:
         return _fill16(gen, n, lambda k: unit_float64(gen, k), boxmuller.blocks_double, mean, std)
-    mean32, std32 = _as_float(mean, dtype), _as_float(std, dtype)
+    mean32, std32 = f32(mean), f32(std)  # float16 too: its fill works in float32
     if dtype == f32:
         return _fill16(gen, n, lambda k: unit_float32(gen, k), boxmuller.blocks_avx, mean32, std32)
     return _fill16_reduced(gen, n, mean32, std32).astype(dtype)
@@ -258,14 +252,11 @@ def normal_serial(gen: Generator, n: int, mean: float, std: float) -> np.ndarray
 
 
 # -- integers -------------------------------------------------------------------------------------
-_WIDE = {np.dtype(t) for t in (np.int64, np.float64, np.float32)}  # may draw 64 bits per value
-
-
 def integers(gen: Generator, n: int, dtype, low: int, high: int) -> np.ndarray:
-    """random_(low, high), randint: (word % range) + low; a range of 2**32 or more takes 64-bit
-    words, for the dtypes that can hold such numbers."""
+    """random_(low, high), randint: (word % range) + low, with 64-bit words once the range
+    reaches 2**28 (where a 32-bit word's modulo bias would show)."""
     span = high - low
-    words = gen.words64(n) if span >= 2**32 and np.dtype(dtype) in _WIDE else gen.words(n)
+    words = gen.words64(n) if span >= 2**28 else gen.words(n)
     return cast((words % np.uint64(span)).astype(np.int64) + np.int64(low), dtype)
 
 

@@ -434,9 +434,16 @@ def _integers_from(gen, n: int, dt, low) -> np.ndarray:
     return _random.integers(gen, n, dt, low, top + 1)
 
 
+def _float_int(value: int, dt) -> int:
+    """static_cast<int64_t>(static_cast<scalar_t>(value)): out of range gives x86's INT64_MIN."""
+    with np.errstate(over="ignore"):
+        f = dt.type(value)
+    return int(f) if np.isfinite(f) else -(2**63)
+
+
 def _float_from(low: int, dt) -> int:
     """torch's update_from: move `from` up to a value the float dtype holds exactly."""
-    plus = int(dt.type(low + 1))
+    plus = _float_int(low + 1, dt)
     if plus < low:
         n = abs(low + 1).bit_length() - 1
         low = plus + (1 << (n - np.finfo(dt).nmant))
@@ -445,7 +452,7 @@ def _float_from(low: int, dt) -> int:
 
 def _float_to(high: int, dt) -> int:
     """torch's update_to: move `to` down to a value the float dtype holds exactly."""
-    minus = int(dt.type(high - 1))
+    minus = _float_int(high - 1, dt)
     if minus >= high:
         n = abs(high - 1).bit_length() - 1
         high = minus - (1 << (n - np.finfo(dt).nmant))
