@@ -412,3 +412,11 @@ def test_bernoulli_and_dropout_match_torch(seed, shape, p, dtype):
         ],
         seed=seed,
     )
+
+
+def test_uniform_never_returns_its_upper_bound():
+    """torch turns a value that rounds up to `to` into `from`: a wide float32 range, and
+    float16 where float32's value rounds up."""
+    same(lambda T: T.zeros(5000).uniform_(1e6, 1e6 + 1), seed=0)
+    same(lambda T: T.zeros(5000, dtype=T.float16).uniform_(2, 3), seed=0)
+    same(lambda T: T.zeros(5000, dtype=T.float64).uniform_(1e15, 1e15 + 1), seed=0)

@@ -31,6 +31,8 @@ _SINCOF = (f32(-1.9515295891e-4), f32(8.3321608736e-3), f32(-1.6666654611e-1))
 _COSCOF = (f32(2.443315711809948e-005), f32(-1.388731625493765e-003), f32(4.166664568298827e-002))
 _MIN_NORM = np.array([0x00800000], np.uint32).view(f32)[0]
 _TWO_PI_F32 = f32(2.0 * math.pi)
+_LOW29, _HALF29 = np.int64(2**29 - 1), np.int64(2**28)  # the bits float64 has beyond float32
+_F32_TINY = float(np.finfo(f32).tiny)
 
 
 def _odd(s: np.ndarray, err: np.ndarray) -> np.ndarray:
@@ -62,8 +64,24 @@ def _two_prod(a, b):
 
 def fma32(a, b, c) -> np.ndarray:
     """float32 a*b + c rounded once, as an FMA instruction does."""
-    p = np.asarray(a, f32).astype(f64) * np.asarray(b, f32).astype(f64)  # exact: 48 bits
-    s, err = _two_sum(p, np.asarray(c, f32).astype(f64))
+    a, b, c = (np.asarray(v).astype(f64, copy=False) for v in (a, b, c))
+    s = a * b  # exact: two 24-bit mantissas
+    s += c
+    r = s.astype(f32)
+    # Rounding s to float32 is the one rounding unless s is exactly halfway between two
+    # float32 (the sum to double may have rounded onto the midpoint) or falls below float32's
+    # normal range: redo those few exactly.
+    bits = s.view(np.int64)
+    redo = (bits & _LOW29) == _HALF29
+    redo |= (np.abs(s) < _F32_TINY) & (s != 0)
+    if redo.any():
+        a, b, c = (np.broadcast_to(v, s.shape)[redo] for v in (a, b, c))
+        r[redo] = _fma32_exact(a, b, c)
+    return r
+
+
+def _fma32_exact(a, b, c) -> np.ndarray:
+    s, err = _two_sum(a * b, c)
     return _odd(s, err).astype(f32)  # odd rounding to 53 bits, then to 24: one rounding
 
 
@@ -77,6 +95,27 @@ def fma64(a, b, c) -> np.ndarray:
     return vh + _odd(w, werr)
 
 
+def _fused(a, b, c) -> np.ndarray:
+    """fma32 for float64 arrays holding float32 values, whose results stay in float32's
+    normal range (the polynomials below): one rounding, to float32."""
+    s = a * b
+    s += c
+    r = s.astype(f32)
+    tie = (s.view(np.int64) & _LOW29) == _HALF29
+    if tie.any():
+        a, b, c = (np.broadcast_to(v, s.shape)[tie] for v in (a, b, c))
+        r[tie] = _fma32_exact(a, b, c)
+    return r
+
+
+def _horner(x64: np.ndarray, coefficients) -> np.ndarray:
+    """((c0·x + c1)·x + c2)... with each step one FMA, as float32."""
+    y = _fused(f64(coefficients[0]), x64, f64(coefficients[1]))
+    for c in coefficients[2:]:
+        y = _fused(y.astype(f64), x64, f64(c))
+    return y
+
+
 def log_avx(x: np.ndarray) -> np.ndarray:
     """avx_mathfun's log256_ps for positive float32 x, with GCC's contractions into FMAs."""
     x = np.maximum(x, _MIN_NORM)
@@ -87,41 +126,56 @@ def log_avx(x: np.ndarray) -> np.ndarray:
     x = (x - f32(1)) + np.where(small, x, f32(0))
     e = e - small.astype(f32)
     z = x * x
-    y = np.full_like(x, _LOG_P[0])
-    for p in _LOG_P[1:]:
-        y = fma32(y, x, p)
-    y = fma32(y * x, z, e * _LOG_Q1)
+    x64 = x.astype(f64)
+    yx = (_horner(x64, _LOG_P) * x).astype(f64)
+    y = _fused(yx, z.astype(f64), (e * _LOG_Q1).astype(f64))
     y = y - z * f32(0.5)  # exact halving: fused or not, one rounding
-    return fma32(e, _LOG_Q2, x + y)
+    return _fused(e.astype(f64), f64(_LOG_Q2), (x + y).astype(f64))
 
 
 def sincos_avx(x: np.ndarray):
     """avx_mathfun's sincos256_ps for float32 x >= 0: (sin, cos), with GCC's FMAs."""
     j = ((x * _FOPI).astype(np.int32) + 1) & ~1
-    y = j.astype(f32)
+    y = j.astype(f64)
     for dp in _DP:  # x - y*pi/4 in three parts: Cody and Waite's reduction
-        x = fma32(y, dp, x)
+        x = fma32(y, f64(dp), x)
     sin_negative = (j & 4) != 0
     cos_negative = (~(j - 2) & 4) != 0
     use_cos_poly = (j & 2) != 0  # for sin; cos takes the other polynomial
     z = x * x
-    yc = fma32(fma32(np.full_like(x, _COSCOF[0]), z, _COSCOF[1]), z, _COSCOF[2])
-    yc = fma32(yc * z, z, -(z * f32(0.5))) + f32(1)
-    ys = fma32(fma32(np.full_like(x, _SINCOF[0]), z, _SINCOF[1]), z, _SINCOF[2])
-    ys = fma32(ys * z, x, x)
+    z64 = z.astype(f64)
+    yc = _fused((_horner(z64, _COSCOF) * z).astype(f64), z64, -(z * f32(0.5)).astype(f64))
+    yc += f32(1)
+    ys = _fused((_horner(z64, _SINCOF) * z).astype(f64), x.astype(f64), x.astype(f64))
     sin = np.where(use_cos_poly, yc, ys)
     cos = np.where(use_cos_poly, ys, yc)
-    return np.where(sin_negative, -sin, sin), np.where(cos_negative, -cos, cos)
+    np.negative(sin, out=sin, where=sin_negative)
+    np.negative(cos, out=cos, where=cos_negative)
+    return sin, cos
+
+
+_CHUNK = 2**14  # uniforms per pass: the temporaries stay in cache and in malloc's free lists
 
 
 def blocks_avx(u: np.ndarray, mean, std) -> np.ndarray:
     """normal_fill_16_AVX2 over blocks of 16 float32 uniforms: 8 cosines then 8 sines each."""
+    out = np.empty_like(u)
+    for start in range(0, u.size, _CHUNK):
+        out[start : start + _CHUNK] = _blocks_avx(u[start : start + _CHUNK], mean, std)
+    return out
+
+
+def _blocks_avx(u: np.ndarray, mean, std) -> np.ndarray:
     u = u.reshape(-1, 16)
     radius = np.sqrt(f32(-2) * log_avx(f32(1) - u[:, :8]))
     sin, cos = sincos_avx(_TWO_PI_F32 * u[:, 8:])
     out = np.empty_like(u)
-    out[:, :8] = fma32(radius * cos, std, mean)
-    out[:, 8:] = fma32(radius * sin, std, mean)
+    if (mean, std) == (0, 1):
+        np.multiply(radius, cos, out=out[:, :8])
+        np.multiply(radius, sin, out=out[:, 8:])
+    else:
+        out[:, :8] = fma32(radius * cos, std, mean)
+        out[:, 8:] = fma32(radius * sin, std, mean)
     return out.reshape(-1)
 
 
@@ -131,8 +185,10 @@ def blocks_double(u: np.ndarray, mean, std) -> np.ndarray:
     radius = np.sqrt(-2.0 * np.log(1.0 - u[:, :8]))
     theta = (2.0 * math.pi) * u[:, 8:]
     out = np.empty_like(u)
-    out[:, :8] = fma64(radius * np.cos(theta), std, mean)
-    out[:, 8:] = fma64(radius * np.sin(theta), std, mean)
+    out[:, :8] = radius * np.cos(theta)
+    out[:, 8:] = radius * np.sin(theta)
+    if (mean, std) != (0, 1):
+        out = fma64(out, std, mean)
     return out.reshape(-1)
 
 

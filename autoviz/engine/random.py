@@ -187,15 +187,19 @@ def unit_float64(gen: Generator, n: int) -> np.ndarray:
 
 def uniform(gen: Generator, n: int, dtype, low: float, high: float) -> np.ndarray:
     """uniform_(low, high): x * (high - low) + low with one rounding, in the dtype's
-    precision (float16 is computed in float32 and rounded)."""
+    precision (float16's in float32, then rounded); a value that rounds up to high is low."""
     dtype = np.dtype(dtype)
     if dtype == f64:
         x = unit_float64(gen, n)
-        return x if (low, high) == (0, 1) else boxmuller.fma64(x, f64(high) - f64(low), low)
-    x = unit_float32(gen, n)
-    if (low, high) != (0, 1):
-        x = boxmuller.fma32(x, f32(high) - f32(low), f32(low))
-    return x.astype(dtype, copy=False)
+        if (low, high) == (0, 1):
+            return x
+        x = boxmuller.fma64(x, f64(high) - f64(low), low)
+    else:
+        x = unit_float32(gen, n)
+        if (low, high) == (0, 1):
+            return x.astype(dtype, copy=False)
+        x = boxmuller.fma32(x, f32(high) - f32(low), f32(low)).astype(dtype, copy=False)
+    return np.where(x >= dtype.type(high), dtype.type(low), x)
 
 
 # -- normal -------------------------------------------------------------------------------------
