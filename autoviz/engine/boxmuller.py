@@ -2,6 +2,7 @@
 the float32 log and sincos of the AVX2 kernel (Cephes polynomials, as avx_mathfun writes them)."""
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -33,6 +34,7 @@ _MIN_NORM = np.array([0x00800000], np.uint32).view(f32)[0]
 _TWO_PI_F32 = f32(2.0 * math.pi)
 _LOW29, _HALF29 = np.int64(2**29 - 1), np.int64(2**28)  # the bits float64 has beyond float32
 _F32_TINY = float(np.finfo(f32).tiny)
+_F64_SAFE_LOW, _F64_SAFE_HIGH = 2.0**-960, 2.0**995  # Dekker's split neither under- nor overflows
 
 
 def _odd(s: np.ndarray, err: np.ndarray) -> np.ndarray:
@@ -87,12 +89,27 @@ def _fma32_exact(a, b, c) -> np.ndarray:
 
 def fma64(a, b, c) -> np.ndarray:
     """float64 a*b + c rounded once (Boldo and Melquiond's emulation, through round-to-odd)."""
-    a, b, c = (np.asarray(v, f64) for v in (a, b, c))
+    a, b, c = np.broadcast_arrays(*(np.asarray(v, f64) for v in (a, b, c)))
     uh, ul = _two_prod(a, b)
     th, tl = _two_sum(c, ul)
     vh, vl = _two_sum(uh, th)
     w, werr = _two_sum(tl, vl)
-    return vh + _odd(w, werr)
+    out = vh + _odd(w, werr)
+    # The error-free steps need normal numbers and no overflow: redo the rest exactly.
+    extreme = ~((np.abs(uh) > _F64_SAFE_LOW) | (uh == 0)) | (np.abs(uh) > _F64_SAFE_HIGH)
+    extreme |= ~((np.abs(c) > _F64_SAFE_LOW) | (c == 0)) | ~np.isfinite(out)
+    if extreme.any():
+        out = np.array(out)
+        triples = zip(a[extreme], b[extreme], c[extreme], strict=True)
+        out[extreme] = [_fma_exact(*v) for v in triples]
+    return out
+
+
+def _fma_exact(a: float, b: float, c: float) -> float:
+    """a*b + c rounded once, through exact rationals (Python rounds int / int correctly)."""
+    if not all(map(math.isfinite, (a, b, c))):
+        return a * b + c
+    return float(Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c)))
 
 
 def _fused(a, b, c) -> np.ndarray:
@@ -137,8 +154,10 @@ def sincos_avx(x: np.ndarray):
     """avx_mathfun's sincos256_ps for float32 x >= 0: (sin, cos), with GCC's FMAs."""
     j = ((x * _FOPI).astype(np.int32) + 1) & ~1
     y = j.astype(f64)
-    for dp in _DP:  # x - y*pi/4 in three parts: Cody and Waite's reduction
-        x = fma32(y, f64(dp), x)
+    for dp in _DP:
+        # x - y·π/4 in three parts (Cody and Waite): y <= 8 and the parts' few bits make each
+        # y·dp + x exact in float64, so rounding it to float32 is the FMA's one rounding.
+        x = (y * dp + x).astype(f32)
     sin_negative = (j & 4) != 0
     cos_negative = (~(j - 2) & 4) != 0
     use_cos_poly = (j & 2) != 0  # for sin; cos takes the other polynomial
