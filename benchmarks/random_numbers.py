@@ -1,34 +1,23 @@
 """autoviz's random numbers beside torch's (CPU), which they equal bit for bit, in one run.
 
-    python benchmarks/random_numbers.py            # every workload, 15 pairs each
-    python benchmarks/random_numbers.py --quick    # 5 pairs each
+    python benchmarks/random_numbers.py            # every workload, 15 rounds each
+    python benchmarks/random_numbers.py --quick    # 5 rounds each
 
-Both libraries run in this process, seeded alike before every call, and each run checks that
-the values are equal. The two alternate (autoviz, torch, autoviz, ...) with gc.collect()
-before each call; torch and the BLAS are pinned to one thread; a row gives each library's
-median time and the median of the pairs' ratios autoviz / torch with its spread (the lowest and
-highest ratio), since the speed of a shared machine changes from one second to the next.
+Both libraries run in this process, seeded alike before every call, and the values of each
+round are checked equal. Contenders alternate (benchmarks/harness.py: one BLAS and torch
+thread, a collected heap before each run); a row gives each library's median and the median
+of the rounds' ratios autoviz / torch with its middle half.
 
-Target: a 1000 x 1000 randn within 10x of torch's (torch does Box-Muller in AVX2 registers;
-autoviz redoes the same float32 arithmetic, FMA by FMA, in numpy).
+Targets: a 1000 x 1000 randn within 15x of torch's (torch does Box-Muller in AVX2 registers;
+autoviz redoes the same float32 arithmetic, FMA by FMA, in numpy), rand within 2x.
+(This file is not called random.py: a script of that name would shadow Python's `random`.)
 """
 
-import os
+import argparse
 
-for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[_var] = "1"  # before numpy and torch load their thread pools
+import harness  # before numpy: one BLAS thread
 
-import argparse  # noqa: E402
-import gc  # noqa: E402
-import statistics  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-import numpy as np  # noqa: E402
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
-import autoviz  # noqa: E402
+import autoviz
 
 WORKLOADS = {
     "randn 1000x1000": lambda T: T.randn(1000, 1000),
@@ -39,64 +28,65 @@ WORKLOADS = {
     "randint 1000x1000": lambda T: T.randint(0, 10, (1000, 1000)),
     "randperm 60000 (an MNIST epoch)": lambda T: T.randperm(60000),
     "dropout 1000x1000": lambda T: T.nn.functional.dropout(T.ones(1000, 1000), 0.5),
-    "multinomial 1000 from 1000": lambda T: T.multinomial(T.ones(1000, 1000), 1),
-    "nn.Linear(784, 256)": lambda T: T.nn.Linear(784, 256).weight,
-    "randn(16), 1000 times": lambda T: [T.randn(16) for _ in range(1000)][-1],
+    "multinomial, 1000 rows of 1000": lambda T: T.multinomial(T.ones(1000, 1000), 1),
+    "nn.Linear(784, 256)": lambda T: T.nn.Linear(784, 256).weight.detach(),
+    "randn(16), 100 times": lambda T: [T.randn(16) for _ in range(100)][-1],
 }
+TARGETS = {"randn 1000x1000": 15.0, "rand 1000x1000": 2.0}
 
 
-def clock(lib, work) -> tuple:
-    """Seconds for one seeded call, and its values."""
-    lib.manual_seed(0)
-    gc.collect()
-    start = time.perf_counter()
-    out = work(lib)
-    return time.perf_counter() - start, np.asarray(out.detach().numpy())
+def seeded(lib, work, results: list):
+    """A contender: seed, run, keep the values for the equality check."""
+
+    import numpy as np
+
+    def run():
+        lib.manual_seed(0)
+        results.append(np.asarray(work(lib).numpy()))
+
+    return run
 
 
-def row(torch, work, pairs: int) -> dict:
-    ours, theirs, ratios = [], [], []
-    for _ in range(pairs):
-        a, mine = clock(autoviz, work)
-        b, expected = clock(torch, work)
-        if not np.array_equal(mine, expected):
-            raise SystemExit("autoviz's values differ from torch's: this is a bug, please report")
-        ours.append(a)
-        theirs.append(b)
-        ratios.append(a / b)
-    return {
-        "autoviz": statistics.median(ours),
-        "torch": statistics.median(theirs),
-        "ratio": statistics.median(ratios),
-        "spread": (min(ratios), max(ratios)),
-    }
+def row(torch, work, rounds: int) -> dict:
+    import numpy as np
 
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1e3:.1f} ms" if seconds >= 1e-3 else f"{seconds * 1e6:.0f} us"
+    mine, theirs = [], []
+    runs = harness.alternate(
+        {"autoviz": seeded(autoviz, work, mine), "torch": seeded(torch, work, theirs)}, rounds
+    )
+    if any(not np.array_equal(a, b) for a, b in zip(mine, theirs, strict=True)):
+        raise SystemExit("autoviz's values differ from torch's: a bug, please report it")
+    ours, peer = harness.column(runs["autoviz"]), harness.column(runs["torch"])
+    return {"autoviz": ours, "torch": peer, "ratios": harness.ratios(ours, peer)}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="5 pairs per workload")
+    parser.add_argument("--quick", action="store_true", help="5 rounds per workload")
     args = parser.parse_args()
     try:
-        import torch
+        torch = harness.torch()
     except ImportError:
         raise SystemExit("this benchmark compares with torch: pip install torch") from None
-    torch.set_num_threads(1)
-    pairs = 5 if args.quick else 15
-    print(f"numpy {np.__version__}, torch {torch.__version__}, {pairs} pairs per row\n")
-    print("| workload | autoviz | torch | autoviz / torch (spread) |")
+    rounds = 5 if args.quick else 15
+    import numpy as np
+
+    targets = harness.Targets("random_numbers")
+    print(f"{harness.PINNED}; numpy {np.__version__}, torch {torch.__version__}, {rounds} rounds")
+    print()
+    print("| workload | autoviz | torch | autoviz / torch |")
     print("|---|---:|---:|---:|")
     for name, work in WORKLOADS.items():
-        r = row(torch, work, pairs)
-        low, high = r["spread"]
+        r = row(torch, work, rounds)
+        ours, peer = harness.median(r["autoviz"]), harness.median(r["torch"])
         print(
-            f"| {name} | {ms(r['autoviz'])} | {ms(r['torch'])} | "
-            f"{r['ratio']:.2f}x ({low:.2f}-{high:.2f}) |",
+            f"| {name} | {harness.fmt_time(ours)} | {harness.fmt_time(peer)} | "
+            f"{harness.fmt_ratio(r['ratios'])} |",
             flush=True,
         )
+        if name in TARGETS:
+            targets.ratio(f"{name} / torch", r["ratios"], TARGETS[name])
+    targets.write()
 
 
 if __name__ == "__main__":
