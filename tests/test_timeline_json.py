@@ -23,12 +23,26 @@ from autoviz.tracing.model import Edge, Flow, Node, Source, Step
 from conftest import lesson_timeline, loop_timeline, mlp_timeline
 
 
+def freed_graph_timeline():
+    """Backward into a graph already freed: the learner's RuntimeError of lesson 4, which
+    leaves a gradient flow along an edge from one graph into the next."""
+    w = autoviz.tensor(0.5, requires_grad=True)
+    with autoviz.trace() as tl:
+        h = w * 2
+        h.backward()
+        loss = h * 3
+        with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+            loss.backward()
+    return tl
+
+
 @functools.cache
 def texts() -> dict:
     return {
         "lesson": lesson_timeline().to_json(),
         "mlp": mlp_timeline().to_json(),
         "loop": loop_timeline().to_json(),
+        "freed": freed_graph_timeline().to_json(),
     }
 
 
@@ -54,6 +68,10 @@ def test_the_real_timelines_load_and_write_back_byte_for_byte():
     kinds = {s["kind"] for text in texts().values() for s in json.loads(text)["steps"]}
     assert {"leaf", "op", "seed", "backward", "accumulate", "free", "zero_grad"} <= kinds
     assert {"update", "detach", "no_grad", "retain_grad", "set_grad"} <= kinds
+
+
+def test_every_view_works_after_backward_into_a_freed_graph(tmp_path, pure_engine):
+    every_view_works(load(texts()["freed"]), tmp_path)
 
 
 def test_every_model_field_has_a_row_in_the_schema():
@@ -89,6 +107,7 @@ def test_every_model_field_has_a_row_in_the_schema():
         (mutated("lesson", lambda d: d["nodes"][0].update(value=[[1.0], 2.0])), "nodes[0].value"),
         (mutated("lesson", lambda d: d["nodes"][0].update(value={"float": "1e9"})), "value"),
         (mutated("lesson", lambda d: d["nodes"][0].update(graph=10**20)), "nodes[0].graph"),
+        (mutated("lesson", lambda d: d["nodes"][5].update(graph=1)), "nodes[5].graph: expected 0"),
         (mutated("lesson", lambda d: d["nodes"][0].update(requires_grad=1)), "requires_grad"),
         (mutated("lesson", lambda d: d["nodes"][0].update(module=[["net"]])), "nodes[0].module[0]"),
         (mutated("lesson", lambda d: d["nodes"][0].update(extra=1)), "unknown field 'extra'"),
