@@ -54,7 +54,8 @@ def build(
     other = Frames(tl, look, replace(first, rankdir=directions[1]), timeout)
     svgs = []
     for i, layout in enumerate(deltas.layouts):
-        svg = other.svg(deltas.layout_of_step.index(i), ghost)
+        first_step = deltas.steps[deltas.layout_of_step.index(i)]  # its first state, that way
+        svg = other.svg(first_step, ghost)
         svgs.append([_inline(layout.svg, look.name), _inline(svg, look.name)])
     data = _data(tl, deltas, quiz)
     data["layouts"] = [
@@ -80,27 +81,31 @@ def _data(tl, deltas: Deltas, quiz: bool) -> dict:
             strings.append(text)
         return where[text]
 
-    steps = []
-    for k, panel in enumerate(explain.panels(tl)):
-        flat = []
-        for slot, value in deltas.changes[k]:
+    steps, panels = [], explain.panels(tl)
+    # One entry per step, but one only for a graph too large to draw (its note says so);
+    # `index` is the timeline's step, which the counter and the widget's `step` trait use.
+    for i, (k, note) in enumerate(zip(deltas.steps, deltas.notes, strict=True)):
+        panel, flat = panels[k], []
+        for slot, value in deltas.changes[i]:
             # Values as the DOM holds them: the script sets them with textContent or as a class.
             flat += [slot, intern(html.unescape(value))]
         steps.append(
             {
-                "layout": deltas.layout_of_step[k],
+                "index": k,
+                "layout": deltas.layout_of_step[i],
                 "changes": flat,
                 "phase": panel["phase"],
                 "banner": intern(panel["banner"]),
-                "explain": intern(panel["explain"]),
+                "explain": intern(note or panel["explain"]),
                 "line": panel["line"],
-                "quiz": _quiz(tl, k) if quiz else None,
+                "quiz": _quiz(tl, k) if quiz and note is None else None,
             }
         )
     lines, _ = explain.code_lines(tl)
     return {
         "format": FORMAT,
         "version": VERSION,
+        "total": len(tl),
         "strings": strings,
         "steps": steps,
         "code": [{"file": Path(s.file).name, "line": s.line, "text": s.text} for s in lines],

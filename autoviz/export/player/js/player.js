@@ -254,7 +254,7 @@ class Player {
     }
     const traits = {
       "change:step": () => {
-        const k = this.model.get("step");
+        const k = this.entryOf(this.model.get("step"));
         if (k !== this.current && this.quiz.pending !== k) this.request(k);
       },
       "change:follow": () => this.setFollow(this.model.get("follow")),
@@ -301,7 +301,7 @@ class Player {
     if (!this.started) {
       this.started = true;
       this.picture.direction = this.chooseDirection();
-      this.goto(Math.min(Math.max(0, this.model.get("step") || 0), this.data.steps.length - 1));
+      this.goto(this.entryOf(this.model.get("step") || 0));
       return;
     }
     if (this.camera.follow || !this.camera.view) this.camera.frame(this.picture.shown, true);
@@ -320,6 +320,20 @@ class Player {
   }
 
   /* ---- stepping ---- */
+
+  /* The entry showing timeline step k (entries are the steps, except that a graph too large
+     to draw has one entry for all its steps). */
+  entryOf(k) {
+    const steps = this.data.steps;
+    let lo = 0;
+    let hi = steps.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (steps[mid].index <= k) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
 
   /* Show step k, whatever the quiz says (tests and `window.autoviz.goto` with no quiz). */
   goto(k) {
@@ -358,13 +372,13 @@ class Player {
     const total = this.data.steps.length;
     this.banner.textContent = strings[step.banner];
     this.banner.className = `av-banner av-phase-${step.phase}`;
-    this.root.dataset.step = String(this.current);
+    this.root.dataset.step = String(step.index);
     this.root.dataset.phase = step.phase;
     if (this.page) {
-      document.body.dataset.step = String(this.current);
+      document.body.dataset.step = String(step.index);
       document.body.dataset.phase = step.phase;
     }
-    this.counter.textContent = `step ${this.current + 1} of ${total}`;
+    this.counter.textContent = `step ${step.index + 1} of ${this.data.total}`;
     this.slider.value = String(this.current);
     this.explainBox.replaceChildren(
       ...strings[step.explain].split("\n").map((line) => h("div", {}, line)),
@@ -381,8 +395,9 @@ class Player {
 
   /* Tell Python (the widget's `step` trait) where the player is. */
   sync() {
-    if (this.model.get("step") !== this.current) {
-      this.model.set("step", this.current);
+    const index = this.data.steps[this.current].index;
+    if (this.model.get("step") !== index) {
+      this.model.set("step", index);
       this.model.save_changes();
     }
   }
