@@ -58,38 +58,39 @@ class Camera {
     this.moveTo(target, instant || switched);
   }
 
-  /* The step's nodes with their neighbours when that is legible; else the step's nodes at a
-     legible scale, the view centred on the neighbourhood as far as keeps them in view. Nodes
-     too far apart for that are framed anyway when few (all in view); a step about more than
-     three of them is shown as the overview. */
-  around([near, own, count], legible, whole) {
-    const fitNear = this.fitScale(near);
-    if (fitNear >= legible) return this.centred(near, Math.min(fitNear, legible * FOCUS_ZOOM));
+  /* The step's nodes with their neighbours when that is legible, else with the edges the
+     step acts on; else the step's nodes at the legible scale, the view pulled toward those
+     edges as far as keeps the nodes in view. Nodes too far apart even for that are framed
+     anyway when few (all in view); a step about more than three is shown as the overview. */
+  around({ near, acting, own, count }, legible, whole) {
+    for (const box of [near, acting]) {
+      const s = this.fitScale(box);
+      if (s >= legible) return this.centred(box, Math.min(s, legible * FOCUS_ZOOM));
+    }
     const fitOwn = this.fitScale(own);
     if (fitOwn < legible) {
       return count <= 3 ? this.centred(own, fitOwn) : this.centred(this.variant.box, whole);
     }
-    const s = legible;
     const { W, H } = this.size();
-    const slack = (ownLo, ownLen, view) => Math.max(0, (view - 2 * FOCUS_PAD) / s - ownLen) / 2;
-    const toward = (c, ownLo, ownLen, view) => {
-      const mid = ownLo + ownLen / 2;
-      const room = slack(ownLo, ownLen, view);
-      return Math.min(Math.max(c, mid - room), mid + room);
+    const toward = (c, lo, len, view) => {
+      const room = Math.max(0, (view - 2 * FOCUS_PAD) / legible - len) / 2;
+      return Math.min(Math.max(c, lo + len / 2 - room), lo + len / 2 + room);
     };
-    const x = toward(near.x + near.w / 2, own.x, own.w, W);
-    const y = toward(near.y + near.h / 2, own.y, own.h, H);
-    return this.centred({ x: x - 1, y: y - 1, w: 2, h: 2 }, s);
+    const x = toward(acting.x + acting.w / 2, own.x, own.w, W);
+    const y = toward(acting.y + acting.h / 2, own.y, own.h, H);
+    return this.centred({ x, y, w: 0, h: 0 }, legible);
   }
 
-  /* [step's nodes with neighbours and edges, the step's own nodes and edges, how many nodes]
-     as boxes in viewBox units, or null when the step shows nothing it acts on. */
+  /* Boxes in viewBox units around what the step acts on: its nodes with their neighbours and
+     edges (near), its nodes and its own edges (acting), its nodes alone (own); null when the
+     step shows nothing it acts on. */
   focusBoxes(variant) {
     const current = [...variant.svg.querySelectorAll("g.current")].filter(visibleGroup);
-    if (!current.length) return null;
-    const own = current.map((g) => variant.boundsOf(g.id));
-    const near = own.slice();
     const nodes = current.filter((g) => g.classList.contains("node"));
+    if (!current.length) return null;
+    const own = (nodes.length ? nodes : current).map((g) => variant.boundsOf(g.id));
+    const acting = current.map((g) => variant.boundsOf(g.id));
+    const near = acting.slice();
     for (const g of nodes) {
       for (const [edge, other] of variant.neighbours(g.id)) {
         const node = variant.groups.get(other);
@@ -98,7 +99,7 @@ class Camera {
         if (line && visibleGroup(line)) near.push(variant.boundsOf(edge));
       }
     }
-    return [union(near), union(own), nodes.length];
+    return { near: union(near), acting: union(acting), own: union(own), count: nodes.length };
   }
 
   /* A view of `box` at scale s, kept inside the drawing where the drawing is larger. */
