@@ -1,8 +1,8 @@
 """An animated SVG of a timeline: each graph's one layout, stepped by CSS keyframes, no script."""
 
-import html
 import re
 
+from ..render.labels import escape
 from ..render.theme import FONT_FAMILY
 
 HOLD_STEPS = 2  # the last frame stays this many steps longer before the loop starts again
@@ -208,7 +208,7 @@ def _caption(tl, k: int, theme, width, top, clock: Clock | None, at=None, note=N
         f'<g id="caption-{k}" class="caption{classes}"{still} '
         f'transform="translate({_num(12 * scale)} {_num(top + 4 * scale)})">'
         f'<text y="{_num(big * 1.2)}" font-size="{_num(big)}" font-weight="bold" {font}>'
-        f"Step {k + 1} of {len(tl)} · {html.escape(banner(step))}</text>"
+        f"Step {k + 1} of {len(tl)} · {escape(banner(step))}</text>"
         f'<text y="{_num(big * 1.2 + small * 1.5)}" font-size="{_num(small)}" {font}>'
-        f"{html.escape(caption)}</text></g>\n"
+        f"{escape(caption)}</text></g>\n"
     )

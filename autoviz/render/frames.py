@@ -1,6 +1,5 @@
 """Stepping frames: each graph of a timeline is laid out once; a frame restyles that SVG."""
 
-import html
 import re
 from bisect import bisect_right
 
@@ -11,6 +10,7 @@ from ..tracing.text import number, shape_text
 from ..tracing.timeline import Timeline
 from .dot import Options, drawing_plan, label_rows, settle, to_dot
 from .groups import Plan
+from .labels import row
 from .layout import svg_layout
 from .summary import summary_dot, summary_svg, summary_text
 from .theme import Theme
@@ -308,8 +308,8 @@ def _node_state(node, shown, current: bool, graph, options: Options, ghost: bool
         state[("nc", node.id)] = f"node {node.kind} {'ghost' if ghost else 'hidden'}"
         return
     state[("nc", node.id)] = _node_class(shown, current)
-    for i, row in enumerate(label_rows(shown, graph, options)):
-        state[("nt", node.id, i)] = html.escape(row, quote=False)
+    for i, text in enumerate(label_rows(shown, graph, options)):
+        state[("nt", node.id, i)] = row(text)
 
 
 def _node_class(shown, current: bool) -> str:
@@ -325,7 +325,7 @@ def _edge_state(edge, visible, flows: dict, now: set, state) -> None:
         state[("ec", edge.id)] = "edge data hidden"
     elif edge.id in flows:
         state[("ec", edge.id)] = "edge data grad" + (" current" if edge.id in now else "")
-        state[("et", edge.id)] = html.escape(flows[edge.id], quote=False)
+        state[("et", edge.id)] = row(flows[edge.id])
     else:
         state[("ec", edge.id)] = "edge data"
         state[("et", edge.id)] = ""
@@ -514,8 +514,8 @@ class Template:
 
     def _node_body(self, node_id: str, body: str) -> None:
         pos = 0
-        for row, match in enumerate(_TEXT.finditer(body)):
-            key = ("nt", node_id, row)
+        for i, match in enumerate(_TEXT.finditer(body)):
+            key = ("nt", node_id, i)
             self.defaults[key] = match.group(2)
             self.parts += [body[pos : match.start()], f"<text{match.group(1)}>", key, "</text>"]
             pos = match.end()

@@ -1,6 +1,5 @@
 """The picture standing in for a graph of a timeline too large to draw: its size, and what to do."""
 
-import html
 import textwrap
 
 from .labels import escape
@@ -37,7 +36,7 @@ def summary_svg(lines: list[str], theme: Theme) -> str:
         size, weight = (big, ' font-weight="bold"') if i == 0 else (small, "")
         rows.append(
             f'<text x="{8 + PAD:.1f}" y="{y:.1f}" font-size="{size}"{weight} {font}>'
-            f"{html.escape(line, quote=False)}</text>"
+            f"{escape(line)}</text>"
         )
         y += big * 0.4 + small * 1.35 if i == 0 else small * 1.35
     w, h = box_w + 16, box_h + 16
