@@ -405,7 +405,7 @@ def test_html_writes_the_player(tmp_path, pure_engine):
         "x = torch.tensor(2.0, requires_grad=True)",
         "w = torch.tensor(3.0, requires_grad=True)",
     ]
-    assert '<body class="theme-projector">' in out.read_text()
+    assert data["theme"] == "projector"
     assert run_cli("html", str(script), "-o", str(tmp_path / "x.txt")).stderr == (
         f"autoviz: error: cannot write '{tmp_path / 'x.txt'}': unknown suffix '.txt' "
         "(must be one of ['.html', '.htm'])\n"
