@@ -16,7 +16,7 @@ import autoviz
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch
 
-from random_cases import same  # noqa: E402 (needs torch, imported just above)
+from random_cases import same, state  # noqa: E402 (needs torch, imported just above)
 
 # Sizes around every switch: the vectorised normal fill from 16 elements (ragged ends redraw
 # their last 16), 64-bit draws for integer ranges from 2**32.
@@ -51,6 +51,7 @@ EDGE_CASES = {
     # Box-Muller pairs: the second value waits in the generator, even across calls and dtypes
     "normal cache across calls": lambda T: [T.randn(3), T.randn(3), T.randn(1, dtype=T.float64)],
     "cache kept over a vectorised fill": lambda T: [T.randn(1), T.randn(40), T.randn(1)],
+    "size keyword": lambda T: [T.randn(size=(2, 3)), T.rand(size=[4]), T.randn(T.Size([2]))],
     "scalar randn": lambda T: [T.randn(()), T.randn(()), T.rand(())],
     "empty": lambda T: [T.randn(0), T.rand(0, 3), T.randint(0, 5, (0,)), T.randperm(0)],
     "non-contiguous normal_ goes element by element": lambda T: T.zeros(4, 8).t().normal_(),
@@ -390,3 +391,27 @@ def test_uniform_never_returns_its_upper_bound():
     same(lambda T: T.zeros(5000).uniform_(1e6, 1e6 + 1), seed=0)
     same(lambda T: T.zeros(5000, dtype=T.float16).uniform_(2, 3), seed=0)
     same(lambda T: T.zeros(5000, dtype=T.float64).uniform_(1e15, 1e15 + 1), seed=0)
+
+
+def test_named_random_leaves_and_deterministic_inits():
+    x = autoviz.randn(2, 3, requires_grad=True, name="x")
+    assert x.name == "x" and x.requires_grad and x.is_leaf
+    assert autoviz.rand(2, name="u").name == "u"
+    for make in (
+        lambda T: T.nn.init.eye_(T.zeros(3, 5)),
+        lambda T: T.nn.init.dirac_(T.zeros(4, 2, 3, 3), groups=2),
+        lambda T: T.nn.init.constant_(T.zeros(2, 2), 0.25),
+        lambda T: T.nn.init.ones_(T.zeros(3)),
+        lambda T: T.nn.init.zeros_(T.ones(3)),
+    ):
+        assert make(autoviz).tolist() == make(torch).tolist()
+
+
+def test_orthogonal_init_draws_as_torch_and_is_orthogonal():
+    torch.manual_seed(3)
+    expected = torch.nn.init.orthogonal_(torch.zeros(4, 6), gain=2.0).numpy()
+    autoviz.manual_seed(3)
+    got = autoviz.nn.init.orthogonal_(autoviz.zeros(4, 6), gain=2.0).numpy()
+    np.testing.assert_allclose(got, expected, atol=1e-5)  # numpy's QR: equal to rounding
+    np.testing.assert_allclose(got @ got.T, 4 * np.eye(4), atol=1e-5)
+    assert state(autoviz) == state(torch)
