@@ -3,7 +3,6 @@ the float32 log and sincos of the AVX2 kernel (Cephes polynomials, as avx_mathfu
 
 import math
 import struct
-from fractions import Fraction
 
 import numpy as np
 
@@ -131,6 +130,8 @@ def fma64(a, b, c) -> np.ndarray:
 
 def _fma_exact(a: float, b: float, c: float) -> float:
     """a*b + c rounded once, through exact rationals (Python rounds int / int correctly)."""
+    from fractions import Fraction  # rarely needed, and slow to import
+
     if not all(map(math.isfinite, (a, b, c))):
         return a * b + c
     return float(Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c)))

@@ -6,8 +6,6 @@ Each kernel takes a Generator and returns a flat numpy array in the order PyTorc
 (aten/src/ATen/core/TransformationHelper.h, native/cpu/DistributionTemplates.h, ...).
 """
 
-import secrets
-
 import numpy as np
 
 from . import boxmuller
@@ -48,7 +46,7 @@ class Generator:
                 f"autoviz has only a CPU generator (got device {str(device)!r}); use "
                 "torch.Generator() or torch.Generator(device='cpu')"
             )
-        self._mt = np.random.MT19937()
+        self._mt = np.random.MT19937(0)  # a fixed seed: no OS entropy to gather; reseeded below
         self.manual_seed(DEFAULT_SEED)
 
     def __repr__(self) -> str:
@@ -73,6 +71,8 @@ class Generator:
 
     def seed(self) -> int:
         """Seed from the operating system's randomness and return the seed."""
+        import secrets  # only here: it costs `import autoviz` several milliseconds
+
         value = secrets.randbits(64)
         self.manual_seed(value)
         return value
