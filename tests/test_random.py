@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import autoviz
+from autoviz.engine import topk
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch
@@ -121,6 +122,9 @@ EDGE_CASES = {
         T.multinomial(T.rand(3, 8), 8),
         T.multinomial(T.rand(6, dtype=T.float64), 2),
         T.multinomial(T.tensor([1.0, 0.0, 0.0, 2.0]), 2),
+        # equal keys: which zero-probability categories come last is torch's topk's choice
+        T.multinomial(T.tensor([[1.0] + [0.0] * 9, [0.0] * 6 + [3.0] * 4]), 8),
+        T.multinomial(T.tensor([0.0] * 300 + [1.0, 2.0]), 4),  # topk's partial_sort path
     ],
     "multinomial with replacement": lambda T: [
         T.multinomial(T.rand(10), 25, True),
@@ -371,6 +375,16 @@ def test_multinomial_matches_torch(seed, rows, cols, data):
         return T.multinomial(weights, count, replacement)
 
     same(case, seed=seed)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 60), st.integers(1, 400), st.integers(0, 4), st.data())
+def test_topk_tie_order_is_torchs(k, n, distinct, data):
+    """Where keys tie, multinomial's order is libstdc++'s nth_element/sort/partial_sort's."""
+    values = data.draw(st.lists(st.integers(0, distinct), min_size=n, max_size=n))
+    k = min(k, n)
+    expected = torch.topk(torch.tensor(values, dtype=torch.float32), k).indices.tolist()
+    assert topk.topk_row([float(v) for v in values], k) == expected
 
 
 @settings(max_examples=30, deadline=None)
