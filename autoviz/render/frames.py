@@ -11,7 +11,7 @@ from ..tracing.timeline import Timeline
 from .dot import Options, drawing_plan, label_rows, settle, to_dot
 from .groups import Plan
 from .labels import row
-from .layout import svg_layout
+from .layout import check_timeout, svg_layout
 from .summary import summary_dot, summary_svg, summary_text
 from .theme import Theme
 
@@ -39,7 +39,8 @@ class Frames:
     """
 
     def __init__(self, tl: Timeline, theme: Theme, options: Options, timeout=None) -> None:
-        self.tl, self.theme, self.options, self.timeout = tl, theme, options, timeout
+        self.tl, self.theme, self.options = tl, theme, options
+        self.timeout = check_timeout(timeout)
         self.index = index_of(tl)
         self.templates = {}  # leading graph -> (DOT source, Template, Plan or None: a summary)
         self.summaries = {}  # graph -> its summary's template, for the later graphs of a shape
