@@ -429,3 +429,10 @@ def test_orthogonal_init_draws_as_torch_and_is_orthogonal():
     np.testing.assert_allclose(got, expected, atol=1e-5)  # numpy's QR: equal to rounding
     np.testing.assert_allclose(got @ got.T, 4 * np.eye(4), atol=1e-5)
     assert state(autoviz) == state(torch)
+
+
+def test_devices_as_a_cpu_build_of_torch_takes_them():
+    assert autoviz.randn(2, device="cpu").shape == (2,)
+    assert autoviz.rand(2, device="cpu:0").shape == (2,)
+    with pytest.raises(AssertionError, match="Torch not compiled with CUDA enabled"):
+        autoviz.rand(2, device="cuda")

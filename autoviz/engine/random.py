@@ -41,7 +41,7 @@ class Generator:
     """`torch.Generator`: PyTorch's CPU generator, mt19937 seeded as torch seeds it."""
 
     def __init__(self, device="cpu") -> None:
-        if str(device) != "cpu":
+        if str(device).partition(":")[0] != "cpu":
             raise RuntimeError(
                 f"autoviz has only a CPU generator (got device {str(device)!r}); use "
                 "torch.Generator() or torch.Generator(device='cpu')"

@@ -64,7 +64,10 @@ def _shape(size) -> tuple:
 
 
 def _check_device(device) -> None:
-    if device is not None and str(device) != "cpu":
+    kind = None if device is None else str(device).partition(":")[0]
+    if kind == "cuda":
+        raise AssertionError("Torch not compiled with CUDA enabled")  # a CPU build's words
+    if kind not in (None, "cpu"):
         raise RuntimeError(f"autoviz computes on the CPU only (got device={str(device)!r})")
 
 
