@@ -404,6 +404,7 @@ def test_uniform_never_returns_its_upper_bound():
     float16 where float32's value rounds up."""
     same(lambda T: T.zeros(5000).uniform_(1e6, 1e6 + 1), seed=0)
     same(lambda T: T.zeros(5000, dtype=T.float16).uniform_(2, 3), seed=0)
+    same(lambda T: T.rand(15, dtype=T.float16), seed=-424188)  # 0.99995 rounds to 1: gives 0
     same(lambda T: T.zeros(5000, dtype=T.float64).uniform_(1e15, 1e15 + 1), seed=0)
 
 
