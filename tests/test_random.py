@@ -139,6 +139,9 @@ EDGE_CASES = {
         T.normal(1.5, T.ones(3, 4)),
         T.normal(2.0, 3.0, (4, 5)),
         T.normal(T.zeros(2, 1), T.ones(3)),
+        T.normal(T.rand(5), 0.7),  # under 16: the number std goes into the kernel's double
+        T.normal(0.3, T.rand(5)),
+        T.normal(T.rand(5), T.rand(5)),
     ],
     "generator objects": lambda T: _generators(T),
     "nn.Linear default init": lambda T: _linears(T),

@@ -262,8 +262,12 @@ def _normal_tensors(mean, std, gen) -> Tensor:
     # does with a scalar.
     m, s = _raw(mean), _raw(std)
     shape = _broadcast(np.shape(m), np.shape(s))
-    z = _random.normal(gen, _numel(shape), dt, 0.0, 1.0).reshape(shape)
-    return make(np.asarray(np.asarray(z * s).astype(dt) + m).astype(dt))
+    if isinstance(std, Tensor):
+        z = _random.normal(gen, _numel(shape), dt, 0.0, 1.0).reshape(shape)
+        z = np.asarray(z * s).astype(dt)
+    else:  # torch passes a number std to the kernel: normal_(0, std), then + mean
+        z = _random.normal(gen, _numel(shape), dt, 0.0, s).reshape(shape)
+    return make(np.asarray(z + m).astype(dt))
 
 
 def _broadcast(a, b) -> tuple:
