@@ -188,6 +188,8 @@ def _linears(T):
         T.nn.Linear(50, 17),
         T.nn.Linear(1, 1),
         T.nn.Linear(4, 3, bias=False),
+        T.nn.Linear(200, 10),
+        T.nn.Linear(6, 5, dtype=T.float64),
     ]
     return [p.detach() for net in nets for p in net.parameters()]
 
