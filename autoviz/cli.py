@@ -24,9 +24,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    for name in ("output", "out", "dir"):  # where the user meant, whatever the script's chdir
-        if isinstance(getattr(args, name, None), Path):
-            setattr(args, name, Path(os.path.abspath(getattr(args, name))))
+    if isinstance(getattr(args, "output", None), Path):  # where meant, whatever the script's chdir
+        args.output = Path(os.path.abspath(args.output))
     try:
         return args.run(args)
     except KeyboardInterrupt:
