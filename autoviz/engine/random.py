@@ -41,7 +41,7 @@ class Generator:
     """`torch.Generator`: PyTorch's CPU generator, mt19937 seeded as torch seeds it."""
 
     def __init__(self, device="cpu") -> None:
-        if str(device) != "cpu":
+        if str(device).partition(":")[0] != "cpu":
             raise RuntimeError(
                 f"autoviz has only a CPU generator (got device {str(device)!r}); use "
                 "torch.Generator() or torch.Generator(device='cpu')"
@@ -196,10 +196,10 @@ def uniform(gen: Generator, n: int, dtype, low: float, high: float) -> np.ndarra
         x = boxmuller.fma64(x, f64(high) - f64(low), low)
     else:
         x = unit_float32(gen, n)
-        if (low, high) == (0, 1):
-            return x.astype(dtype, copy=False)
+        if (low, high) == (0, 1) and dtype == f32:
+            return x  # below 1 - 2**-24: no rounding up
         x = boxmuller.fma32(x, f32(high) - f32(low), f32(low)).astype(dtype, copy=False)
-    return np.where(x >= dtype.type(high), dtype.type(low), x)
+    return np.where(x >= dtype.type(high), dtype.type(low), x)  # float16 may round up to 1
 
 
 # -- normal -------------------------------------------------------------------------------------

@@ -64,7 +64,10 @@ def _shape(size) -> tuple:
 
 
 def _check_device(device) -> None:
-    if device is not None and str(device) != "cpu":
+    kind = None if device is None else str(device).partition(":")[0]
+    if kind == "cuda":
+        raise AssertionError("Torch not compiled with CUDA enabled")  # a CPU build's words
+    if kind not in (None, "cpu"):
         raise RuntimeError(f"autoviz computes on the CPU only (got device={str(device)!r})")
 
 
@@ -259,8 +262,12 @@ def _normal_tensors(mean, std, gen) -> Tensor:
     # does with a scalar.
     m, s = _raw(mean), _raw(std)
     shape = _broadcast(np.shape(m), np.shape(s))
-    z = _random.normal(gen, _numel(shape), dt, 0.0, 1.0).reshape(shape)
-    return make(np.asarray(np.asarray(z * s).astype(dt) + m).astype(dt))
+    if isinstance(std, Tensor):
+        z = _random.normal(gen, _numel(shape), dt, 0.0, 1.0).reshape(shape)
+        z = np.asarray(z * s).astype(dt)
+    else:  # torch passes a number std to the kernel: normal_(0, std), then + mean
+        z = _random.normal(gen, _numel(shape), dt, 0.0, s).reshape(shape)
+    return make(np.asarray(z + m).astype(dt))
 
 
 def _broadcast(a, b) -> tuple:

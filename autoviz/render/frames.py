@@ -396,7 +396,9 @@ class FrameSequence:
         return "".join(self.chunks)
 
     def pieces(self, k: int) -> list:
-        """The SVG after step k as pieces, slot values in place (`Template.index` finds them)."""
+        """The SVG after step k as pieces, slot values in place (`Template.index` finds them);
+        `changed` holds the value each rewritten piece had before (position -> old value)."""
+        self.changed = {}
         part = self.frames.part(self.frames.graph_of_step(k))
         # Another graph's steps in between may have changed shared leaves: start afresh.
         if part is not self.part or k < self.at or not part.only_mine(self.at, k):
@@ -430,9 +432,11 @@ class FrameSequence:
             self.dirty,
             self.template.defaults,
         )
+        changed = self.changed
         for key, position in index.items():
             value = state.get(key, defaults[key])
             if out[position] != value:
+                changed.setdefault(position, out[position])
                 out[position] = value
                 dirty.add(position // CHUNK)
 
@@ -467,10 +471,11 @@ class FrameSequence:
             _edge_state(edge, live, self.flows, self.now, state)
         if made and self.grouped:
             _grouped_state(part, live, self.options, self.ghost, self.layout, state)
-        index, out, dirty = self.template.index, self.out, self.dirty
+        index, out, dirty, changed = self.template.index, self.out, self.dirty, self.changed
         for key, value in state.items():
             position = index.get(key)
             if position is not None and out[position] != value:
+                changed.setdefault(position, out[position])
                 out[position] = value
                 dirty.add(position // CHUNK)
         self.at = k
