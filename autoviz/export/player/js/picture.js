@@ -50,6 +50,14 @@ class Variant {
     this.shown[i] = value;
   }
 
+  /* Every node's and edge's box, measured in one layout when the variant is first shown:
+     measuring one while stepping would force a layout in the middle of the step. */
+  measureAll() {
+    if (this.measured) return;
+    this.measured = true;
+    for (const id of this.groups.keys()) this.boundsOf(id);
+  }
+
   /* A group's box in viewBox units (getBBox is in the graph group's units). */
   boundsOf(id) {
     if (!this.bounds.has(id)) {
@@ -179,6 +187,8 @@ class Picture {
       variant.svg.style.display = "";
       this.shown = variant;
     }
+    variant.resolve();
+    variant.measureAll(); // geometry does not change with the classes written below
     variant.sync(this.values[l]);
     return variant;
   }

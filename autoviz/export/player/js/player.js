@@ -296,6 +296,7 @@ class Player {
   /* ---- start and size ---- */
 
   resized() {
+    this.camera.measure();
     const { W, H } = this.camera.size();
     if (!W || !H) return; // not on screen yet (a widget before its cell output is attached)
     if (!this.started) {
@@ -510,7 +511,13 @@ class Player {
       this.model.set("projector", on);
       this.model.save_changes();
     }
-    if (this.started) requestAnimationFrame(() => this.camera.frame(this.picture.shown, true));
+    if (this.started) {
+      requestAnimationFrame(() => {
+        this.camera.minimap.colours = null;
+        this.camera.measure();
+        this.camera.frame(this.picture.shown, true);
+      });
+    }
   }
 
   setFollow(on) {
