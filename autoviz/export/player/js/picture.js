@@ -11,8 +11,9 @@ class Variant {
     this.shown = null;
     const box = svg.viewBox.baseVal;
     this.box = { x: box.x, y: box.y, w: box.width, h: box.height }; // the whole drawing
-    svg.removeAttribute("width"); // the camera sizes it to the stage and moves the viewBox
+    svg.removeAttribute("width"); // the camera sizes it and moves it (see camera.js)
     svg.removeAttribute("height");
+    this.raster = null; // the scale it is drawn at, CSS px per viewBox unit
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
     svg.classList.add("av-svg");
     this.groups = null;
