@@ -35,7 +35,7 @@ class Deltas:
     notes: list = field(default_factory=list)
 
 
-def step_deltas(frames: Frames, ghost: bool = False) -> Deltas:
+def step_deltas(frames: Frames, ghost: bool = False, progress: bool = True) -> Deltas:
     """The layouts of `frames` and what each step changes in its layout's previous state.
 
     The renderer's FrameSequence derives the frames of a layout in order, rewriting only what a
@@ -45,7 +45,7 @@ def step_deltas(frames: Frames, ghost: bool = False) -> Deltas:
     index, sequences, read, last = {}, {}, {}, {}
     shown = frames.shown_steps()
     deltas = Deltas([], [], [], shown, [frames.summary(k) for k in shown])
-    for k in _progress(shown):
+    for k in _progress(shown) if progress else shown:
         graph_no = frames.graph_of_step(k)
         _, template, plan = frames.template(graph_no)
         key = id(template)  # graphs of one shape share it; a summary is its graph's own
