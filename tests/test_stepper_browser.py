@@ -174,8 +174,12 @@ def run_all_cells(page, attempts: int = 10) -> None:
     for _ in range(attempts):
         dialog = page.locator(".jp-Dialog")
         if dialog.count():  # "Select Kernel": asked when Run came before the session was ready
+            text = dialog.inner_text()
             dialog.locator("button.jp-mod-accept").click()
-            dialog.wait_for(state="detached")
+            try:
+                dialog.wait_for(state="detached", timeout=20000)
+            except PlaywrightTimeout:
+                raise AssertionError(f"a dialog stayed open: {text!r}") from None
         page.get_by_role("menuitem", name="Run", exact=True).click()
         page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
         try:

@@ -89,7 +89,6 @@ class Player {
       this.followButton,
       this.directionButton,
     );
-    this.stage.append(this.viewBar);
     this.prompt = h("label", { class: "av-prompt" });
     this.answerBox = h("input", {
       class: "av-answer",
@@ -153,7 +152,7 @@ class Player {
       this.projectorButton,
     );
     root.replaceChildren(
-      h("header", { class: "av-top" }, this.banner, this.counter),
+      h("header", { class: "av-top" }, this.banner, this.viewBar, this.counter),
       h("div", { class: "av-body" }, this.stage, this.side),
       this.controls,
     );
