@@ -1,8 +1,12 @@
 """Making tensors: zeros, ones, ranges, random numbers, from numpy."""
 
+import math
+
 import numpy as np
 
+from .device import check_device
 from .dtypes import to_numpy_dtype
+from .keywords import into
 from .tensor import Tensor, make, new_leaf
 
 _DEFAULT_SEED = 67280421310721  # PyTorch's initial seed, so a fresh session is repeatable
@@ -17,53 +21,144 @@ def manual_seed(seed: int):
 
 def _shape(size) -> tuple:
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        return tuple(size[0])
-    return tuple(size)
+        size = tuple(size[0])
+    shape = tuple(size)
+    if any(n < 0 for n in shape):
+        raise RuntimeError(
+            f"Trying to create tensor with negative dimension {min(shape)}: {list(shape)}"
+        )
+    return shape
 
 
 def _dt(dtype, default="float32"):
     return to_numpy_dtype(dtype) if dtype is not None else np.dtype(default)
 
 
-def zeros(*size, dtype=None, requires_grad=False, name=None) -> Tensor:
-    return new_leaf(np.zeros(_shape(size), _dt(dtype)), requires_grad, name)
+def _made(arr, requires_grad, name, device, out, what):
+    check_device(device)
+    result = new_leaf(arr, requires_grad, name)
+    return result if out is None else into(out, result, what)
 
 
-def ones(*size, dtype=None, requires_grad=False, name=None) -> Tensor:
-    return new_leaf(np.ones(_shape(size), _dt(dtype)), requires_grad, name)
+def zeros(*size, out=None, dtype=None, device=None, requires_grad=False, name=None) -> Tensor:
+    arr = np.zeros(_shape(size), _dt(dtype))
+    return _made(arr, requires_grad, name, device, out, "zeros")
 
 
-def full(size, fill_value, dtype=None, requires_grad=False, name=None) -> Tensor:
-    default = "int64" if isinstance(fill_value, int) and not isinstance(fill_value, bool) else None
-    kind = dtype if dtype is not None else default
-    arr = np.full(
-        tuple(size), fill_value, _dt(kind, "bool" if isinstance(fill_value, bool) else "float32")
-    )
-    return new_leaf(arr, requires_grad, name)
+def ones(*size, out=None, dtype=None, device=None, requires_grad=False, name=None) -> Tensor:
+    arr = np.ones(_shape(size), _dt(dtype))
+    return _made(arr, requires_grad, name, device, out, "ones")
 
 
-def zeros_like(t, dtype=None, requires_grad=False) -> Tensor:
-    return new_leaf(np.zeros(t.shape, _dt(dtype, t._data.dtype)), requires_grad)
+def empty(*size, out=None, dtype=None, device=None, requires_grad=False, name=None) -> Tensor:
+    """Like zeros: PyTorch leaves the memory uninitialised, autoviz fills it with zeros."""
+    arr = np.zeros(_shape(size), _dt(dtype))
+    return _made(arr, requires_grad, name, device, out, "empty")
 
 
-def ones_like(t, dtype=None, requires_grad=False) -> Tensor:
-    return new_leaf(np.ones(t.shape, _dt(dtype, t._data.dtype)), requires_grad)
+def _fill_dtype(fill_value):
+    if isinstance(fill_value, bool):
+        return "bool"
+    return "int64" if isinstance(fill_value, int) else "float32"
 
 
-def arange(start, end=None, step=1, dtype=None, requires_grad=False) -> Tensor:
+def full(size, fill_value, *, out=None, dtype=None, device=None, requires_grad=False, name=None):
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value.item()
+    arr = np.full(_shape((size,)), fill_value, _dt(dtype, _fill_dtype(fill_value)))
+    return _made(arr, requires_grad, name, device, out, "full")
+
+
+def _like(t, dtype, device):
+    check_device(device)
+    return t.shape, _dt(dtype, t._data.dtype)
+
+
+def zeros_like(input, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    shape, dt = _like(input, dtype, device)
+    return new_leaf(np.zeros(shape, dt), requires_grad)
+
+
+def ones_like(input, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    shape, dt = _like(input, dtype, device)
+    return new_leaf(np.ones(shape, dt), requires_grad)
+
+
+def empty_like(input, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    shape, dt = _like(input, dtype, device)
+    return new_leaf(np.zeros(shape, dt), requires_grad)
+
+
+def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    shape, dt = _like(input, dtype, device)
+    return new_leaf(np.full(shape, fill_value, dt), requires_grad)
+
+
+def _number(value):
+    return value.item() if isinstance(value, Tensor) else value
+
+
+def arange(start, end=None, step=1, *, out=None, dtype=None, device=None, requires_grad=False):
+    """start, start + step, ... below end, with the values PyTorch's CPU kernel computes."""
+    start, end, step = _number(start), _number(end), _number(step)
     if end is None:
         start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     ints = all(isinstance(v, int) for v in (start, end, step))
-    arr = np.arange(start, end, step, dtype=_dt(dtype, "int64" if ints else "float32"))
-    return new_leaf(arr, requires_grad)
+    dt = _dt(dtype, "int64" if ints else "float32")
+    count = math.ceil((end - start) / step) if not ints else len(range(start, end, step))
+    arr = arange_values(start, step, count, dt)
+    return _made(arr, requires_grad, None, device, out, "arange")
 
 
-def linspace(start, end, steps, dtype=None, requires_grad=False) -> Tensor:
-    return new_leaf(np.linspace(start, end, steps, dtype=_dt(dtype)), requires_grad)
+def arange_values(start, step, count: int, dt) -> np.ndarray:
+    """The CPU kernel in double precision: vectors of 8 floats (4 doubles), two at a time,
+    each from its first element `start + step * i` plus `j * step`; the rest one by one."""
+    i = np.arange(count)
+    if dt.kind != "f":
+        return (start + step * i).astype(dt)
+    width = 32 // dt.itemsize  # elements in an AVX2 register
+    vectored = count - count % (2 * width)
+    base = (np.float64(start) + np.float64(step) * (i - i % width)).astype(dt).astype(np.float64)
+    values = np.where(i < vectored, base + (i % width) * np.float64(step), start + step * i)
+    return values.astype(dt)
 
 
-def eye(n, m=None, dtype=None, requires_grad=False) -> Tensor:
-    return new_leaf(np.eye(n, m, dtype=_dt(dtype)), requires_grad)
+def linspace(start, end, steps, *, out=None, dtype=None, device=None, requires_grad=False):
+    """`steps` values from start to end, as PyTorch's CPU kernel computes them: the first half
+    counts up from start, the second half down from end, each with one fused multiply-add."""
+    start, end = _number(start), _number(end)
+    if not isinstance(steps, int) or steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    dt = _dt(dtype)
+    arr = linspace_values(start, end, steps, dt)
+    return _made(arr, requires_grad, None, device, out, "linspace")
+
+
+def linspace_values(start, end, steps: int, dt) -> np.ndarray:
+    work = dt if dt.kind == "f" else np.dtype(np.float64)  # integers: a double step
+    lo, hi = np.asarray(start).astype(dt).astype(work), np.asarray(end).astype(dt).astype(work)
+    step = (hi - lo) / work.type(steps - 1) if steps > 1 else work.type(0)
+    i = np.arange(steps)
+    # An FMA rounds once: in double, a float32 product is exact, so one rounding is left.
+    wide = np.float64 if work.itemsize < 8 else np.longdouble
+    up = wide(lo) + wide(step) * i
+    down = wide(hi) - wide(step) * (steps - i - 1)
+    values = np.where(i < steps // 2, up, down) if steps > 1 else np.full(steps, lo)
+    return values.astype(work).astype(dt) if dt.kind == "f" else np.trunc(values).astype(dt)
+
+
+def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
+    dt = _dt(dtype)
+    exponents = linspace_values(start, end, steps, np.dtype(np.float64))
+    return _made(np.power(base, exponents).astype(dt), requires_grad, None, device, None, "")
+
+
+def eye(n, m=None, *, out=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _made(np.eye(n, m, dtype=_dt(dtype)), requires_grad, None, device, out, "eye")
 
 
 def rand(*size, dtype=None, requires_grad=False, name=None) -> Tensor:
@@ -89,7 +184,8 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return make(array)
 
 
-def as_tensor(data, dtype=None) -> Tensor:
+def as_tensor(data, dtype=None, device=None) -> Tensor:
+    check_device(device)
     if isinstance(data, Tensor):
         return data if dtype is None else data.to(dtype)
     if isinstance(data, np.ndarray) and dtype is None:

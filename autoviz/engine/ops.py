@@ -325,6 +325,25 @@ Sin = _unary("SinBackward0", np.sin, np.cos)  # dz/da = cos(a)
 Cos = _unary("CosBackward0", np.cos, lambda a: -np.sin(a))  # dz/da = -sin(a)
 Tanh = _unary("TanhBackward0", np.tanh, lambda z: 1 - z * z, saves="output")  # 1 - z²
 Sigmoid = _unary("SigmoidBackward0", _sigmoid, lambda z: z * (1 - z), saves="output")
+Log10 = _unary("Log10Backward0", np.log10, lambda a: 1 / (a * np.log(10).astype(a.dtype)))
+Log2 = _unary("Log2Backward0", np.log2, lambda a: 1 / (a * np.log(2).astype(a.dtype)))
+Log1p = _unary("Log1pBackward0", np.log1p, lambda a: 1 / (1 + a))  # dz/da = 1 / (1 + a)
+Expm1 = _unary("Expm1Backward0", np.expm1, lambda z: z + 1, saves="output")  # dz/da = z + 1
+Exp2 = _unary("Exp2Backward0", np.exp2, lambda z: z * np.log(2).astype(z.dtype), saves="output")
+Tan = _unary("TanBackward0", np.tan, lambda z: 1 + z * z, saves="output")  # 1 + z²
+Rsqrt = _unary("RsqrtBackward0", lambda a: 1 / np.sqrt(a), lambda a: -0.5 * a**-1.5)
+
+
+def _zero_slope(a):
+    return np.zeros(np.shape(a), np.result_type(a))
+
+
+# Piecewise constant: the derivative is 0 wherever it exists, as PyTorch defines it.
+Sign = _unary("SignBackward0", np.sign, _zero_slope)
+Floor = _unary("FloorBackward0", np.floor, _zero_slope)
+Ceil = _unary("CeilBackward0", np.ceil, _zero_slope)
+Round = _unary("RoundBackward0", np.round, _zero_slope)
+Trunc = _unary("TruncBackward0", np.trunc, _zero_slope)
 
 
 class Relu(Op):
@@ -417,6 +436,26 @@ class Maximum(Op):
         return (
             unbroadcast(grad * share * (a >= b), np.shape(a)),
             unbroadcast(grad * share * (b >= a), np.shape(b)),
+        )
+
+
+class Minimum(Op):
+    """z = min(a, b) elementwise;  the gradient goes to the smaller (split on ties)."""
+
+    _backward_name = "MinimumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return result(np.minimum(a, b), a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        share = np.where(a == b, 0.5, 1.0).astype(np.result_type(grad))
+        return (
+            unbroadcast(grad * share * (a <= b), np.shape(a)),
+            unbroadcast(grad * share * (b <= a), np.shape(b)),
         )
 
 

@@ -167,3 +167,125 @@ class BinaryCrossEntropy(Op):
             return dp.astype(p.dtype), None
         log_p, log_q = _clamped_logs(p)
         return dp.astype(p.dtype), (g * (log_q - log_p)).astype(np.result_type(y))
+
+
+class LeakyRelu(Op):
+    """z = a where a > 0, else slope · a;  dz/da = 1 or slope."""
+
+    _backward_name = "LeakyReluBackward0"
+
+    @staticmethod
+    def forward(ctx, a, slope=0.01):
+        ctx.save_for_backward(a)
+        ctx.info = slope
+        return np.asarray(np.where(a > 0, a, a * np.asarray(slope, np.result_type(a))))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return np.where(a > 0, grad, grad * np.asarray(ctx.info, np.result_type(grad)))
+
+
+def _softplus(x):
+    """log(1 + exp(x)) without overflow."""
+    return np.logaddexp(0, x)
+
+
+class BinaryCrossEntropyWithLogits(Op):
+    """z = reduce(w · [(1 - y) x + (1 + (p - 1) y) softplus(-x)]) for logits x, targets y and
+    pos_weight p;  dz/dx = w (σ(x) (p y + 1 - y) - p y) / n,  dz/dy = w (p softplus(-x) -
+    softplus(x)) / n."""
+
+    _backward_name = "BinaryCrossEntropyWithLogitsBackward0"
+
+    @staticmethod
+    def forward(ctx, x, y, weight=None, pos_weight=None, reduction="mean"):
+        p = 1 if pos_weight is None else pos_weight
+        w = 1 if weight is None else weight
+        wide_x, wide_y = np.asarray(x, np.float64), np.asarray(y, np.float64)
+        losses = w * ((1 - wide_y) * wide_x + (1 + (p - 1) * wide_y) * _softplus(-wide_x))
+        ctx.save_for_backward(x, y)
+        ctx.info = (w, p, reduction)
+        return _reduce(losses.astype(np.result_type(x)), reduction, np.size(losses))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y = ctx.saved_tensors
+        w, p, reduction = ctx.info
+        g = w * _scale(grad, reduction, np.size(np.broadcast_to(x, np.shape(y))))
+        sig = np.exp(-_softplus(-np.asarray(x, np.float64)))
+        dx = g * (sig * (p * y + 1 - y) - p * y)
+        dy = g * (p * _softplus(-x) - _softplus(x))
+        return dx.astype(np.result_type(x)), np.asarray(dy, np.result_type(y))
+
+
+class Embedding(Op):
+    """z = weight[indices];  dz/dweight = the gradient rows added at their indices (none at
+    padding_idx)."""
+
+    _backward_name = "EmbeddingBackward0"
+
+    @staticmethod
+    def forward(ctx, weight, indices=None, padding_idx=None):
+        ctx.info = (np.shape(weight), indices, padding_idx)
+        return np.asarray(np.asarray(weight)[indices])
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, indices, padding_idx = ctx.info
+        full = np.zeros(shape, np.result_type(grad))
+        np.add.at(full, indices, grad)
+        if padding_idx is not None:
+            full[padding_idx] = 0
+        return full
+
+
+class NativeBatchNorm(Op):
+    """z = (x - mean) / √(var + eps) · weight + bias, over the batch (and length) axes;
+    the gradient is the usual batch-norm one, through the batch statistics in training."""
+
+    _backward_name = "NativeBatchNormBackward0"
+
+    @staticmethod
+    def forward(ctx, x, weight=None, bias=None, stats=None, eps=1e-5, training=True):
+        axes = (0, *range(2, np.ndim(x)))
+        shape = [1] * np.ndim(x)
+        shape[1] = -1
+        wide = np.asarray(x, np.float64)
+        if training:
+            mean = np.mean(wide, axis=axes, keepdims=True)
+            var = np.mean((wide - mean) ** 2, axis=axes, keepdims=True)
+        else:
+            mean = np.reshape(stats[0], shape).astype(np.float64)
+            var = np.reshape(stats[1], shape).astype(np.float64)
+        inv_std = 1 / np.sqrt(var + eps)
+        x_hat = (wide - mean) * inv_std
+        w = 1 if weight is None else np.reshape(weight, shape)
+        b = 0 if bias is None else np.reshape(bias, shape)
+        ctx.save_for_backward(x_hat, inv_std)
+        ctx.info = (axes, shape, training, w)
+        return np.asarray(x_hat * w + b, np.result_type(x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x_hat, inv_std = ctx.saved_tensors
+        axes, _, training, w = ctx.info
+        g = np.asarray(grad, np.float64)
+        dtype = np.result_type(grad)
+        g_bias = np.sum(g, axis=axes)
+        g_weight = np.sum(g * x_hat, axis=axes)
+        g_hat = g * w
+        if training:
+            n = x_hat.size / x_hat.shape[1]
+            g_x = (
+                inv_std
+                / n
+                * (
+                    n * g_hat
+                    - np.sum(g_hat, axis=axes, keepdims=True)
+                    - x_hat * np.sum(g_hat * x_hat, axis=axes, keepdims=True)
+                )
+            )
+        else:
+            g_x = g_hat * inv_std
+        return g_x.astype(dtype), g_weight.astype(dtype), g_bias.astype(dtype)
