@@ -19,6 +19,7 @@ _SAFE = {
     ("builtins", "frozenset"),
     ("builtins", "slice"),
     ("builtins", "complex"),
+    ("_codecs", "encode"),  # how pickle protocol 2 writes bytes
 }
 _SAFE_GLOBALS = []  # added with add_safe_globals
 

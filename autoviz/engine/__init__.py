@@ -110,7 +110,22 @@ from .legacy import (
     LongTensor,
     ShortTensor,
 )
-from .methods import eq, ge, greater, greater_equal, gt, le, less, less_equal, lt, ne, not_equal
+from .methods import (
+    eq,
+    floor_divide,
+    fmod,
+    ge,
+    greater,
+    greater_equal,
+    gt,
+    le,
+    less,
+    less_equal,
+    lt,
+    ne,
+    not_equal,
+    remainder,
+)
 from .reducing import all, allclose, any, cumsum, equal, isclose, logsumexp, norm, prod, std, var
 from .tensor import Size, Tensor, tensor
 

@@ -4,11 +4,11 @@ variants: computed out of place, then written back or, on a graph, recorded as P
 
 import numpy as np
 
-from . import events, reducing, shape_ops
+from . import events, ops, reducing, shape_ops
 from . import functional as F
 from .dtypes import TYPE_NAMES
 from .keywords import into
-from .tensor import Tensor
+from .tensor import Tensor, make
 
 _RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 
@@ -60,6 +60,30 @@ le = _compare("le", Tensor.__le__)
 gt = _compare("gt", Tensor.__gt__)
 ge = _compare("ge", Tensor.__ge__)
 greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+
+
+def _binary(op, name):
+    def function(input, other, *, out=None):
+        if not isinstance(input, Tensor):
+            input = make(np.asarray(input))
+        result = ops.binary(op, input, other)
+        return result if out is None else into(out, result, name)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"torch.{name}: {op.__doc__}"
+    return function
+
+
+remainder = _binary(ops.Remainder, "remainder")
+fmod = _binary(ops.Fmod, "fmod")
+floor_divide = _binary(ops.FloorDivide, "floor_divide")
+
+
+def _reflected(function):
+    def method(self, other):
+        return function(other if isinstance(other, Tensor) else make(np.asarray(other)), self)
+
+    return method
 
 
 def masked_fill(input, mask, value):
@@ -182,6 +206,12 @@ def attach() -> None:
         setattr(Tensor, name + "_", inplace(getattr(Tensor, name)))
     Tensor.negative = Tensor.neg
     Tensor.absolute = Tensor.abs
+    Tensor.remainder, Tensor.fmod, Tensor.floor_divide = remainder, fmod, floor_divide
+    Tensor.__mod__, Tensor.__floordiv__ = remainder, floor_divide
+    Tensor.__rmod__, Tensor.__rfloordiv__ = _reflected(remainder), _reflected(floor_divide)
+    Tensor.remainder_ = inplace(remainder)
+    Tensor.__imod__ = Tensor.remainder_
+    Tensor.__ifloordiv__ = Tensor.floor_divide_ = inplace(floor_divide)
 
 
 attach()

@@ -5,6 +5,7 @@ import math
 import numpy as np
 
 from .ops import Op
+from .sums import cascade_sum
 from .shape_ops import wrap_dim
 
 
@@ -40,8 +41,10 @@ class Sum(Op):
     def forward(ctx, a, dim=None, keepdim=False):
         axes = _axes(dim, np.ndim(a))
         ctx.info = (np.shape(a), axes, keepdim)
-        out = np.sum(a, axis=axes, keepdims=keepdim)
-        return np.asarray(out, order="C") if np.ndim(a) else np.asarray(a).copy()
+        if not np.ndim(a):
+            return np.asarray(a).copy()
+        out = cascade_sum(a, axes)  # added up in PyTorch's order, so it rounds the same
+        return np.expand_dims(out, axes if axes is not None else ()) if keepdim else out
 
     @staticmethod
     def backward(ctx, grad):
@@ -69,7 +72,7 @@ class Mean(Op):
             )
         axes = _axes(dim, np.ndim(a))
         ctx.info = (np.shape(a), axes, keepdim)
-        return np.asarray(np.mean(a, axis=axes, keepdims=keepdim), order="C")
+        return mean_of(a, axes, keepdim)
 
     @staticmethod
     def backward(ctx, grad):
@@ -77,6 +80,17 @@ class Mean(Op):
         # A Python int: numpy's int64 would make a float32 gradient float64.
         count = math.prod([shape[i] for i in axes] if axes is not None else shape)
         return np.array(_expand(grad / count, shape, axes, keepdim))
+
+
+def mean_of(a, axes, keepdim=False):
+    """PyTorch's mean: the sum in its order, then divided by the count in the same dtype."""
+    a = np.asarray(a)
+    count = math.prod([a.shape[i] for i in axes] if axes is not None else a.shape)
+    total = cascade_sum(a, axes) if a.ndim else a.copy()
+    out = np.asarray(total / total.dtype.type(count), total.dtype)
+    if keepdim and a.ndim:
+        out = np.expand_dims(out, axes if axes is not None else tuple(range(a.ndim)))
+    return out
 
 
 def _dtype_name(a) -> str:
@@ -281,10 +295,11 @@ class Var(Op):
         axes = _axes(dim, np.ndim(a))
         wide = np.asarray(a, dtype=np.float64)  # PyTorch accumulates in double on the CPU
         centred = wide - np.mean(wide, axis=axes, keepdims=True)
+        dof = max(_count(np.shape(a), axes) - correction, 0)
         ctx.save_for_backward(centred.astype(np.result_type(a)))
-        ctx.info = (axes, keepdim, max(_count(np.shape(a), axes) - correction, 0))
+        ctx.info = (axes, keepdim, dof)
         with np.errstate(divide="ignore", invalid="ignore"):
-            out = np.sum(centred * centred, axis=axes, keepdims=keepdim) / ctx.info[2]
+            out = np.sum(centred * centred, axis=axes, keepdims=keepdim) / dof
         return np.asarray(out, dtype=np.result_type(a), order="C")
 
     @staticmethod
@@ -303,9 +318,15 @@ class Std(Op):
 
     @staticmethod
     def forward(ctx, a, dim=None, correction=1, keepdim=False):
-        var = Var.forward(ctx, a, dim, correction, keepdim)
-        out = np.sqrt(var)
-        ctx.save_for_backward(ctx.saved_tensors[0], out)
+        axes = _axes(dim, np.ndim(a))
+        wide = np.asarray(a, dtype=np.float64)
+        centred = wide - np.mean(wide, axis=axes, keepdims=True)
+        dof = max(_count(np.shape(a), axes) - correction, 0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            var = np.sum(centred * centred, axis=axes, keepdims=keepdim) / dof
+        out = np.asarray(np.sqrt(var), dtype=np.result_type(a), order="C")
+        ctx.save_for_backward(centred.astype(np.result_type(a)), out)
+        ctx.info = (axes, keepdim, dof)
         return out
 
     @staticmethod

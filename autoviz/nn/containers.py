@@ -199,9 +199,8 @@ class ParameterList(Module):
             self.append(value)
         return self
 
-    def __repr__(self) -> str:
-        lines = [f"    ({i}): {_summary(p, legacy=False)}" for i, p in enumerate(self)]
-        return "ParameterList(\n" + "\n".join(lines) + "\n)" if lines else "ParameterList()"
+    def extra_repr(self) -> str:
+        return "\n".join(f"  ({i}): {_summary(p, legacy=False)}" for i, p in enumerate(self))
 
 
 class ParameterDict(Module):
@@ -253,6 +252,5 @@ class ParameterDict(Module):
         for key, value in pairs:
             self[key] = value
 
-    def __repr__(self) -> str:
-        lines = [f"    ({k}): {_summary(v, legacy=True)}" for k, v in self.items()]
-        return "ParameterDict(\n" + "\n".join(lines) + "\n)" if lines else "ParameterDict()"
+    def extra_repr(self) -> str:
+        return "\n".join(f"  ({k}): {_summary(v, legacy=True)}" for k, v in self.items())

@@ -346,14 +346,14 @@ def batch_norm(
 
 
 def _update_running(input, running_mean, running_var, momentum) -> None:
-    axes = (0, *range(2, input.ndim))
-    wide = np.asarray(input._data, np.float64)
-    n = wide.size / wide.shape[1]
-    mean = wide.mean(axis=axes)
-    var = wide.var(axis=axes) * n / max(n - 1, 1)
-    for stat, value in ((running_mean, mean), (running_var, var)):
+    """running = momentum · batch statistic + (1 - momentum) · running, in float64 as
+    PyTorch does it (the variance unbiased)."""
+    mean, var_sum = ops.batch_stats(input._data)
+    n = input.numel() // input.shape[1]
+    unbiased = var_sum.astype(np.float64) / (n - 1)
+    for stat, value in ((running_mean, mean.astype(np.float64)), (running_var, unbiased)):
         store = stat._storage()
-        store[...] = (1 - momentum) * store + momentum * value
+        store[...] = momentum * value + (1 - momentum) * store.astype(np.float64)
 
 
 def __getattr__(name: str):

@@ -4,6 +4,7 @@ import numpy as np
 
 from ..engine.ops import Op, result, unbroadcast
 from ..engine.shape_ops import View
+from ..engine.sums import cascade_sum
 
 
 class Addmm(Op):
@@ -67,8 +68,8 @@ def _reduce(losses, reduction: str, count):
     """Apply 'none', 'sum' or 'mean' (dividing by `count`) to elementwise losses."""
     if reduction == "none":
         return losses
-    total = np.sum(losses)
-    out = total if reduction == "sum" else total / count
+    total = cascade_sum(losses, None)  # in PyTorch's order, so it rounds the same
+    out = total if reduction == "sum" else total / total.dtype.type(count)
     return np.asarray(out, dtype=losses.dtype)
 
 
@@ -241,51 +242,66 @@ class Embedding(Op):
 
 
 class NativeBatchNorm(Op):
-    """z = (x - mean) / √(var + eps) · weight + bias, over the batch (and length) axes;
-    the gradient is the usual batch-norm one, through the batch statistics in training."""
+    """z = (x - mean) / √(var + eps) · weight + bias per channel (axis 1), the statistics over
+    the batch (and length) axes in training; the gradient is the usual batch-norm one. The
+    arithmetic follows PyTorch's CPU kernel: float32 terms, sums in float64."""
 
     _backward_name = "NativeBatchNormBackward0"
 
     @staticmethod
     def forward(ctx, x, weight=None, bias=None, stats=None, eps=1e-5, training=True):
+        dtype = np.result_type(x)
         axes = (0, *range(2, np.ndim(x)))
         shape = [1] * np.ndim(x)
         shape[1] = -1
-        wide = np.asarray(x, np.float64)
+        n = np.size(x) // np.shape(x)[1]
         if training:
-            mean = np.mean(wide, axis=axes, keepdims=True)
-            var = np.mean((wide - mean) ** 2, axis=axes, keepdims=True)
+            mean, var_sum = batch_stats(x)
+            invstd = (1 / np.sqrt(var_sum.astype(np.float64) / n + eps)).astype(dtype)
         else:
-            mean = np.reshape(stats[0], shape).astype(np.float64)
-            var = np.reshape(stats[1], shape).astype(np.float64)
-        inv_std = 1 / np.sqrt(var + eps)
-        x_hat = (wide - mean) * inv_std
-        w = 1 if weight is None else np.reshape(weight, shape)
-        b = 0 if bias is None else np.reshape(bias, shape)
-        ctx.save_for_backward(x_hat, inv_std)
-        ctx.info = (axes, shape, training, w)
-        return np.asarray(x_hat * w + b, np.result_type(x))
+            mean = np.asarray(stats[0], dtype)
+            invstd = (1 / np.sqrt(np.asarray(stats[1], np.float64) + eps)).astype(dtype)
+        w = np.ones_like(mean) if weight is None else np.asarray(weight, dtype)
+        b = np.zeros_like(mean) if bias is None else np.asarray(bias, dtype)
+        alpha = invstd * w
+        beta = b - mean * alpha
+        ctx.save_for_backward(x, mean, invstd, w)
+        ctx.info = (axes, shape, training)
+        return np.asarray(x * alpha.reshape(shape) + beta.reshape(shape), dtype)
 
     @staticmethod
     def backward(ctx, grad):
-        x_hat, inv_std = ctx.saved_tensors
-        axes, _, training, w = ctx.info
-        g = np.asarray(grad, np.float64)
-        dtype = np.result_type(grad)
-        g_bias = np.sum(g, axis=axes)
-        g_weight = np.sum(g * x_hat, axis=axes)
-        g_hat = g * w
+        x, mean, invstd, w = ctx.saved_tensors
+        axes, shape, training = ctx.info
+        n = np.size(x) // np.shape(x)[1]
+        centred = x - mean.reshape(shape)
+        total = np.sum(grad, axis=axes, dtype=np.float64)
+        dotp = np.sum(centred * grad, axis=axes, dtype=np.float64)
+        dtype = np.result_type(x)
         if training:
-            n = x_hat.size / x_hat.shape[1]
-            g_x = (
-                inv_std
-                / n
-                * (
-                    n * g_hat
-                    - np.sum(g_hat, axis=axes, keepdims=True)
-                    - x_hat * np.sum(g_hat * x_hat, axis=axes, keepdims=True)
-                )
-            )
+            k = dotp.astype(dtype) * invstd * invstd / dtype.type(n)
+            grad_mean = (total / n).astype(dtype)
+            g_x = (grad - grad_mean.reshape(shape) - centred * k.reshape(shape)) * (
+                invstd * w
+            ).reshape(shape)
         else:
-            g_x = g_hat * inv_std
-        return g_x.astype(dtype), g_weight.astype(dtype), g_bias.astype(dtype)
+            g_x = grad * (invstd * w).reshape(shape)
+        return (
+            np.asarray(g_x, dtype),
+            (dotp * invstd).astype(dtype),
+            total.astype(dtype),
+        )
+
+
+def batch_stats(x):
+    """Per-channel mean and Σ (x - mean)², as PyTorch's kernel computes them (float64 sums
+    of float32 values and squares)."""
+    dtype = np.result_type(x)
+    axes = (0, *range(2, np.ndim(x)))
+    n = np.size(x) // np.shape(x)[1]
+    mean = (np.sum(x, axis=axes, dtype=np.float64) / n).astype(dtype)
+    shape = [1] * np.ndim(x)
+    shape[1] = -1
+    centred = x - mean.reshape(shape)
+    var_sum = np.sum(centred * centred, axis=axes, dtype=np.float64).astype(dtype)
+    return mean, var_sum
