@@ -3,6 +3,7 @@
 import math
 from dataclasses import dataclass
 
+from .index import index_of
 from .text import number, value_text
 
 BANNERS = {
@@ -75,7 +76,7 @@ def explain(tl, k: int) -> str:
     step = tl.steps[k]
     if step.kind != "backward" or not step.flows:
         return step.caption
-    nodes = {n.id: n for n in tl.nodes}
+    nodes = index_of(tl).by_id
     op = nodes[step.nodes[0]]
     return "\n".join(f"{op.op}: {_flow_text(tl, nodes, op, flow)}" for flow in step.flows)
 
@@ -108,17 +109,16 @@ def _is_number(text: str) -> bool:
 
 
 def _out_name(tl, nodes, op) -> str:
-    for edge in tl.edges:
-        if edge.source == op.id:
-            return nodes[edge.target].name
-    return "out"
+    out = index_of(tl).outputs.get(op.id)
+    return nodes[tl.edges[out[0]].target].name if out else "out"
 
 
 def _formula(tl, nodes, op, index: int) -> str | None:
     templates = _LOCAL.get(op.op)
     if templates is None or index >= len(templates):
         return None
-    inputs = {e.index: nodes[e.source].name for e in tl.edges if e.target == op.id}
+    edges = [tl.edges[i] for i in index_of(tl).inputs.get(op.id, ())]
+    inputs = {e.index: nodes[e.source].name for e in edges}
     a, b = inputs.get(0, "a"), inputs.get(1, "b")
     return templates[index].format(a=a, b=b, out=_out_name(tl, nodes, op))
 
@@ -126,7 +126,7 @@ def _formula(tl, nodes, op, index: int) -> str | None:
 def quiz(tl, k: int) -> Question | None:
     """The question to ask before step k, when it reveals a scalar gradient."""
     step = tl.steps[k]
-    nodes = {n.id: n for n in tl.nodes}
+    nodes = index_of(tl).by_id
     if step.kind == "accumulate" and isinstance(step.details.get("grad"), float):
         name = nodes[step.nodes[0]].name
         return Question(f"What is {name}.grad after this step?", step.details["grad"])

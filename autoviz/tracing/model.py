@@ -4,6 +4,7 @@ from dataclasses import dataclass, field
 
 KINDS = ("leaf", "op", "intermediate", "output", "constant")
 PHASES = ("forward", "backward")
+PERSISTENT = -1  # the `graph` of leaves: they outlive every graph built from them
 
 
 @dataclass
