@@ -15,9 +15,11 @@ and files and never touches engine or torch objects.
 
 from __future__ import annotations  # `float`, `bool` below are PyTorch dtypes
 
-from . import autograd
+from . import autograd as _autograd
 from . import engine as _engine
 from .engine import *  # PyTorch's top-level names: tensor, zeros, exp, ...)
+
+autograd = _autograd  # torch.autograd; the star import brought the engine's module of that name
 
 __version__ = "0.1.0"
 

@@ -10,10 +10,10 @@ MAGIC = b"AUTOVIZ1"  # files start with it; PyTorch's own files are zip archives
 # plain containers of a state dict.
 _SAFE = {
     ("autoviz.engine.tensor", "_rebuild"),
-    ("autoviz.engine.tensor", "Size"),
+    ("autoviz.engine.tensor", "_rebuild_size"),
     ("autoviz.nn.parameter", "rebuild_parameter"),
     ("autoviz.engine.dtypes", "from_name"),
-    ("autoviz.engine.device", "device"),
+    ("autoviz.engine.device", "rebuild_device"),
     ("collections", "OrderedDict"),
     ("builtins", "set"),
     ("builtins", "frozenset"),
@@ -27,7 +27,8 @@ _SAFE_GLOBALS = []  # added with add_safe_globals
 def _weights_only_error(module: str, name: str) -> pickle.UnpicklingError:
     return pickle.UnpicklingError(
         "Weights only load failed. This file can still be loaded, to do so you have two "
-        "options, do those steps only if you trust the source of the checkpoint. \n\t(1) In "
+        "options, \x1b[1mdo those steps only if you trust the source of the checkpoint\x1b[0m. "
+        "\n\t(1) In "
         "PyTorch 2.6, we changed the default value of the `weights_only` argument in "
         "`torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` set "
         "to `False` will likely succeed, but it can result in arbitrary code execution. Do it "

@@ -55,6 +55,7 @@ from .functional import (
     exp2,
     expm1,
     flatten,
+    flip,
     floor,
     log,
     log1p,

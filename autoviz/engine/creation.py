@@ -6,6 +6,7 @@ import numpy as np
 
 from .device import check_device
 from .dtypes import to_numpy_dtype
+from .fma import fma, fma32
 from .keywords import into
 from .tensor import Tensor, make, new_leaf
 
@@ -19,15 +20,28 @@ def manual_seed(seed: int):
     return _rng["gen"]
 
 
-def _shape(size) -> tuple:
+def _shape(size, name: str = "") -> tuple:
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
     shape = tuple(size)
     if any(n < 0 for n in shape):
+        if name == "zeros":  # PyTorch's zeros checks the sizes itself, in its own words
+            raise RuntimeError("zeros: Dimension size must be non-negative.")
         raise RuntimeError(
             f"Trying to create tensor with negative dimension {min(shape)}: {list(shape)}"
         )
     return shape
+
+
+def _size_keyword(size: tuple, keywords: dict, name: str) -> tuple:
+    """`torch.zeros(size=(2, 3))`: the shape given by keyword, as PyTorch allows."""
+    if set(keywords) - {"size", "layout", "pin_memory", "memory_format"}:
+        raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(keywords))}'")
+    if "size" in keywords:
+        if size:
+            raise TypeError(f"{name}() got multiple values for argument 'size'")
+        return (keywords["size"],)
+    return size
 
 
 def _dt(dtype, default="float32"):
@@ -40,18 +54,21 @@ def _made(arr, requires_grad, name, device, out, what):
     return result if out is None else into(out, result, what)
 
 
-def zeros(*size, out=None, dtype=None, device=None, requires_grad=False, name=None) -> Tensor:
-    arr = np.zeros(_shape(size), _dt(dtype))
+def zeros(*size, out=None, dtype=None, device=None, requires_grad=False, name=None, **kw):
+    size = _size_keyword(size, kw, "zeros")
+    arr = np.zeros(_shape(size, "zeros"), _dt(dtype))
     return _made(arr, requires_grad, name, device, out, "zeros")
 
 
-def ones(*size, out=None, dtype=None, device=None, requires_grad=False, name=None) -> Tensor:
+def ones(*size, out=None, dtype=None, device=None, requires_grad=False, name=None, **kw):
+    size = _size_keyword(size, kw, "ones")
     arr = np.ones(_shape(size), _dt(dtype))
     return _made(arr, requires_grad, name, device, out, "ones")
 
 
-def empty(*size, out=None, dtype=None, device=None, requires_grad=False, name=None) -> Tensor:
+def empty(*size, out=None, dtype=None, device=None, requires_grad=False, name=None, **kw):
     """Like zeros: PyTorch leaves the memory uninitialised, autoviz fills it with zeros."""
+    size = _size_keyword(size, kw, "empty")
     arr = np.zeros(_shape(size), _dt(dtype))
     return _made(arr, requires_grad, name, device, out, "empty")
 
@@ -115,15 +132,18 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, device=None, requir
 
 
 def arange_values(start, step, count: int, dt) -> np.ndarray:
-    """The CPU kernel in double precision: vectors of 8 floats (4 doubles), two at a time,
-    each from its first element `start + step * i` plus `j * step`; the rest one by one."""
+    """The CPU kernel: in double precision, vectors of 8 floats (4 doubles) two at a time,
+    each from its first element start + step·i (a fused multiply-add) plus j·step; the rest
+    one by one."""
     i = np.arange(count)
     if dt.kind != "f":
         return (start + step * i).astype(dt)
     width = 32 // dt.itemsize  # elements in an AVX2 register
     vectored = count - count % (2 * width)
-    base = (np.float64(start) + np.float64(step) * (i - i % width)).astype(dt).astype(np.float64)
-    values = np.where(i < vectored, base + (i % width) * np.float64(step), start + step * i)
+    # float32 values are rounded from double, where the fused rounding makes no difference.
+    fused = fma if dt.itemsize == 8 else fma32
+    base = fused(step, i - i % width, start).astype(dt)  # each vector's first element
+    values = np.where(i < vectored, fused(i % width, step, base), fused(step, i, start))
     return values.astype(dt)
 
 
@@ -139,15 +159,16 @@ def linspace(start, end, steps, *, out=None, dtype=None, device=None, requires_g
 
 
 def linspace_values(start, end, steps: int, dt) -> np.ndarray:
-    work = dt if dt.kind == "f" else np.dtype(np.float64)  # integers: a double step
+    """start + step·i for the first half, end - step·(steps - 1 - i) for the rest, each one
+    fused multiply-add; the step in the tensor's precision (a double for integers)."""
+    work = dt if dt.kind == "f" else np.dtype(np.float64)
     lo, hi = np.asarray(start).astype(dt).astype(work), np.asarray(end).astype(dt).astype(work)
-    step = (hi - lo) / work.type(steps - 1) if steps > 1 else work.type(0)
+    if steps <= 1:
+        return np.full(steps, lo).astype(dt)
+    step = (hi - lo) / work.type(steps - 1)
     i = np.arange(steps)
-    # An FMA rounds once: in double, a float32 product is exact, so one rounding is left.
-    wide = np.float64 if work.itemsize < 8 else np.longdouble
-    up = wide(lo) + wide(step) * i
-    down = wide(hi) - wide(step) * (steps - i - 1)
-    values = np.where(i < steps // 2, up, down) if steps > 1 else np.full(steps, lo)
+    fused = fma if work.itemsize == 8 else fma32  # float32: exact in double, one rounding
+    values = np.where(i < steps // 2, fused(step, i, lo), fused(-step, steps - i - 1, hi))
     return values.astype(work).astype(dt) if dt.kind == "f" else np.trunc(values).astype(dt)
 
 

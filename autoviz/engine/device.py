@@ -66,7 +66,12 @@ class device:
         return hash((self.type, self.index))
 
     def __reduce__(self):
-        return (device, (self.type, self.index))
+        return (rebuild_device, (self.type, self.index))  # pickled by this module's name
+
+
+def rebuild_device(kind: str, index) -> device:
+    """A device from what `__reduce__` saved."""
+    return device(kind, index)
 
 
 def _type_name(value) -> str:

@@ -521,3 +521,8 @@ def clone(a):
 def expand(a, *shape):
     shape = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
     return shape_ops.Expand.apply(a, shape=tuple(shape))
+
+
+def flip(input, dims):
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    return shape_ops.Flip.apply(input, dims=tuple(shape_ops.wrap_dim(d, input.ndim) for d in dims))

@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from . import functional as F
-from . import linalg, ops, reductions, shape_ops
+from . import linalg, ops, reducing, reductions, shape_ops
 from .function import FREED, FREED_MESSAGE, AccumulateGrad
 from .grad_mode import enable_grad
 from .graph import dependencies
@@ -81,9 +81,9 @@ def _run_hooks(node, grad):
 
 def _gradients(node, grad, capture) -> tuple:
     if isinstance(node, AccumulateGrad):
-        if capture is None:
+        if capture is None:  # backward(create_graph=True): .grad keeps its graph
             leaf = node.variable
-            leaf._grad = grad if leaf._grad is None else leaf._grad + grad
+            leaf._grad = CopyGrad.apply(grad) if leaf._grad is None else leaf._grad + grad
         return ()
     if node._saved is FREED:
         raise RuntimeError(FREED_MESSAGE)
@@ -338,6 +338,24 @@ def _permute(node, g):
     return F.permute(g, tuple(int(d) for d in node.info))
 
 
+class CopyGrad(ops.Op):
+    """z = g, the first gradient stored in a leaf's .grad with its graph (PyTorch copies it:
+    CopyBackwards);  dz/dg = 1."""
+
+    _backward_name = "CopyBackwards"
+
+    @staticmethod
+    def forward(ctx, g):
+        return np.array(g, copy=True)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+rule(CopyGrad)(_identity)
+
+
 class Scatter(ops.Op):
     """z = zeros with g at key (the gradient of indexing);  dz/dg = the gradient at key."""
 
@@ -379,6 +397,103 @@ def _cat(node, g):
 @rule(shape_ops.Stack)
 def _stack(node, g):
     return F.unbind(g, node.info)
+
+
+@rule(reductions.Prod)
+def _prod(node, g):
+    (a,) = node._saved
+    return g * out(node) / inp(node, 0, a)  # the product of the others (inputs without zeros)
+
+
+@rule(reductions.ProdDim)
+def _prod_dim(node, g):
+    (a,) = node._saved
+    dim, keepdim = node.info
+    z, g = out(node), g
+    if not keepdim:
+        z, g = F.unsqueeze(z, dim), F.unsqueeze(g, dim)
+    return g * z / inp(node, 0, a)
+
+
+@rule(reductions.Cumsum)
+def _cumsum(node, g):
+    dim = node.info
+    return F.flip(reducing.cumsum(F.flip(g, (dim,)), dim), (dim,))
+
+
+@rule(reductions.Var)
+def _var(node, g):
+    axes, keepdim, dof = node.info
+    if node._next[0] is None:
+        return None
+    a = inp(node, 0)
+    mean = F.mean(a, dim=axes, keepdim=True)
+    return _unreduce(g, a.shape, axes, keepdim) * (a - mean) * (2 / dof)
+
+
+@rule(reductions.Std)
+def _std(node, g):
+    axes, keepdim, dof = node.info
+    if node._next[0] is None:
+        return None
+    a = inp(node, 0)
+    mean = F.mean(a, dim=axes, keepdim=True)
+    return _unreduce(g / out(node), a.shape, axes, keepdim) * (a - mean) / dof
+
+
+@rule(reductions.Logsumexp)
+def _logsumexp(node, g):
+    a = inp(node, 0, node._saved[0])
+    axes = node.info
+    z, g = out(node), g
+    if z.ndim != a.ndim:
+        for axis in sorted(axes):
+            z, g = F.unsqueeze(z, axis), F.unsqueeze(g, axis)
+    return g * F.exp(a - z)
+
+
+@rule(reductions.Norm)
+def _norm(node, g):
+    a_data, _ = node._saved
+    p, axes, keepdim = node.info
+    a = inp(node, 0, a_data)
+    z, g = out(node), g
+    if not keepdim and axes is not None:
+        for axis in sorted(axes):
+            z, g = F.unsqueeze(z, axis), F.unsqueeze(g, axis)
+    if p == 2:
+        return g * a / z
+    if p == 1:
+        return g * _mask(np.sign(a_data), g)
+    raise RuntimeError(f"create_graph=True through the {p}-norm is not in autoviz yet")
+
+
+@rule(reductions.MaxDim, reductions.MinDim)
+def _along(node, g):
+    shape, dim, keepdim, idx = node.info
+    key = list(np.indices(idx.shape, sparse=True))
+    key[dim] = idx
+    return Scatter.apply(g if keepdim else F.unsqueeze(g, dim), shape=shape, key=tuple(key))
+
+
+@rule(reductions.Amax, reductions.Amin)
+def _extreme_all(node, g):
+    a, z = node._saved
+    hit = a == z
+    return g * _mask(hit / np.sum(hit), g)
+
+
+@rule(shape_ops.MaskedFill)
+def _masked_fill(node, g):
+    cond, shape = node.info
+    return sum_to(g * _mask(~cond, g), shape)
+
+
+@rule(shape_ops.Repeat)
+def _repeat(node, g):
+    original, shape, sizes = node.info
+    split = [n for pair in zip(sizes, shape, strict=True) for n in pair]
+    return F.reshape(F.sum(F.reshape(g, split), dim=tuple(range(0, len(split), 2))), original)
 
 
 def record_seed(grad):

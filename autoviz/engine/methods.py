@@ -162,6 +162,7 @@ _METHODS = {
     "round": F.round,
     "trunc": F.trunc,
     "clip": F.clamp,
+    "flip": lambda self, *dims: F.flip(self, F._shape_arg(dims)),
     "var": reducing.var,
     "std": reducing.std,
     "norm": reducing.norm,

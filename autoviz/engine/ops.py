@@ -312,7 +312,7 @@ def _unary(name, fwd, chain, saves="input"):
         "__doc__": doc,
         "__module__": __name__,
     }
-    return type(name.removesuffix("Backward0"), (Op,), body)
+    return type(name.removesuffix("Backward0").capitalize(), (Op,), body)
 
 
 def wide(f):
@@ -349,11 +349,13 @@ Tanh = _unary("TanhBackward0", tanh, lambda g, z: g * (1 - z * z), saves="output
 Sigmoid = _unary("SigmoidBackward0", _sigmoid, lambda g, z: g * (1 - z) * z, saves="output")
 Log10 = _unary("Log10Backward0", log10, lambda g, a: g / (a * a.dtype.type(_LN10)))
 Log2 = _unary("Log2Backward0", log2, lambda g, a: g / (a * a.dtype.type(_LN2)))
-Log1p = _unary("Log1pBackward0", log1p, lambda g, a: g / (a + 1))  # dz/da = 1 / (1 + a)
+Log1p = _unary("Log1PBackward0", log1p, lambda g, a: g / (a + 1))  # dz/da = 1 / (1 + a)
 Expm1 = _unary("Expm1Backward0", expm1, lambda g, z: g * (z + 1), saves="output")  # z + 1
 Exp2 = _unary("Exp2Backward0", np.exp2, lambda g, z: g * z * z.dtype.type(_LN2), saves="output")
 Tan = _unary("TanBackward0", np.tan, lambda g, z: g * (1 + z * z), saves="output")  # 1 + z²
-Rsqrt = _unary("RsqrtBackward0", lambda a: 1 / np.sqrt(a), lambda g, z: -0.5 * g * z**3, saves="output")
+Rsqrt = _unary(
+    "RsqrtBackward0", lambda a: 1 / np.sqrt(a), lambda g, z: -0.5 * g * z**3, saves="output"
+)
 
 
 def _zero_slope(grad, a):

@@ -5,8 +5,8 @@ import math
 import numpy as np
 
 from .ops import Op
-from .sums import cascade_sum
 from .shape_ops import wrap_dim
+from .sums import cascade_sum
 
 
 def _axes(dim, ndim):

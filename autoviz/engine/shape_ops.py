@@ -418,3 +418,18 @@ class Repeat(Op):
         split = [n for pair in zip(sizes, shape, strict=True) for n in pair]
         total = np.sum(np.reshape(grad, split), axis=tuple(range(0, len(split), 2)))
         return np.reshape(total, original)
+
+
+class Flip(Op):
+    """z = a reversed along dims;  dz/da = the gradient reversed back."""
+
+    _backward_name = "FlipBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dims=()):
+        ctx.info = dims
+        return np.flip(a, dims).copy()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return np.flip(grad, ctx.info).copy()

@@ -124,11 +124,7 @@ def _iterator_dims(a, axes):
     for size, stride, reduced, ostride in dims:
         if merged:
             psize, pstride, preduced, postride = merged[-1]
-            if (
-                reduced == preduced
-                and stride == pstride * psize
-                and ostride == postride * psize
-            ):
+            if reduced == preduced and stride == pstride * psize and ostride == postride * psize:
                 merged[-1] = (psize * size, pstride, reduced, postride)
                 continue
         merged.append((size, stride, reduced, ostride))
@@ -166,6 +162,8 @@ def _place(values, kept, shape, dtype):
     out = np.zeros(math.prod(shape), dtype)
     index = np.zeros(values.shape, np.int64)
     for axis, (size, _, _, ostride) in enumerate(kept):
-        index += (np.arange(size) * ostride).reshape([-1 if k == axis else 1 for k in range(len(kept))])
+        index += (np.arange(size) * ostride).reshape(
+            [-1 if k == axis else 1 for k in range(len(kept))]
+        )
     out[index.ravel()] = values.ravel()
     return out.reshape(shape)

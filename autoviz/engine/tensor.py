@@ -330,7 +330,7 @@ class Tensor:
         for arg in args:
             if isinstance(arg, Tensor):
                 dtype = arg.dtype
-            elif isinstance(arg, (_dtype_class, type)):  # torch.float64, or Python's float
+            elif isinstance(arg, (_dtype_class, type, np.dtype)):  # torch.float64, float, ...
                 dtype = arg
             elif not isinstance(arg, bool):  # a bool is non_blocking, meaningless here
                 device = arg
@@ -480,7 +480,11 @@ class Size(tuple):
         return int(np.prod(self))
 
     def __reduce__(self):
-        return (Size, (tuple(self),))
+        return (_rebuild_size, (tuple(self),))  # a function: pickled by its own module's name
+
+
+def _rebuild_size(values) -> Size:
+    return Size(values)
 
 
 def dtype_of(data):

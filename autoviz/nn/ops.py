@@ -2,9 +2,11 @@
 
 import numpy as np
 
+from ..engine import higher
 from ..engine.ops import Op, result, unbroadcast
 from ..engine.shape_ops import View
 from ..engine.sums import cascade_sum
+from ..engine.tensor import make
 
 
 class Addmm(Op):
@@ -305,3 +307,50 @@ def batch_stats(x):
     centred = x - mean.reshape(shape)
     var_sum = np.sum(centred * centred, axis=axes, dtype=np.float64).astype(dtype)
     return mean, var_sum
+
+
+# -- their gradients as recorded ops, for create_graph=True (Hessians of losses) -----------------
+@higher.rule(Addmm)
+def _addmm(node, g):
+    m1, m2 = node._saved
+    M1, M2 = higher.inp(node, 1, m1), higher.inp(node, 2, m2)
+    return higher.sum_to(g, node.info), g @ M2.t(), M1.t() @ g
+
+
+@higher.rule(SqueezeRow)
+def _squeeze_row(node, g):
+    return g.unsqueeze(0)
+
+
+@higher.rule(DivScalar)
+def _div_scalar(node, g):
+    return g / node.info
+
+
+@higher.rule(LeakyRelu)
+def _leaky_relu(node, g):
+    (a,) = node._saved
+    return g * make(np.where(a > 0, 1, node.info).astype(np.result_type(g._data)))
+
+
+@higher.rule(MseLoss)
+def _mse_loss(node, g):
+    (diff,) = node._saved
+    a_shape, b_shape, reduction = node.info
+    a = higher.inp(node, 0, None)
+    b = higher.inp(node, 1, np.asarray(a._data) - diff if node._next[1] is None else None)
+    d = a - b
+    scaled = g / diff.size if reduction == "mean" else g
+    local = 2 * d * scaled
+    return higher.sum_to(local, a_shape), higher.sum_to(-local, b_shape)
+
+
+@higher.rule(NllLoss)
+def _nll_loss(node, g):
+    w, reduction = node.info[3:]
+    if reduction == "none":
+        raise RuntimeError(
+            "create_graph=True through nll_loss(reduction='none') is not in autoviz yet"
+        )
+    unit = NllLoss.backward(node, np.ones((), w.dtype))  # linear in the upstream gradient
+    return g * make(np.asarray(unit))

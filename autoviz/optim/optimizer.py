@@ -79,9 +79,7 @@ class Optimizer:
             packed = {k: v for k, v in group.items() if k != "params"}
             packed["params"] = [index.setdefault(id(p), len(index)) for p in group["params"]]
             groups.append(packed)
-        state = {
-            index[id(p)]: dict(s) for p, s in self.state.items() if id(p) in index and s
-        }
+        state = {index[id(p)]: dict(s) for p, s in self.state.items() if id(p) in index and s}
         return {"state": state, "param_groups": groups}
 
     def load_state_dict(self, state_dict: dict) -> None:
@@ -99,9 +97,7 @@ class Optimizer:
         for mine, saved in zip(self.param_groups, groups, strict=True):
             for p, i in zip(mine["params"], saved["params"], strict=True):
                 if i in state_dict["state"]:
-                    self.state[p] = {
-                        k: _copied(v, p) for k, v in state_dict["state"][i].items()
-                    }
+                    self.state[p] = {k: _copied(v, p) for k, v in state_dict["state"][i].items()}
             mine.update({k: v for k, v in saved.items() if k != "params"})
 
     def __repr__(self) -> str:

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .optimizer import Optimizer, accepted_options, check_non_negative, state_tensor
+from .optimizer import Optimizer, check_non_negative, state_tensor
 
 
 class RMSprop(Optimizer):

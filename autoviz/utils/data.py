@@ -302,7 +302,7 @@ def default_collate(batch):
     if isinstance(elem, collections.abc.Sequence):
         if any(len(item) != len(elem) for item in batch):
             raise RuntimeError("each element in list of batch should be of equal size")
-        return [default_collate(list(s)) for s in zip(*batch, strict=False)]
+        return [default_collate(s) for s in zip(*batch, strict=False)]
     raise TypeError(_ERROR.format(type(elem)))
 
 

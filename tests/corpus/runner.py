@@ -47,7 +47,7 @@ def names() -> list[str]:
     return sorted(p.stem for p in SCRIPTS.glob("t*.py"))
 
 
-# -- running (in the child process) ----------------------------------------------------------------
+# -- running (in the child process) ----------------------------------------------------------
 def _run_one(path: Path, engine: str) -> dict:
     out = io.StringIO()
     error = None
@@ -59,7 +59,7 @@ def _run_one(path: Path, engine: str) -> dict:
             import runpy
 
             runpy.run_path(str(path), run_name="__main__")
-    except BaseException:  # noqa: BLE001  (what the script raised is the result)
+    except BaseException:
         error = traceback.format_exc(limit=-3)
     finally:
         os.chdir(here)
@@ -93,7 +93,10 @@ def _child(engine: str, selected: list[str]) -> None:
 def run_all(engine: str, selected: list[str] | None = None) -> dict:
     """{script: {"stdout": text, "error": traceback or None}} for every script under `engine`."""
     selected = selected or names()
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
     env.update(OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
     proc = subprocess.run(
         [sys.executable, str(Path(__file__)), "--child", engine, *selected],
@@ -107,7 +110,7 @@ def run_all(engine: str, selected: list[str] | None = None) -> dict:
     return json.loads(proc.stdout)
 
 
-# -- comparing ----------------------------------------------------------------------------------------
+# -- comparing ---------------------------------------------------------------------------------
 def _skeleton(text: str) -> str:
     """The text with every number replaced by #, and runs of spaces by one (column widths
     follow the numbers' widths)."""
@@ -122,7 +125,7 @@ def _close(a: str, b: str) -> bool:
 
 
 def compare(want: str, got: str) -> str:
-    """"identical", "close" (every number within REL_TOL, the rest the same) or "different"."""
+    """ "identical", "close" (every number within REL_TOL, the rest the same) or "different"."""
     if want == got:
         return "identical"
     if _skeleton(want) != _skeleton(got):
@@ -168,8 +171,11 @@ def main(argv: list[str]) -> int:
                 if side["error"]:
                     print(side["error"])
             diff = difflib.unified_diff(
-                want[name]["stdout"].splitlines(), got[name]["stdout"].splitlines(),
-                "torch", "autoviz", lineterm="",
+                want[name]["stdout"].splitlines(),
+                got[name]["stdout"].splitlines(),
+                "torch",
+                "autoviz",
+                lineterm="",
             )
             print("\n".join(diff))
         return 0

@@ -39,7 +39,15 @@ try:
     gradcheck(Wrong.apply, inputs)
 except RuntimeError as error:
     print(str(error).splitlines()[0])
-print(gradcheck(lambda a, b: (a * b).sum(dim=0), (torch.ones(2, 3, dtype=torch.double, requires_grad=True), torch.full((2, 3), 2.0, dtype=torch.double, requires_grad=True))))
+print(
+    gradcheck(
+        lambda a, b: (a * b).sum(dim=0),
+        (
+            torch.ones(2, 3, dtype=torch.double, requires_grad=True),
+            torch.full((2, 3), 2.0, dtype=torch.double, requires_grad=True),
+        ),
+    )
+)
 
 v = Variable(torch.tensor([1.0, 2.0]), requires_grad=True)
 print(v, isinstance(v, Variable), isinstance(torch.zeros(1), Variable))

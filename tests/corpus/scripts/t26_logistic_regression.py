@@ -24,4 +24,6 @@ for epoch in range(100):
 print(model.weight, model.bias)
 probs = torch.sigmoid(model(x))
 print(nn.BCELoss()(probs, labels), nn.functional.binary_cross_entropy_with_logits(model(x), labels))
-print(nn.functional.binary_cross_entropy_with_logits(model(x), labels, pos_weight=torch.tensor([2.0])))
+print(
+    nn.functional.binary_cross_entropy_with_logits(model(x), labels, pos_weight=torch.tensor([2.0]))
+)

@@ -26,10 +26,20 @@ print(torch.load(os.path.join(folder, "t.pt")))
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
 model(torch.ones(4, 2)).sum().backward()
 optimizer.step()
-checkpoint = {"epoch": 3, "model": model.state_dict(), "optimizer": optimizer.state_dict(), "loss": 0.25}
+checkpoint = {
+    "epoch": 3,
+    "model": model.state_dict(),
+    "optimizer": optimizer.state_dict(),
+    "loss": 0.25,
+}
 torch.save(checkpoint, os.path.join(folder, "ckpt.pt"))
 loaded = torch.load(os.path.join(folder, "ckpt.pt"))
-print(loaded["epoch"], loaded["loss"], sorted(loaded["optimizer"]["state"]), loaded["optimizer"]["param_groups"][0]["lr"])
+print(
+    loaded["epoch"],
+    loaded["loss"],
+    sorted(loaded["optimizer"]["state"]),
+    loaded["optimizer"]["param_groups"][0]["lr"],
+)
 again = torch.optim.SGD(fresh.parameters(), lr=0.5, momentum=0.9)
 again.load_state_dict(loaded["optimizer"])
 print(again.param_groups[0]["lr"], again.state[fresh[0].weight]["momentum_buffer"])

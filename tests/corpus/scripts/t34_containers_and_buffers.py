@@ -10,7 +10,9 @@ class Scaler(nn.Module):
         super().__init__()
         self.register_buffer("count", torch.zeros(()))
         self.register_buffer("scratch", torch.ones(2), persistent=False)
-        self.gains = nn.ParameterList([nn.Parameter(torch.ones(2)), nn.Parameter(torch.full((2,), 2.0))])
+        self.gains = nn.ParameterList(
+            [nn.Parameter(torch.ones(2)), nn.Parameter(torch.full((2,), 2.0))]
+        )
         self.extra = nn.ParameterDict({"shift": nn.Parameter(torch.zeros(2))})
         self.blocks = nn.ModuleDict({"act": nn.LeakyReLU(0.1), "drop": nn.Dropout(0.5)})
 
