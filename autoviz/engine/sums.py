@@ -17,18 +17,31 @@ _LEVELS = 4
 _ILP = 4  # interleaved partial sums in row_sum
 
 
+# numpy reduces a row-major array along its first axis one row after another when the rows
+# hold two or more elements (its inner loop then runs along a row); along an axis that is
+# the innermost in memory it sums pairwise. A running sum (cumsum) is always sequential, but
+# slower.
+
+
 def _seq(x):
-    """x[0] + x[1] + ... along axis 0, one after another, from zero (empty: zeros)."""
+    """x[0] + x[1] + ... along axis 0, one after another (empty: zeros). Summed from x[0],
+    not from zero: only -0.0 can tell, and cascade_sum adds +0.0 at the end."""
     if len(x) == 0:
         return np.zeros(x.shape[1:], x.dtype)
+    if x.ndim > 1 and x[0].size > 1 and x.flags.c_contiguous:
+        return np.add.reduce(x, axis=0)
     return np.cumsum(x, axis=0, dtype=x.dtype)[-1]
 
 
 def _groups(values, step: int):
     """Sequential sums of each full group of `step` values, and of what is left over."""
     full = len(values) // step * step
-    flushed = np.cumsum(values[:full].reshape(-1, step, *values.shape[1:]), 1, values.dtype)
-    return flushed[:, -1], _seq(values[full:])
+    blocks = values[:full].reshape(-1, step, *values.shape[1:])
+    if values.ndim > 1 and values[0].size > 1 and blocks.flags.c_contiguous:
+        flushed = np.add.reduce(blocks, axis=1)
+    else:
+        flushed = np.cumsum(blocks, 1, values.dtype)[:, -1]
+    return flushed, _seq(values[full:])
 
 
 def _ceil_log2(n: int) -> int:
@@ -40,7 +53,12 @@ def _multi_row(x):
     2^p summed in turn into four levels, each flushed upwards every 2^p of its inputs."""
     size = len(x)
     step = 1 << max(4, _ceil_log2(size) // _LEVELS)
+    zero = x.dtype.type(0)  # an empty level adds +0.0 (which only turns -0.0 into 0.0)
+    if size < step:  # no block filled: one running sum
+        return _seq(x) + zero
     level0, acc0 = _groups(x, step)  # block sums; the elements after the last full block
+    if len(level0) < step:  # the usual case below 256 blocks: two levels in use
+        return (acc0 + _seq(level0)) + zero
     level1, acc1 = _groups(level0, step)
     level2, acc2 = _groups(level1, step)
     acc3 = _seq(level2)
@@ -52,6 +70,8 @@ def _row(x):
     the first, then the four added together."""
     n = len(x) // _ILP
     parts = _multi_row(x[: n * _ILP].reshape(n, _ILP, *x.shape[1:]))
+    if len(x) == n * _ILP:
+        return ((parts[0] + parts[1]) + parts[2]) + parts[3]
     return _seq(np.concatenate([parts[:1], x[n * _ILP :], parts[1:]]))
 
 
@@ -61,9 +81,15 @@ def _inner_vectorised(x, lanes: int):
     count = len(x) // lanes
     lane_sums = _row(x[: count * lanes].reshape(count, lanes, *x.shape[1:]))
     tail = x[count * lanes :]
-    if len(tail):  # the tail is summed from zero first, then the lanes are added to it
-        return _seq(np.concatenate([_seq(tail)[None], lane_sums]))
-    return _seq(lane_sums) + x.dtype.type(0)
+    if x.ndim == 1:  # one row: numpy scalars, quicker than arrays for a handful of adds
+        total = x.dtype.type(0)
+        for value in tail:
+            total = total + value
+        for k in range(lanes):
+            total = total + lane_sums[k]
+        return total
+    # The tail is summed from zero first, then the lanes are added to it.
+    return _seq(np.concatenate([_seq(tail)[None], lane_sums])) + x.dtype.type(0)
 
 
 def _outer(x, block: int):
@@ -138,7 +164,8 @@ def cascade_sum(a: np.ndarray, axes) -> np.ndarray:
     if a.dtype.kind != "f" or a.dtype.itemsize < 4 or a.size == 0:
         return np.asarray(np.sum(a, axis=axes)).astype(a.dtype, copy=False)
     if (axes is None or len(axes) == a.ndim) and a.flags.c_contiguous:
-        return np.asarray(_flat_sum(a.reshape(-1)))  # the usual case: loss.sum(), x.mean()
+        # The usual case, loss.sum() and x.mean(); + 0.0 as PyTorch's sum starts from zero.
+        return np.asarray(_flat_sum(a.reshape(-1)) + a.dtype.type(0))
     axes = tuple(range(a.ndim)) if axes is None else tuple(axes)
     shape = tuple(n for i, n in enumerate(a.shape) if i not in axes)
     dims = _iterator_dims(a, axes)
@@ -154,7 +181,7 @@ def cascade_sum(a: np.ndarray, axes) -> np.ndarray:
         order = list(range(reduced - 1, -1, -1)) + list(range(reduced, block.ndim))
         block = np.transpose(block, order).reshape(-1, *block.shape[reduced:])
         block = _seq(block)
-    return _place(block, dims[1 + reduced :], shape, a.dtype)
+    return _place(block + a.dtype.type(0), dims[1 + reduced :], shape, a.dtype)
 
 
 def _place(values, kept, shape, dtype):
