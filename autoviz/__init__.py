@@ -29,6 +29,7 @@ __all__ = [
     "Timeline",
     "as_torch",
     "autograd",
+    "distributions",
     "draw",
     "load",
     "nn",

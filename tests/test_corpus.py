@@ -6,27 +6,20 @@ do better than recorded here, never worse.
 """
 
 import pytest
-
 from corpus import runner
 
-# Scripts whose numbers agree within 1e-4 but not to the last digit printed at full
-# precision (a float32 value that cancels to near zero, ~1e-8, or a sum of sines whose
-# last bits depend on PyTorch's vectorised sine).
-CLOSE = {"t26_logistic_regression"}
+# Scripts whose numbers agree within 1e-4 but not to the last digit printed: a bias that
+# cancels to ~6e-8; a loss printed to 6 decimals after training through numpy's BLAS.
+CLOSE = {"t26_logistic_regression", "t36_linear_regression_synthetic"}
 # Each prints a sum of 2,000 sines that cancels to 4e-6: PyTorch's own sine (SLEEF, within 1
 # ulp) differs from the correctly rounded one in 5% of the values, moving that sum by 2e-6.
 DIFFERENT = {"t15_poly_manual_gradients", "t37_float32_numbers"}
-# Seeded scripts that call the random API rng is adding (Generator, randperm, normal).
-NEEDS_RANDOM_API = {"t31_dataloader_shuffle", "t35_seeded_initialisation"}
-NEEDS_RANDOM_API |= {"t36_linear_regression_synthetic"}
 LEVEL = {"identical": 3, "close": 2, "different": 1, "error": 0}
 
 
 def expected(name: str) -> str:
-    if name in NEEDS_RANDOM_API:
-        return "error"
-    if name in runner.SEEDED or name in DIFFERENT:
-        return "different"  # until autoviz draws PyTorch's own random numbers: runs, at least
+    if name in DIFFERENT:
+        return "different"
     return "close" if name in CLOSE else "identical"
 
 
@@ -49,9 +42,9 @@ def test_script_prints_what_pytorch_prints(verdicts, name):
 
 @pytest.mark.torch
 def test_the_score(verdicts, capsys):
-    """At least 90% of the scripts agree within 1e-4 once seeded scripts can (see README)."""
+    """Every script runs; at least 90% print the same within 1e-4 (the issue's target)."""
+    assert all(v != "error" for v in verdicts.values())
     close = sum(LEVEL[v] >= LEVEL["close"] for v in verdicts.values())
-    unseeded = [n for n in verdicts if n not in runner.SEEDED | DIFFERENT]
-    assert close >= len(unseeded)
+    assert close >= 0.9 * len(verdicts)
     with capsys.disabled():
         print("\ncorpus:", runner.summary(verdicts))

@@ -386,6 +386,29 @@ snippet(
     "next(iter(DataLoader([object()], batch_size=1)))",
 )
 
+snippet(
+    "data_random_numbers",
+    """
+    import torch
+    from torch.utils.data import DataLoader, RandomSampler, TensorDataset, random_split
+    torch.manual_seed(3)
+    ds = TensorDataset(torch.arange(20.0).reshape(10, 2), torch.arange(10))
+    loader = DataLoader(ds, batch_size=3, shuffle=True)
+    for epoch in range(3):
+        print(epoch, [b.tolist() for _, b in loader])
+    print([b.tolist() for _, b in DataLoader(ds, batch_size=4)], torch.rand(2))
+    it = iter(DataLoader(ds, batch_size=4, shuffle=True))
+    print(torch.rand(1), next(it)[1])
+    g = torch.Generator().manual_seed(7)
+    print([b.tolist() for _, b in DataLoader(ds, batch_size=5, shuffle=True, generator=g)])
+    print([list(p) for p in random_split(range(8), [5, 3])], torch.rand(1))
+    g = torch.Generator().manual_seed(42)
+    print([p.indices for p in random_split(range(10), [0.3, 0.3, 0.4], generator=g)])
+    print(list(RandomSampler(range(7), replacement=True, num_samples=40)))
+    print(list(RandomSampler(range(4), num_samples=10)), torch.randn(2))
+    """,
+)
+
 # -- torch.autograd --------------------------------------------------------------------------------
 snippet(
     "autograd_api",

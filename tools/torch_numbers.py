@@ -63,8 +63,10 @@ def ranges() -> None:
         f"arange(-pi, pi, 0.01): autoviz differs in {np.sum(got != want)} of {len(want)}, "
         f"numpy float32 in {np.sum(plain[: len(want)] != want)}"
     )
-    print(f"exp(12.): torch {torch.exp(torch.tensor(12.0)).item()}, autoviz "
-          f"{autoviz.exp(autoviz.tensor(12.0)).item()}, numpy {np.exp(np.float32(12.0))}")
+    print(
+        f"exp(12.): torch {torch.exp(torch.tensor(12.0)).item()}, autoviz "
+        f"{autoviz.exp(autoviz.tensor(12.0)).item()}, numpy {np.exp(np.float32(12.0))}"
+    )
 
 
 def products() -> None:

@@ -13,12 +13,8 @@ from .creation import (
     full_like,
     linspace,
     logspace,
-    manual_seed,
     ones,
     ones_like,
-    rand,
-    randint,
-    randn,
     zeros,
     zeros_like,
 )
@@ -127,7 +123,25 @@ from .methods import (
     not_equal,
     remainder,
 )
+from .random import Generator, default_generator
 from .reducing import all, allclose, any, cumsum, equal, isclose, logsumexp, norm, prod, std, var
+from .sampling import (
+    bernoulli,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    multinomial,
+    normal,
+    rand,
+    rand_like,
+    randint,
+    randint_like,
+    randn,
+    randn_like,
+    randperm,
+    seed,
+    set_rng_state,
+)
 from .tensor import Size, Tensor, tensor
 
 float = float32

@@ -1,4 +1,4 @@
-"""Making tensors: zeros, ones, ranges, random numbers, from numpy."""
+"""Making tensors: zeros, ones, ranges, from numpy (random ones: `sampling`)."""
 
 import math
 
@@ -9,15 +9,6 @@ from .dtypes import to_numpy_dtype
 from .fma import fma, fma32
 from .keywords import into
 from .tensor import Tensor, make, new_leaf
-
-_DEFAULT_SEED = 67280421310721  # PyTorch's initial seed, so a fresh session is repeatable
-_rng = {"gen": np.random.default_rng(_DEFAULT_SEED)}
-
-
-def manual_seed(seed: int):
-    """Seed autoviz's own random numbers (they differ from PyTorch's for the same seed)."""
-    _rng["gen"] = np.random.default_rng(int(seed))
-    return _rng["gen"]
 
 
 def _shape(size, name: str = "") -> tuple:
@@ -180,22 +171,6 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
 
 def eye(n, m=None, *, out=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     return _made(np.eye(n, m, dtype=_dt(dtype)), requires_grad, None, device, out, "eye")
-
-
-def rand(*size, dtype=None, requires_grad=False, name=None) -> Tensor:
-    arr = _rng["gen"].random(_shape(size)).astype(_dt(dtype))
-    return new_leaf(arr, requires_grad, name)
-
-
-def randn(*size, dtype=None, requires_grad=False, name=None) -> Tensor:
-    arr = _rng["gen"].standard_normal(_shape(size)).astype(_dt(dtype))
-    return new_leaf(arr, requires_grad, name)
-
-
-def randint(low, high=None, size=(), dtype=None) -> Tensor:
-    if high is None:
-        low, high = 0, low
-    return new_leaf(_rng["gen"].integers(low, high, tuple(size)).astype(_dt(dtype, "int64")))
 
 
 def from_numpy(array: np.ndarray) -> Tensor:

@@ -2,10 +2,20 @@
 
 from . import functional, init
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
-from .layers import BatchNorm1d, Dropout, Embedding, LeakyReLU
+from .layers import BatchNorm1d, Embedding, LeakyReLU
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from .module import Module
-from .modules import Flatten, Identity, Linear, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .modules import (
+    Dropout,
+    Flatten,
+    Identity,
+    Linear,
+    LogSoftmax,
+    ReLU,
+    Sigmoid,
+    Softmax,
+    Tanh,
+)
 from .parameter import Parameter
 
 __all__ = [

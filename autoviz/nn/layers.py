@@ -1,4 +1,4 @@
-"""Layers with state beyond a weight: Dropout, BatchNorm1d, Embedding, LeakyReLU."""
+"""Layers with state beyond a weight: BatchNorm1d, Embedding, and LeakyReLU."""
 
 import numpy as np
 
@@ -21,22 +21,6 @@ class LeakyReLU(Module):
 
     def extra_repr(self) -> str:
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
-
-
-class Dropout(Module):
-    """In training, zero each element with probability p and scale the rest by 1/(1-p)."""
-
-    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
-        super().__init__()
-        if p < 0 or p > 1:
-            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-        self.p, self.inplace = p, inplace
-
-    def forward(self, input):
-        return F.dropout(input, self.p, self.training, self.inplace)
-
-    def extra_repr(self) -> str:
-        return f"p={self.p}, inplace={self.inplace}"
 
 
 class BatchNorm1d(Module):

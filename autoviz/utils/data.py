@@ -11,6 +11,9 @@ import warnings
 import numpy as np
 
 from ..engine import creation, dtypes
+from ..engine.creation import zeros
+from ..engine.random import Generator, default_generator
+from ..engine.sampling import randint, randperm
 from ..engine.tensor import Tensor, tensor
 
 __all__ = [
@@ -35,14 +38,18 @@ __all__ = [
 # -- random numbers, as PyTorch's data tools draw them --------------------------------------
 def _draw_seed(generator=None) -> int:
     """`torch.empty((), dtype=torch.int64).random_(generator=...).item()`."""
-    # Until rng's engine/random.py lands, autoviz's own generator gives the seed.
-    return int(creation._rng["gen"].integers(0, 2**63 - 1))
+    return int(zeros((), dtype=dtypes.int64).random_(generator=generator).item())
 
 
-def _randperm(n: int, generator=None, seed=None) -> list:
-    """`torch.randperm(n, generator=...)`, with a fresh generator seeded by `seed` if given."""
-    gen = np.random.default_rng(seed) if seed is not None else creation._rng["gen"]
-    return gen.permutation(n).tolist()
+def _seeded(seed: int) -> Generator:
+    generator = Generator()
+    generator.manual_seed(seed)
+    return generator
+
+
+def _randperm(n: int, generator=None) -> list:
+    """`torch.randperm(n, generator=...).tolist()`."""
+    return randperm(n, generator=generator).tolist()
 
 
 # -- datasets -----------------------------------------------------------------------------------
@@ -115,7 +122,7 @@ class ConcatDataset(Dataset):
         return self.datasets[which][idx - start]
 
 
-def random_split(dataset, lengths, generator=None):
+def random_split(dataset, lengths, generator=default_generator):
     """Split `dataset` into non-overlapping Subsets of the given lengths (or fractions of 1),
     from one random permutation of its indices."""
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
@@ -193,14 +200,15 @@ class RandomSampler(Sampler):
     def __iter__(self):
         n = len(self.data_source)
         # Drawn on the first next(), not at iter(): the order PyTorch draws its numbers in.
-        seed = _draw_seed() if self.generator is None else None
+        generator = self.generator if self.generator is not None else _seeded(_draw_seed())
         if self.replacement:
-            raise NotImplementedError(
-                "autoviz: RandomSampler(replacement=True) is not in autoviz yet"
-            )
+            for _ in range(self.num_samples // 32):
+                yield from randint(0, n, (32,), generator=generator).tolist()
+            yield from randint(0, n, (self.num_samples % 32,), generator=generator).tolist()
+            return
         for _ in range(self.num_samples // n):
-            yield from _randperm(n, self.generator, seed)
-        yield from _randperm(n, self.generator, seed)[: self.num_samples % n]
+            yield from _randperm(n, generator)
+        yield from _randperm(n, generator)[: self.num_samples % n]
 
     def __len__(self) -> int:
         return self.num_samples

@@ -27,7 +27,7 @@ ROOT = HERE.parent.parent
 REL_TOL = 1e-4
 ABS_TOL = 1e-6  # for numbers printed as zero, or nearly: -0.0000 against 0.0000
 # The scripts whose output depends on PyTorch's random numbers (manual_seed, randn, default
-# nn.Linear initialisation, shuffling): they match once autoviz draws torch's exact numbers.
+# nn.Linear initialisation, shuffling): they match because autoviz draws torch's numbers.
 SEEDED = {
     "t17_poly_nn_sequential",
     "t18_poly_optim",
