@@ -172,7 +172,11 @@ def cascade_sum(a: np.ndarray, axes) -> np.ndarray:
     if not dims or not dims[0][2]:  # nothing of size > 1 is reduced
         return a.reshape(shape).copy()
     dims += [(1, a.itemsize, False, 0)] * (2 - len(dims))
-    view = np.lib.stride_tricks.as_strided(a, [d[0] for d in dims], [d[1] for d in dims])
+    sizes, strides = [d[0] for d in dims], [d[1] for d in dims]
+    if a.flags.c_contiguous:  # a cheaper view than as_strided's, over a's own buffer
+        view = np.ndarray(sizes, a.dtype, buffer=a, strides=strides)
+    else:
+        view = np.lib.stride_tricks.as_strided(a, sizes, strides)
     block = _loop2d(view, 32 // a.itemsize, a.itemsize)  # shape: every dim but the first
     # Reduced dims after the first (they come before the kept ones) add into the result one
     # after another, the second dim fastest (the kernel's loop, then the outer loops).

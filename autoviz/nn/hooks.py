@@ -59,17 +59,24 @@ def run_forward_hooks(module, args: tuple, output):
 
 
 class BackwardHookFunction(Function):
-    """Identity in forward; in backward it hands the gradient passing through to a hook."""
+    """Identity in forward; in backward it hands the gradient passing through to the hook
+    `catch` set on its node (the node alone holds it: it is no input of the graph)."""
 
     @staticmethod
-    def forward(ctx, x, catch=None):
-        ctx.catch = catch
+    def forward(ctx, x):
         return x
 
     @staticmethod
     def backward(ctx, grad):
         replaced = ctx.catch(grad)
-        return (grad if replaced is None else replaced), None
+        return grad if replaced is None else replaced
+
+
+def _caught(tensor, catch):
+    """tensor passed through a BackwardHookFunction whose node calls catch(grad)."""
+    out = BackwardHookFunction.apply(tensor)
+    out.grad_fn.catch = catch
+    return out
 
 
 class BackwardHook:
@@ -95,7 +102,7 @@ class BackwardHook:
             )
         self.input_index = tracked[0]
         args = list(args)
-        args[self.input_index] = BackwardHookFunction.apply(args[self.input_index], self._input)
+        args[self.input_index] = _caught(args[self.input_index], self._input)
         return tuple(args)
 
     def setup_outputs(self, output):
@@ -105,7 +112,7 @@ class BackwardHook:
         if not any(self.outputs) or not is_grad_enabled():
             return output
         wrapped = tuple(
-            BackwardHookFunction.apply(o, self._output_catcher(i)) if tracks else o
+            _caught(o, self._output_catcher(i)) if tracks else o
             for i, (o, tracks) in enumerate(zip(outputs, self.outputs, strict=True))
         )
         return wrapped[0] if single else wrapped
