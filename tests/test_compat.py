@@ -146,3 +146,31 @@ def test_a_torch_script_runs_unchanged_from_python(tmp_path):
     assert out.stdout == (
         "<class 'torch.Tensor'> tensor(22.5000, grad_fn=<MseLossBackward0>) tensor([ 9., 18.])\n"
     )
+
+
+def test_drawing_and_tracing_work_inside_the_alias(pure_engine):
+    """Under as_torch autoviz's tensors say they are torch's; draw() still knows them."""
+    with autoviz.as_torch():
+        import torch
+
+        x = torch.tensor(2.0, requires_grad=True)
+        with autoviz.trace() as tl:
+            y = x * 3
+            y.backward()
+        diagram = autoviz.draw(y)
+    assert len(tl) > 0 and "MulBackward0" in diagram.source
+
+
+def test_a_module_backward_hook_is_drawn_without_its_catcher(pure_engine):
+    """The hook's identity nodes are drawn (as torch's graph has them); nothing else is."""
+    lin = autoviz.nn.Linear(2, 1)
+    lin.register_full_backward_hook(lambda m, gi, go: None)
+    x = autoviz.ones(1, 2, requires_grad=True)
+    with autoviz.trace() as tl:
+        out = lin(x).sum()
+        out.backward()
+    graph = tl[-1]
+    ops = [n.op for n in graph.nodes if n.kind == "op"]
+    assert ops.count("BackwardHookFunctionBackward") == 2
+    assert all(n.kind != "constant" for n in graph.nodes)
+    assert "BackwardHookFunctionBackward" in autoviz.draw(out).source
