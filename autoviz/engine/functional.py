@@ -287,25 +287,25 @@ def argmin(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
     return _arg(np.argmin, input, _dim(dim, axis), keepdim)
 
 
-def softmax(a, dim=-1):
-    return reductions.Softmax.apply(a, dim=shape_ops.wrap_dim(dim, a.ndim))
+def softmax(input, dim=-1):
+    return reductions.Softmax.apply(input, dim=shape_ops.wrap_dim(dim, input.ndim))
 
 
-def log_softmax(a, dim=-1):
-    return reductions.LogSoftmax.apply(a, dim=shape_ops.wrap_dim(dim, a.ndim))
+def log_softmax(input, dim=-1):
+    return reductions.LogSoftmax.apply(input, dim=shape_ops.wrap_dim(dim, input.ndim))
 
 
 def _shape_arg(shape) -> tuple:
     return tuple(shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape)
 
 
-def reshape(a, *shape):
+def reshape(input, *shape):
     """A view when the memory layout allows one, else a copy, named as PyTorch names each."""
     shape = _shape_arg(shape)
-    op = shape_ops.reshape_op(a._data, shape)
+    op = shape_ops.reshape_op(input._data, shape)
     if op is None:  # PyTorch copies to row-major order first: CloneBackward0, then the view
-        return shape_ops.UnsafeView.apply(shape_ops.Contiguous.apply(a), shape=shape)
-    return op.apply(a, shape=shape)
+        return shape_ops.UnsafeView.apply(shape_ops.Contiguous.apply(input), shape=shape)
+    return op.apply(input, shape=shape)
 
 
 def view(a, *shape):
@@ -332,17 +332,17 @@ def flatten(input, start_dim=0, end_dim=-1):
     return reshape(input, (*shape[:start], -1, *shape[end + 1 :]))
 
 
-def transpose(a, dim0, dim1):
-    n = a.ndim
+def transpose(input, dim0, dim1):
+    n = input.ndim
     return shape_ops.Transpose.apply(
-        a, dim0=shape_ops.wrap_dim(dim0, n), dim1=shape_ops.wrap_dim(dim1, n)
+        input, dim0=shape_ops.wrap_dim(dim0, n), dim1=shape_ops.wrap_dim(dim1, n)
     )
 
 
-def t(a):
-    if a.ndim > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {a.ndim}D")
-    return shape_ops.T.apply(a, dim0=0, dim1=a.ndim - 1 if a.ndim else 0)
+def t(input):
+    if input.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
+    return shape_ops.T.apply(input, dim0=0, dim1=input.ndim - 1 if input.ndim else 0)
 
 
 def mT(a):
@@ -354,28 +354,28 @@ def mT(a):
     return shape_ops.Transpose.apply(a, dim0=-2, dim1=-1)
 
 
-def permute(a, *dims):
+def permute(input, *dims):
     dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
-    if len(dims) != a.ndim:
+    if len(dims) != input.ndim:
         raise RuntimeError(
             "permute(sparse_coo): number of dimensions in the tensor input does not match the "
             "length of the desired ordering of dimensions i.e. input.dim() = "
-            f"{a.ndim} is not equal to len(dims) = {len(dims)}"
+            f"{input.ndim} is not equal to len(dims) = {len(dims)}"
         )
-    dims = tuple(shape_ops.wrap_dim(d, a.ndim) for d in dims)
+    dims = tuple(shape_ops.wrap_dim(d, input.ndim) for d in dims)
     if len(set(dims)) != len(dims):
         raise RuntimeError("permute(): duplicate dims are not allowed.")
-    return shape_ops.Permute.apply(a, dims=dims)
+    return shape_ops.Permute.apply(input, dims=dims)
 
 
-def unsqueeze(a, dim):
-    return shape_ops.Unsqueeze.apply(a, dim=shape_ops.wrap_dim(dim, a.ndim + 1))
+def unsqueeze(input, dim):
+    return shape_ops.Unsqueeze.apply(input, dim=shape_ops.wrap_dim(dim, input.ndim + 1))
 
 
-def squeeze(a, dim=None):
+def squeeze(input, dim=None):
     if dim is None:
-        return shape_ops.Squeeze.apply(a, dim=None)
-    return shape_ops.SqueezeDim.apply(a, dim=shape_ops.wrap_dim(dim, a.ndim))
+        return shape_ops.Squeeze.apply(input, dim=None)
+    return shape_ops.SqueezeDim.apply(input, dim=shape_ops.wrap_dim(dim, input.ndim))
 
 
 def cat(tensors, dim=0, *, out=None, axis=None):
@@ -508,14 +508,14 @@ def index(a, key):
     return shape_ops.Alias.apply(a) if out is a else out
 
 
-def unbind(a, dim=0):
-    dim = shape_ops.wrap_dim(dim, a.ndim)
+def unbind(input, dim=0):
+    dim = shape_ops.wrap_dim(dim, input.ndim)
     before = (slice(None),) * dim
-    return tuple(shape_ops.Unbind.apply(a, key=(*before, i)) for i in range(a.shape[dim]))
+    return tuple(shape_ops.Unbind.apply(input, key=(*before, i)) for i in range(input.shape[dim]))
 
 
-def clone(a):
-    return ops.Clone.apply(a)
+def clone(input):
+    return ops.Clone.apply(input)
 
 
 def expand(a, *shape):
