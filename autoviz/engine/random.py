@@ -6,11 +6,9 @@ Each kernel takes a Generator and returns a flat numpy array in the order PyTorc
 (aten/src/ATen/core/TransformationHelper.h, native/cpu/DistributionTemplates.h, ...).
 """
 
-import secrets
-
 import numpy as np
 
-from . import boxmuller
+from . import boxmuller, topk
 from .boxmuller import f32, f64
 
 DEFAULT_SEED = 67280421310721  # torch's seed for a new Generator and a new process
@@ -48,7 +46,7 @@ class Generator:
                 f"autoviz has only a CPU generator (got device {str(device)!r}); use "
                 "torch.Generator() or torch.Generator(device='cpu')"
             )
-        self._mt = np.random.MT19937()
+        self._mt = np.random.MT19937(0)  # a fixed seed: no OS entropy to gather; reseeded below
         self.manual_seed(DEFAULT_SEED)
 
     def __repr__(self) -> str:
@@ -73,6 +71,8 @@ class Generator:
 
     def seed(self) -> int:
         """Seed from the operating system's randomness and return the seed."""
+        import secrets  # only here: it costs `import autoviz` several milliseconds
+
         value = secrets.randbits(64)
         self.manual_seed(value)
         return value
@@ -334,8 +334,21 @@ def multinomial(gen: Generator, probs: np.ndarray, count: int, replacement: bool
         keys = probs / q
         if count == 1:
             return np.argmax(keys, axis=-1)[:, None]
-        return np.argsort(-keys, axis=-1, kind="stable")[:, :count]
+        return _top(keys, count)
     return np.stack([_inverse_cdf(gen, row, count) for row in probs])
+
+
+def _top(keys: np.ndarray, count: int) -> np.ndarray:
+    """torch.topk(keys, count).indices per row: a sort, unless equal keys compete for a place
+    (zero probabilities, or two equal ratios), where torch's own algorithm decides the order."""
+    order = np.argsort(-keys, axis=-1, kind="stable")
+    ranked = np.take_along_axis(keys, order, axis=-1)
+    upto = min(count + 1, keys.shape[-1])
+    tied = np.any(ranked[:, : upto - 1] == ranked[:, 1:upto], axis=-1)
+    top = order[:, :count]
+    for row in np.flatnonzero(tied):
+        top[row] = topk.topk_row(keys[row].tolist(), count)
+    return top
 
 
 def _inverse_cdf(gen: Generator, row: np.ndarray, count: int) -> np.ndarray:

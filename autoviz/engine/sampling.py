@@ -105,9 +105,9 @@ def _inplace_target(t: Tensor, name: str) -> None:
         )
 
 
-def _new(shape, dt, values, requires_grad, device) -> Tensor:
+def _new(shape, dt, values, requires_grad, device, name=None) -> Tensor:
     _check_device(device)
-    return new_leaf(values.reshape(shape).astype(dt, copy=False), requires_grad)
+    return new_leaf(values.reshape(shape).astype(dt, copy=False), requires_grad, name)
 
 
 def _float_dtype(dtype) -> np.dtype:
@@ -115,21 +115,31 @@ def _float_dtype(dtype) -> np.dtype:
 
 
 # -- creation -------------------------------------------------------------------------------------
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """Uniform in [0, 1): torch.rand."""
-    shape, dt = _shape(size), _float_dtype(dtype)
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, name=None, **kw):
+    """Uniform in [0, 1): torch.rand (`name` labels the tensor in diagrams)."""
+    shape, dt = _shape(_size_keyword(size, kw, "rand")), _float_dtype(dtype)
     _need_float(dt, "check_uniform_bounds")
-    gen = generator_or_default(generator)
-    return _new(shape, dt, _random.uniform(gen, _numel(shape), dt, 0, 1), requires_grad, device)
+    values = _random.uniform(generator_or_default(generator), _numel(shape), dt, 0, 1)
+    return _new(shape, dt, values, requires_grad, device, name)
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """Standard normal: torch.randn."""
-    shape, dt = _shape(size), _float_dtype(dtype)
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, name=None, **kw):
+    """Standard normal: torch.randn (`name` labels the tensor in diagrams)."""
+    shape, dt = _shape(_size_keyword(size, kw, "randn")), _float_dtype(dtype)
     _need_float(dt, "normal_kernel_cpu")
-    gen = generator_or_default(generator)
-    values = _random.normal(gen, _numel(shape), dt, 0.0, 1.0)
-    return _new(shape, dt, values, requires_grad, device)
+    values = _random.normal(generator_or_default(generator), _numel(shape), dt, 0.0, 1.0)
+    return _new(shape, dt, values, requires_grad, device, name)
+
+
+def _size_keyword(size, kw, name) -> tuple:
+    """The size given positionally or as size=..., as torch accepts both."""
+    if "size" in kw:
+        if size:
+            raise TypeError(f"{name}() got multiple values for argument 'size'")
+        size = (kw.pop("size"),)
+    if kw:
+        raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kw))}'")
+    return size
 
 
 def _numel(shape) -> int:

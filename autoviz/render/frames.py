@@ -11,7 +11,7 @@ from ..tracing.timeline import Timeline
 from .dot import Options, drawing_plan, label_rows, settle, to_dot
 from .groups import Plan
 from .labels import row
-from .layout import svg_layout
+from .layout import check_timeout, svg_layout
 from .summary import summary_dot, summary_svg, summary_text
 from .theme import Theme
 
@@ -39,7 +39,8 @@ class Frames:
     """
 
     def __init__(self, tl: Timeline, theme: Theme, options: Options, timeout=None) -> None:
-        self.tl, self.theme, self.options, self.timeout = tl, theme, options, timeout
+        self.tl, self.theme, self.options = tl, theme, options
+        self.timeout = check_timeout(timeout)
         self.index = index_of(tl)
         self.templates = {}  # leading graph -> (DOT source, Template, Plan or None: a summary)
         self.summaries = {}  # graph -> its summary's template, for the later graphs of a shape
@@ -234,6 +235,12 @@ class Part:
             self._appear = appear, touching
         return self._appear
 
+    def flows(self, step) -> list:
+        """(edge slot, flow) of each of step's flows this graph draws: not one along an edge
+        from a tensor of an earlier graph (backward going on into a freed graph), which is in
+        neither graph's picture."""
+        return [(self.edge_id[f.edge], f) for f in step.flows if f.edge in self.edge_id]
+
     def edge_by_slot(self) -> dict:
         if self._by_slot is None:
             self._by_slot = {e.id: e for e in self.edges}
@@ -270,8 +277,7 @@ def layout_graph(parts: list, options: Options) -> tuple[Graph, dict, Plan]:
     labels = {}
     for part in parts:
         for k in part.steps:
-            for flow in part.all_steps[k].flows:
-                edge_id = part.edge_id[flow.edge]
+            for edge_id, flow in part.flows(part.all_steps[k]):
                 text = flow_label(flow)
                 if len(text) > len(labels.get(edge_id, "")):
                     labels[edge_id] = text
@@ -356,14 +362,14 @@ def _grouped_state(part: Part, visible: dict, options: Options, ghost: bool, lay
 
 def _flows_so_far(part: Part, k: int) -> tuple[dict, set]:
     """Edge slot -> latest flow label in this backward pass; the edges of step k itself."""
-    flows, steps, edge_id = {}, part.all_steps, part.edge_id
+    flows, steps = {}, part.all_steps
     for s in part.steps_until(k):
         step = steps[s]
         if step.kind == "seed":
             flows = {}
-        for flow in step.flows:
-            flows[edge_id[flow.edge]] = flow_label(flow)
-    now = {edge_id[f.edge] for f in steps[k].flows if f.edge in edge_id}
+        for edge_id, flow in part.flows(step):
+            flows[edge_id] = flow_label(flow)
+    now = {edge_id for edge_id, _ in part.flows(steps[k])}
     return flows, now
 
 
@@ -390,7 +396,9 @@ class FrameSequence:
         return "".join(self.chunks)
 
     def pieces(self, k: int) -> list:
-        """The SVG after step k as pieces, slot values in place (`Template.index` finds them)."""
+        """The SVG after step k as pieces, slot values in place (`Template.index` finds them);
+        `changed` holds the value each rewritten piece had before (position -> old value)."""
+        self.changed = {}
         part = self.frames.part(self.frames.graph_of_step(k))
         # Another graph's steps in between may have changed shared leaves: start afresh.
         if part is not self.part or k < self.at or not part.only_mine(self.at, k):
@@ -424,9 +432,11 @@ class FrameSequence:
             self.dirty,
             self.template.defaults,
         )
+        changed = self.changed
         for key, position in index.items():
             value = state.get(key, defaults[key])
             if out[position] != value:
+                changed.setdefault(position, out[position])
                 out[position] = value
                 dirty.add(position // CHUNK)
 
@@ -461,24 +471,25 @@ class FrameSequence:
             _edge_state(edge, live, self.flows, self.now, state)
         if made and self.grouped:
             _grouped_state(part, live, self.options, self.ghost, self.layout, state)
-        index, out, dirty = self.template.index, self.out, self.dirty
+        index, out, dirty, changed = self.template.index, self.out, self.dirty, self.changed
         for key, value in state.items():
             position = index.get(key)
             if position is not None and out[position] != value:
+                changed.setdefault(position, out[position])
                 out[position] = value
                 dirty.add(position // CHUNK)
         self.at = k
 
     def _flow_edges(self, step) -> list:
         """Update the gradient flows; the edges whose look changes with them."""
-        edge_id = self.part.edge_id
         changed = set(self.now)
         if step.kind == "seed":
             changed |= set(self.flows)
             self.flows = {}
-        for flow in step.flows:
-            self.flows[edge_id[flow.edge]] = flow_label(flow)
-        self.now = {edge_id[f.edge] for f in step.flows}
+        drawn = self.part.flows(step)
+        for edge_id, flow in drawn:
+            self.flows[edge_id] = flow_label(flow)
+        self.now = {edge_id for edge_id, _ in drawn}
         changed |= self.now
         by_slot = self.part.edge_by_slot()
         return [by_slot[i] for i in changed]
