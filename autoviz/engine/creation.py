@@ -131,11 +131,16 @@ def arange_values(start, step, count: int, dt) -> np.ndarray:
         return (start + step * i).astype(dt)
     width = 32 // dt.itemsize  # elements in an AVX2 register
     vectored = count - count % (2 * width)
-    # float32 values are rounded from double, where the fused rounding makes no difference.
-    fused = fma if dt.itemsize == 8 else fma32
+    # The kernel works in double for float32 too, then rounds to float: a plain double
+    # multiply-add is that but for the last double bit, which a float cannot see.
+    fused = fma if dt.itemsize == 8 else _madd
     base = fused(step, i - i % width, start).astype(dt)  # each vector's first element
     values = np.where(i < vectored, fused(i % width, step, base), fused(step, i, start))
     return values.astype(dt)
+
+
+def _madd(a, b, c):
+    return np.asarray(a, np.float64) * np.asarray(b, np.float64) + np.asarray(c, np.float64)
 
 
 def linspace(start, end, steps, *, out=None, dtype=None, device=None, requires_grad=False):
@@ -158,7 +163,7 @@ def linspace_values(start, end, steps: int, dt) -> np.ndarray:
         return np.full(steps, lo).astype(dt)
     step = (hi - lo) / work.type(steps - 1)
     i = np.arange(steps)
-    fused = fma if work.itemsize == 8 else fma32  # float32: exact in double, one rounding
+    fused = fma if work.itemsize == 8 else fma32  # each rounded once, to the work precision
     values = np.where(i < steps // 2, fused(step, i, lo), fused(-step, steps - i - 1, hi))
     return values.astype(work).astype(dt) if dt.kind == "f" else np.trunc(values).astype(dt)
 

@@ -26,5 +26,19 @@ def fma(a, b, c):
 
 
 def fma32(a, b, c):
-    """The same for float32 operands: their product is exact in float64, one rounding left."""
-    return np.asarray(a, np.float64) * np.asarray(b, np.float64) + np.asarray(c, np.float64)
+    """The same for float32 operands, rounded to float32: their product is exact in double;
+    the sum's rounding error is kept (TwoSum) to settle the one case double rounding gets
+    wrong, a sum that lands exactly halfway between two floats."""
+    a, b, c = (np.asarray(v, np.float64) for v in (a, b, c))
+    product = a * b
+    total = product + c
+    back = total - product
+    lost = (product - (total - back)) + (c - back)  # total + lost is exactly a·b + c
+    rounded = total.astype(np.float32)
+    off = total - rounded  # exact: how far rounding moved the double
+    tie = np.abs(off) == np.spacing(np.abs(rounded)).astype(np.float64) / 2
+    beyond = tie & (lost != 0) & (np.sign(lost) == np.sign(off))
+    if np.any(beyond):  # past the midpoint: the other neighbour is the right answer
+        away = np.copysign(np.inf, off).astype(np.float32)  # float32: a float's neighbour
+        rounded = np.where(beyond, np.nextafter(rounded, away), rounded)
+    return rounded
