@@ -139,6 +139,9 @@ EDGE_CASES = {
         T.normal(1.5, T.ones(3, 4)),
         T.normal(2.0, 3.0, (4, 5)),
         T.normal(T.zeros(2, 1), T.ones(3)),
+        T.normal(T.rand(5), 0.7),  # under 16: the number std goes into the kernel's double
+        T.normal(0.3, T.rand(5)),
+        T.normal(T.rand(5), T.rand(5)),
     ],
     "generator objects": lambda T: _generators(T),
     "nn.Linear default init": lambda T: _linears(T),
@@ -185,6 +188,8 @@ def _linears(T):
         T.nn.Linear(50, 17),
         T.nn.Linear(1, 1),
         T.nn.Linear(4, 3, bias=False),
+        T.nn.Linear(200, 10),
+        T.nn.Linear(6, 5, dtype=T.float64),
     ]
     return [p.detach() for net in nets for p in net.parameters()]
 
@@ -404,6 +409,7 @@ def test_uniform_never_returns_its_upper_bound():
     float16 where float32's value rounds up."""
     same(lambda T: T.zeros(5000).uniform_(1e6, 1e6 + 1), seed=0)
     same(lambda T: T.zeros(5000, dtype=T.float16).uniform_(2, 3), seed=0)
+    same(lambda T: T.rand(15, dtype=T.float16), seed=-424188)  # 0.99995 rounds to 1: gives 0
     same(lambda T: T.zeros(5000, dtype=T.float64).uniform_(1e15, 1e15 + 1), seed=0)
 
 
@@ -429,3 +435,21 @@ def test_orthogonal_init_draws_as_torch_and_is_orthogonal():
     np.testing.assert_allclose(got, expected, atol=1e-5)  # numpy's QR: equal to rounding
     np.testing.assert_allclose(got @ got.T, 4 * np.eye(4), atol=1e-5)
     assert state(autoviz) == state(torch)
+
+
+def test_devices_as_a_cpu_build_of_torch_takes_them():
+    assert autoviz.randn(2, device="cpu").shape == (2,)
+    assert autoviz.rand(2, device="cpu:0").shape == (2,)
+    with pytest.raises(AssertionError, match="Torch not compiled with CUDA enabled"):
+        autoviz.rand(2, device="cuda")
+
+
+def test_torch_random_module_names():
+    """torch.random's functions, reached as autoviz.random, and fork_rng restoring the state."""
+    for lib in (torch, autoviz):
+        lib.random.manual_seed(7)
+        with lib.random.fork_rng():
+            inside = lib.rand(3).tolist()
+        assert lib.rand(3).tolist() == inside
+        assert lib.random.initial_seed() == 7
+    assert autoviz.random.get_rng_state().numpy().tobytes() == bytes(torch.random.get_rng_state())

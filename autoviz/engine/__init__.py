@@ -123,13 +123,18 @@ from .methods import (
     not_equal,
     remainder,
 )
-from .random import Generator, default_generator
-from .reducing import all, allclose, any, cumsum, equal, isclose, logsumexp, norm, prod, std, var
-from .sampling import (
-    bernoulli,
+from .random import (
+    Generator,
+    default_generator,
     get_rng_state,
     initial_seed,
     manual_seed,
+    seed,
+    set_rng_state,
+)
+from .reducing import all, allclose, any, cumsum, equal, isclose, logsumexp, norm, prod, std, var
+from .sampling import (
+    bernoulli,
     multinomial,
     normal,
     rand,
@@ -139,8 +144,6 @@ from .sampling import (
     randn,
     randn_like,
     randperm,
-    seed,
-    set_rng_state,
 )
 from .tensor import Size, Tensor, tensor
 

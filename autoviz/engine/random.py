@@ -1,10 +1,13 @@
-"""torch's CPU random numbers, bit for bit: its Mersenne Twister generator and the kernels that
-turn the generator's 32-bit words into floats, integers, permutations and samples.
+"""torch's CPU random numbers, bit for bit: its Mersenne Twister generator, the seeding
+functions of `torch.random`, and the kernels that turn the generator's 32-bit words into
+floats, integers, permutations and samples.
 
 Each kernel takes a Generator and returns a flat numpy array in the order PyTorch fills memory;
 `sampling` puts them into tensors. The rules are PyTorch 2.13's CPU kernels
 (aten/src/ATen/core/TransformationHelper.h, native/cpu/DistributionTemplates.h, ...).
 """
+
+import contextlib
 
 import numpy as np
 
@@ -41,7 +44,7 @@ class Generator:
     """`torch.Generator`: PyTorch's CPU generator, mt19937 seeded as torch seeds it."""
 
     def __init__(self, device="cpu") -> None:
-        if str(device) != "cpu":
+        if str(device).partition(":")[0] != "cpu":
             raise RuntimeError(
                 f"autoviz has only a CPU generator (got device {str(device)!r}); use "
                 "torch.Generator() or torch.Generator(device='cpu')"
@@ -154,6 +157,42 @@ def _get(raw: np.ndarray, offset: int, dtype):
 default_generator = Generator()
 
 
+def manual_seed(seed):
+    """Seed the default generator, as torch.manual_seed does: the same seed gives torch's values."""
+    return default_generator.manual_seed(int(seed))
+
+
+def seed() -> int:
+    """Seed the default generator from the operating system's randomness; return the seed."""
+    return default_generator.seed()
+
+
+def initial_seed() -> int:
+    return default_generator.initial_seed()
+
+
+def get_rng_state():
+    """The default generator's state: a ByteTensor laid out as torch's."""
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state) -> None:
+    default_generator.set_state(new_state)
+
+
+@contextlib.contextmanager
+def fork_rng(devices=None, enabled=True, **_):
+    """Run a block and give the default generator its state back afterwards."""
+    if not enabled:
+        yield
+        return
+    state = get_rng_state()
+    try:
+        yield
+    finally:
+        set_rng_state(state)
+
+
 def generator_or_default(generator) -> Generator:
     """The generator a sampling function was given, else the default one."""
     if generator is None:
@@ -196,10 +235,10 @@ def uniform(gen: Generator, n: int, dtype, low: float, high: float) -> np.ndarra
         x = boxmuller.fma64(x, f64(high) - f64(low), low)
     else:
         x = unit_float32(gen, n)
-        if (low, high) == (0, 1):
-            return x.astype(dtype, copy=False)
+        if (low, high) == (0, 1) and dtype == f32:
+            return x  # below 1 - 2**-24: no rounding up
         x = boxmuller.fma32(x, f32(high) - f32(low), f32(low)).astype(dtype, copy=False)
-    return np.where(x >= dtype.type(high), dtype.type(low), x)
+    return np.where(x >= dtype.type(high), dtype.type(low), x)  # float16 may round up to 1
 
 
 # -- normal -------------------------------------------------------------------------------------

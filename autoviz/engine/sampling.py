@@ -7,7 +7,7 @@ from . import events
 from . import random as _random
 from .dtypes import TYPE_NAMES, to_numpy_dtype
 from .grad_mode import _state
-from .random import default_generator, generator_or_default
+from .random import generator_or_default
 from .tensor import Tensor, make, new_leaf
 
 _F32 = np.dtype(np.float32)
@@ -27,30 +27,6 @@ _CPP_NAMES = {
 }
 
 
-# -- seeding -----------------------------------------------------------------------------------
-def manual_seed(seed):
-    """Seed the default generator, as torch.manual_seed does: the same seed gives torch's values."""
-    return default_generator.manual_seed(int(seed))
-
-
-def seed() -> int:
-    """Seed the default generator from the operating system's randomness; return the seed."""
-    return default_generator.seed()
-
-
-def initial_seed() -> int:
-    return default_generator.initial_seed()
-
-
-def get_rng_state():
-    """The default generator's state: a ByteTensor laid out as torch's."""
-    return default_generator.get_state()
-
-
-def set_rng_state(new_state) -> None:
-    default_generator.set_state(new_state)
-
-
 # -- shapes, dtypes, filling ---------------------------------------------------------------------
 def _shape(size) -> tuple:
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
@@ -64,7 +40,10 @@ def _shape(size) -> tuple:
 
 
 def _check_device(device) -> None:
-    if device is not None and str(device) != "cpu":
+    kind = None if device is None else str(device).partition(":")[0]
+    if kind == "cuda":
+        raise AssertionError("Torch not compiled with CUDA enabled")  # a CPU build's words
+    if kind not in (None, "cpu"):
         raise RuntimeError(f"autoviz computes on the CPU only (got device={str(device)!r})")
 
 
@@ -259,8 +238,12 @@ def _normal_tensors(mean, std, gen) -> Tensor:
     # does with a scalar.
     m, s = _raw(mean), _raw(std)
     shape = _broadcast(np.shape(m), np.shape(s))
-    z = _random.normal(gen, _numel(shape), dt, 0.0, 1.0).reshape(shape)
-    return make(np.asarray(np.asarray(z * s).astype(dt) + m).astype(dt))
+    if isinstance(std, Tensor):
+        z = _random.normal(gen, _numel(shape), dt, 0.0, 1.0).reshape(shape)
+        z = np.asarray(z * s).astype(dt)
+    else:  # torch passes a number std to the kernel: normal_(0, std), then + mean
+        z = _random.normal(gen, _numel(shape), dt, 0.0, s).reshape(shape)
+    return make(np.asarray(z + m).astype(dt))
 
 
 def _broadcast(a, b) -> tuple:
