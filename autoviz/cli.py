@@ -107,7 +107,19 @@ def _script_command(commands, name: str, run, help_text: str) -> argparse.Argume
         help="colours and type: colorblind (Okabe–Ito), projector (large type), dark",
     )
     command.add_argument(
-        "--torch", action="store_true", help="trace real PyTorch code (autoviz.trace_torch)"
+        "--engine",
+        choices=("auto", "autoviz", "torch"),
+        default="auto",
+        help="run the script on autoviz's engine (`import torch` included) or on real PyTorch "
+        "through the bridge; auto (the default): PyTorch for a script that imports torch, "
+        "where it is installed",
+    )
+    command.add_argument(
+        "--torch",
+        dest="engine",
+        action="store_const",
+        const="torch",
+        help="the same as --engine torch",
     )
     command.add_argument(
         "--partial",
@@ -293,20 +305,22 @@ def _traced(args):
     --partial; one that traced nothing is an error."""
     from .runscript import ScriptError, exit_code, run_script
 
-    run = run_script(args.script, args.script_args, torch=args.torch)
+    run = run_script(args.script, args.script_args, engine=args.engine)
     if run.error is not None:
         sys.stderr.write(run.traceback)
         if not args.partial:
             raise ScriptError(
                 f"{_what_happened(args, run)}, so nothing was written "
-                "(--partial writes what was traced before the error)",
+                f"(--partial writes what was traced before the error){_torch_hint(run)}",
                 exit_code(run.error),
             )
     if not len(run.timeline):
         when = " before its error" if run.error is not None else ""
+        made = "autoviz tensors" if run.engine == "autoviz" else "torch tensors"
         raise ScriptError(
-            f"{args.script.name} traced nothing{when}: it made no autoviz tensors; write it with "
-            "`import autoviz as torch` (or use --torch for PyTorch code)",
+            f"{args.script.name} traced nothing{when}: it made no {made}; write it with "
+            "`import torch` (or `import autoviz as torch`) and make a tensor with "
+            "requires_grad=True",
             1 if run.error is None else exit_code(run.error),
         )
     return run
@@ -319,6 +333,13 @@ def _what_happened(args, run) -> str:
         code = error.code if isinstance(error.code, int) else 1
         return f"{args.script.name} exited with code {code}"
     return f"{args.script.name} raised {type(error).__name__}"
+
+
+def _torch_hint(run) -> str:
+    """For a script that reached a part of PyTorch autoviz lacks: how to run it anyway."""
+    if run.engine == "autoviz" and "is not in autoviz yet" in str(run.error):
+        return "; --engine torch runs it on real PyTorch"
+    return ""
 
 
 def _done(args, run, message: str | None = None) -> int:
