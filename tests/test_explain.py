@@ -33,7 +33,7 @@ def test_fan_out_shows_the_running_sum():
     add = next(k for k, s in enumerate(tl.steps) if s.kind == "backward" and "Add" in s.caption)
     lines = explain(tl, add).splitlines()
     assert lines[0].endswith("upstream 2.0 × 1.0 = 2.0 → a.grad")
-    assert lines[1].endswith("→ a.grad (sum so far 4.0)")
+    assert lines[1].endswith("→ a.grad (a fans out: 2.0 + 2.0 = 4.0 so far)")
     assert a.grad.item() == 4.0
 
 

@@ -13,12 +13,12 @@ def is_torch_object(obj) -> bool:
     return type(obj).__module__.split(".")[0] == "torch"
 
 
-def graph_of_torch(root, namespace: dict | None = None):
+def graph_of_torch(root, namespace: dict | None = None, max_nodes: int | None = None):
     """The plain-data Graph behind torch tensor `root`, named after `namespace`'s variables."""
     require_torch("draw() of a torch tensor")
     from .walk import graph_of_torch as walk
 
-    return walk(root, namespace or {})
+    return walk(root, namespace or {}, max_nodes)
 
 
 class trace_torch:

@@ -9,12 +9,14 @@ from pathlib import Path
 
 import torch
 from torch.nn.modules import module as nn_module
+from torch.optim import optimizer as optim_module
 from torch.overrides import TorchFunctionMode
 
 from ..tracing.builder import build
 from ..tracing.naming import StoredNames
 from ..tracing.symbols import ELEMENTWISE
 from ..tracing.timeline import Timeline
+from ..tracing.updates import update_rule
 from .calls import (
     as_list,
     constant_value,
@@ -24,7 +26,7 @@ from .calls import (
     tensors_in,
 )
 from .modules import ModuleMap
-from .saved import saved_tensors
+from .saved import saved_arguments, saved_tensors
 from .view import ACCUMULATE_GRAD, TorchView, Unseen, keep_gradient, tensor_preview
 
 # Frames inside these are skipped when finding the user's line: autoviz, and torch's own Python
@@ -62,6 +64,9 @@ class TorchRecorder:
         self.module_stack = []  # nn.Modules whose forward is running
         self.op_stacks = {}  # id(grad_fn) -> the modules running when it was made
         self.saved = {}  # id(grad_fn) -> its saved tensors, read before backward frees them
+        self.arguments = {}  # id(grad_fn) -> what it used besides its inputs (an exponent)
+        self.stepping = False  # inside an optimizer's step: its in-place work is one update
+        self.zeroing = None  # the frame of the zero_grad() whose grads are being reset
         self.locals = {}  # id(grad_fn) -> local derivatives, found before it ran on a zero
         self.user_globals = {}  # id -> globals of the user's modules seen (a script run by the CLI)
         self.active = False
@@ -74,6 +79,8 @@ class TorchRecorder:
         self.handles += [
             nn_module.register_module_forward_pre_hook(self._enter_module),
             nn_module.register_module_forward_hook(self._exit_module, always_call=True),
+            optim_module.register_optimizer_step_pre_hook(self._enter_step),
+            optim_module.register_optimizer_step_post_hook(self._exit_step),
         ]
         self.mode = _Mode(self)
         self.mode.__enter__()
@@ -96,10 +103,10 @@ class TorchRecorder:
                 self.names.setdefault(id(value), name)
         modules = ModuleMap(namespace)
         op_modules = {key: modules.of_stack(stack) for key, stack in self.op_stacks.items()}
-        view = TorchView(modules, op_modules, self.saved)
+        view = TorchView(modules, op_modules, self.saved, self.arguments)
         log, names = self.log, self.names
         self.timeline._pending = lambda tl: build(tl, log, names, view=view)
-        self.log, self.block_frame = [], None
+        self.log, self.block_frame, self.zeroing = [], None, None
 
     # -- where a call came from, and what it is called ---------------------------------------------
     def _where(self):
@@ -125,7 +132,7 @@ class TorchRecorder:
     # -- every torch function call -----------------------------------------------------------------
     def call(self, func, args, kwargs):
         kind = kind_of(func)
-        if kind == "get":
+        if kind == "get" or (self.stepping and kind != "backward"):
             return func(*args, **kwargs)
         if kind == "backward":
             return self._backward(func, args, kwargs)
@@ -163,7 +170,8 @@ class TorchRecorder:
                     self._leaf(t)
                 elif t.grad_fn is None and inputs:
                     frame, src = self._where()
-                    self.log.append(("untracked", src, t, inputs, tensor_preview(t)))
+                    value = tensor_preview(t)
+                    self.log.append(("untracked", src, t, inputs, value, grad_enabled))
                     self._expect_name(t, frame)
 
     def _new_nodes(self, outs) -> list:
@@ -204,6 +212,7 @@ class TorchRecorder:
             constants = [constant_value(v) for v in inputs]
             self.log.append(("op", src, fn, out, inputs, constants, tensor_preview(out)))
             self.op_stacks[id(fn)], self.saved[id(fn)] = stack, saved_tensors(fn)
+            self.arguments[id(fn)] = _arguments(fn, args)
             self.handles.append(fn.register_hook(partial(self._on_node, fn)))
             if fn.name() in ELEMENTWISE and not out.shape:  # scalars only, as _before_node
                 self.handles.append(fn.register_prehook(partial(self._before_node, fn)))
@@ -246,14 +255,66 @@ class TorchRecorder:
     def _inplace(self, func, args) -> None:
         _, src = self._where()
         targets = args[0] if args and isinstance(args[0], list | tuple) else args[:1]
-        kind = "zero" if func.__name__ == "zero_" else "inplace"
+        zero = func.__name__ in ("zero_", "_foreach_zero_")
         for t in targets:
-            if isinstance(t, torch.Tensor):
-                self.log.append((kind, src, t, tensor_preview(t)))
+            if not isinstance(t, torch.Tensor):
+                continue
+            if zero and self._reset_grad(t, src, False):
+                continue
+            self.log.append(("zero" if zero else "inplace", src, t, tensor_preview(t)))
 
     def _set_grad(self, t, value) -> None:
         _, src = self._where()
+        if value is None and self._reset_grad(t, src, True):
+            return
         self.log.append(("set_grad", src, t, value, tensor_preview(value)))
+
+    def _reset_grad(self, t, src, set_to_none: bool) -> bool:
+        """A grad reset by zero_grad(): one record for every parameter it resets, as
+        autoviz's engine sends one event. `t` is the parameter (`p.grad = None`) or its grad
+        (`p.grad.zero_()`). False when no zero_grad() is running."""
+        frame = _zero_grad_frame()
+        if frame is None:
+            return False
+        if set_to_none:
+            owner, value = t, None
+        else:
+            owner = self._grad_owners().get(id(t))
+            if owner is None:
+                return False
+            value = tensor_preview(t)
+        last = self.log[-1] if self.log else None
+        if last is not None and last[0] == "zero_grad" and self.zeroing is frame:
+            last[2].append(owner)
+            last[3].append(value)
+        else:
+            self.log.append(("zero_grad", src, [owner], [value], set_to_none))
+            self.zeroing = frame
+        return True
+
+    def _grad_owners(self) -> dict:
+        """id(a .grad tensor) -> the leaf it belongs to, for the leaves the log has seen."""
+        owners = {}
+        for fn in self.known.values():
+            if isinstance(fn, ACCUMULATE_GRAD) and fn.variable.grad is not None:
+                owners[id(fn.variable.grad)] = fn.variable
+        return owners
+
+    # -- optimizer steps ---------------------------------------------------------------------------
+    def _enter_step(self, optimizer, args, kwargs) -> None:
+        self.stepping = True
+
+    def _exit_step(self, optimizer, args, kwargs) -> None:
+        """One update record per parameter the step changed, as autoviz's optimizers send.
+        (Still `stepping` meanwhile: this hook runs under the recorder's mode, so the previews'
+        own torch calls would be recorded.)"""
+        _, src = self._where()
+        for group in optimizer.param_groups:
+            rule = update_rule(type(optimizer).__name__, group)
+            for p in group["params"]:
+                if p.grad is not None:
+                    self.log.append(("update", src, p, tensor_preview(p), rule))
+        self.stepping = False
 
     # -- backward ----------------------------------------------------------------------------------
     def _backward(self, func, args, kwargs):
@@ -312,6 +373,25 @@ class TorchRecorder:
     def _exit_module(self, module, args, output) -> None:
         if self.module_stack and self.module_stack[-1] is module:
             self.module_stack.pop()
+
+
+def _arguments(fn, args) -> list:
+    """What `fn` used besides its inputs, read now (backward frees saved values): the
+    exponent of `t ** 2`, nll_loss's labels; the number of `1 - t`, which torch keeps no
+    trace of, from the call's arguments."""
+    if fn.name() == "RsubBackward1":
+        return [a for a in args[1:2] if isinstance(a, int | float)]
+    return saved_arguments(fn)
+
+
+def _zero_grad_frame():
+    """The frame of the optimizer's or module's zero_grad() running now, if any."""
+    frame = sys._getframe(2)
+    while frame is not None and _is_internal(frame.f_code):
+        if frame.f_code.co_name == "zero_grad":
+            return frame
+        frame = frame.f_back
+    return None
 
 
 def _is_internal(code) -> bool:

@@ -159,6 +159,7 @@ class Rsub(Op):
 
     @staticmethod
     def forward(ctx, a, c=0):
+        ctx.info = c
         return result(c - a, a)
 
     @staticmethod

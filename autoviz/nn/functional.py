@@ -158,6 +158,7 @@ def nll_loss(
         "weight": None if weight is None else np.asarray(weight._data, dtype=input._data.dtype),
         "ignore_index": ignore_index,
         "reduction": reduction,
+        "labels": target,
     }
     labels = np.asarray(target._data)
     if input.ndim <= 2:

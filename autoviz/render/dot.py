@@ -189,12 +189,14 @@ def _edge_lines(graph: Graph, layout: Plan, theme: Theme, edge_labels) -> list:
             continue
         edge_id = e.id or f"e{i}"
         extra = ""
-        if edge_labels is not None:
+        if e.kind != "data":  # detached from, or computed untracked from: no gradient flows
+            extra = f' style=dashed color="{theme.kinds["constant"]["border"]}"'
+        elif edge_labels is not None:
             extra = " dir=both arrowtail=normal"
             if edge_id in edge_labels:
                 text = escape(edge_labels[edge_id])
                 extra += f' label=<<font point-size="{theme.small_size}">{text}</font>>'
-        lines.append(f'\t{source} -> {target} [id="{edge_id}" class="data"{extra}]')
+        lines.append(f'\t{source} -> {target} [id="{edge_id}" class="{e.kind}"{extra}]')
     return lines
 
 

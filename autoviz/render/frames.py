@@ -132,7 +132,9 @@ def _node_state(node, shown, current: bool, graph, options: Options, ghost: bool
 
 def _edge_state(edge, visible, flows: dict, now: set, state) -> None:
     if edge.source not in visible or edge.target not in visible:
-        state[("ec", edge.id)] = "edge data hidden"
+        state[("ec", edge.id)] = f"edge {edge.kind} hidden"
+    elif edge.kind != "data":
+        state[("ec", edge.id)] = f"edge {edge.kind}"
     elif edge.id in flows:
         state[("ec", edge.id)] = "edge data grad" + (" current" if edge.id in now else "")
         state[("et", edge.id)] = html.escape(flows[edge.id], quote=False)
@@ -308,7 +310,7 @@ class Template:
         elif what == "node":
             self._node_body(item_id, body)
         else:
-            self._edge_body(item_id, body)
+            self._edge_body(item_id, body, classes.split()[0] == "data")
         self.parts.append("</g>")
 
     def _node_body(self, node_id: str, body: str) -> None:
@@ -320,9 +322,10 @@ class Template:
             pos = match.end()
         self.parts.append(body[pos:])
 
-    def _edge_body(self, edge_id: str, body: str) -> None:
-        polygons = iter(("tail", "head"))
-        body = re.sub(r"<polygon ", lambda m: f'<polygon class="{next(polygons, "")}" ', body)
+    def _edge_body(self, edge_id: str, body: str, data: bool) -> None:
+        if data:  # drawn with arrowheads at both ends: a frame shows one (see _add_style)
+            polygons = iter(("tail", "head"))
+            body = re.sub(r"<polygon ", lambda m: f'<polygon class="{next(polygons, "")}" ', body)
         match = _TEXT.search(body)
         if match is None:
             self.parts.append(body)

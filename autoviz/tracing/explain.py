@@ -3,11 +3,14 @@
 import math
 from dataclasses import dataclass
 
-from .text import number, value_text
+from .captions import Context, flow_rule
+from .text import number, shape_text, value_text
 
 BANNERS = {
     "forward": "Forward — building the graph",
     "backward": "Backward — flowing gradients",
+    "update": "Update — changing the parameters",
+    "error": "Error — the program raised",
 }
 
 # Local derivative of an op's output with respect to input i, in the names of the inputs
@@ -71,32 +74,94 @@ def code_lines(tl) -> tuple[list, list]:
 
 
 def explain(tl, k: int) -> str:
-    """The step in words and numbers: for a backward node, one line per edge's chain rule."""
+    """The step in words and numbers: for a backward node, one line per edge's chain rule
+    (the local rule as PyTorch's derivative formula, the upstream gradient, what is sent)."""
     step = tl.steps[k]
-    if step.kind != "backward" or not step.flows:
+    if step.kind not in ("backward", "reduce") or not step.flows:
         return step.caption
-    nodes = {n.id: n for n in tl.nodes}
-    op = nodes[step.nodes[0]]
-    return "\n".join(f"{op.op}: {_flow_text(tl, nodes, op, flow)}" for flow in step.flows)
+    c = _context_at(tl, k)
+    if step.kind == "reduce":
+        return _reduce_text(tl, c, step)
+    op = c.nodes[step.nodes[0]]
+    out = c.output.get(op.id)
+    lines = []
+    if any(f.shape or f.local is None for f in step.flows):
+        root = c.root(step)
+        wrt = f"∂{root.name}/∂{out.name}" if root is not None and out is not None else "upstream"
+        shape = out.shape if out is not None else ()
+        lines.append(f"{op.op}: upstream {wrt} = {value_text(step.details.get('grad'), shape)}")
+    for flow in step.flows:
+        lines.append(f"{op.op}: {_flow_text(tl, c, step, op, out, flow)}")
+    return "\n".join(lines)
 
 
-def _flow_text(tl, nodes, op, flow) -> str:
+def _context_at(tl, k: int) -> Context:
+    """The caption context with the steps before k replayed (grads, where backward began)."""
+    c = Context(tl)
+    for step in tl.steps[: k + 1]:
+        if step.kind == "seed":
+            c.advance(step)
+    return c
+
+
+def _flow_text(tl, c: Context, step, op, out, flow) -> str:
     edge = tl.edges[flow.edge]
-    target = nodes[edge.source]
-    arrow = f"{target.name}.grad" if target.kind == "leaf" or target.retains_grad else target.name
+    target = c.nodes[edge.source]
+    arrow = _arrow(target)
+    out_name = out.name if out is not None else "out"
     if flow.shape or flow.local is None:
-        grad = value_text(flow.contribution, flow.shape)
-        return f"∂{_out_name(tl, nodes, op)}/∂{target.name}: {grad} → {arrow}"
-    formula = _formula(tl, nodes, op, edge.index)
+        rule = flow_rule(c, op, edge.index)
+        root = c.root(step)
+        wrt = f"∂{root.name}/∂{target.name}" if root is not None else f"grad of {target.name}"
+        sent = value_text(flow.contribution, flow.shape)
+        if tuple(flow.shape) != tuple(target.shape):  # broadcast: summed in the next step
+            return (
+                f"{wrt} before the sum = {rule or 'upstream × local'} = {sent}; {target.name} "
+                f"has shape {shape_text(target.shape)}, so the next step sums it"
+            )
+        text = f"{wrt} = {rule} = {sent} → {arrow}" if rule else f"{wrt} = {sent} → {arrow}"
+        return text + _fan_in(tl, c, step, target, flow)
+    formula = _formula(c, op, out_name, edge.index)
     local = number(flow.local)
     local_text = local if formula is None or _is_number(formula) else f"{formula} = {local}"
     text = (
-        f"∂{_out_name(tl, nodes, op)}/∂{target.name} = {local_text}; "
+        f"∂{out_name}/∂{target.name} = {local_text}; "
         f"upstream {number(flow.upstream)} × {local} = {number(flow.contribution)} → {arrow}"
     )
-    if flow.total is not None:  # a fan-out: this input collects from several edges
-        text += f" (sum so far {value_text(flow.total, flow.shape)})"
-    return text
+    return text + _fan_in(tl, c, step, target, flow)
+
+
+def _arrow(target) -> str:
+    return f"{target.name}.grad" if target.kind == "leaf" or target.retains_grad else target.name
+
+
+def _fan_in(tl, c: Context, step, target, flow) -> str:
+    """At a fan-out, every contribution the tensor has received in this pass, and their sum."""
+    if flow.total is None:
+        return ""
+    parts = []
+    for earlier in tl.steps[: step.index + 1]:
+        if earlier.kind == "seed" and earlier.details.get("graph") == step.details.get("graph"):
+            parts = []
+        for f in earlier.flows:
+            arrives = tuple(f.shape) == tuple(target.shape)  # not an op's pre-sum gradient
+            if tl.edges[f.edge].source == target.id and arrives:
+                parts.append(value_text(f.contribution, f.shape))
+    total = value_text(flow.total, flow.shape)
+    return f" ({target.name} fans out: {' + '.join(parts)} = {total} so far)"
+
+
+def _reduce_text(tl, c: Context, step) -> str:
+    node = c.nodes[step.nodes[0]]
+    (flow,) = step.flows
+    big, small = tuple(step.details["from_shape"]), tuple(step.details["to_shape"])
+    dims = step.details.get("dims", [])
+    over = f" over dim {', '.join(map(str, dims))}" if dims else ""
+    text = (
+        f"{node.name} was broadcast: its gradient {shape_text(big)} summed{over} → "
+        f"{shape_text(small)}: {value_text(flow.contribution, small)} → {_arrow(node)}"
+    )
+    return text + _fan_in(tl, c, step, node, flow)
 
 
 def _is_number(text: str) -> bool:
@@ -107,20 +172,13 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def _out_name(tl, nodes, op) -> str:
-    for edge in tl.edges:
-        if edge.source == op.id:
-            return nodes[edge.target].name
-    return "out"
-
-
-def _formula(tl, nodes, op, index: int) -> str | None:
+def _formula(c: Context, op, out_name: str, index: int) -> str | None:
     templates = _LOCAL.get(op.op)
     if templates is None or index >= len(templates):
         return None
-    inputs = {e.index: nodes[e.source].name for e in tl.edges if e.target == op.id}
-    a, b = inputs.get(0, "a"), inputs.get(1, "b")
-    return templates[index].format(a=a, b=b, out=_out_name(tl, nodes, op))
+    names = [n.name for n in c.input_nodes(op.id)]
+    a, b = (names + ["a", "b"])[0], (names + ["a", "b"])[1]
+    return templates[index].format(a=a, b=b, out=out_name)
 
 
 def quiz(tl, k: int) -> Question | None:

@@ -5,11 +5,11 @@ import math
 from dataclasses import asdict
 
 from ..errors import TimelineFormatError
-from .model import KINDS, PHASES, Edge, Flow, Node, Source, Step
+from .model import EDGE_KINDS, KINDS, PHASES, Edge, Flow, Node, Source, Step
 from .timeline import Timeline
 
 FORMAT, VERSION = "autoviz-timeline", 1
-_CHANGE_FIELDS = ("grad", "value", "freed", "retains_grad")
+_CHANGE_FIELDS = ("grad", "value", "freed", "retains_grad", "error")
 
 
 def dumps(tl: Timeline) -> str:
@@ -100,6 +100,13 @@ def _field(obj, key, types, path):
     return value
 
 
+def _optional(obj, key, types, default, path):
+    """A field files written before it existed may lack: `default` then."""
+    if isinstance(obj, dict) and key not in obj:
+        return default
+    return _field(obj, key, types, path)
+
+
 def _tuple(types) -> tuple:
     return types if isinstance(types, tuple) else (types,)
 
@@ -124,6 +131,7 @@ def _node(obj, path: str) -> Node:
             f: _field(obj, f, bool, path)
             for f in ("requires_grad", "retains_grad", "detached", "made_in_no_grad", "freed")
         },
+        error=_optional(obj, "error", bool, False, path),
         graph=_field(obj, "graph", int, path),
         step=_field(obj, "step", int, path),
         module=_modules(_field(obj, "module", list, path), f"{path}.module"),
@@ -153,6 +161,12 @@ def _edge(obj, path: str, ids: set) -> Edge:
         target=_field(obj, "target", str, path),
         index=_field(obj, "index", int, path),
         id=_field(obj, "id", str, path),
+        kind=_optional(obj, "kind", str, "data", path),
+    )
+    _require(
+        edge.kind in EDGE_KINDS,
+        f"{path}.kind",
+        f"expected one of {list(EDGE_KINDS)}, got {edge.kind!r}",
     )
     for end in ("source", "target"):
         _require(getattr(edge, end) in ids, f"{path}.{end}", f"no node {getattr(edge, end)!r}")

@@ -3,7 +3,12 @@
 from dataclasses import dataclass, field
 
 KINDS = ("leaf", "op", "intermediate", "output", "constant")
-PHASES = ("forward", "backward")
+# forward: the graph grows; backward: gradients flow; update: an optimizer (or a manual no_grad
+# step) changes parameters and zero_grad() resets their grads; error: the op that raised.
+PHASES = ("forward", "backward", "update", "error")
+# data: an op's input or output; detach: a detached tensor from the tensor it shares data with;
+# untracked: a tensor computed without recording (no_grad, or from constants) from its inputs.
+EDGE_KINDS = ("data", "detach", "untracked")
 
 
 @dataclass
@@ -23,6 +28,7 @@ class Node:
     detached: bool = False
     made_in_no_grad: bool = False
     freed: bool = False
+    error: bool = False  # the op that raised (drawn red); its message is in the error step
     graph: int = 0  # which graph of a timeline (a training loop builds one per iteration)
     step: int = 0  # the step at which it appears
     # Enclosing nn.Modules, outermost first, as [path, type] pairs: [["net", "Sequential"],
@@ -45,6 +51,7 @@ class Edge:
     target: str
     index: int = 0
     id: str = ""
+    kind: str = "data"  # see EDGE_KINDS
 
 
 @dataclass

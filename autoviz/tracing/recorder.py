@@ -6,10 +6,12 @@ from pathlib import Path
 import numpy as np
 
 from ..engine import Tensor, events
+from ..engine.grad_mode import _state as _grad_mode
 from .naming import StoredNames
 from .preview import PREVIEW_LIMIT, preview
 from .symbols import ELEMENTWISE
 from .timeline import Timeline
+from .updates import update_rule
 
 _PACKAGE = str(Path(__file__).resolve().parent.parent)
 _EXAMPLES = str(Path(_PACKAGE) / "examples")  # lesson scripts shipped with autoviz are user code
@@ -269,12 +271,23 @@ class Recorder:
         frame = self._where()
         data = out._data
         value = preview(data) if type(data) is _ARRAY else data
-        self.log.append(("untracked", frame.f_code, frame.f_lasti, out, inputs, value))
+        enabled = _grad_mode["enabled"]  # off: under no_grad; on: its inputs need no grad
+        self.log.append(("untracked", frame.f_code, frame.f_lasti, out, inputs, value, enabled))
         self._expect_name(out, frame)
 
     def on_inplace(self, t: Tensor) -> None:
         frame = self._where()
         self.log.append(("inplace", frame.f_code, frame.f_lasti, t, preview(t._data)))
+
+    def on_update(self, t: Tensor, optimizer, group: dict) -> None:
+        frame = self._where()
+        rule = update_rule(type(optimizer).__name__, group)
+        self.log.append(("update", frame.f_code, frame.f_lasti, t, preview(t._data), rule))
+
+    def on_zero_grad(self, tensors, set_to_none: bool) -> None:
+        frame = self._where()
+        grads = [None if t._grad is None else preview(t._grad._data) for t in tensors]
+        self.log.append(("zero_grad", frame.f_code, frame.f_lasti, tensors, grads, set_to_none))
 
     def on_rebind(self, t: Tensor, out: Tensor) -> None:
         # An in-place op on a tensor in the graph: `t` now stands for the op's result `out`.
@@ -408,8 +421,10 @@ def _resolve(log: list, names: dict) -> list:
             if src is None:
                 src = sources[key] = (code.co_filename, _line_number(code, lasti))
         rest = record[3:]
-        if kind in ("leaf", "untracked") and isinstance(rest[-1], np.generic):
+        if kind == "leaf" and isinstance(rest[-1], np.generic):
             rest = (*rest[:-1], rest[-1].item())
+        elif kind == "untracked" and isinstance(rest[-2], np.generic):
+            rest = (*rest[:-2], rest[-2].item(), rest[-1])
         elif kind == "accumulate":
             t, grad_tensor, incoming, total = rest
             rest = (t, grad_tensor, _heavy(incoming), total)
