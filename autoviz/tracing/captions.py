@@ -139,7 +139,7 @@ def _reduce(step: Step, c: Context) -> str:
 
 def _accumulate(step: Step, c: Context) -> str:
     node = c.nodes[step.nodes[0]]
-    incoming, total = step.details["incoming"], step.details["grad"]
+    total = step.details["grad"]
     if node.kind != "leaf":
         return f"{node.name}.grad keeps {_val(node, total)} because of retain_grad()."
     before = c.grads.get(node.id)

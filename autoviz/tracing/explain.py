@@ -177,7 +177,8 @@ def _formula(c: Context, op, out_name: str, index: int) -> str | None:
     if templates is None or index >= len(templates):
         return None
     names = [n.name for n in c.input_nodes(op.id)]
-    a, b = (names + ["a", "b"])[0], (names + ["a", "b"])[1]
+    a = names[0] if names else "a"
+    b = names[1] if len(names) > 1 else "b"
     return templates[index].format(a=a, b=b, out=out_name)
 
 
