@@ -209,11 +209,29 @@ def _traced(args):
             )
     if not len(run.timeline):
         when = " before its error" if run.error is not None else ""
-        raise ScriptError(
-            f"{name} traced nothing{when}: it made no autoviz tensors; write it with "
-            "`import autoviz as torch` (or use --torch for PyTorch code)"
-        )
+        raise ScriptError(f"{name} traced nothing{when}: {_nothing_traced(run, args.torch)}")
     return run
+
+
+def _nothing_traced(run, torch: bool) -> str:
+    """What a script that traced nothing was missing, for the engine it ran with."""
+    imported = {
+        value.__name__.split(".")[0]
+        for value in (run.namespace or {}).values()
+        if type(value).__name__ == "module"
+    }
+    engine = "torch" if torch else "autoviz"
+    text = (
+        f"no {engine} tensor in it required grad, so no graph was recorded; make the tensors "
+        "to differentiate with requires_grad=True (nn.Module parameters do)"
+    )
+    if torch and "autoviz" in imported and "torch" not in imported:
+        text += "; it uses autoviz's tensors: run it without --torch"
+    elif not torch and "torch" in imported and "autoviz" not in imported:
+        text += "; it imports torch: run it with --torch to trace PyTorch itself"
+    elif not torch and "autoviz" not in imported:
+        text += ", in a script written with `import autoviz as torch`"
+    return text
 
 
 def _done(args, run, message: str | None = None) -> int:

@@ -23,6 +23,7 @@ class Run:
     timeline: object
     error: BaseException | None = None
     traceback: str = ""
+    namespace: dict | None = None  # the script's globals
 
 
 def run_script(path, args=(), torch: bool = False) -> Run:
@@ -36,18 +37,18 @@ def run_script(path, args=(), torch: bool = False) -> Run:
     saved_argv, saved_path = sys.argv[:], sys.path[:]
     sys.argv = [str(script), *args]
     sys.path.insert(0, str(script.resolve().parent))
-    error = None
+    error, tl = None, None
     try:
+        # The tracer sees what the script raised (its timeline ends with an error step).
         with tracer as tl:
-            try:
-                exec(compile(script.read_bytes(), str(script), "exec"), namespace)
-            except SystemExit as exit_:
-                error = None if exit_.code in (None, 0) else exit_
-            except Exception as raised:
-                error = raised
+            exec(compile(script.read_bytes(), str(script), "exec"), namespace)
+    except SystemExit as exit_:
+        error = None if exit_.code in (None, 0) else exit_
+    except Exception as raised:
+        error = raised
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
-    return Run(tl, error, "" if error is None else user_traceback(error, script))
+    return Run(tl, error, "" if error is None else user_traceback(error, script), namespace)
 
 
 def _main_namespace(script: Path) -> dict:

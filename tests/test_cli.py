@@ -1,6 +1,7 @@
 """The `autoviz` command: demo, version, help, errors and the README's diagram."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -215,13 +216,14 @@ def test_partial_writes_what_was_traced_before_the_error(tmp_path, pure_engine):
     assert result.returncode == 1
     assert "RuntimeError: " in result.stderr and "Traceback" in result.stderr
     assert result.stderr.splitlines()[-1] == (
-        "autoviz: error: broken.py raised RuntimeError: wrote what was traced before it (2 steps)"
+        "autoviz: error: broken.py raised RuntimeError: wrote what was traced before it (3 steps)"
     )
     frames = sorted((tmp_path / "f").iterdir())
-    assert len(frames) == 2  # the leaf a, then b = a * 2
-    assert ["b", "value: shape (2,) [2.0, 4.0]", "grad: None"] in drawn_nodes(
-        frames[-1].read_text()
-    ).values()
+    assert len(frames) == 3  # the leaf a, then b = a * 2, then the error
+    last = frames[-1].read_text()
+    assert ["b", "value: shape (2,) [2.0, 4.0]", "grad: None"] in drawn_nodes(last).values()
+    # The op that raised is drawn red, with PyTorch's message under the picture.
+    assert re.search(r'<g id="n\d+" class="node op error current">', last)
 
 
 def test_exit_codes_of_sys_exit(tmp_path, pure_engine):
@@ -241,9 +243,32 @@ def test_a_script_that_traces_nothing_is_an_error(tmp_path):
     result = run_cli("render", str(script), "-o", str(tmp_path / "g.svg"))
     assert result.returncode == 1 and result.stdout == "no tensors here\n"
     assert result.stderr == (
-        "autoviz: error: plain.py traced nothing: it made no autoviz tensors; write it with "
-        "`import autoviz as torch` (or use --torch for PyTorch code)\n"
+        "autoviz: error: plain.py traced nothing: no autoviz tensor in it required grad, so no "
+        "graph was recorded; make the tensors to differentiate with requires_grad=True "
+        "(nn.Module parameters do), in a script written with `import autoviz as torch`\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("body", "torch", "ending"),
+    [
+        ("import autoviz as torch\nx = torch.ones(2) * 2\n", False, "(nn.Module parameters do)"),
+        ("import torch\nx = torch.ones(2) * 2\n", False, "with --torch to trace PyTorch itself"),
+        ("import torch\nx = torch.ones(2) * 2\n", True, "(nn.Module parameters do)"),
+        ("import autoviz as torch\nx = torch.ones(2)\n", True, "run it without --torch"),
+    ],
+)
+def test_traced_nothing_says_what_was_missing_for_the_engine(tmp_path, body, torch, ending):
+    if "import torch" in body or torch:
+        pytest.importorskip("torch")
+    script = write_script(tmp_path, body, "plain.py")
+    args = ["render", str(script), "-o", str(tmp_path / "g.svg")] + ["--torch"] * torch
+    result = run_cli(*args)
+    engine = "torch" if torch else "autoviz"
+    assert result.returncode == 1
+    assert f"traced nothing: no {engine} tensor in it required grad" in result.stderr
+    assert result.stderr.rstrip().endswith(ending)
+    assert "import autoviz as torch" not in result.stderr or not torch
 
 
 @pytest.mark.parametrize(
@@ -352,7 +377,7 @@ def test_torch_traces_real_pytorch_code(tmp_path, pure_engine):
     assert ["x", "value: 2.0", "grad: 3.0"] in drawn_nodes(files[-1].read_text()).values()
     # Without --torch nothing of torch's is traced, and the message says what to do.
     result = run_cli("render", str(script), "-o", str(tmp_path / "g.svg"))
-    assert result.returncode == 1 and "(or use --torch for PyTorch code)" in result.stderr
+    assert result.returncode == 1 and "run it with --torch to trace PyTorch" in result.stderr
 
 
 def test_torch_without_pytorch_installed_is_a_one_line_error(tmp_path):

@@ -40,5 +40,5 @@ class trace_torch:
         self.recorder = TorchRecorder(sys._getframe(1))
         return self.recorder.start()
 
-    def __exit__(self, *exc) -> None:
-        self.recorder.stop()
+    def __exit__(self, kind, error, tb) -> None:
+        self.recorder.stop(error)

@@ -14,6 +14,7 @@ from torch.overrides import TorchFunctionMode
 
 from ..tracing.builder import build
 from ..tracing.naming import StoredNames
+from ..tracing.recorder import op_name
 from ..tracing.symbols import ELEMENTWISE
 from ..tracing.timeline import Timeline
 from ..tracing.updates import update_rule
@@ -87,8 +88,11 @@ class TorchRecorder:
         self.active = True
         return self.timeline
 
-    def stop(self) -> None:
-        """Stop recording, name what the block's variables hold, then build on first use."""
+    def stop(self, error: BaseException | None = None) -> None:
+        """Stop recording, name what the block's variables hold, then build on first use.
+        `error`: what the block raised, if it did."""
+        if isinstance(error, Exception):
+            self._raised(error)
         self.active = False
         self.mode.__exit__(None, None, None)
         for handle in self.handles:
@@ -140,7 +144,11 @@ class TorchRecorder:
         retaining = isinstance(first, torch.Tensor) and first.retains_grad
         needed_grad = isinstance(first, torch.Tensor) and first.requires_grad
         grad_enabled = torch.is_grad_enabled()
-        out = func(*args, **kwargs)
+        try:
+            out = func(*args, **kwargs)
+        except Exception as error:
+            self._failed(func, args, kwargs, error)
+            raise
         if kind == "set":
             if getattr(func.__self__, "__name__", "") == "grad":
                 self._set_grad(*args[:2])
@@ -316,6 +324,34 @@ class TorchRecorder:
                     self.log.append(("update", src, p, tensor_preview(p), rule))
         self.stepping = False
 
+    # -- the program raised ------------------------------------------------------------------------
+    def _failed(self, func, args, kwargs, error, roots=None) -> None:
+        """A torch call raised: the op, given its tensors, drawn red; for a backward through
+        a freed graph, the node whose saved tensors were gone."""
+        self.stepping = False
+        _, src = self._where()
+        node = _freed_node(roots) if roots else None
+        if node is not None and id(node) in self.known:
+            failed = (node, None, [], ())
+        else:
+            tensors = tensors_in((args, kwargs))
+            failed = (None, op_name(getattr(func, "__name__", "call")), tensors, ())
+            if self.module_stack:
+                failed = (*failed[:3], tuple(self.module_stack))
+        self.log.append(("error", src, *failed, type(error).__name__, str(error)))
+        self.failed = error
+
+    def _raised(self, error) -> None:
+        """The block raised outside any torch call (a Python error in the user's code)."""
+        if error is getattr(self, "failed", None):
+            return
+        tb, src = error.__traceback__, None
+        while tb is not None:
+            if not _is_internal(tb.tb_frame.f_code):
+                src = (tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+            tb = tb.tb_next
+        self.log.append(("error", src, None, None, [], (), type(error).__name__, str(error)))
+
     # -- backward ----------------------------------------------------------------------------------
     def _backward(self, func, args, kwargs):
         _, src = self._where()
@@ -332,7 +368,11 @@ class TorchRecorder:
             if isinstance(t, torch.Tensor) and t.grad_fn is not None
         ]
         self.log.append(("seed", src, seeds))
-        result = func(*args, **kwargs)
+        try:
+            result = func(*args, **kwargs)
+        except Exception as error:
+            self._failed(func, args, kwargs, error, roots)
+            raise
         retain = bound.get("retain_graph")
         retain = bound.get("create_graph", False) if retain is None else retain
         self.log.append(("end", None, bool(retain)))
@@ -382,6 +422,24 @@ def _arguments(fn, args) -> list:
     if fn.name() == "RsubBackward1":
         return [a for a in args[1:2] if isinstance(a, int | float)]
     return saved_arguments(fn)
+
+
+def _freed_node(roots):
+    """The node a backward through a freed graph fails at: the first, in torch's order
+    (latest made first), whose saved tensors backward has freed."""
+    found, stack = {}, [t.grad_fn for t in roots if getattr(t, "grad_fn", None) is not None]
+    while stack:
+        fn = stack.pop()
+        if fn is not None and id(fn) not in found and not isinstance(fn, ACCUMULATE_GRAD):
+            found[id(fn)] = fn
+            stack += [child for child, _ in fn.next_functions]
+    for fn in sorted(found.values(), key=lambda f: -f._sequence_nr()):
+        for attr in (a for a in dir(fn) if a.startswith("_saved_")):
+            try:
+                getattr(fn, attr)
+            except RuntimeError:
+                return fn
+    return None
 
 
 def _zero_grad_frame():

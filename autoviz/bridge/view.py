@@ -155,6 +155,9 @@ class TorchView:
             return self.op_modules.get(id(fn), [])
         return self.modules.of_op(fn)
 
+    def running_modules(self, running: tuple) -> list:
+        return self.modules.of_stack(running)
+
     def param_module(self, t) -> list:
         return self.modules.of_parameter(t) if isinstance(t, torch.Tensor) else []
 

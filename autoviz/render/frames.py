@@ -77,7 +77,8 @@ def layout_graph(tl: Timeline, graph_no: int, options: Options) -> tuple[Graph, 
         rows_end = label_rows(node, final, options)
         rows_start = label_rows(start, Graph(), options)
         widest = node if _width(rows_end) >= _width(rows_start) else start
-        nodes.append(widest)
+        # Laid out as it first looks; frames paint the op that raised red (class `error`).
+        nodes.append(replace(widest, error=False) if widest.error else widest)
     labels = {}
     for step in tl.steps[: last + 1]:
         if step.details.get("graph", 0) != graph_no:
@@ -124,6 +125,8 @@ def _node_state(node, shown, current: bool, graph, options: Options, ghost: bool
     classes = ["node", shown.kind]
     if shown.made_in_no_grad or shown.detached:
         classes.append("no-grad" if shown.made_in_no_grad else "detached")
+    if shown.error:
+        classes.append("error")
     classes += ["current"] * current + ["freed"] * shown.freed
     state[("nc", node.id)] = " ".join(classes)
     for i, row in enumerate(label_rows(shown, graph, options)):
@@ -359,6 +362,7 @@ def _add_style(head: str, theme: Theme) -> str:
 .node.current > path, .node.current > polygon, .node.current > ellipse {{
   stroke: {theme.highlight}; stroke-width: {theme.output_pen + 1.5}px; }}
 .node.freed.op > ellipse {{ stroke-dasharray: 5 3; }}
+.node.error > ellipse {{ fill: {theme.error[0]}; stroke: {theme.error[1]}; }}
 .edge .tail {{ display: none; }}
 .edge.grad > path {{ stroke: {theme.grad}; stroke-width: {theme.pen * 2}px; }}
 .edge.grad > polygon {{ fill: {theme.grad}; stroke: {theme.grad}; }}

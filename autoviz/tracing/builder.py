@@ -393,6 +393,28 @@ class Builder:
         if id(t) in self.values:
             self.values[id(t)] = value
 
+    # -- the program raised ------------------------------------------------------------------
+    def error(self, src, node, name, tensors, modules, kind: str, message: str) -> None:
+        """The step the program raised at: the backward node that failed (`node`), or the op
+        that was called (`name`, given `tensors`, inside `modules`), drawn red; or neither,
+        when the user's own code raised."""
+        details = {"type": kind, "message": message}
+        op_id = self.ids.get(id(node)) if node is not None else None
+        if op_id is not None:
+            details["graph"] = self._by_id(op_id).graph
+            changes = [[op_id, "error", True]]
+            self._step("error", "error", src, [op_id], changes=changes, details=details)
+            return
+        if name is None:
+            self._step("error", "error", src, details=details)
+            return
+        self._next_graph()
+        sources = [self._input(t, self._argument_preview(t), src) for t in tensors]
+        module = self.view.running_modules(modules)
+        op_id = self._node(None, kind="op", name=name, op=name, module=module, error=True)
+        edges = [self._edge(source, op_id, i) for i, source in enumerate(sources)]
+        self._step("error", "error", src, [op_id], edges, details=details)
+
     # -- the end -----------------------------------------------------------------------------
     def finish(self) -> None:
         label_tensors(self.nodes, self.edges)

@@ -229,6 +229,28 @@ def _retain_grad(step: Step, c: Context) -> str:
     return f"{name}.retain_grad(): {name}.grad will be kept after backward."
 
 
+def _error(step: Step, c: Context) -> str:
+    kind, message = step.details["type"], step.details["message"]
+    where = f" at line {step.source.line}" if step.source else ""
+    if not step.nodes:
+        return f"The program raised {kind}{where}: {message}"
+    op = c.nodes[step.nodes[0]]
+    if step.changes:  # a backward node that failed
+        return f"{op.op} could not run its backward: {kind}{where}: {message}"
+    names = [n.name for n in c.input_nodes(op.id)]
+    symbol = _OPERATORS.get(op.op)
+    if symbol and len(names) == 2:
+        call = f" {symbol} ".join(names)
+    else:
+        call = f"{op.op}({', '.join(names)})"
+    return f"{call} raised {kind}{where}: {message}"
+
+
+# The names of ops called with Python's operators, as the program wrote them.
+_OPERATORS = {"add": "+", "sub": "-", "mul": "*", "div": "/", "matmul": "@", "pow": "**"}
+_OPERATORS.update({"add_": "+=", "sub_": "-=", "mul_": "*=", "div_": "/="})
+
+
 _CAPTIONS = {
     "leaf": _leaf,
     "op": _op,
@@ -245,5 +267,6 @@ _CAPTIONS = {
     "update": _update,
     "inplace": _inplace,
     "retain_grad": _retain_grad,
+    "error": _error,
 }
 STEP_KINDS = tuple(_CAPTIONS)

@@ -35,6 +35,8 @@ def label_tensors(nodes: list, edges: list) -> None:
                 node.name = f"{source.name}ᵀ"
         elif node.id in detached_from and detached_from[node.id].name:
             node.name = f"{detached_from[node.id].name}.detach()"
+        elif node.kind == "constant" and not node.shape and isinstance(node.value, int | float):
+            node.name = repr(node.value)  # a number torch wrapped as a tensor (the 2 of `2 * w`)
     _name_module_outputs(tensors, made_by)
     _number_the_rest(tensors)
     _make_distinct(tensors)

@@ -38,8 +38,10 @@ class trace:
         events.add_observer(self.recorder)
         return self.recorder.timeline
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, kind, error, tb) -> None:
         events.remove_observer(self.recorder)
+        if isinstance(error, Exception):  # not Ctrl-C or sys.exit(): the block raised
+            self.recorder.on_error(error)
         self.recorder.finish()
 
 
@@ -297,6 +299,25 @@ class Recorder:
         frame = self._where()
         self.log.append(("retain", frame.f_code, frame.f_lasti, t))
 
+    def on_error(self, error: Exception) -> None:
+        """The block raised: log the line that raised, and the op that failed (see
+        failed_call) with the tensors it was given, or the backward node that did."""
+        if self.pending is not None:
+            self._check_name(self.pending)
+            self.pending = None
+        frames = []
+        tb = error.__traceback__
+        while tb is not None:
+            frames.append((tb.tb_frame, tb.tb_lasti))
+            tb = tb.tb_next
+        user = [i for i, (f, _) in enumerate(frames) if not _is_inside(f.f_code.co_filename)]
+        if not user:
+            return
+        frame, lasti = frames[user[-1]]
+        inner = [f for f, _ in frames[user[-1] + 1 :]]
+        failed = failed_call(inner)
+        self.log.append(("error", frame.f_code, lasti, *failed, type(error).__name__, str(error)))
+
     # -- the end of the block ----------------------------------------------------------------
     def finish(self) -> None:
         """Name what the block's variables hold, then build the timeline from the log."""
@@ -318,6 +339,73 @@ class Recorder:
         self.timeline._pending = lambda tl: build(tl, _resolve(log, names), names, modules)
         self.log, self.names, self.block_frame = [], {}, None
         self._sites, self._all_sites, self._stored, self._used = {}, {}, StoredNames(), set()
+
+
+def failed_call(frames: list) -> tuple:
+    """What raised, from autoviz's frames under the user's line (outermost first): the
+    backward node whose backward failed, or else the op called (its name, the tensors given
+    it, the modules running), the innermost public function of autoviz given a tensor.
+
+    Returns (node, name, tensors, modules): node None for an op, name None when nothing of
+    autoviz's raised (a Python error in the user's own code).
+    """
+    from ..engine.function import AccumulateGrad, Node
+    from ..engine.graph import execute
+    from .modules import _module_class
+
+    backward = [i for i, f in enumerate(frames) if f.f_code is execute.__code__]
+    for frame in reversed(frames[backward[0] :] if backward else []):
+        for value in frame.f_locals.values():
+            if isinstance(value, Node) and not isinstance(value, AccumulateGrad):
+                return value, None, [], ()
+    module_cls = _module_class() or ()
+    modules = tuple(
+        f.f_locals.get("self")
+        for f in frames
+        if f.f_code.co_name == "__call__" and isinstance(f.f_locals.get("self"), module_cls)
+    )
+    for frame in reversed(frames):
+        code = frame.f_code
+        name = code.co_name
+        if name in _HELPERS or (name.startswith("_") and not name.startswith("__")):
+            continue
+        count = code.co_argcount + bool(code.co_flags & 0x04)  # and *args
+        args = [frame.f_locals.get(v) for v in code.co_varnames[:count]]
+        args = [a for arg in args for a in (arg if isinstance(arg, tuple) else (arg,))]
+        tensors = [a for a in args if isinstance(a, Tensor)]
+        if tensors:
+            return None, op_name(name), tensors, modules
+    return None, None, [], ()
+
+
+# Functions every op goes through, which name no op of their own.
+_HELPERS = frozenset(["binary", "apply", "attach", "new_node", "forward", "__call__"])
+# Python's names for the operators, as a learner writes the op.
+_DUNDERS = {
+    "__add__": "add",
+    "__radd__": "add",
+    "__sub__": "sub",
+    "__rsub__": "rsub",
+    "__mul__": "mul",
+    "__rmul__": "mul",
+    "__truediv__": "div",
+    "__rtruediv__": "div",
+    "__matmul__": "matmul",
+    "__pow__": "pow",
+    "__rpow__": "pow",
+    "__neg__": "neg",
+    "__getitem__": "index",
+    "__setitem__": "setitem",
+    "__iadd__": "add_",
+    "__isub__": "sub_",
+    "__imul__": "mul_",
+    "__itruediv__": "div_",
+}
+
+
+def op_name(function: str) -> str:
+    """`__matmul__` -> `matmul`: the name of the op a function (or an operator) runs."""
+    return _DUNDERS.get(function, function.strip("_"))
 
 
 def _is_inside(name: str) -> bool:

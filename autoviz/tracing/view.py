@@ -93,6 +93,10 @@ class EngineView:
         """[[path, type], ...] of the modules an op ran in, outermost first."""
         return self.modules.of_op(fn)
 
+    def running_modules(self, running: tuple) -> list:
+        """The module chain of modules that were running (an op that raised inside them)."""
+        return self.modules.of_running(running)
+
     def param_module(self, t) -> list:
         """The module chain of the module owning parameter `t` ([] for other tensors)."""
         return self.modules.of_parameter(t)
