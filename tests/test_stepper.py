@@ -47,7 +47,7 @@ def test_first_frame_panels_and_controls(lesson):
     assert "step 0 of 11" in stepper.banner.value
     assert stepper.explanation.startswith("w is a leaf")
     assert stepper.code_line.text == "y = w * x"  # w and x appear at their first use
-    assert stepper.code._dom_classes == ("av-at-0",)
+    assert stepper.code._dom_classes == ("av-at-2",)  # after the def and with headers
     assert stepper.prev_button.disabled and not stepper.next_button.disabled
 
 
@@ -64,7 +64,7 @@ def test_buttons_and_slider_step_through_both_passes(lesson):
     stepper.backward_button.click()
     assert stepper.step == 5 and stepper.banner_text == "Backward — flowing gradients"
     assert stepper.code_line.text == "z.backward()"
-    assert stepper.code._dom_classes == ("av-at-2",)
+    assert stepper.code._dom_classes == ("av-at-4",)
     assert stepper.code.value is code_html  # the code panel is sent once; a class moves
 
     stepper.slider.value = 8
@@ -265,6 +265,6 @@ def test_each_frame_stylesheet_is_scoped_to_its_own_stepper(lesson):
 def test_the_stylesheet_highlights_each_code_line_in_the_stepper_theme(lesson):
     stepper = autoviz.Stepper(lesson, theme="projector")
     css = stepper.css.value
-    assert css.count("pre.av-line-") == len(stepper._lines) == 3
+    assert css.count("pre.av-line-") == len(stepper._lines) == 5  # with two context lines
     assert ".av-theme-projector .av-at-2 pre.av-line-2 { border-left-color: #b5006b;" in css
     assert ".av-theme-projector .av-banner { font: bold 30px" in css  # type for the back row

@@ -67,6 +67,7 @@ class TorchRecorder:
         self.saved = {}  # id(grad_fn) -> its saved tensors, read before backward frees them
         self.arguments = {}  # id(grad_fn) -> what it used besides its inputs (an exponent)
         self.stepping = False  # inside an optimizer's step: its in-place work is one update
+        self.callers = {}  # code object -> the caller's (file, line), as recorder._callers
         self.zeroing = None  # the frame of the zero_grad() whose grads are being reset
         self.locals = {}  # id(grad_fn) -> local derivatives, found before it ran on a zero
         self.user_globals = {}  # id -> globals of the user's modules seen (a script run by the CLI)
@@ -110,7 +111,7 @@ class TorchRecorder:
         view = TorchView(modules, op_modules, self.saved, self.arguments)
         log, names = self.log, self.names
         self.timeline._pending = lambda tl: build(tl, log, names, view=view)
-        self.log, self.block_frame, self.zeroing = [], None, None
+        self.log, self.block_frame, self.zeroing, self.callers = [], None, None, {}
 
     # -- where a call came from, and what it is called ---------------------------------------------
     def _where(self):
@@ -120,7 +121,22 @@ class TorchRecorder:
         frame = frame or self.block_frame
         self.user_globals.setdefault(id(frame.f_globals), frame.f_globals)
         self._name_pending()
-        return frame, (frame.f_code.co_filename, frame.f_lineno)
+        code = frame.f_code
+        if code not in self.callers:
+            self.callers[code] = self._caller(frame)
+        return frame, (code.co_filename, frame.f_lineno, self.callers[code])
+
+    def _caller(self, frame):
+        """(file, line) of the user's line that called `frame`'s function (through torch's
+        frames, such as nn.Module.__call__); None at the traced block's own level."""
+        if frame is self.block_frame:
+            return None
+        caller = frame.f_back
+        while caller is not None and caller is not self.block_frame:
+            if not _is_internal(caller.f_code):
+                return caller.f_code.co_filename, caller.f_lineno
+            caller = caller.f_back
+        return None
 
     def _expect_name(self, tensor, frame) -> None:
         target = self.stored.get(frame.f_code, frame.f_lasti)

@@ -93,7 +93,10 @@ def player_data(tl, deltas: Deltas, quiz: bool) -> dict:
         "layouts": [[_slot(key) for key in layout.slots] for layout in deltas.layouts],
         "strings": strings,
         "steps": steps,
-        "code": [{"file": Path(s.file).name, "line": s.line, "text": s.text} for s in lines],
+        "code": [
+            {"file": Path(s.file).name, "line": s.line, "text": s.text, "role": s.role}
+            for s in lines
+        ],
     }
 
 

@@ -53,6 +53,7 @@ class Builder:
         self.arrived = {}  # node id -> gradient summed so far in this backward pass
         self.values = {}  # id(constant tensor) -> its latest preview, for its copy in a new graph
         self.objects = {}  # id(tensor) -> the tensor, when live (draw() links detached ones)
+        self.current = {}  # node id -> its value after the steps so far changed it
         self.graph_no, self.graph_freed = 0, False
         self.src = None
         self.lines = {}
@@ -107,9 +108,12 @@ class Builder:
     def _step(self, phase, kind, src, nodes=(), edges=(), **extra) -> Step:
         if src is not None:
             self.src = src
-        source = Source(self.src[0], self.src[1], self._line(self.src)) if self.src else None
+        source = self._source(self.src) if self.src else None
         details = extra.pop("details", {})
         details.setdefault("graph", self.graph_no)
+        for node_id, field, value in extra.get("changes", ()):
+            if field == "value":
+                self.current[node_id] = value
         step = Step(len(self.steps), phase, kind, "", list(nodes), list(edges), source)
         step.details = details
         for key, value in extra.items():
@@ -117,10 +121,17 @@ class Builder:
         self.steps.append(step)
         return step
 
-    def _line(self, src) -> str:
-        if src not in self.lines:
-            self.lines[src] = linecache.getline(*src).strip()
-        return self.lines[src]
+    def _source(self, src) -> Source:
+        """A step's line of code, from (file, line) or (file, line, caller's (file, line))."""
+        file, line = src[0], src[1]
+        caller = src[2] if len(src) > 2 and src[2] is not None else None
+        return Source(file, line, self._line(file, line), caller and self._source(caller))
+
+    def _line(self, file, line) -> str:
+        key = (file, line)
+        if key not in self.lines:
+            self.lines[key] = linecache.getline(file, line).strip()
+        return self.lines[key]
 
     def _next_graph(self) -> None:
         """An op after a graph was freed builds the next one (a training loop's next
@@ -181,6 +192,10 @@ class Builder:
         op_id = self._node(
             id(fn), kind="op", name=fn.name(), op=fn.name(), requires_grad=True, module=module
         )
+        if value is None and fn.name() == "TBackward0" and sources[0] is not None:
+            # torch makes W.t() inside F.linear and never returns it: its value is W's, turned
+            seen = self.current.get(sources[0], self._by_id(sources[0]).value)
+            value = np.transpose(seen).tolist() if isinstance(seen, list) else value
         out_id = self._tensor(out, "intermediate", value, module=[list(p) for p in module])
         known = {i: self._shape_value(source) for i, source in enumerate(sources) if source}
         self.nodes[-2].saved = self.view.saved(fn, known, self._shape_value(out_id))

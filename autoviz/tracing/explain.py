@@ -1,7 +1,9 @@
 """What the stepping views show beside the picture: banner, code panel, explanation, quiz."""
 
+import linecache
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 from .captions import Context, flow_rule
 from .text import number, shape_text, value_text
@@ -52,25 +54,96 @@ class Question:
         return right, f"{verdict}: the answer is {number(self.answer)}."
 
 
-def banner(step) -> str:
-    """The phase banner of a step."""
-    return BANNERS[step.phase]
+def banner(step, tl=None) -> str:
+    """The phase banner of a step; in a timeline of several graphs (a training loop's
+    iterations), which iteration it belongs to."""
+    text = BANNERS[step.phase]
+    graphs = _graph_count(tl) if tl is not None else 1
+    if graphs > 1:
+        text += f" · iteration {step.details.get('graph', 0) + 1} of {graphs}"
+    return text
+
+
+def _graph_count(tl) -> int:
+    return 1 + max((s.details.get("graph", 0) for s in tl.steps), default=0)
+
+
+@dataclass(frozen=True)
+class CodeLine:
+    """A row of the code panel: a line a step points at (`code`), a line shown around them
+    for context (`context`: the loop, `with` or `def` a line is in, the call that entered
+    its function), or the label of the file or notebook cell the rows below come from."""
+
+    file: str
+    line: int | None
+    text: str
+    role: str = "code"
+
+
+_HEADERS = ("for ", "async for ", "while ", "with ", "async with ", "def ", "async def ")
 
 
 def code_lines(tl) -> tuple[list, list]:
-    """The distinct traced source lines in order of first use, and each step's index into them."""
-    lines, where, index = [], {}, []
+    """The code panel's rows, each file's in source order under its label, and each step's
+    index into them (None for a step without a line)."""
+    files, lines = {}, {}  # file -> order of first use; (file, line) -> (text, role)
     for step in tl.steps:
         src = step.source
-        if src is None:
-            index.append(None)
+        while src is not None:
+            files.setdefault(src.file, len(files))
+            role = "code" if src is step.source else "context"
+            if lines.get((src.file, src.line), ("", "context"))[1] != "code":
+                lines[(src.file, src.line)] = (src.text, role)
+            src = src.caller
+    for file, line in [key for key, (_, role) in lines.items() if role == "code"]:
+        for row, text in _enclosing(file, line):
+            lines.setdefault((file, row), (text, "context"))
+    rows, where = [], {}
+    labels = _labels(list(files))
+    for file in sorted(files, key=files.get):
+        if len(files) > 1 or labels[file].startswith("cell"):
+            rows.append(CodeLine(file, None, labels[file], "label"))
+        for row in sorted(n for f, n in lines if f == file):
+            text, role = lines[(file, row)]
+            where[(file, row)] = len(rows)
+            rows.append(CodeLine(file, row, text, role))
+    index = [None if s.source is None else where[(s.source.file, s.source.line)] for s in tl.steps]
+    return rows, index
+
+
+def _enclosing(file: str, line: int) -> list:
+    """The loop, `with` and `def` headers that line `line` of `file` sits in, innermost
+    first, found by indentation."""
+    found, indent = [], None
+    for row in range(line, 0, -1):
+        text = linecache.getline(file, row)
+        stripped = text.strip()
+        if not stripped or stripped.startswith("#"):
             continue
-        key = (src.file, src.line)
-        if key not in where:
-            where[key] = len(lines)
-            lines.append(src)
-        index.append(where[key])
-    return lines, index
+        width = len(text) - len(text.lstrip())
+        if indent is None:
+            indent = width
+        elif width < indent:
+            indent = width
+            if stripped.startswith(_HEADERS):
+                found.append((row, stripped))
+        if indent == 0:
+            break
+    return found
+
+
+def _labels(files: list) -> dict:
+    """What each file is called in the panel: a script by its name, a notebook cell (which
+    Jupyter runs from a file of its own) as `cell 1`, `cell 2`, … in order of first use."""
+    labels, cells = {}, 0
+    for file in files:
+        name = Path(file).name
+        if "ipykernel_" in file or file.startswith("<ipython-input"):
+            cells += 1
+            labels[file] = f"cell {cells}"
+        else:
+            labels[file] = name
+    return labels
 
 
 def explain(tl, k: int) -> str:
@@ -208,7 +281,7 @@ def panels(tl) -> list[dict]:
         out.append(
             {
                 "phase": step.phase,
-                "banner": banner(step),
+                "banner": banner(step, tl),
                 "caption": step.caption,
                 "explain": explain(tl, k),
                 "line": line_of[k],

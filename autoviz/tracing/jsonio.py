@@ -182,13 +182,7 @@ def _step(obj, path: str, ids: set, n_edges: int) -> Step:
     edges = _field(obj, "edges", list, path)
     for i, e in enumerate(edges):
         _require(isinstance(e, int) and 0 <= e < n_edges, f"{path}.edges[{i}]", "no such edge")
-    src = obj.get("source")
-    source = None
-    if src is not None:
-        p = f"{path}.source"
-        source = Source(
-            _field(src, "file", str, p), _field(src, "line", int, p), _field(src, "text", str, p)
-        )
+    source = _source(obj.get("source"), f"{path}.source")
     changes = _field(obj, "changes", list, path)
     for i, change in enumerate(changes):
         ok = isinstance(change, list) and len(change) == 3 and change[0] in ids
@@ -212,6 +206,18 @@ def _step(obj, path: str, ids: set, n_edges: int) -> Step:
         flows=flows,
         changes=changes,
         details=_field(obj, "details", dict, path),
+    )
+
+
+def _source(src, path: str, caller: bool = True) -> Source | None:
+    """A step's line of code, and the line that called its function (one level)."""
+    if src is None:
+        return None
+    return Source(
+        _field(src, "file", str, path),
+        _field(src, "line", int, path),
+        _field(src, "text", str, path),
+        _source(src.get("caller"), f"{path}.caller", False) if caller else None,
     )
 
 

@@ -61,6 +61,9 @@ class Source:
     file: str
     line: int
     text: str
+    # The user's line that called the function this line is in (the call that entered it),
+    # when it is not the traced block's own code.
+    caller: "Source | None" = None
 
 
 @dataclass

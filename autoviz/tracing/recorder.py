@@ -60,6 +60,7 @@ class Recorder:
     # in events.add_observer would make real, is slower to read).
     __slots__ = (
         "_all_sites",
+        "_callers",
         "_sites",
         "_stored",
         "_used",
@@ -85,6 +86,9 @@ class Recorder:
         self.pending = None
         self._sites = {}  # offset -> the _Site last seen at it (checked: offsets collide)
         self._all_sites = {}  # (id(code), offset) -> _Site; the site keeps its code alive
+        # code object -> (code, offset) of the user's line that first called it (the call that
+        # entered a function, shown for context beside its lines), or None at the block's level
+        self._callers = {}
         self._stored = StoredNames()
         # The code of the user's frame of an earlier op: an op from the same code skips the test
         # of its file name (ops in a loop all come from one code object).
@@ -102,7 +106,22 @@ class Recorder:
         if self.pending is not None:
             self._check_name(self.pending)
             self.pending = None
+        if frame.f_code not in self._callers:
+            self._callers[frame.f_code] = self._caller(frame)
         return frame
+
+    def _caller(self, frame):
+        """(code, offset) of the user's line that called `frame`'s function, skipping
+        autoviz's own frames (nn.Module.__call__); None for the block's own level."""
+        if frame is self.block_frame:
+            return None
+        caller = frame.f_back
+        while caller is not None and caller is not self.block_frame:
+            name = caller.f_code.co_filename
+            if name not in _INSIDE and (name in _OUTSIDE or not _is_inside(name)):
+                return caller.f_code, caller.f_lasti
+            caller = caller.f_back
+        return None
 
     def _user_frame(self, frame):
         """`frame`, or the first frame out from it that runs code outside autoviz (the block's
@@ -122,17 +141,19 @@ class Recorder:
         code, lasti = frame.f_code, frame.f_lasti
         site = self._sites.get(lasti)
         if site is None or site.code is not code:
-            site = self._site(code, lasti)
+            site = self._site(code, lasti, frame)
         if site.trusted:
             self.names.setdefault(id(tensor), site.name)
         elif site.check:
             self.pending = (tensor, site, frame)
 
-    def _site(self, code, lasti) -> "_Site":
+    def _site(self, code, lasti, frame) -> "_Site":
         site = self._all_sites.get((id(code), lasti))
         if site is None:
             site = _Site(code, lasti, self._stored.get(code, lasti))
             self._all_sites[(id(code), lasti)] = site
+            if code not in self._callers:
+                self._callers[code] = self._caller(frame)
         self._sites[lasti] = site
         return site
 
@@ -190,7 +211,7 @@ class Recorder:
             data = None if data.size > PREVIEW_LIMIT else preview(data)
         site = self._sites.get(lasti)
         if site is None or site.code is not code:
-            site = self._site(code, lasti)
+            site = self._site(code, lasti, frame)
         # Flat in the log, inputs too (see _resolve): fewer objects for the garbage collector
         # to visit again and again (a tuple of tensors stays tracked; one of gradients not).
         # extend(), as the += operator's dispatch costs more than the method call.
@@ -314,6 +335,9 @@ class Recorder:
         if not user:
             return
         frame, lasti = frames[user[-1]]
+        if frame.f_code not in self._callers:  # a function that raised before any event
+            outer = frames[user[-2]] if len(user) > 1 else None
+            self._callers[frame.f_code] = (outer[0].f_code, outer[1]) if outer else None
         inner = [f for f, _ in frames[user[-1] + 1 :]]
         failed = failed_call(inner)
         self.log.append(("error", frame.f_code, lasti, *failed, type(error).__name__, str(error)))
@@ -336,9 +360,11 @@ class Recorder:
         names.update(self.names)
         log = self.log
         modules = ModuleNames(scope)
-        self.timeline._pending = lambda tl: build(tl, _resolve(log, names), names, modules)
+        callers = self._callers
+        self.timeline._pending = lambda tl: build(tl, _resolve(log, names, callers), names, modules)
         self.log, self.names, self.block_frame = [], {}, None
         self._sites, self._all_sites, self._stored, self._used = {}, {}, StoredNames(), set()
+        self._callers = {}
 
 
 def failed_call(frames: list) -> tuple:
@@ -405,7 +431,9 @@ _DUNDERS = {
 
 def op_name(function: str) -> str:
     """`__matmul__` -> `matmul`: the name of the op a function (or an operator) runs."""
-    return _DUNDERS.get(function, function.strip("_"))
+    if function in _DUNDERS:
+        return _DUNDERS[function]
+    return function[2:-2] if function.startswith("__") and function.endswith("__") else function
 
 
 def _is_inside(name: str) -> bool:
@@ -467,8 +495,8 @@ _ZERO = np.float32(0)
 _OP, _NODE = "op", "node"  # the first item of a flat record in the log
 
 
-def _resolve(log: list, names: dict) -> list:
-    """The log as the builder reads it: (kind, (file, line) or None, ...), numpy scalars
+def _resolve(log: list, names: dict, callers: dict) -> list:
+    """The log as the builder reads it: (kind, (file, line, caller) or None, ...), numpy scalars
     previewed, large gradients as shapes. Each place of the user's code is looked up once.
     The results of ops at trusted sites are named in `names` (see _Site).
 
@@ -507,7 +535,10 @@ def _resolve(log: list, names: dict) -> list:
             key = (id(code), lasti)
             src = sources.get(key)
             if src is None:
-                src = sources[key] = (code.co_filename, _line_number(code, lasti))
+                caller = callers.get(code)
+                if caller is not None:
+                    caller = (caller[0].co_filename, _line_number(*caller))
+                src = sources[key] = (code.co_filename, _line_number(code, lasti), caller)
         rest = record[3:]
         if kind == "leaf" and isinstance(rest[-1], np.generic):
             rest = (*rest[:-1], rest[-1].item())

@@ -13,12 +13,15 @@ def stylesheet(theme: Theme, lines: int) -> str:
     scope = f".av-theme-{theme.name}"
     size = round(theme.font_size * _SCALE)
     lead = theme.kinds["leaf"]["border"]
+    update = theme.kinds["module"]["border"]
     return f"""<style>
 {scope} {{ font-size: {size}px; }}
 {scope} .av-banner {{ font: bold {round(size * 1.25)}px {FONT_FAMILY}; padding: 0.35em 0.7em;
   border-radius: 6px; display: flex; justify-content: space-between; }}
 {scope} .av-banner.av-forward {{ background: {lead}; color: {_text_on(lead)}; }}
 {scope} .av-banner.av-backward {{ background: {theme.grad}; color: {_text_on(theme.grad)}; }}
+{scope} .av-banner.av-update {{ background: {update}; color: {_text_on(update)}; }}
+{scope} .av-banner.av-error {{ background: {theme.error[1]}; color: {_text_on(theme.error[1])}; }}
 {scope} .av-banner .av-count {{ font-weight: normal; opacity: 0.9; }}
 {scope} .av-frame {{ background: {theme.background}; overflow: auto; max-height: 75vh;
   border: 1px solid #ccc; border-radius: 6px; display: grid;
@@ -37,6 +40,8 @@ def stylesheet(theme: Theme, lines: int) -> str:
   white-space: pre-wrap; border-left: 4px solid transparent; background: none;
   color: {theme.text}; }}
 {scope} .av-code .av-lineno {{ opacity: 0.5; margin-right: 0.8em; }}
+{scope} .av-code .av-context {{ opacity: 0.6; }}
+{scope} .av-code .av-label {{ font-weight: bold; opacity: 0.7; }}
 {scope} .av-explain p {{ margin: 0.15em 0; }}
 {scope} .av-explain .av-chain {{ font-family: monospace; font-size: 1.0em; }}
 {scope} .av-question, {scope} .av-feedback {{ font-size: {size}px; line-height: 1.4;
@@ -88,10 +93,10 @@ def code_panel(lines) -> str:
     """The traced source lines, each in a classed row the stylesheet can highlight."""
     if not lines:
         return '<div class="av-panel av-code"><h4>Code</h4><i>no source lines recorded</i></div>'
-    width = len(str(max(src.line for src in lines)))
+    width = len(str(max(src.line or 0 for src in lines)))
     rows = "".join(
-        f'<pre class="av-line-{i}"><span class="av-lineno">{src.line:>{width}}</span>'
-        f"{escape(src.text)}</pre>"
+        f'<pre class="av-line-{i} av-{getattr(src, "role", "code")}">'
+        f'<span class="av-lineno">{src.line or "":>{width}}</span>{escape(src.text)}</pre>'
         for i, src in enumerate(lines)
     )
     return f'<div class="av-panel av-code"><h4>Code</h4>{rows}</div>'

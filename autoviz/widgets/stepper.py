@@ -244,8 +244,8 @@ class Stepper(widgets.VBox):
         step, last = self.tl.steps[k], len(self.tl) - 1
         self._step = k
         self._show_frame(svg)
-        self._texts["banner"] = banner(step)
-        self.banner.value = panels.banner(banner(step), step.phase, k, len(self.tl))
+        self._texts["banner"] = banner(step, self.tl)
+        self.banner.value = panels.banner(self._texts["banner"], step.phase, k, len(self.tl))
         self._texts["explanation"] = explain(self.tl, k)
         self.explanation_view.value = panels.explanation(step, self._texts["explanation"])
         line = self._line_of[k]

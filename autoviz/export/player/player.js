@@ -123,10 +123,12 @@
       const li = document.createElement("li");
       const num = document.createElement("span");
       num.className = "av-lineno";
-      num.textContent = String(src.line);
+      num.textContent = src.line === null ? "" : String(src.line);
       const text = document.createElement("code");
       text.textContent = src.text;
       li.append(num, text);
+      // a file's or cell's label above its lines; context lines (loop headers, calls) dimmed
+      if (src.role && src.role !== "code") li.className = "av-" + src.role;
       if (src.file !== file && data.code.length > 1) li.title = src.file;
       file = src.file;
       list.appendChild(li);
