@@ -1,13 +1,22 @@
 """What trace_torch() costs: a torch program untraced vs traced, beside autoviz.trace() on the
-same program in autoviz's engine, in one run (read the ratios: the machine may be loaded)."""
+same program in autoviz's engine, in one run.
+
+Targets: trace_torch's recording <= 2x untraced torch and recording + build <= 3x on a chain of
+scalar ops, at every length (the ratio does not grow with it). The four contenders (torch,
+torch in trace_torch, autoviz, autoviz in trace) take turns in a rotating order, each run from a
+collected heap; the traced runs time their recording and the Timeline's build (its first use)
+apart. Ratios are medians of the ratios of runs made back to back, with their middle half.
+"""
 
 import argparse
-import statistics
-import time
 
-import torch
+import harness  # before numpy and torch: one thread
 
 import autoviz
+
+torch = harness.torch()
+
+RECORD_TARGET, BUILD_TARGET = 2.0, 3.0
 
 
 def chain(lib, n_ops: int, size: int) -> None:
@@ -34,48 +43,87 @@ def mlp_steps(lib, steps: int) -> None:
         opt.step()
 
 
-def seconds(run, tracer, repeats: int) -> tuple[float, float]:
-    """Median seconds of `run` (inside `tracer` when given), and of building the Timeline."""
-    ran, built = [], []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        if tracer is None:
-            run()
-            ran.append(time.perf_counter() - start)
-            continue
-        with tracer() as tl:
-            run()
-        middle = time.perf_counter()
-        len(tl)  # the first use builds the steps
-        ran.append(middle - start)
-        built.append(time.perf_counter() - middle)
-    return statistics.median(ran), statistics.median(built) if built else 0.0
+def traced(tracer, work):
+    """A contender: `work()` recorded inside `tracer()`, then the Timeline built."""
+
+    def run():
+        made = {}
+
+        def record():
+            with tracer() as tl:
+                work()
+            made["tl"] = tl
+
+        return harness.phases(record=record, build=lambda: len(made["tl"]))
+
+    return run
+
+
+def measure(work_torch, work_ours, rounds: int) -> dict:
+    return harness.alternate(
+        {
+            "torch": work_torch,
+            "trace_torch": traced(autoviz.trace_torch, work_torch),
+            "autoviz": work_ours,
+            "trace": traced(autoviz.trace, work_ours),
+        },
+        rounds,
+    )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--ops", type=int, default=3_000)
-    parser.add_argument("--repeats", type=int, default=5)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="1k and 10k ops, 3 rounds")
+    parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    workloads = [
-        (f"{args.ops} ops, scalars", lambda lib: chain(lib, args.ops, 1)),
-        (f"{args.ops} ops, tensors of 10k", lambda lib: chain(lib, args.ops, 10_000)),
-        ("MLP 784-128-10, 10 steps", lambda lib: mlp_steps(lib, 10)),
+    lengths = (1_000, 10_000) if args.quick else (1_000, 10_000, 30_000)
+    rounds = 3 if args.quick else args.rounds
+    workloads = [(f"{n:,} ops, scalars", n, lambda lib, n=n: chain(lib, n, 1)) for n in lengths]
+    workloads += [
+        ("3,000 ops, tensors of 10k", None, lambda lib: chain(lib, 3_000, 10_000)),
+        ("MLP 784-128-10, 10 steps", None, lambda lib: mlp_steps(lib, 10)),
     ]
+    print(f"{harness.PINNED}; {rounds} rounds\n")
     print(
-        f"{'workload':<28} {'torch ms':>9} {'trace_torch ms':>15} {'ratio':>6} {'build ms':>9}"
-        f" | {'autoviz ms':>10} {'trace ms':>9} {'ratio':>6}"
+        "| workload | torch | trace_torch: recording | ratio | + build | ratio | autoviz "
+        "| autoviz.trace: recording | ratio | + build | ratio |"
     )
-    for label, work in workloads:
-        plain, _ = seconds(lambda w=work: w(torch), None, args.repeats)
-        traced, build = seconds(lambda w=work: w(torch), autoviz.trace_torch, args.repeats)
-        ours, _ = seconds(lambda w=work: w(autoviz), None, args.repeats)
-        ours_traced, _ = seconds(lambda w=work: w(autoviz), autoviz.trace, args.repeats)
-        print(
-            f"{label:<28} {plain * 1e3:>9.1f} {traced * 1e3:>15.1f} {traced / plain:>5.2f}x"
-            f" {build * 1e3:>9.1f} | {ours * 1e3:>10.1f} {ours_traced * 1e3:>9.1f}"
-            f" {ours_traced / ours:>5.2f}x"
-        )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    targets, growth = harness.Targets("bridge.py"), {}
+    for label, n_ops, work in workloads:
+        t = measure(lambda w=work: w(torch), lambda w=work: w(autoviz), rounds)
+        cells = [label]
+        for plain, tracer in (("torch", "trace_torch"), ("autoviz", "trace")):
+            base = harness.column(t[plain])
+            record = harness.column(t[tracer], "record")
+            whole = harness.column(t[tracer])
+            cells += [
+                harness.fmt_time(harness.median(base)),
+                harness.fmt_time(harness.median(record)),
+                harness.fmt_ratio(harness.ratios(record, base)),
+                harness.fmt_time(harness.median(harness.column(t[tracer], "build"))),
+                harness.fmt_ratio(harness.ratios(whole, base)),
+            ]
+        print("| " + " | ".join(cells) + " |", flush=True)
+        if n_ops is not None:
+            base = harness.column(t["torch"])
+            recording = harness.ratios(harness.column(t["trace_torch"], "record"), base)
+            whole = harness.ratios(harness.column(t["trace_torch"]), base)
+            growth[n_ops] = harness.median(whole)
+            targets.ratio(f"trace_torch recording / torch, {label}", recording, RECORD_TARGET)
+            targets.ratio(f"trace_torch (recording + build) / torch, {label}", whole, BUILD_TARGET)
+    first, last = min(growth), max(growth)
+    targets.add(
+        f"trace_torch (recording + build) ratio at {last:,} ops / at {first:,} ops",
+        growth[last] / growth[first],
+        1.25,
+    )
+    print(
+        "\nrecording = the program inside the tracer; + build = recording and the Timeline's first "
+        "use; ratio = the median of the ratios to the same program untraced in the same engine, "
+        "over runs made back to back (middle half in brackets)"
+    )
+    targets.write()
 
 
 if __name__ == "__main__":

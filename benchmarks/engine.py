@@ -1,7 +1,7 @@
 """The autograd engine's speed and memory beside micrograd and PyTorch (CPU), in one run.
 
-    python benchmarks/engine.py            # the full run (about 3 minutes)
-    python benchmarks/engine.py --quick    # smaller sizes, fewer repeats (about 30 seconds)
+    python benchmarks/engine.py            # the full run (several minutes)
+    python benchmarks/engine.py --quick    # smaller sizes, fewer rounds (about a minute)
 
 Workloads:
   (a) a scalar expression of 100k nodes mixing *, + and relu over 100 reused leaves, built and
@@ -11,14 +11,17 @@ Workloads:
       node while it is built;
   (d) what the event hook costs on (a): no observer vs a no-op observer registered.
 
-Each library runs in a fresh interpreter of its own, importing only itself: Python's garbage
+Each library runs in an interpreter of its own, importing only itself: Python's garbage
 collector walks every live object now and then, so torch's many objects in the same process
-would slow the others. Times are medians of several runs (time.perf_counter; one run of the
-1M-node chain, which takes seconds), with the garbage collector on, as users have it, and off
-in one extra row for (a). A library that is not installed gets "-" and a note.
+would slow the others. The three interpreters stay up and take turns, one run each per round in
+a rotating order, each run from a collected heap; a ratio is the median of the ratios of each
+round's runs, with the middle half of them as its spread. The garbage collector is on, as
+users have it, and off in the rows marked so. BLAS and torch run on one thread. A library that
+is not installed gets "-" and a note.
 
-Targets: (a) autoviz no slower than micrograd; (b) within 1.5x of torch; (c) memory per node
-no more than micrograd's.
+Targets: (a) with the collector off, autoviz no slower than micrograd and than torch; (b)
+within 1.5x of torch; (c) backward no slower than micrograd's, memory per node no more than
+micrograd's.
 """
 
 import argparse
@@ -32,6 +35,8 @@ import sys
 import time
 import tracemalloc
 from pathlib import Path
+
+import harness  # before numpy: one BLAS thread
 
 LEAVES = 100
 PEERS = ("micrograd", "torch")
@@ -54,8 +59,7 @@ class Library:
             lib = None
             self.leaf = Value
         else:
-            import torch as lib
-
+            lib = harness.torch()
             self.leaf = lambda v: lib.tensor(v, requires_grad=True)
         self.lib = lib
 
@@ -179,40 +183,38 @@ class NoOpObserver:
     def on_retain_grad(self, *args): ...
 
 
-# -- one measurement, in a fresh interpreter -----------------------------------------------------
-def measure(name: str, workload: str, size: int, repeats: int) -> dict:
-    """Run in a worker process: times (or bytes) for one library and one workload."""
-    lib = Library(name)
-    # micrograd sorts the graph recursively: up to one Python frame per node.
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 5 * size + 10_000))
-
-    def medians(build):
-        runs = [build_and_backward(lib, build, size) for _ in range(repeats)]
-        return {
-            "build": statistics.median(r[0] for r in runs),
-            "backward": statistics.median(r[1] for r in runs),
-        }
-
-    if workload == "expr":
-        return medians(expression)
-    if workload == "expr-gc-off":
-        gc.disable()
-        return medians(expression)
+# -- one measurement, in a worker interpreter ----------------------------------------------------
+def measure(lib: Library, workload: str, size: int) -> dict:
+    """One run of a workload in the worker's library: seconds (or bytes)."""
+    gc.enable()
+    if workload in ("expr", "expr-gc-off"):
+        if workload == "expr-gc-off":
+            gc.disable()
+        try:
+            build, backward = build_and_backward(lib, expression, size)
+        finally:
+            gc.enable()
+        return {"build": build, "backward": backward, "total": build + backward}
+    if workload in ("chain", "chain-gc-off"):
+        if workload == "chain-gc-off":
+            gc.disable()
+        try:
+            build, backward = build_and_backward(lib, chain, size)
+        finally:
+            gc.enable()
+        return {"build": build, "backward": backward, "total": build + backward}
     if workload == "hook":
-        # Alternate runs without and with the observer, so both see the same machine load.
+        # Without, then with a no-op observer, back to back: the hook's own cost.
         from autoviz.engine import events
 
-        plain, observed, observer = [], [], NoOpObserver()
-        for _ in range(repeats):
-            plain.append(sum(build_and_backward(lib, expression, size)))
-            events.add_observer(observer)
-            try:
-                observed.append(sum(build_and_backward(lib, expression, size)))
-            finally:
-                events.remove_observer(observer)
-        return {"plain": statistics.median(plain), "observed": statistics.median(observed)}
-    if workload == "chain":
-        return medians(chain)
+        plain = sum(build_and_backward(lib, expression, size))
+        observer = NoOpObserver()
+        events.add_observer(observer)
+        try:
+            observed = sum(build_and_backward(lib, expression, size))
+        finally:
+            events.remove_observer(observer)
+        return {"plain": plain, "observed": observed}
     if workload == "memory":
         return {"bytes": bytes_per_node(lib, size)}
     if workload == "mlp":
@@ -220,104 +222,155 @@ def measure(name: str, workload: str, size: int, repeats: int) -> dict:
     raise ValueError(workload)
 
 
-def run_worker(name: str, workload: str, size: int, repeats: int) -> dict | None:
-    """`measure` in a new interpreter; None when the library is not installed."""
-    if not installed(name):
-        return None
-    cmd = [sys.executable, __file__, "--worker", name, workload, str(size), str(repeats)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        raise RuntimeError(f"{name} {workload} failed:\n{proc.stderr}")
-    return json.loads(proc.stdout)
+def worker(name: str) -> None:
+    """Answer one JSON request per line on stdin: [workload, size] -> the measurement."""
+    lib = Library(name)
+    # micrograd sorts the graph recursively: up to one Python frame per node.
+    sys.setrecursionlimit(2_000_000)
+    for line in sys.stdin:
+        workload, size = json.loads(line)
+        print(json.dumps(measure(lib, workload, size)), flush=True)
+
+
+class Worker:
+    """A library's interpreter, kept up for the whole run."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        cmd = [sys.executable, __file__, "--worker", name]
+        self.proc = subprocess.Popen(
+            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
+
+    def run(self, workload: str, size: int) -> dict:
+        self.proc.stdin.write(json.dumps([workload, size]) + "\n")
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the {self.name} worker stopped during {workload}")
+        return json.loads(line)
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def rounds(workers: dict, workload: str, size: int, n: int, warmup: int = 1) -> dict:
+    """Each worker's measurements of `workload`, run in turn in a rotating order per round."""
+    names = list(workers)
+    results = {name: [] for name in names}
+    for r in range(warmup + n):
+        order = names[r % len(names) :] + names[: r % len(names)]
+        for name in order:
+            result = workers[name].run(workload, size)
+            if r >= warmup:
+                results[name].append(result)
+    return results
 
 
 # -- the table -----------------------------------------------------------------------------------
-def fmt_time(seconds) -> str:
-    if seconds is None:
-        return "-"
-    if seconds >= 1:
-        return f"{seconds:.2f} s"
-    return f"{seconds * 1000:.1f} ms" if seconds >= 1e-3 else f"{seconds * 1e6:.0f} us"
-
-
 def fmt_bytes(n) -> str:
     return "-" if n is None else f"{n:.0f} B"
 
 
-def ratio(a, b) -> str:
-    return "-" if a is None or b is None else f"{a / b:.2f}x"
+def cells(results: dict, key: str, fmt) -> list:
+    """autoviz's and each peer's median, then autoviz / each peer as a paired ratio."""
+    ours = [r[key] for r in results.get("autoviz", [])]
+    out = [fmt(statistics.median(ours)) if ours else "-"]
+    peers = {p: [r[key] for r in results.get(p, [])] for p in PEERS}
+    out += [fmt(statistics.median(v)) if v else "-" for v in peers.values()]
+    for theirs in peers.values():
+        paired_ = harness.ratios(ours, theirs) if theirs and ours else None
+        out.append(harness.fmt_ratio(paired_) if paired_ else "-")
+    return out
 
 
-def table(rows: list) -> str:
-    """Markdown: one row per measurement, autoviz and each peer, then autoviz / peer."""
-    head = ["workload", "autoviz", *PEERS, *(f"autoviz / {p}" for p in PEERS)]
-    lines = ["| " + " | ".join(head) + " |", "|---" + "|---:" * (len(head) - 1) + "|"]
-    for label, values, fmt in rows:
-        cells = [label, fmt(values.get("autoviz"))]
-        cells += [fmt(values.get(p)) for p in PEERS]
-        cells += [ratio(values.get("autoviz"), values.get(p)) for p in PEERS]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+def paired(results: dict, key: str, peer: str) -> list:
+    ours, theirs = results.get("autoviz"), results.get(peer)
+    if not ours or not theirs:
+        return []
+    return harness.ratios([r[key] for r in ours], [r[key] for r in theirs])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="small sizes, few repeats")
-    parser.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
+    parser.add_argument("--quick", action="store_true", help="small sizes, few rounds")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        name, workload, size, repeats = args.worker
-        print(json.dumps(measure(name, workload, int(size), int(repeats))))
-        return
+        return worker(args.worker)
 
     quick = args.quick
-    expr_steps = 2_000 if quick else 20_000  # five nodes a step
-    chain_nodes = 100_000 if quick else 1_000_000
-    repeats, chain_repeats, mlp_steps = (3, 1, 10) if quick else (5, 1, 50)
-    everyone = ("autoviz", *PEERS)
+    expr_steps = 4_000 if quick else 20_000  # five nodes a step
+    chain_nodes = 200_000 if quick else 1_000_000
+    n, chain_n, mlp_steps = (5, 3, 10) if quick else (9, 3, 50)
     notes = [f"{p} is not installed: its column is empty" for p in PEERS if not installed(p)]
-
-    expr = {n: run_worker(n, "expr", expr_steps, repeats) for n in everyone}
-    expr_gc_off = {n: run_worker(n, "expr-gc-off", expr_steps, repeats) for n in everyone}
-    hook = run_worker("autoviz", "hook", expr_steps, repeats)
-    mlp = {n: run_worker(n, "mlp", mlp_steps, 0) for n in ("autoviz", "torch")}
-    chained = {n: run_worker(n, "chain", chain_nodes, chain_repeats) for n in everyone}
-    memory = {n: run_worker(n, "memory", chain_nodes, 0) for n in ("autoviz", "micrograd")}
-
-    def pick(results, key):
-        return {n: r[key] for n, r in results.items() if r is not None}
-
-    def total(results):
-        return {n: r["build"] + r["backward"] for n, r in results.items() if r is not None}
+    workers = {name: Worker(name) for name in ("autoviz", *PEERS) if installed(name)}
+    try:
+        expr = rounds(workers, "expr", expr_steps, n)
+        expr_off = rounds(workers, "expr-gc-off", expr_steps, n)
+        chained = rounds(workers, "chain", chain_nodes, chain_n, warmup=0)
+        chained_off = rounds(workers, "chain-gc-off", chain_nodes, chain_n, warmup=0)
+        two = {k: w for k, w in workers.items() if k in ("autoviz", "torch")}
+        mlp = rounds(two, "mlp", mlp_steps, 3)
+        hook = rounds({"autoviz": workers["autoviz"]}, "hook", expr_steps, n)["autoviz"]
+        memory = {k: [w.run("memory", chain_nodes)] for k, w in workers.items() if k != "torch"}
+    finally:
+        for w in workers.values():
+            w.close()
 
     nodes = f"{expr_steps * 5 // 1000}k"
     length = f"{chain_nodes // 1000}k" if chain_nodes < 1_000_000 else "1M"
     rows = [
-        (f"(a) expression, {nodes} nodes: build", pick(expr, "build"), fmt_time),
-        ("(a) backward", pick(expr, "backward"), fmt_time),
-        ("(a) build + backward", total(expr), fmt_time),
-        ("(a) build + backward, gc disabled", total(expr_gc_off), fmt_time),
-        ("(b) MLP 784-128-10, batch 64: one step", pick(mlp, "step"), fmt_time),
-        (f"(c) chain, {length} nodes: build", pick(chained, "build"), fmt_time),
-        ("(c) backward", pick(chained, "backward"), fmt_time),
-        ("(c) peak memory per node", pick(memory, "bytes"), fmt_bytes),
+        (f"(a) expression, {nodes} nodes: build", expr, "build", harness.fmt_time),
+        ("(a) backward", expr, "backward", harness.fmt_time),
+        ("(a) build + backward", expr, "total", harness.fmt_time),
+        ("(a) build + backward, gc off", expr_off, "total", harness.fmt_time),
+        ("(b) MLP 784-128-10, batch 64: one step", mlp, "step", harness.fmt_time),
+        (f"(c) chain, {length} nodes: build", chained, "build", harness.fmt_time),
+        ("(c) backward", chained, "backward", harness.fmt_time),
+        ("(c) backward, gc off", chained_off, "backward", harness.fmt_time),
+        ("(c) peak memory per node", memory, "bytes", fmt_bytes),
     ]
-    print(table(rows))
+    head = ["workload", "autoviz", *PEERS, *(f"autoviz / {p}" for p in PEERS)]
+    print(f"{harness.PINNED}; {n} rounds ((c): {chain_n}, (b): 3 of {mlp_steps} steps)\n")
+    print("| " + " | ".join(head) + " |")
+    print("|---" + "|---:" * (len(head) - 1) + "|")
+    for label, results, key, fmt in rows:
+        print("| " + " | ".join([label, *cells(results, key, fmt)]) + " |")
+    plain = [h["plain"] for h in hook]
+    observed = [h["observed"] for h in hook]
     print(
-        f"\n(d) event hook on (a), build + backward: no observer {fmt_time(hook['plain'])}, "
-        f"a no-op observer {fmt_time(hook['observed'])} "
-        f"({hook['observed'] / hook['plain']:.2f}x)\n"
+        f"\n(d) event hook on (a), build + backward: no observer "
+        f"{harness.fmt_time(statistics.median(plain))}, a no-op observer "
+        f"{harness.fmt_time(statistics.median(observed))} "
+        f"({harness.fmt_ratio(harness.ratios(observed, plain))})\n"
     )
     notes += [
-        f"medians of {repeats} runs ((c): {chain_repeats}, (b): {mlp_steps} steps); each "
-        "library in its own interpreter; garbage collector on except where marked",
+        "ratios: medians of the ratios of runs made back to back, with their middle half",
         "(b) micrograd: skipped, one step is 6.5 million scalar multiply-adds as Python "
         "objects (minutes)",
-        "micrograd's recursive topological sort needs sys.setrecursionlimit(nodes + 10000)",
+        "micrograd's recursive topological sort needs sys.setrecursionlimit raised",
         "(c) torch keeps its graph in C++ memory that tracemalloc does not see: time only",
     ]
     for note in notes:
         print("note:", note)
+
+    targets = harness.Targets("engine.py")
+    for peer in PEERS:
+        ratios_ = paired(expr_off, "total", peer)
+        if ratios_:
+            targets.ratio(f"(a) {nodes}-node expression, gc off: autoviz / {peer}", ratios_, 1.0)
+    for key, label in (("backward", "backward"), ("total", "build + backward")):
+        ratios_ = paired(chained, key, "micrograd")
+        if ratios_:
+            targets.ratio(f"(c) {length}-node chain {label}: autoviz / micrograd", ratios_, 1.0)
+    ratios_ = paired(mlp, "step", "torch")
+    if ratios_:
+        targets.ratio("(b) MLP step: autoviz / torch", ratios_, 1.5)
+    if memory.get("micrograd"):
+        mem = memory["autoviz"][0]["bytes"] / memory["micrograd"][0]["bytes"]
+        targets.add("(c) memory per node: autoviz / micrograd", mem, 1.0)
+    targets.write()
 
 
 if __name__ == "__main__":

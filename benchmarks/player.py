@@ -1,7 +1,10 @@
 """The HTML player: page size and generation time by graph size, step latency in Chromium.
 
 Peers in the same run: one SVG per step (what `save_frames` writes) for size and time, and
-swapping a whole frame's SVG into the page for step latency.
+swapping a whole frame's SVG into the page for step latency. Writing the player and writing a
+sample of frames take turns, each from a collected heap; in the browser each → press is
+followed by a whole-SVG swap, so both see the same load. Targets: the page at most 3 × one SVG
++ 1 KB per step; a step no slower than a swap.
 """
 
 import argparse
@@ -9,8 +12,9 @@ import os
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+import harness  # before numpy: one BLAS thread
 
 import autoviz
 from autoviz.export.html import player_page
@@ -35,26 +39,30 @@ def tree(n_nodes: int):
     return tl
 
 
-def generation(tl, frames_sample: int) -> dict:
+def generation(tl, frames_sample: int, rounds: int) -> dict:
     """Seconds and bytes for the player, and for one SVG per step (timed on a sample)."""
-    start = time.perf_counter()
     single = tl.draw(step=len(tl) - 1).svg()  # the layout, shared by the frames below
-    layout_s = time.perf_counter() - start
-    start = time.perf_counter()
-    page = player_page(tl)  # lays the graph out again: its own layout is part of its cost
-    player_s = time.perf_counter() - start
+    layout_s = harness.clock(lambda: autoviz.render.draw_graph(tl[len(tl) - 1]).svg())
     sample = range(0, len(tl), max(1, len(tl) // frames_sample))
-    start = time.perf_counter()
-    frame_bytes = sum(len(tl.draw(step=k).svg().encode()) for k in sample)
-    frames_s = (time.perf_counter() - start) * len(tl) / len(sample)
+    made = {}
+
+    def player():
+        tl.__dict__.pop("_index", None)  # lays the graph out again: its own layout counts
+        made["page"] = player_page(tl)
+
+    def frames():
+        made["frames"] = sum(len(tl.draw(step=k).svg().encode()) for k in sample)
+
+    t = harness.alternate({"player": player, "frames": frames}, rounds)
+    scale = len(tl) / len(sample)
     return {
-        "page": page,
-        "html_bytes": len(page.encode()),
+        "page": made["page"],
+        "html_bytes": len(made["page"].encode()),
         "svg_bytes": len(single.encode()),
-        "frames_bytes": frame_bytes * len(tl) / len(sample),
+        "frames_bytes": made["frames"] * scale,
         "layout_s": layout_s,
-        "player_s": player_s,
-        "frames_s": frames_s,
+        "player_s": harness.median(harness.column(t["player"])),
+        "frames_s": harness.median(harness.column(t["frames"])) * scale,
     }
 
 
@@ -106,43 +114,61 @@ def latency(pages: dict, count: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 500, 2000])
+    parser.add_argument("--quick", action="store_true", help="up to 500 nodes, 3 rounds")
+    parser.add_argument("--sizes", type=int, nargs="+")
     parser.add_argument("--steps", type=int, default=30, help="→ presses timed per page")
     parser.add_argument("--sample", type=int, default=20, help="frames timed for the peer")
     args = parser.parse_args()
+    sizes = args.sizes or ([10, 100, 500] if args.quick else [10, 100, 500, 2000])
+    rounds = 3 if args.quick else 5
     # A 2,000-node layout takes Graphviz's dot longer than the default 30 s limit.
     os.environ.setdefault("AUTOVIZ_LAYOUT_TIMEOUT", "900")
-    print(f"layout engine: {engine_name(find_engine())}")
+    print(f"{harness.PINNED}; {rounds} rounds; layouts by {engine_name(find_engine())}\n")
     rows, pages = [], {}
-    for n in args.sizes:
+    for n in sizes:
         tl = tree(n)
-        result = generation(tl, args.sample)
+        result = generation(tl, args.sample, rounds)
         pages[n] = (result["page"], tl.draw(step=len(tl) - 1).svg())
         rows.append((n, tl, result))
     lat = latency(pages, args.steps)
     print(
-        f"{'nodes':>6} {'steps':>6} {'HTML KB':>8} {'SVG KB':>7} {'target KB':>9} "
-        f"{'frames KB':>10} {'size vs frames':>14} {'layout s':>8} {'gen s':>7} {'frames s':>8} "
-        f"{'step ms':>8} {'painted ms':>10} {'swap ms':>8} {'swap/step':>9}"
+        "| nodes | steps | HTML | one SVG | size target | one SVG per step | layout | save_html "
+        "| save_frames | step | to next frame | whole-SVG swap |"
     )
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    targets = harness.Targets("player.py")
     for n, tl, r in rows:
         target = 3 * r["svg_bytes"] + 1024 * len(tl)
         ms = lat[n]
         print(
-            f"{len(tl.nodes):>6} {len(tl):>6} {r['html_bytes'] / 1024:>8.1f} "
-            f"{r['svg_bytes'] / 1024:>7.1f} {target / 1024:>9.1f} "
-            f"{r['frames_bytes'] / 1024:>10.0f} {r['html_bytes'] / r['frames_bytes']:>13.3f}x "
-            f"{r['layout_s']:>8.2f} {r['player_s']:>7.2f} {r['frames_s']:>8.2f} "
-            f"{ms['script']:>8.2f} {ms['painted']:>10.1f} {ms['swap']:>8.2f} "
-            f"{ms['swap'] / ms['script']:>8.1f}x"
+            f"| {len(tl.nodes):,} | {len(tl):,} | {kb(r['html_bytes'])} | {kb(r['svg_bytes'])} "
+            f"| {kb(target)} | {kb(r['frames_bytes'])} "
+            f"({r['frames_bytes'] / r['html_bytes']:,.1f}x) | {r['layout_s']:.2f} s "
+            f"| {r['player_s']:.2f} s | {r['frames_s']:.2f} s | {ms['script']:.1f} ms "
+            f"| {ms['painted']:.1f} ms | {ms['swap']:.1f} ms ({ms['swap'] / ms['script']:.1f}x) |"
+        )
+        targets.add(
+            f"player page / (3 × one SVG + 1 KB per step), {len(tl.nodes):,} nodes",
+            r["html_bytes"] / target,
+            1.0,
+        )
+        targets.add(
+            f"player → step / whole-SVG swap in Chromium, {len(tl.nodes):,} nodes",
+            ms["script"] / ms["swap"],
+            1.0,
         )
     print(
-        "HTML = the player page; SVG = one frame; target = 3 × SVG + 1 KB per step; frames = one "
-        "SVG per step (save_frames; time and size from a sample of steps); layout = one layout "
-        "engine run; gen = save_html's work, its own layout included; step = → pressed to "
-        "the SVG updated and laid out; painted = to the next frame; swap = the peer, a whole "
-        "frame's SVG put into the page instead (medians)."
+        "\nHTML = the player page; one SVG = one frame; size target = 3 × SVG + 1 KB per step; one "
+        "SVG per step = what save_frames writes (time and size from a sample of steps); layout "
+        "= one layout engine run; save_html = its work, its own layout included; step = → "
+        "pressed to the SVG updated and laid out; to next frame = to the next painted frame; "
+        "swap = the peer, a whole frame's SVG put into the page instead (medians)."
     )
+    targets.write()
+
+
+def kb(n: float) -> str:
+    return f"{n / 1024:,.1f} KB" if n < 1024 * 1024 else f"{n / 1024 / 1024:,.1f} MB"
 
 
 if __name__ == "__main__":

@@ -1,25 +1,26 @@
 """What recording a Timeline costs: a 10,000-op program traced vs untraced, memory per event.
 
-The target is traced / untraced <= 1.5x. On a shared machine the speed changes from one second
-to the next, so untraced and traced runs alternate and the ratio is the median of the pairs'
-ratios, with its spread. `--instructions` counts CPU instructions under valgrind's callgrind
-instead, which load does not change (slower: run it with fewer ops).
+Targets: traced / untraced <= 1.5x at every size; (traced + the Timeline's build) / untraced
+<= 3x for scalars. Untraced, traced, and traced-then-built runs take turns in a rotating order,
+each from a collected heap, and each ratio is the median of the ratios of runs made back to
+back, with the middle half of them as its spread. `--instructions` counts CPU instructions
+under valgrind's callgrind instead, which load does not change (slower: use fewer ops).
 """
 
 import argparse
 import gc
 import os
 import shutil
-import statistics
 import subprocess
 import sys
-import time
 import tracemalloc
+
+import harness  # before numpy: one BLAS thread
 
 import autoviz
 from autoviz.engine import events
 
-TARGET = 1.5
+TARGET, BUILD_TARGET = 1.5, 3.0
 SIZES = ((1, "scalars"), (100, "tensors of 100"), (10_000, "tensors of 10k"))
 
 
@@ -50,39 +51,24 @@ def program(n_ops: int, size: int) -> None:
     h.sum().backward()
 
 
-def paired(n_ops: int, size: int, repeats: int) -> tuple[float, float, list[float]]:
-    """Median seconds untraced and traced, and the ratio of each pair of runs made back to
-    back (after a warm-up pair; each run from a collected heap)."""
-    plain, recorded, ratios = [], [], []
-    for i in range(repeats + 1):
-        pair = []
-        for run in (program, traced):
-            gc.collect()
-            start = time.perf_counter()
-            run(n_ops, size)
-            pair.append(time.perf_counter() - start)
-        if i:
-            plain.append(pair[0])
-            recorded.append(pair[1])
-            ratios.append(pair[1] / pair[0])
-    return statistics.median(plain), statistics.median(recorded), ratios
+def paired(n_ops: int, size: int, repeats: int) -> dict:
+    """Per round: seconds untraced, and traced split into recording and the Timeline's build."""
+
+    def recorded():
+        made = {}
+        return harness.phases(
+            record=lambda: made.setdefault("tl", traced(n_ops, size)),
+            build=lambda: len(made["tl"]),  # the first use builds nodes, edges and steps
+        )
+
+    runs = {"untraced": lambda: program(n_ops, size), "traced": recorded}
+    return harness.alternate(runs, repeats)
 
 
 def traced(n_ops: int, size: int):
     with autoviz.trace() as tl:
         program(n_ops, size)
     return tl
-
-
-def build_seconds(n_ops: int, size: int, repeats: int) -> tuple[float, int]:
-    """Median seconds to build the Timeline on its first use, and its number of steps."""
-    times, steps = [], 0
-    for _ in range(repeats):
-        tl = traced(n_ops, size)
-        start = time.perf_counter()
-        steps = len(tl)  # the first use builds nodes, edges, steps and captions
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), steps
 
 
 class EventCount:
@@ -155,7 +141,8 @@ def print_instructions(n_ops: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--ops", type=int, default=10_000)
-    parser.add_argument("--repeats", type=int, default=9, help="pairs of runs, at least 2")
+    parser.add_argument("--repeats", type=int, default=9, help="rounds of runs, at least 2")
+    parser.add_argument("--quick", action="store_true", help="5 rounds")
     parser.add_argument(
         "--instructions", action="store_true", help="count instructions with callgrind"
     )
@@ -166,29 +153,46 @@ def main() -> None:
         return count_one(run, int(n_ops), int(size))
     if args.instructions:
         return print_instructions(args.ops)
-    if args.repeats < 2:
-        parser.error("--repeats must be at least 2: the spread needs two pairs of runs")
+    repeats = 5 if args.quick else args.repeats
+    if repeats < 2:
+        parser.error("--repeats must be at least 2: the spread needs two rounds of runs")
+    print(f"{harness.PINNED}; {repeats} rounds\n")
     print(
-        f"{'workload':<30} {'untraced ms':>11} {'traced ms':>10} {'ratio':>6} {'spread':>11} "
-        f"{'build ms':>9} {'steps':>7} {'events':>7} {'B/event':>8} {'B/step':>7}"
+        "| workload | untraced | traced | traced / untraced | build | (traced + build) / "
+        "untraced | steps | bytes/event | bytes/step |"
     )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    targets = harness.Targets("trace.py")
     for size, label in SIZES:
-        plain, rec, ratios = paired(args.ops, size, args.repeats)
-        low, _, high = statistics.quantiles(ratios, n=4)
-        build, steps = build_seconds(args.ops, size, args.repeats)
-        count, per_event, per_step = memory(args.ops, size)
+        t = paired(args.ops, size, repeats)
+        plain, record = harness.column(t["untraced"]), harness.column(t["traced"], "record")
+        recording = harness.ratios(record, plain)
+        building = harness.ratios(harness.column(t["traced"]), plain)
+        build = harness.median(harness.column(t["traced"], "build"))
+        steps = len(traced(args.ops, size))
+        _, per_event, per_step = memory(args.ops, size)
         print(
-            f"{args.ops:,} ops, {label:<18} {plain * 1e3:>11.1f} {rec * 1e3:>10.1f} "
-            f"{statistics.median(ratios):>5.2f}x {low:>5.2f}-{high:.2f}x {build * 1e3:>9.1f} "
-            f"{steps:>7,} {count:>7,} {per_event:>8,.0f} {per_step:>7,.0f}"
+            f"| {args.ops:,} ops, {label} | {harness.fmt_time(harness.median(plain))} "
+            f"| {harness.fmt_time(harness.median(record))} | {harness.fmt_ratio(recording)} "
+            f"| {harness.fmt_time(build)} | {harness.fmt_ratio(building)} | {steps:,} "
+            f"| {per_event:,.0f} | {per_step:,.0f} |",
+            flush=True,
         )
+        targets.ratio(
+            f"autoviz.trace recording / untraced, {args.ops:,} ops, {label}", recording, TARGET
+        )
+        if size == 1:
+            targets.ratio(
+                f"(traced + build) / untraced, {args.ops:,} scalar ops", building, BUILD_TARGET
+            )
     print(
-        f"traced = the program inside `with autoviz.trace()` (target: <= {TARGET}x untraced); "
-        "ratio = median of the traced / untraced ratios of pairs run back to back, spread = "
-        "their middle half; build = the Timeline's first use; B/event = memory held per "
-        "recorded event until the build (the log and what it keeps alive); B/step = memory "
-        "of the built Timeline per step"
+        f"\ntraced = the program inside `with autoviz.trace()` (target: <= {TARGET}x untraced); "
+        f"build = the Timeline's first use (target: traced + build <= {BUILD_TARGET}x untraced "
+        "for scalars); ratios are medians of the ratios of runs made back to back, with their "
+        "middle half; bytes/event = memory held per recorded event until the build (the log "
+        "and what it keeps alive); bytes/step = memory of the built Timeline per step"
     )
+    targets.write()
 
 
 if __name__ == "__main__":

@@ -288,7 +288,7 @@ def test_module_names_are_escaped_in_clusters_and_boxes():
 @pytest.mark.parametrize("ghost", [False, True])
 def test_grouped_frames_derived_step_by_step_equal_frames_computed_whole(pure_engine, ghost):
     from autoviz.render import get_theme, make_options
-    from autoviz.render.frames import Frames, frame_state
+    from autoviz.render.frames import Frames
 
     autoviz.manual_seed(0)
     net = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1))
@@ -299,6 +299,6 @@ def test_grouped_frames_derived_step_by_step_equal_frames_computed_whole(pure_en
     options = make_options(depth=1, expand=["net.2"], show_saved=True)
     frames = Frames(tl, get_theme("dark"), options)
     for k in [*range(len(tl)), 2]:
-        _, template, layout = frames.template(frames.graph_of_step(k))
-        whole = template.fill(frame_state(tl, tl[k], k, options, ghost, layout))
+        template, state = frames.state(k, ghost)
+        whole = template.fill(state)
         assert frames.svg(k, ghost=ghost) == whole, f"step {k}"

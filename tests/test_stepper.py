@@ -193,8 +193,8 @@ def test_not_a_timeline_is_a_clear_error():
 def test_an_error_while_stepping_is_shown_in_the_output(pure_engine, monkeypatch):
     w = autoviz.tensor(1.0, requires_grad=True)
     with autoviz.trace() as tl:
-        for _ in range(2):  # a training loop: two graphs, each laid out when first shown
-            loss = w * 2.0
+        for i in range(2):  # two graphs of different shapes, each laid out when first shown
+            loss = w * 2.0 if i == 0 else (w * 2.0).tanh()
             loss.backward()
     stepper = autoviz.Stepper(tl)
     monkeypatch.setenv("AUTOVIZ_DOT", "no-such-layout-engine")

@@ -10,12 +10,8 @@ from .creation import (
     from_numpy,
     full,
     linspace,
-    manual_seed,
     ones,
     ones_like,
-    rand,
-    randint,
-    randn,
     zeros,
     zeros_like,
 )
@@ -63,6 +59,24 @@ from .functional import (
     where,
 )
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .random import Generator, default_generator
+from .sampling import (
+    bernoulli,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    multinomial,
+    normal,
+    rand,
+    rand_like,
+    randint,
+    randint_like,
+    randn,
+    randn_like,
+    randperm,
+    seed,
+    set_rng_state,
+)
 from .tensor import Size, Tensor, tensor
 
 float = float32

@@ -1,18 +1,9 @@
-"""Making tensors: zeros, ones, ranges, random numbers, from numpy."""
+"""Making tensors: zeros, ones, ranges, from numpy (random ones: `sampling`)."""
 
 import numpy as np
 
 from .dtypes import to_numpy_dtype
 from .tensor import Tensor, make, new_leaf
-
-_DEFAULT_SEED = 67280421310721  # PyTorch's initial seed, so a fresh session is repeatable
-_rng = {"gen": np.random.default_rng(_DEFAULT_SEED)}
-
-
-def manual_seed(seed: int):
-    """Seed autoviz's own random numbers (they differ from PyTorch's for the same seed)."""
-    _rng["gen"] = np.random.default_rng(int(seed))
-    return _rng["gen"]
 
 
 def _shape(size) -> tuple:
@@ -64,22 +55,6 @@ def linspace(start, end, steps, dtype=None, requires_grad=False) -> Tensor:
 
 def eye(n, m=None, dtype=None, requires_grad=False) -> Tensor:
     return new_leaf(np.eye(n, m, dtype=_dt(dtype)), requires_grad)
-
-
-def rand(*size, dtype=None, requires_grad=False, name=None) -> Tensor:
-    arr = _rng["gen"].random(_shape(size)).astype(_dt(dtype))
-    return new_leaf(arr, requires_grad, name)
-
-
-def randn(*size, dtype=None, requires_grad=False, name=None) -> Tensor:
-    arr = _rng["gen"].standard_normal(_shape(size)).astype(_dt(dtype))
-    return new_leaf(arr, requires_grad, name)
-
-
-def randint(low, high=None, size=(), dtype=None) -> Tensor:
-    if high is None:
-        low, high = 0, low
-    return new_leaf(_rng["gen"].integers(low, high, tuple(size)).astype(_dt(dtype, "int64")))
 
 
 def from_numpy(array: np.ndarray) -> Tensor:

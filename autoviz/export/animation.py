@@ -30,18 +30,18 @@ def save_animation(tl, path, theme="default", seconds_per_step=1.0, **options) -
         raise ValueError(f"seconds_per_step must be a positive number, got {seconds_per_step!r}")
     captions = options.pop("captions", True)
     frames = Frames(tl, get_theme(theme), make_options(**options))
+    shown = frames.shown_steps()  # a graph too large to draw is one step, its summary
     if suffix == ".svg":
-        text = animated_svg(tl, _each_frame(frames), frames.theme, seconds_per_step, captions)
+        text = animated_svg(frames, shown, _each_frame(frames, shown), seconds_per_step, captions)
         path.write_text(text, encoding="utf-8")
     else:
         require_pillow()
-        path.write_bytes(_gif(tl, frames, seconds_per_step, captions))
+        path.write_bytes(_gif(tl, frames, shown, seconds_per_step, captions))
     return path
 
 
-def _each_frame(frames, steps=None):
+def _each_frame(frames, steps: list):
     """Each step's frame SVG in turn, from one layout per graph (a progress bar when long)."""
-    steps = range(len(frames.tl)) if steps is None else steps
     if len(steps) > PROGRESS_FROM:
         from tqdm import tqdm
 
@@ -57,18 +57,19 @@ def require_pillow() -> None:
         raise ImportError(PILLOW_HINT) from None
 
 
-def _gif(tl, frames, seconds_per_step: float, captions: bool) -> bytes:
-    """One GIF frame per step (the last held longer), looping, via Pillow."""
+def _gif(tl, frames, shown: list, seconds_per_step: float, captions: bool) -> bytes:
+    """One GIF frame per step shown (the last held longer), looping, via Pillow."""
     from PIL import Image
 
     from ..render.raster import svg_to_png
 
-    firsts = {s.details.get("graph", 0): s.index for s in reversed(tl.steps)}
+    firsts = {id(frames.template(frames.graph_of_step(k))[1]): k for k in reversed(shown)}
     sizes = [size_of(frames.svg(k)) for k in firsts.values()]
     canvas = (max(w for w, _ in sizes), max(h for _, h in sizes))
     images = []
-    for k, frame in enumerate(_each_frame(frames)):
-        png = svg_to_png(still_svg(tl, frame, k, frames.theme, canvas, captions))
+    for k, frame in zip(shown, _each_frame(frames, shown), strict=True):
+        note = frames.summary(k)
+        png = svg_to_png(still_svg(tl, frame, k, frames.theme, canvas, captions, note))
         # GIF stores a palette per frame; the fast octree picks one in a tenth of the time
         # Pillow's default takes, and keeps a frame in a third of the memory of RGB.
         rgb = Image.open(io.BytesIO(png)).convert("RGB")

@@ -19,54 +19,77 @@ class Layout:
 
 @dataclass
 class Deltas:
-    """Layouts in order of first use; per step its layout and the (slot, value) pairs it changes.
+    """Layouts in order of first use; per step shown its layout and the (slot, value) pairs it
+    changes.
 
     Values are as they stand in the SVG (label text HTML-escaped). Replaying the changes of
-    steps 0..k over the layouts' first states gives exactly the frame of step k.
+    entries 0..i over the layouts' first states gives exactly the frame of entry i. Entries are
+    the timeline's steps (`steps`), except that a graph too large to draw has one entry only,
+    with its summary line in `notes` (None for every other entry).
     """
 
     layouts: list[Layout]
     layout_of_step: list[int]
     changes: list[list[tuple[int, str]]]
+    steps: list[int] = field(default_factory=list)
+    notes: list = field(default_factory=list)
 
 
 def step_deltas(frames: Frames, ghost: bool = False) -> Deltas:
     """The layouts of `frames` and what each step changes in its layout's previous state.
 
-    The renderer's FrameSequence derives each graph's frames in order, rewriting only what a step
-    touched; the changes are the slots whose values differ from the graph's previous frame.
+    The renderer's FrameSequence derives the frames of a layout in order, rewriting only what a
+    step touched; the changes are the slots whose values differ from the layout's previous
+    frame. Graphs sharing a layout (a loop's iterations) follow on from each other in it.
     """
-    tl = frames.tl
     index, sequences, read, last = {}, {}, {}, {}
-    layouts, layout_of_step, changes = [], [], []
-    for k in _progress(len(tl)):
+    shown = frames.shown_steps()
+    deltas = Deltas([], [], [], shown, [frames.summary(k) for k in shown])
+    for k in _progress(shown):
         graph_no = frames.graph_of_step(k)
-        if graph_no not in index:
-            _, template, plan = frames.template(graph_no)
-            sequences[graph_no] = FrameSequence(tl, graph_no, template, plan, frames.options, ghost)
+        _, template, plan = frames.template(graph_no)
+        key = id(template)  # graphs of one shape share it; a summary is its graph's own
+        if key not in index:
             slots = [part for part in template.parts if type(part) is not str]
-            read[graph_no] = _reader([template.index[key] for key in slots])
-            index[graph_no] = len(layouts)
-            layouts.append(Layout(graph_no, "".join(sequences[graph_no].pieces(k)), slots))
-        values = read[graph_no](sequences[graph_no].pieces(k))
-        before = last.get(graph_no, values)
+            read[key] = _reader([template.index[slot] for slot in slots])
+            if plan is None:  # a graph too large to draw: its summary picture, never changed
+                sequences[key] = _Still(template.filled({}))
+            else:
+                sequences[key] = FrameSequence(
+                    frames, frames.leader(frames.graph_of_step(k)), ghost
+                )
+            index[key] = len(deltas.layouts)
+            pieces = sequences[key].pieces(k)
+            deltas.layouts.append(Layout(graph_no, "".join(pieces), slots))
+        values = read[key](sequences[key].pieces(k))
+        before = last.get(key, values)
         pairs = enumerate(zip(values, before, strict=True))
-        changes.append([(i, v) for i, (v, old) in pairs if v is not old and v != old])
-        last[graph_no] = values
-        layout_of_step.append(index[graph_no])
-    return Deltas(layouts, layout_of_step, changes)
+        deltas.changes.append([(i, v) for i, (v, old) in pairs if v is not old and v != old])
+        last[key] = values
+        deltas.layout_of_step.append(index[key])
+    return deltas
+
+
+class _Still:
+    """The pieces of a picture that no step changes (a summary)."""
+
+    def __init__(self, pieces: list) -> None:
+        self.out = pieces
+
+    def pieces(self, k: int) -> list:
+        return self.out
 
 
 def _reader(positions: list):
     """A function taking the slot values out of a frame's pieces, as a tuple."""
-    if len(positions) == 1:
-        return lambda pieces: (pieces[positions[0]],)
+    if len(positions) < 2:
+        return lambda pieces: tuple(pieces[p] for p in positions)
     return itemgetter(*positions)
 
 
-def _progress(n: int):
-    if n <= PROGRESS_FROM:
-        return range(n)
+def _progress(steps: list):
+    if len(steps) <= PROGRESS_FROM:
+        return steps
     from tqdm import tqdm
 
-    return tqdm(range(n), desc="player", unit="step")
+    return tqdm(steps, desc="player", unit="step")

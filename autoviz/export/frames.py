@@ -10,10 +10,11 @@ PROGRESS_FROM = 36  # steps; below this a progress bar is only noise
 def save_frames(tl, directory, format: str = "svg", theme: str = "default", **options) -> list:
     """Write `step-000.svg` (or .png), `step-001.svg`, … into `directory`; returns the paths.
 
-    PNG frames are the SVG frames rasterised, so nodes sit at the same places in both. Frames
-    an earlier, longer run left in `directory` are removed, so a slide deck never mixes runs.
+    PNG frames are the SVG frames rasterised, so nodes sit at the same places in both. A graph
+    too large to draw has a single frame saying so. Frames an earlier, longer run left in
+    `directory` are removed, so a slide deck never mixes runs.
     """
-    from ..render import draw_frame
+    from ..render import draw_frame, frames_for
 
     if format not in FORMATS:
         raise ValueError(f"unknown frame format {format!r} (must be one of {list(FORMATS)})")
@@ -22,8 +23,10 @@ def save_frames(tl, directory, format: str = "svg", theme: str = "default", **op
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
     width = max(3, len(str(len(tl) - 1)))
-    steps = range(len(tl))
-    if len(tl) > PROGRESS_FROM:
+    # A graph too large to draw has one frame, its summary, named after its first step.
+    drawing = {k: v for k, v in options.items() if k not in ("ghost", "timeout")}
+    steps = frames_for(tl, theme, options.get("timeout"), **drawing).shown_steps()
+    if len(steps) > PROGRESS_FROM:
         from tqdm import tqdm
 
         steps = tqdm(steps, desc="frames", unit="step")

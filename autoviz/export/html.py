@@ -9,6 +9,7 @@ import re
 from importlib import resources
 from pathlib import Path
 
+from ..render.labels import visible_data
 from ..tracing import explain
 from .deltas import Deltas, step_deltas
 
@@ -68,21 +69,22 @@ def player_data(tl, deltas: Deltas, quiz: bool) -> dict:
             strings.append(text)
         return where[text]
 
-    steps = []
-    for k, panel in enumerate(explain.panels(tl)):
-        flat = []
-        for slot, value in deltas.changes[k]:
+    steps, panels = [], explain.panels(tl)
+    # One entry per step, but one only for a graph too large to draw (its note says so).
+    for i, (k, note) in enumerate(zip(deltas.steps, deltas.notes, strict=True)):
+        panel, flat = panels[k], []
+        for slot, value in deltas.changes[i]:
             # Values as the DOM holds them: the script sets them with textContent or as a class.
             flat += [slot, intern(html.unescape(value))]
         steps.append(
             {
-                "layout": deltas.layout_of_step[k],
+                "layout": deltas.layout_of_step[i],
                 "changes": flat,
                 "phase": panel["phase"],
                 "banner": intern(panel["banner"]),
-                "explain": intern(panel["explain"]),
+                "explain": intern(note or panel["explain"]),
                 "line": panel["line"],
-                "quiz": _quiz(tl, k) if quiz else None,
+                "quiz": _quiz(tl, k) if quiz and note is None else None,
             }
         )
     lines, _ = explain.code_lines(tl)
@@ -125,7 +127,9 @@ def _quiz(tl, k: int) -> dict | None:
 
 
 def embed_json(data) -> str:
-    """JSON safe inside a <script> element: no `<`, `>` or `&` can end it or open a comment."""
+    """JSON safe inside a <script> element: no `<`, `>` or `&` can end it or open a comment;
+    characters a reader cannot see (and lone surrogates, which UTF-8 cannot hold) spelled out."""
+    data = visible_data(data)
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 

@@ -1,8 +1,8 @@
 """An animated SVG of a timeline: each graph's one layout, stepped by CSS keyframes, no script."""
 
-import html
 import re
 
+from ..render.labels import escape
 from ..render.theme import FONT_FAMILY
 
 HOLD_STEPS = 2  # the last frame stays this many steps longer before the loop starts again
@@ -71,35 +71,40 @@ def size_of(svg: str) -> tuple[float, float]:
     return width, height
 
 
-def animated_svg(tl, frames, theme, seconds_per_step: float, captions=True) -> str:
-    """One SVG stepping through `frames` (each step's SVG, in order) with CSS keyframes, looping;
-    no script at all. Frames are read one at a time: only their distinct looks are kept."""
-    clock = Clock(len(tl), seconds_per_step)
-    layers = {}  # graph number -> Layer, in order of first use
-    for k, svg in enumerate(frames):
-        graph_no = tl.steps[k].details.get("graph", 0)
-        if graph_no not in layers:
-            layers[graph_no] = Layer(graph_no, svg)
-        layers[graph_no].add(k, svg)
+def animated_svg(frames, shown: list, svgs, seconds_per_step: float, captions=True) -> str:
+    """One SVG stepping through the `shown` steps of `frames` (their SVGs come in order from
+    `svgs`) with CSS keyframes, looping; no script at all. Frames are read one at a time: only
+    their distinct looks are kept, one set per layout (a loop's iterations share one)."""
+    tl, theme = frames.tl, frames.theme
+    clock = Clock(len(shown), seconds_per_step)
+    layers = {}  # layout -> Layer, in order of first use
+    for i, (k, svg) in enumerate(zip(shown, svgs, strict=True)):
+        key = id(frames.template(frames.graph_of_step(k))[1])
+        if key not in layers:
+            layers[key] = Layer(len(layers), svg)
+        layers[key].add(i, svg)
     width = max(layer.size[0] for layer in layers.values())
     height = max(layer.size[1] for layer in layers.values())
     several = len(layers) > 1
     body = [layer.svg(clock, several, width) for layer in layers.values()]
     if captions:
-        body += [_caption(tl, k, theme, width, height, clock) for k in range(len(tl))]
+        body += [
+            _caption(tl, k, theme, width, height, clock, i, frames.summary(k))
+            for i, k in enumerate(shown)
+        ]
     first = next(iter(layers.values())).first
     return document(first, theme, width, height, captions, clock.css(), "".join(body))
 
 
-def still_svg(tl, frame: str, k: int, theme, size, captions=True) -> str:
-    """Step k's frame on the animation's canvas, with its caption: one GIF frame."""
+def still_svg(tl, frame: str, k: int, theme, size, captions=True, note=None) -> str:
+    """Step k's frame on the animation's canvas, with its caption (or `note`): one GIF frame."""
     width, height = size
     w, h = size_of(frame)
     tag = _SVG_TAG.search(frame)
     inner = _STYLE.sub("", frame[tag.end() : frame.rindex("</svg>")], count=1)
     body = _nested(f"step-{k}", ' class="layer"', (width - w) / 2, w, h, inner)
     if captions:
-        body += _caption(tl, k, theme, width, height, None)
+        body += _caption(tl, k, theme, width, height, None, note=note)
     return document(frame, theme, width, height, captions, "", body)
 
 
@@ -126,11 +131,11 @@ def _nested(layer_id: str, attrs: str, x: float, w: float, h: float, inner: str)
 
 
 class Layer:
-    """One graph's layout, and every distinct look of each of its nodes and edges over time."""
+    """One layout, and every distinct look of each of its nodes and edges over time."""
 
-    def __init__(self, graph_no: int, first: str) -> None:
-        self.graph_no, self.first, self.size = graph_no, first, size_of(first)
-        self.steps = []
+    def __init__(self, number: int, first: str) -> None:
+        self.number, self.first, self.size = number, first, size_of(first)
+        self.steps = []  # positions in the animation
         self.looks = {}  # element id -> {(classes, body) -> steps showing that look}
 
     def add(self, k: int, frame: str) -> None:
@@ -155,11 +160,11 @@ class Layer:
         inner = _STYLE.sub("", inner, count=1)
         attrs = ' class="layer"'
         if several:  # graph after graph: ids made unique per layer, layers shown in turn
-            inner = re.sub(r'\bid="', f'id="g{self.graph_no}-', inner)
+            inner = re.sub(r'\bid="', f'id="g{self.number}-', inner)
             attrs = f' class="layer{clock.window(self.steps, "opacity", "1", "0")}"'
             attrs += "" if last == clock.n - 1 else ' opacity="0"'  # static: the last graph
         w, h = self.size
-        return _nested(f"graph-{self.graph_no}", attrs, (width - w) / 2, w, h, inner)
+        return _nested(f"graph-{self.number}", attrs, (width - w) / 2, w, h, inner)
 
 
 def _groups(svg: str):
@@ -183,25 +188,27 @@ def _strip(theme, width: float) -> float:
     return ((theme.font_size + theme.small_size) * 1.5 + 8) * _type_scale(width)
 
 
-def _caption(tl, k: int, theme, width: float, top: float, clock: Clock | None) -> str:
-    """Step number, phase banner and the step's caption, under the picture."""
+def _caption(tl, k: int, theme, width, top, clock: Clock | None, at=None, note=None) -> str:
+    """Step number, phase banner and the step's caption (or `note`), under the picture; `at` is
+    the step's place in the animation."""
     from ..tracing.explain import banner
 
     step = tl.steps[k]
     scale = _type_scale(width)
     big, small = theme.font_size * scale, theme.small_size * scale
     fits = int((width - 24 * scale) / (0.55 * small))  # Arial averages about 0.55 em per glyph
-    caption = step.caption if len(step.caption) <= fits else step.caption[: fits - 1] + "…"
+    text = note or step.caption
+    caption = text if len(text) <= fits else text[: fits - 1] + "…"
     font = f'font-family="{FONT_FAMILY}" fill="{theme.text}"'
     classes, still = "", ""
     if clock is not None:
-        classes = clock.window([k])
-        still = "" if k == clock.n - 1 else ' visibility="hidden"'
+        classes = clock.window([at])
+        still = "" if at == clock.n - 1 else ' visibility="hidden"'
     return (
         f'<g id="caption-{k}" class="caption{classes}"{still} '
         f'transform="translate({_num(12 * scale)} {_num(top + 4 * scale)})">'
         f'<text y="{_num(big * 1.2)}" font-size="{_num(big)}" font-weight="bold" {font}>'
-        f"Step {k + 1} of {len(tl)} · {html.escape(banner(step))}</text>"
+        f"Step {k + 1} of {len(tl)} · {escape(banner(step))}</text>"
         f'<text y="{_num(big * 1.2 + small * 1.5)}" font-size="{_num(small)}" {font}>'
-        f"{html.escape(caption)}</text></g>\n"
+        f"{escape(caption)}</text></g>\n"
     )

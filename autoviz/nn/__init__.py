@@ -4,6 +4,7 @@ from . import functional, init
 from .loss import BCELoss, CrossEntropyLoss, MSELoss, NLLLoss
 from .module import Module
 from .modules import (
+    Dropout,
     Flatten,
     Identity,
     Linear,
@@ -20,6 +21,7 @@ from .parameter import Parameter
 __all__ = [
     "BCELoss",
     "CrossEntropyLoss",
+    "Dropout",
     "Flatten",
     "Identity",
     "Linear",

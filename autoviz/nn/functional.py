@@ -6,8 +6,9 @@ import numpy as np
 
 from ..engine import functional as _F
 from ..engine import linalg, shape_ops
+from ..engine import random as _random
 from ..engine.dtypes import TYPE_NAMES
-from ..engine.tensor import Tensor, tensor
+from ..engine.tensor import Tensor, make, tensor
 from . import ops
 
 REDUCTIONS = ("none", "mean", "sum")
@@ -46,6 +47,23 @@ def log_softmax(input, dim=None, dtype=None):
     if dtype is not None:
         input = input.to(dtype)
     return _F.log_softmax(input, _softmax_dim(input.ndim) if dim is None else dim)
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    """Zero each element with probability p and scale the rest by 1 / (1 - p): torch's CPU
+    mask (bernoulli_(1 - p) on the default generator), recorded as its MulBackward0."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not training or input.numel() == 0:
+        return input  # torch returns the input itself: no node, no random numbers drawn
+    dt = input._data.dtype
+    if p == 1:
+        noise = np.zeros((), dt)
+    else:
+        keep = _random.bernoulli_scalar(_random.default_generator, input.numel(), 1 - p)
+        scale = np.float64(1 - p) if dt == np.float64 else np.float32(1 - p)
+        noise = (keep.reshape(input.shape).astype(dt) / scale).astype(dt)
+    return input.mul_(make(noise)) if inplace else input * make(noise)
 
 
 def linear(input, weight, bias=None):

@@ -11,6 +11,7 @@ __all__ = [
     "Theme",
     "draw_frame",
     "draw_graph",
+    "frames_for",
     "get_theme",
     "to_dot",
 ]
@@ -21,8 +22,8 @@ def draw_graph(graph, theme: str = "default", timeout: float | None = None, **op
     return Diagram(to_dot(graph, get_theme(theme), make_options(**options)), timeout, graph=graph)
 
 
-def draw_frame(tl, step: int, theme: str = "default", timeout=None, ghost=False, **options):
-    """The frame of timeline `tl` after `step`: its graph's one layout, restyled."""
+def frames_for(tl, theme: str = "default", timeout=None, **options):
+    """The Frames of timeline `tl` in `theme` with `options`, made once and kept with it."""
     from .frames import Frames
 
     chosen = make_options(**options)
@@ -30,7 +31,12 @@ def draw_frame(tl, step: int, theme: str = "default", timeout=None, ghost=False,
     cache = tl.__dict__.setdefault("_frames", {})
     if key not in cache:
         cache[key] = Frames(tl, get_theme(theme), chosen, timeout)
-    frames = cache[key]
+    return cache[key]
+
+
+def draw_frame(tl, step: int, theme: str = "default", timeout=None, ghost=False, **options):
+    """The frame of timeline `tl` after `step`: its graph's one layout, restyled."""
+    frames = frames_for(tl, theme, timeout, **options)
     k = range(len(tl))[step]
     source, _, _ = frames.template(frames.graph_of_step(k))
     return Diagram(source, timeout, svg=frames.svg(k, ghost=ghost), graph=lambda: tl[k])

@@ -2,13 +2,14 @@
 
 import itertools
 import math
+import re
 from dataclasses import dataclass, replace
 
 from ..tracing.model import Graph, Node
 from ..tracing.symbols import symbol as op_symbol
 from ..tracing.text import shape_text, value_text
 from .groups import Box, Plan, node_module, plan, roots
-from .labels import escape
+from .labels import MAX_ROW, row, tooltip, visible
 from .theme import DEFAULT, FONT, Theme
 
 RANKDIRS = ("LR", "TB", "BT", "RL")
@@ -23,6 +24,9 @@ LEGEND_TEXT = {
     "saved": "saved for backward",
     "error": "the op that raised",
 }
+# What a node or edge id may be: written into DOT unquoted and into SVG as its id. The tracer
+# writes n1, e1, …; the renderer adds m1 (module boxes), n3_s1 and n3-saved1 (saved tensors).
+ID = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 COLLAPSE_ABOVE = 300  # nodes; bigger graphs draw each nn.Module as one box
 MAX_NODES = 5000  # drawn nodes; beyond this the layout engine is not started
 
@@ -144,6 +148,7 @@ def to_dot(
         f'\tedge [color="{theme.edge}" penwidth={theme.pen} arrowsize=0.8 fontname="{FONT}" '
         f'fontcolor="{theme.grad}"]',
     ]
+    _check_ids(graph)
     saved = _saved_ops(graph, options)
     layout = drawing_plan(graph, options) if layout is None else layout
     options = settle(options, layout)
@@ -167,6 +172,17 @@ def to_dot(
         )
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _check_ids(graph: Graph) -> None:
+    """Ids go into DOT and SVG as they are: anything but a plain name is refused."""
+    for what, items in (("node", graph.nodes), ("edge", graph.edges)):
+        for item in items:
+            if not ID.fullmatch(item.id) and not (what == "edge" and item.id == ""):
+                raise ValueError(
+                    f"cannot draw a {what} with id {visible(item.id)[:40]!r}: ids are letters, "
+                    "digits and underscores, starting with a letter (n1, e1, …)"
+                )
 
 
 def _saved_ops(graph: Graph, options: Options) -> list:
@@ -195,7 +211,7 @@ def _edge_lines(graph: Graph, layout: Plan, theme: Theme, edge_labels) -> list:
         elif edge_labels is not None:
             extra = " dir=both arrowtail=normal"
             if edge_id in edge_labels:
-                text = escape(edge_labels[edge_id])
+                text = row(edge_labels[edge_id]) or "&#32;"
                 extra += f' label=<<font point-size="{theme.small_size}">{text}</font>>'
         lines.append(f'\t{source} -> {target} [id="{edge_id}" class="{e.kind}"{extra}]')
     return lines
@@ -214,7 +230,7 @@ def _clusters(layout: Plan, placed: dict, theme: Theme) -> list:
             continue
         number += 1
         group = layout.groups[path]
-        label = escape(f"{path} ({group.type})")
+        label = row(f"{path} ({group.type})") or "&#32;"
         lines += [
             f"{tabs}subgraph cluster_{number} {{",
             f'{tabs}\tgraph [id="module-{number}" class="module-cluster" label=<{label}> '
@@ -250,12 +266,10 @@ def _box_line(box: Box, theme: Theme) -> str:
     rows = [name + (f" ×{len(box.paths)}" if len(box.paths) > 1 else ""), box.type]
     if box.inputs or box.outputs:
         rows.append(f"{_shapes(box.inputs)} → {_shapes(box.outputs)}".strip())
-    first, *rest = (escape(row) for row in rows)
-    small = f'<font point-size="{theme.small_size}">'
-    label = "<br/>".join([f"<b>{first}</b>", *(f"{small}{row}</font>" for row in rest)])
     return (
         f'{box.id} [id="{box.id}" class="module" shape="{look["shape"]}" style="{look["style"]}" '
-        f'fillcolor="{look["fill"]}" color="{look["border"]}" label=<{label}>]'
+        f'fillcolor="{look["fill"]}" color="{look["border"]}"{_tooltip(rows)} '
+        f"label=<{html_rows(rows, theme)}>]"
     )
 
 
@@ -269,12 +283,12 @@ def _saved_lines(op: Node, theme: Theme, options: Options) -> list:
     lines = []
     for i, entry in enumerate(op.saved, 1):
         name = f"{op.id}_s{i}"
-        value = escape(value_text(entry["value"], tuple(entry["shape"]), options.precision))
-        label = f"<b>{escape(entry['name'])}</b><br/>{value}"
+        rows = [entry["name"], value_text(entry["value"], tuple(entry["shape"]), options.precision)]
+        label = f"<b>{row(rows[0]) or '&#32;'}</b><br/>{row(rows[1]) or '&#32;'}"
         lines += [
             f'{name} [id="{op.id}-saved{i}" class="saved" shape="{look["shape"]}" '
-            f'style="{look["style"]}" fillcolor="{look["fill"]}" color="{look["border"]}" '
-            f'fontsize={theme.small_size} margin="0.16,0.04" label=<{label}>]',
+            f'style="{look["style"]}" fillcolor="{look["fill"]}" color="{look["border"]}"'
+            f'{_tooltip(rows)} fontsize={theme.small_size} margin="0.16,0.04" label=<{label}>]',
             f'{name} -> {op.id} [id="{op.id}-saved{i}-edge" class="saved" style=dashed '
             f'dir=none color="{look["border"]}"]',
         ]
@@ -305,7 +319,23 @@ def _node_line(node: Node, graph: Graph, theme: Theme, options: Options, current
     if current or node.kind == "output":
         attrs["penwidth"] = theme.output_pen
     text = " ".join(f'{k}="{v}"' for k, v in attrs.items())
-    return f"{node.id} [{text} label=<{_label(node, graph, theme, options)}>]"
+    rows = label_rows(node, graph, options)
+    return f"{node.id} [{text}{_tooltip(rows)} label=<{html_rows(rows, theme)}>]"
+
+
+def html_rows(rows: list, theme: Theme) -> str:
+    """An HTML-like label: the first row bold, the others smaller; each row escaped and
+    shortened (an empty row is a space: dot refuses empty markup)."""
+    first, *rest = (row(text) or "&#32;" for text in rows)
+    small = f'<font point-size="{theme.small_size}">'
+    return "<br/>".join([f"<b>{first}</b>", *(f"{small}{text}</font>" for text in rest)])
+
+
+def _tooltip(rows: list) -> str:
+    """The whole text as a tooltip attribute when a row was shortened in the picture."""
+    if all(len(visible(text)) <= MAX_ROW for text in rows):
+        return ""
+    return f' tooltip="{tooltip(rows)}"'
 
 
 def label_rows(node: Node, graph: Graph, options: Options) -> list[str]:
@@ -324,13 +354,6 @@ def label_rows(node: Node, graph: Graph, options: Options) -> list[str]:
     if options.show_grads and node.requires_grad:
         rows.append(f"grad: {_grad_text(node, graph, options)}{_warning(node.grad)}")
     return rows
-
-
-def _label(node: Node, graph: Graph, theme: Theme, options: Options) -> str:
-    """An HTML-like label: the first row bold, the others smaller."""
-    first, *rest = (escape(row) for row in label_rows(node, graph, options))
-    small = f'<font point-size="{theme.small_size}">'
-    return "<br/>".join([f"<b>{first}</b>", *(f"{small}{row}</font>" for row in rest)])
 
 
 def _grad_text(node: Node, graph: Graph, options: Options) -> str:

@@ -1,15 +1,18 @@
 """Stepping frames: each graph of a timeline is laid out once; a frame restyles that SVG."""
 
-import html
 import re
-from dataclasses import replace
+from bisect import bisect_right
 
-from ..tracing.model import Graph
+from ..errors import GraphTooLarge
+from ..tracing.index import GraphPart, index_of
+from ..tracing.model import PERSISTENT, Edge, Graph, Node
 from ..tracing.text import number, shape_text
-from ..tracing.timeline import PERSISTENT, Timeline, snapshot
+from ..tracing.timeline import Timeline
 from .dot import Options, drawing_plan, label_rows, settle, to_dot
 from .groups import Plan
+from .labels import row
 from .layout import svg_layout
+from .summary import summary_dot, summary_svg, summary_text
 from .theme import Theme
 
 _GROUP = re.compile(r'<g id="([^"]+)" class="(node|edge) ([^"]*)">(.*?)</g>', re.S)
@@ -28,92 +31,286 @@ def flow_label(flow) -> str:
 
 
 class Frames:
-    """The frames of a timeline in one theme: a layout per graph, built on first need."""
+    """The frames of a timeline in one theme: one layout per structure, built on first need.
+
+    Graphs with the same structure (a training loop's iterations) share the layout of the first
+    of them, so nodes keep their places from one iteration to the next; a later graph fills its
+    slots (see Part). A graph too large to draw gets a summary picture instead of frames.
+    """
 
     def __init__(self, tl: Timeline, theme: Theme, options: Options, timeout=None) -> None:
         self.tl, self.theme, self.options, self.timeout = tl, theme, options, timeout
-        self.templates = {}  # graph number -> (DOT source, Template, Plan)
-        self.sequences = {}  # (graph number, ghost) -> FrameSequence
+        self.index = index_of(tl)
+        self.templates = {}  # leading graph -> (DOT source, Template, Plan or None: a summary)
+        self.summaries = {}  # graph -> its summary's template, for the later graphs of a shape
+        self.too_large = {}  # leading graph -> the GraphTooLarge its drawing raised
+        self.sequences = {}  # (leading graph, ghost) -> FrameSequence
+        self.parts = {}  # graph number -> Part
+        self._leaders = None  # graph number -> the first graph of the same structure
         self.layout_calls = 0
 
     def graph_of_step(self, k: int) -> int:
-        return self.tl.steps[k].details.get("graph", 0)
+        return self.index.graph_of_step[k]
+
+    def leader(self, graph_no: int) -> int:
+        """The first graph with the structure of graph `graph_no`: whose layout it uses."""
+        if self._leaders is None:
+            first, self._leaders = {}, {}
+            for g in sorted(g for g, part in self.index.parts.items() if part.steps):
+                key = structure(self.index, self.index.graph(g), self.tl.edges)
+                self._leaders[g] = first.setdefault(key, g)
+        return self._leaders.get(graph_no, graph_no)
+
+    def members(self, leader: int) -> list:
+        """The graphs drawn in the layout of `leader`, in order."""
+        self.leader(leader)
+        return [g for g, first in self._leaders.items() if first == leader]
+
+    def part(self, graph_no: int) -> "Part":
+        if graph_no not in self.parts:
+            leader = self.leader(graph_no)
+            lead = None if leader == graph_no else self.index.graph(leader)
+            self.parts[graph_no] = Part(self, self.index.graph(graph_no), lead)
+        return self.parts[graph_no]
 
     def template(self, graph_no: int):
-        if graph_no not in self.templates:
-            graph, labels = layout_graph(self.tl, graph_no, self.options)
-            layout = drawing_plan(graph, self.options)
-            source = to_dot(graph, self.theme, self.options, edge_labels=labels, layout=layout)
-            self.layout_calls += 1
-            svg = svg_layout(source, self.timeout)
-            self.templates[graph_no] = (source, Template(svg, self.theme), layout)
-        return self.templates[graph_no]
+        """(DOT source, Template, Plan) of the layout graph `graph_no` is drawn in; the Plan is
+        None for a graph too large to draw, whose template is its own summary picture."""
+        leader = self.leader(graph_no)
+        if leader not in self.templates:
+            self.templates[leader] = self._make_template(leader)
+        if self.templates[leader][2] is None and graph_no != leader:
+            if graph_no not in self.summaries:
+                self.summaries[graph_no] = self._summary(graph_no, self.too_large[leader])
+            return self.summaries[graph_no]
+        return self.templates[leader]
+
+    def _make_template(self, leader: int):
+        members = self.members(leader)
+        parts = [self.part(g) for g in dict.fromkeys([members[0], members[-1]])]
+        try:
+            graph, labels, layout = layout_graph(parts, self.options)
+        except GraphTooLarge as error:
+            self.too_large[leader] = error
+            return self._summary(leader, error)
+        source = to_dot(graph, self.theme, self.options, edge_labels=labels, layout=layout)
+        self.layout_calls += 1
+        return source, Template(svg_layout(source, self.timeout), self.theme), layout
+
+    def _summary(self, graph_no: int, error: GraphTooLarge):
+        lines = summary_text(self.index.graph(graph_no), error)
+        return summary_dot(lines), Template(summary_svg(lines, self.theme), self.theme), None
+
+    def is_summary(self, graph_no: int) -> bool:
+        """Whether graph `graph_no` is too large to draw (its frames are one summary picture)."""
+        return self.template(graph_no)[2] is None
+
+    def shown_steps(self) -> list:
+        """The steps an export shows: every step, but only the first of a graph too large to
+        draw, which stands for all of them (see summary)."""
+        shown = []
+        for g, part in sorted(self.index.parts.items()):
+            if part.steps:
+                shown += part.steps[:1] if self.is_summary(g) else part.steps
+        return sorted(shown)
+
+    def summary(self, k: int) -> str | None:
+        """For a step of a graph too large to draw, the line saying so; else None."""
+        graph_no = self.graph_of_step(k)
+        if not self.is_summary(graph_no):
+            return None
+        return summary_text(self.index.graph(graph_no))[0]
 
     def svg(self, k: int, ghost: bool = False) -> str:
         """The SVG of the frame after step k, without calling the layout engine again."""
         graph_no = self.graph_of_step(k)
-        sequence = self.sequences.get((graph_no, ghost))
-        if sequence is None:
-            _, template, layout = self.template(graph_no)
-            sequence = FrameSequence(self.tl, graph_no, template, layout, self.options, ghost)
-            self.sequences[(graph_no, ghost)] = sequence
-        return sequence.svg(k)
+        _, template, layout = self.template(graph_no)
+        if layout is None:
+            return template.fill({})
+        key = (self.leader(graph_no), ghost)
+        if key not in self.sequences:
+            self.sequences[key] = FrameSequence(self, key[0], ghost)
+        return self.sequences[key].svg(k)
 
     def state(self, k: int, ghost: bool = False) -> tuple:
         """The Template of step k's graph and every slot's value in its frame, from scratch."""
-        _, template, layout = self.template(self.graph_of_step(k))
-        return template, frame_state(self.tl, self.tl[k], k, self.options, ghost, layout)
+        graph_no = self.graph_of_step(k)
+        _, template, layout = self.template(graph_no)
+        if layout is None:
+            return template, {}
+        return template, frame_state(self.part(graph_no), k, self.options, ghost, layout)
 
 
-def layout_graph(tl: Timeline, graph_no: int, options: Options) -> tuple[Graph, dict]:
-    """Every node of one graph (and every leaf) with its widest label, plus edge labels."""
-    last = max(s.index for s in tl.steps if s.details.get("graph", 0) == graph_no)
-    final = snapshot(tl, last)
-    final.current = []
-    first = {n.id: n for n in tl.nodes}
-    nodes = []
-    for node in final.nodes:
-        start = replace(first[node.id])
-        rows_end = label_rows(node, final, options)
-        rows_start = label_rows(start, Graph(), options)
-        widest = node if _width(rows_end) >= _width(rows_start) else start
-        # Laid out as it first looks; frames paint the op that raised red (class `error`).
-        nodes.append(replace(widest, error=False) if widest.error else widest)
+def structure(index, graph: GraphPart, edges: list) -> tuple:
+    """What a layout depends on besides label text: the graph's own nodes in order (kind, op,
+    shape, module, saved tensors), the leaves it shows, and its edges between them."""
+    own = [n for n in graph.nodes if n.graph != PERSISTENT]
+    position = {n.id: i for i, n in enumerate(own)}
+    nodes = tuple(
+        (
+            n.kind,
+            n.op,
+            tuple(n.shape),
+            n.dtype,
+            n.requires_grad,
+            n.detached,
+            n.made_in_no_grad,
+            bool(index.ever(n, "retains_grad")),
+            tuple(tuple(level) for level in n.module),
+            tuple((s["name"], tuple(s["shape"])) for s in n.saved),
+        )
+        for n in own
+    )
+    leaves = frozenset(n.id for n in graph.nodes if n.graph == PERSISTENT)
+    links = tuple(
+        (
+            position.get(edges[i].source, edges[i].source),
+            position.get(edges[i].target, edges[i].target),
+            edges[i].index,
+            edges[i].kind,
+        )
+        for i in graph.edges
+    )
+    return nodes, leaves, links
+
+
+class Part:
+    """One graph of a timeline as its layout's slots see it: under the ids of the layout's
+    first graph, matched node for node and edge for edge (leaves keep their own ids)."""
+
+    def __init__(self, frames: Frames, graph: GraphPart, leader: GraphPart | None) -> None:
+        self.index, self.number, self.steps = frames.index, graph.number, graph.steps
+        self.first_backward = graph.first_backward
+        self.originals = graph.nodes
+        edges = [frames.tl.edges[i] for i in graph.edges]
+        if leader is None:
+            self.slot = {n.id: n.id for n in graph.nodes}
+            self.nodes, self.edges = graph.nodes, edges
+        else:
+            # its own nodes matched in order; the leaves are the same nodes in both
+            lead_own = [n.id for n in leader.nodes if n.graph != PERSISTENT]
+            own = [n for n in graph.nodes if n.graph != PERSISTENT]
+            self.slot = {n.id: n.id for n in graph.nodes}
+            self.slot.update((n.id, lead) for n, lead in zip(own, lead_own, strict=True))
+            self.nodes = [_renamed(n, self.slot[n.id]) for n in graph.nodes]
+            lead_ids = [frames.tl.edges[i].id for i in leader.edges]
+            slot = self.slot
+            self.edges = [
+                Edge(slot[e.source], slot[e.target], e.index, id=lead_id, kind=e.kind)
+                for e, lead_id in zip(edges, lead_ids, strict=True)
+            ]
+        # the timeline's index of each edge -> its slot's id
+        self.edge_id = {i: e.id for i, e in zip(graph.edges, self.edges, strict=True)}
+        self.all_steps, self.last = frames.tl.steps, graph.steps[-1]
+        self.steps_until = graph.steps_until
+        self._appear = None
+        self._by_slot = None
+
+    def visible(self, k: int) -> dict:
+        """Slot id -> the node as it stood after step k, for the nodes made by then."""
+        state, out = self.index.state, {}
+        for own, node in zip(self.originals, self.nodes, strict=True):
+            if own.step <= k:
+                copy = state(own, k)
+                copy.id = node.id
+                out[node.id] = copy
+        return out
+
+    def backward_ran(self, k: int) -> bool:
+        return self.first_backward is not None and self.first_backward <= k
+
+    def only_mine(self, after: int, k: int) -> bool:
+        """Whether every step after `after` up to k is one of this graph's."""
+        return bisect_right(self.steps, k) - bisect_right(self.steps, after) == k - after
+
+    def appearing(self) -> tuple[dict, dict]:
+        """Step -> the nodes that appear at it; slot id -> the edges at that node."""
+        if self._appear is None:
+            appear, touching = {}, {}
+            for node in self.nodes:
+                appear.setdefault(node.step, []).append(node)
+            for edge in self.edges:
+                touching.setdefault(edge.source, []).append(edge)
+                touching.setdefault(edge.target, []).append(edge)
+            self._appear = appear, touching
+        return self._appear
+
+    def edge_by_slot(self) -> dict:
+        if self._by_slot is None:
+            self._by_slot = {e.id: e for e in self.edges}
+        return self._by_slot
+
+
+def _renamed(node: Node, node_id: str) -> Node:
+    copy = object.__new__(Node)
+    copy.__dict__.update(node.__dict__)
+    copy.id = node_id
+    return copy
+
+
+def layout_graph(parts: list, options: Options) -> tuple[Graph, dict, Plan]:
+    """Every node of a layout with its widest label, the edge labels, and the drawing's plan.
+
+    `parts` are the graphs drawn in it whose labels count (the first and last of them): each
+    node gets the widest of its labels as made and as finally filled in, in any of them.
+    """
+    first = parts[0]
+    final = first.visible(first.last)
+    graph = Graph(list(final.values()), first.edges, backward_ran=first.backward_ran(first.last))
+    layout = drawing_plan(graph, options)
+    rows = {}  # slot id -> the widest label's node
+    for part in parts:
+        ended = Graph(backward_ran=part.backward_ran(part.last))
+        final = part.visible(part.last)
+        for start in part.nodes:
+            for node, context in ((final.get(start.id, start), ended), (start, _NEW)):
+                width = _width(label_rows(node, context, options))
+                if width > rows.get(node.id, (-1,))[0]:
+                    rows[node.id] = (width, node)
+    # Laid out as each node first looks: frames paint the op that raised red (class `error`).
+    graph.nodes = [_without_error(rows[n.id][1]) for n in graph.nodes]
     labels = {}
-    for step in tl.steps[: last + 1]:
-        if step.details.get("graph", 0) != graph_no:
-            continue
-        for flow in step.flows:
-            edge_id = tl.edges[flow.edge].id
-            text = flow_label(flow)
-            if len(text) > len(labels.get(edge_id, "")):
-                labels[edge_id] = text
-    graph = Graph(nodes, final.edges, backward_ran=final.backward_ran)
-    return graph, labels
+    for part in parts:
+        for k in part.steps:
+            for flow in part.all_steps[k].flows:
+                edge_id = part.edge_id.get(flow.edge)
+                if edge_id is None:  # an edge of another graph (a hand-edited file)
+                    continue
+                text = flow_label(flow)
+                if len(text) > len(labels.get(edge_id, "")):
+                    labels[edge_id] = text
+    return graph, labels, layout
+
+
+def _without_error(node: Node) -> Node:
+    if not node.error:
+        return node
+    copy = _renamed(node, node.id)
+    copy.error = False
+    return copy
+
+
+_NEW = Graph()  # what label_rows reads for a node just made: no backward yet
 
 
 def _width(rows) -> int:
     return max(len(r) for r in rows)
 
 
-def frame_state(
-    tl: Timeline, snap: Graph, k: int, options: Options, ghost: bool, layout: Plan | None = None
-) -> dict:
-    """Classes and texts of every node and edge at step k."""
-    if layout is not None:
-        options = settle(options, layout)
-    graph_no = snap.step.details.get("graph", 0)
-    visible = {n.id: n for n in snap.nodes}
-    current = set(snap.current)
-    flows, now = _flows_so_far(tl, k, graph_no)
+def frame_state(part: Part, k: int, options: Options, ghost: bool, layout: Plan) -> dict:
+    """Classes and texts of every node and edge of `part`'s graph at step k, by slot."""
+    options = settle(options, layout)
+    visible = part.visible(k)
+    slot, step = part.slot, part.all_steps[k]
+    current = {slot[i] for i in step.nodes if i in slot}
+    graph = Graph(backward_ran=part.backward_ran(k))
+    flows, now = _flows_so_far(part, k)
     state = {}
-    for node in tl.nodes:
-        if node.graph in (graph_no, PERSISTENT):
-            _node_state(node, visible.get(node.id), node.id in current, snap, options, ghost, state)
-    for edge in tl.edges:
+    for node in part.nodes:
+        _node_state(node, visible.get(node.id), node.id in current, graph, options, ghost, state)
+    for edge in part.edges:
         _edge_state(edge, visible, flows, now, state)
-    if layout is not None:
-        _grouped_state(tl, visible, options, ghost, layout, state)
+    _grouped_state(part, visible, options, ghost, layout, state)
     return state
 
 
@@ -122,87 +319,85 @@ def _node_state(node, shown, current: bool, graph, options: Options, ghost: bool
     if shown is None:
         state[("nc", node.id)] = f"node {node.kind} {'ghost' if ghost else 'hidden'}"
         return
+    state[("nc", node.id)] = _node_class(shown, current)
+    for i, text in enumerate(label_rows(shown, graph, options)):
+        state[("nt", node.id, i)] = row(text)
+
+
+def _node_class(shown, current: bool) -> str:
     classes = ["node", shown.kind]
     if shown.made_in_no_grad or shown.detached:
         classes.append("no-grad" if shown.made_in_no_grad else "detached")
     if shown.error:
         classes.append("error")
     classes += ["current"] * current + ["freed"] * shown.freed
-    state[("nc", node.id)] = " ".join(classes)
-    for i, row in enumerate(label_rows(shown, graph, options)):
-        state[("nt", node.id, i)] = html.escape(row, quote=False)
+    return " ".join(classes)
 
 
 def _edge_state(edge, visible, flows: dict, now: set, state) -> None:
     if edge.source not in visible or edge.target not in visible:
         state[("ec", edge.id)] = f"edge {edge.kind} hidden"
-    elif edge.kind != "data":
+    elif edge.kind != "data":  # a detached tensor's link: no gradient flows along it
         state[("ec", edge.id)] = f"edge {edge.kind}"
     elif edge.id in flows:
         state[("ec", edge.id)] = "edge data grad" + (" current" if edge.id in now else "")
-        state[("et", edge.id)] = html.escape(flows[edge.id], quote=False)
+        state[("et", edge.id)] = row(flows[edge.id])
     else:
         state[("ec", edge.id)] = "edge data"
         state[("et", edge.id)] = ""
 
 
-def _grouped_state(tl, visible: dict, options: Options, ghost: bool, layout: Plan, state) -> None:
+def _grouped_state(part: Part, visible: dict, options: Options, ghost: bool, layout: Plan, state):
     """Module boxes show once any node inside exists; saved tensors with their op."""
     gone = "ghost" if ghost else "hidden"
     for box in layout.boxes:
         shown = any(i in visible for i in box.members)
         state[("nc", box.id)] = "node module" + ("" if shown else f" {gone}")
-    for edge in tl.edges:
-        ends = layout.ends(edge)
-        if ends is not None and ends[2]:
-            pair = f"{ends[0]}-{ends[1]}"
-            shown = edge.source in visible and edge.target in visible
-            if shown or ("ec", pair) not in state:
-                state[("ec", pair)] = "edge data" + ("" if shown else f" {gone}")
+    if layout.boxes:
+        for edge in part.edges:
+            ends = layout.ends(edge)
+            if ends is not None and ends[2]:
+                pair = f"{ends[0]}-{ends[1]}"
+                shown = edge.source in visible and edge.target in visible
+                if shown or ("ec", pair) not in state:
+                    state[("ec", pair)] = "edge data" + ("" if shown else f" {gone}")
     if not options.show_saved:
         return
-    for node in tl.nodes:
+    for node in part.nodes:
         for i in range(1, len(node.saved) + 1):
             extra = "" if node.id in visible else f" {gone}"
             state[("nc", f"{node.id}-saved{i}")] = "node saved" + extra
             state[("ec", f"{node.id}-saved{i}-edge")] = "edge saved" + extra
 
 
-def _flows_so_far(tl: Timeline, k: int, graph_no: int) -> tuple[dict, set]:
-    """Edge id -> latest flow label in this backward pass; the edges of step k itself."""
-    flows = {}
-    for step in tl.steps[: k + 1]:
-        if step.details.get("graph", 0) != graph_no:
-            continue
+def _flows_so_far(part: Part, k: int) -> tuple[dict, set]:
+    """Edge slot -> latest flow label in this backward pass; the edges of step k itself."""
+    flows, steps, edge_id = {}, part.all_steps, part.edge_id
+    for s in part.steps_until(k):
+        step = steps[s]
         if step.kind == "seed":
             flows = {}
         for flow in step.flows:
-            flows[tl.edges[flow.edge].id] = flow_label(flow)
-    now = {tl.edges[f.edge].id for f in tl.steps[k].flows}
+            if flow.edge in edge_id:
+                flows[edge_id[flow.edge]] = flow_label(flow)
+    now = {edge_id[f.edge] for f in steps[k].flows if f.edge in edge_id}
     return flows, now
 
 
 class FrameSequence:
-    """The frames of one graph, derived in order: a frame rewrites only what its step touched.
+    """The frames drawn in one layout, derived in order: a frame rewrites only what its step
+    touched.
 
     Stepping forward costs the few nodes and edges a step acts on; going back, or jumping in
     from another graph, recomputes the whole frame once (frame_state) and goes on from there.
     """
 
-    def __init__(self, tl, graph_no, template, layout, options: Options, ghost: bool) -> None:
-        self.tl, self.graph_no, self.template, self.layout = tl, graph_no, template, layout
-        self.options, self.ghost = settle(options, layout), ghost
-        self.at = None
-        self.appear = {}  # step -> ids of the nodes of this graph that appear at it
-        self.touching = {}  # node id -> edges at it
-        self.edge_by_id = {e.id: e for e in tl.edges}
-        for node in tl.nodes:
-            if node.graph in (graph_no, PERSISTENT):
-                self.appear.setdefault(node.step, []).append(node)
-        for edge in tl.edges:
-            self.touching.setdefault(edge.source, []).append(edge)
-            self.touching.setdefault(edge.target, []).append(edge)
-        self.grouped = bool(layout.boxes) or options.show_saved
+    def __init__(self, frames: Frames, leader: int, ghost: bool) -> None:
+        _, self.template, self.layout = frames.template(leader)
+        self.frames, self.ghost = frames, ghost
+        self.options = settle(frames.options, self.layout)
+        self.grouped = bool(self.layout.boxes) or self.options.show_saved
+        self.part, self.at = None, None
 
     def svg(self, k: int) -> str:
         self.pieces(k)
@@ -213,55 +408,76 @@ class FrameSequence:
 
     def pieces(self, k: int) -> list:
         """The SVG after step k as pieces, slot values in place (`Template.index` finds them)."""
-        steps = self.tl.steps
-        fresh = self.at is None or k < self.at
-        if not fresh and any(_graph(steps[s]) != self.graph_no for s in range(self.at + 1, k + 1)):
-            fresh = True  # another graph ran in between: its steps changed shared leaves
-        if fresh:
-            self._reset(k)
+        part = self.frames.part(self.frames.graph_of_step(k))
+        # Another graph's steps in between may have changed shared leaves: start afresh.
+        if part is not self.part or k < self.at or not part.only_mine(self.at, k):
+            self._reset(part, k)
         else:
             for s in range(self.at + 1, k + 1):
                 self._advance(s)
         return self.out
 
-    def _reset(self, k: int) -> None:
-        snap = self.tl[k]
-        state = frame_state(self.tl, snap, k, self.options, self.ghost, self.layout)
-        self.out = self.template.filled(state)
-        # Joined in chunks, so a frame re-joins only the chunks its step changed.
-        self.chunks = [""] * -(-len(self.out) // CHUNK)
-        self.dirty = set(range(len(self.chunks)))
-        self.live = {n.id: n for n in snap.nodes}  # the snapshot's copies, changes applied
-        self.current = set(snap.current)
-        self.graph = Graph(backward_ran=snap.backward_ran)  # what label_rows reads
-        self.flows, self.now = _flows_so_far(self.tl, k, self.graph_no)
+    def _reset(self, part: Part, k: int) -> None:
+        state = frame_state(part, k, self.options, self.ghost, self.layout)
+        if self.part is None:
+            self.out = self.template.filled(state)
+            # Joined in chunks, so a frame re-joins only the chunks its step changed.
+            self.chunks = [""] * -(-len(self.out) // CHUNK)
+            self.dirty = set(range(len(self.chunks)))
+        else:
+            self._write(state)
+        self.part, self.live = part, part.visible(k)  # the nodes' copies, changes applied
+        step = part.all_steps[k]
+        self.current = {part.slot[i] for i in step.nodes if i in part.slot} & set(self.live)
+        self.graph = Graph(backward_ran=part.backward_ran(k))  # what label_rows reads
+        self.flows, self.now = _flows_so_far(part, k)
         self.at = k
 
+    def _write(self, state: dict) -> None:
+        """Put `state` into the pieces; slots it does not name take the template's default."""
+        index, out, dirty, defaults = (
+            self.template.index,
+            self.out,
+            self.dirty,
+            self.template.defaults,
+        )
+        for key, position in index.items():
+            value = state.get(key, defaults[key])
+            if out[position] != value:
+                out[position] = value
+                dirty.add(position // CHUNK)
+
     def _advance(self, k: int) -> None:
-        step, state = self.tl.steps[k], {}
-        made = [replace(n) for n in self.appear.get(k, ())]
+        part, state = self.part, {}
+        step = part.all_steps[k]
+        slot, live = part.slot, self.live
+        made = [_renamed(n, n.id) for n in part.appearing()[0].get(k, ())]
         for node in made:
-            self.live[node.id] = node
-        touched = {n.id for n in made} | self.current
+            live[node.id] = node
+        touched = {n.id for n in made}  # nodes whose label rows change
         for node_id, field_name, value in step.changes:
-            if node_id in self.live:
-                setattr(self.live[node_id], field_name, value)
-                touched.add(node_id)
-        self.current = {i for i in step.nodes if i in self.live}
-        touched |= self.current
+            node = live.get(slot.get(node_id))
+            if node is not None:
+                setattr(node, field_name, value)
+                touched.add(node.id)
+        current = {slot[i] for i in step.nodes if slot.get(i) in live}
+        highlight = (current ^ self.current) - touched  # only their class changes
+        self.current = current
         if step.phase == "backward" and not self.graph.backward_ran:
             self.graph.backward_ran = True  # "grad: None (not retained)" from now on
-            touched = set(self.live)
-        edges = [e for n in made for e in self.touching.get(n.id, ())]
-        edges += self._flow_edges(step)
+            touched, highlight = set(live), ()
         for node_id in touched:
-            node = self.live[node_id]
-            current = node_id in self.current
-            _node_state(node, node, current, self.graph, self.options, self.ghost, state)
+            node = live[node_id]
+            _node_state(node, node, node_id in current, self.graph, self.options, self.ghost, state)
+        for node_id in highlight:
+            state[("nc", node_id)] = _node_class(live[node_id], node_id in current)
+        touching = part.appearing()[1]
+        edges = [e for n in made for e in touching.get(n.id, ())]
+        edges += self._flow_edges(step)
         for edge in edges:
-            _edge_state(edge, self.live, self.flows, self.now, state)
+            _edge_state(edge, live, self.flows, self.now, state)
         if made and self.grouped:
-            _grouped_state(self.tl, self.live, self.options, self.ghost, self.layout, state)
+            _grouped_state(part, live, self.options, self.ghost, self.layout, state)
         index, out, dirty = self.template.index, self.out, self.dirty
         for key, value in state.items():
             position = index.get(key)
@@ -272,20 +488,18 @@ class FrameSequence:
 
     def _flow_edges(self, step) -> list:
         """Update the gradient flows; the edges whose look changes with them."""
-        edges = self.tl.edges
+        edge_id = self.part.edge_id
         changed = set(self.now)
         if step.kind == "seed":
             changed |= set(self.flows)
             self.flows = {}
         for flow in step.flows:
-            self.flows[edges[flow.edge].id] = flow_label(flow)
-        self.now = {edges[f.edge].id for f in step.flows}
+            if flow.edge in edge_id:
+                self.flows[edge_id[flow.edge]] = flow_label(flow)
+        self.now = {edge_id[f.edge] for f in step.flows if f.edge in edge_id}
         changed |= self.now
-        return [self.edge_by_id[i] for i in changed]
-
-
-def _graph(step) -> int:
-    return step.details.get("graph", 0)
+        by_slot = self.part.edge_by_slot()
+        return [by_slot[i] for i in changed]
 
 
 class Template:
@@ -318,8 +532,8 @@ class Template:
 
     def _node_body(self, node_id: str, body: str) -> None:
         pos = 0
-        for row, match in enumerate(_TEXT.finditer(body)):
-            key = ("nt", node_id, row)
+        for i, match in enumerate(_TEXT.finditer(body)):
+            key = ("nt", node_id, i)
             self.defaults[key] = match.group(2)
             self.parts += [body[pos : match.start()], f"<text{match.group(1)}>", key, "</text>"]
             pos = match.end()

@@ -1,11 +1,65 @@
-"""Text on the nodes: names, values and gradients, escaped for Graphviz HTML labels."""
+"""User text as every output shows it: invisible characters spelled out, markup escaped, long
+rows shortened. One escape for DOT labels, SVG frames, animations and the player alike."""
 
 import html
+import re
+
+# Longer rows of a label are shortened with an ellipsis (the full text goes in the tooltip):
+# dot refuses an HTML label of about 16,000 characters, and a box that wide is unreadable.
+MAX_ROW = 100
+# A tooltip holds this much of a label: dot refuses quoted strings of 16,384 characters, and an
+# escaped character can take 8 (`\x00` is written `&#92;x00`).
+MAX_TOOLTIP = 1800
 
 
-def escape(text: str) -> str:
-    """Make user text literal inside an HTML-like label: markup, quotes, control characters."""
+def visible(text) -> str:
+    """`text` with each character a reader cannot see written as its escape: control
+    characters (`\\x1b`), bidi overrides (`\\u202e`), lone surrogates, noncharacters."""
     text = str(text)
-    if not text.isprintable():  # rare: checking each character is slow
-        text = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
-    return html.escape(text, quote=True)
+    if text.isprintable():  # the usual case: checking each character is slow
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+def escape(text) -> str:
+    """Make user text literal inside an HTML-like label, SVG or HTML: markup, quotes, and the
+    characters `visible` spells out."""
+    return html.escape(visible(text), quote=True)
+
+
+def shorten(text: str, limit: int = MAX_ROW) -> str:
+    """`text` cut to `limit` characters, the last an ellipsis, when longer."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def row(text) -> str:
+    """One row of a label as drawn: visible, shortened, escaped (in that order, so an escape
+    is never cut in half)."""
+    return html.escape(shorten(visible(text)), quote=True)
+
+
+def tooltip(rows: list) -> str:
+    """The rows of a label as one quoted DOT tooltip: escaped as markup (dot keeps entities),
+    backslashes too (dot reads `\\N`, `\\n`, … in tooltips), rows on lines of their own."""
+    limit = MAX_TOOLTIP // max(1, len(rows))
+    parts = (html.escape(shorten(visible(text), limit), quote=True) for text in rows)
+    return "&#10;".join(parts).replace("\\", "&#92;")
+
+
+_LINE = re.compile(r"[^\n]+")
+
+
+def visible_lines(text: str) -> str:
+    """`visible` for each line of a multi-line text (the player's panels), newlines kept."""
+    return _LINE.sub(lambda m: visible(m.group()), text)
+
+
+def visible_data(data):
+    """JSON-like `data` with every string made visible line by line (see `visible_lines`)."""
+    if isinstance(data, str):
+        return visible_lines(data)
+    if isinstance(data, dict):
+        return {visible_lines(k): visible_data(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [visible_data(v) for v in data]
+    return data

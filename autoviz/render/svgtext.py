@@ -13,8 +13,17 @@ _X = re.compile(r' x="[-\d.]+"')
 _ANCHOR = re.compile(r'text-anchor="\w+"')
 
 
+# A node with a tooltip: both engines wrap its shapes in a link carrying the text.
+_TOOLTIP = re.compile(
+    r'<title>[^<]*</title>\n<g id="a_[^"]*"><a xlink:title="([^"]*)">\n(.*?)</a>\n</g>\n', re.S
+)
+
+
 def tidy(svg: str) -> str:
-    """The engine's SVG with every node's text centred and the theme font's fallbacks named."""
+    """The engine's SVG with tooltips as titles, every node's text centred and the theme font's
+    fallbacks named."""
+    if "<a xlink:title=" in svg:
+        svg = _TOOLTIP.sub(r"<title>\1</title>\n\2", svg)
     return center_node_texts(svg).replace(f'font-family="{FONT}"', f'font-family="{FONT_FAMILY}"')
 
 

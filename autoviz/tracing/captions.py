@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from .index import index_of
 from .model import Step
 from .rules import expression, gradient
 from .text import number, shape_text, value_text
@@ -17,20 +18,13 @@ def write_captions(tl) -> None:
 
 
 class Context:
-    """What captions and explanations read: nodes by id, each op's inputs and output, and
-    the state replayed up to the step being written (grads, the output backward started at)."""
+    """What captions and explanations read: nodes by id, each op's inputs and output (from
+    the timeline's index), and the state replayed up to the step being written (grads, the
+    output backward started at)."""
 
     def __init__(self, tl) -> None:
-        self.tl = tl
-        self.nodes = {n.id: n for n in tl.nodes}
-        self.inputs, self.output = {}, {}
-        for edge in tl.edges:
-            if edge.kind != "data":
-                continue
-            if self.nodes[edge.source].kind == "op":
-                self.output[edge.source] = self.nodes[edge.target]
-            else:
-                self.inputs.setdefault(edge.target, []).append((edge.index, edge.source))
+        self.tl, self.index = tl, index_of(tl)
+        self.nodes = self.index.by_id
         self.grads = {}  # node id -> its grad before the step being written
         self.roots = {}  # graph -> the output the latest backward pass started at
 
@@ -46,10 +40,26 @@ class Context:
 
     def input_nodes(self, op_id: str) -> list:
         """The op's inputs, in the order the op takes them."""
-        return [self.nodes[i] for _, i in sorted(self.inputs.get(op_id, []))]
+        edges = [self.tl.edges[i] for i in self.index.inputs.get(op_id, ())]
+        return [self.nodes[e.source] for e in sorted(edges, key=lambda e: e.index)]
+
+    def output_of(self, op_id: str):
+        """The tensor the op made (None for an op that raised before making one)."""
+        for i in self.index.outputs.get(op_id, ()):
+            edge = self.tl.edges[i]
+            if edge.kind == "data":
+                return self.nodes[edge.target]
+        return None
 
     def root(self, step: Step):
-        return self.roots.get(step.details.get("graph", 0))
+        """The output backward started at, in the pass `step` belongs to (None before)."""
+        graph = step.details.get("graph", 0)
+        if graph not in self.roots:
+            for k in reversed(self.index.graph(graph).steps_until(step.index)):
+                if self.tl.steps[k].kind == "seed":
+                    self.roots[graph] = self.nodes[self.tl.steps[k].nodes[0]]
+                    break
+        return self.roots.get(graph)
 
 
 def _val(node, value) -> str:
@@ -119,7 +129,7 @@ def _backward(step: Step, c: Context) -> str:
 def flow_rule(c: Context, op, index: int) -> str | None:
     """The gradient op sends its input `index`, as a formula over the op's tensors' names."""
     inputs = c.input_nodes(op.id)
-    out = c.output.get(op.id)
+    out = c.output_of(op.id)
     count = int(np.prod(inputs[0].shape)) if inputs and inputs[0].shape else None
     names = [n.name for n in inputs]
     return gradient(op.op, index, names, out.name if out else "out", "upstream", count)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .captions import Context, flow_rule
+from .index import index_of
 from .text import number, shape_text, value_text
 
 BANNERS = {
@@ -65,7 +66,7 @@ def banner(step, tl=None) -> str:
 
 
 def _graph_count(tl) -> int:
-    return 1 + max((s.details.get("graph", 0) for s in tl.steps), default=0)
+    return 1 + max(index_of(tl).parts, default=0)
 
 
 @dataclass(frozen=True)
@@ -152,11 +153,11 @@ def explain(tl, k: int) -> str:
     step = tl.steps[k]
     if step.kind not in ("backward", "reduce") or not step.flows:
         return step.caption
-    c = _context_at(tl, k)
+    c = Context(tl)
     if step.kind == "reduce":
         return _reduce_text(tl, c, step)
     op = c.nodes[step.nodes[0]]
-    out = c.output.get(op.id)
+    out = c.output_of(op.id)
     lines = []
     if any(f.shape or f.local is None for f in step.flows):
         root = c.root(step)
@@ -166,15 +167,6 @@ def explain(tl, k: int) -> str:
     for flow in step.flows:
         lines.append(f"{op.op}: {_flow_text(tl, c, step, op, out, flow)}")
     return "\n".join(lines)
-
-
-def _context_at(tl, k: int) -> Context:
-    """The caption context with the steps before k replayed (grads, where backward began)."""
-    c = Context(tl)
-    for step in tl.steps[: k + 1]:
-        if step.kind == "seed":
-            c.advance(step)
-    return c
 
 
 def _flow_text(tl, c: Context, step, op, out, flow) -> str:
@@ -213,8 +205,9 @@ def _fan_in(tl, c: Context, step, target, flow) -> str:
     if flow.total is None:
         return ""
     parts = []
-    for earlier in tl.steps[: step.index + 1]:
-        if earlier.kind == "seed" and earlier.details.get("graph") == step.details.get("graph"):
+    for k in c.index.graph(step.details.get("graph", 0)).steps_until(step.index):
+        earlier = tl.steps[k]
+        if earlier.kind == "seed":
             parts = []
         for f in earlier.flows:
             arrives = tuple(f.shape) == tuple(target.shape)  # not an op's pre-sum gradient
@@ -258,7 +251,7 @@ def _formula(c: Context, op, out_name: str, index: int) -> str | None:
 def quiz(tl, k: int) -> Question | None:
     """The question to ask before step k, when it reveals a scalar gradient."""
     step = tl.steps[k]
-    nodes = {n.id: n for n in tl.nodes}
+    nodes = index_of(tl).by_id
     if step.kind == "accumulate" and isinstance(step.details.get("grad"), float):
         name = nodes[step.nodes[0]].name
         return Question(f"What is {name}.grad after this step?", step.details["grad"])

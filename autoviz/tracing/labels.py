@@ -25,6 +25,7 @@ def label_tensors(nodes: list, edges: list) -> None:
         elif edge.kind == "data":
             inputs.setdefault(edge.target, []).append((edge.index, by_id[edge.source]))
     tensors = [n for n in nodes if n.kind != "op"]
+    _make_distinct(tensors)  # the variables' names first: derived names read them
     for node in tensors:
         if node.name:
             continue
@@ -100,7 +101,7 @@ def _make_distinct(tensors: list) -> None:
 
 def _free_label(name: str, used: set) -> str:
     """`name`, or `name₁`, `name₂`, … whichever is free; numbers (constants) repeat freely."""
-    if _is_number(name):
+    if not name or _is_number(name):
         return name
     label, k = name, 0
     while label in used:

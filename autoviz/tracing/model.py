@@ -9,6 +9,7 @@ PHASES = ("forward", "backward", "update", "error")
 # data: an op's input or output; detach: a detached tensor from the tensor it shares data with;
 # untracked: a tensor computed without recording (no_grad, or from constants) from its inputs.
 EDGE_KINDS = ("data", "detach", "untracked")
+PERSISTENT = -1  # the `graph` of leaves: they outlive every graph built from them
 
 
 @dataclass

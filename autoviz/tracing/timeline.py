@@ -1,10 +1,7 @@
 """A Timeline: one graph plus the ordered steps that built it and flowed gradients through it."""
 
-from dataclasses import replace
-
+from .model import PERSISTENT as PERSISTENT  # where the builder finds it
 from .model import Edge, Graph, Node, Step
-
-PERSISTENT = -1  # the `graph` of leaves: they outlive every graph built from them
 
 
 class Timeline:
@@ -119,24 +116,21 @@ class Timeline:
 
 
 def snapshot(tl: Timeline, k: int) -> Graph:
-    """Replay the changes of steps 0..k over the nodes that exist at step k."""
-    step = tl.steps[k]
-    graph_no = step.details.get("graph", 0)
-    visible = {
-        n.id: replace(n) for n in tl.nodes if n.step <= k and n.graph in (graph_no, PERSISTENT)
-    }
-    backward_ran = False
-    for s in tl.steps[: k + 1]:
-        for node_id, field_name, value in s.changes:
-            if node_id in visible:
-                setattr(visible[node_id], field_name, value)
-        if s.phase == "backward" and s.details.get("graph", 0) == graph_no:
-            backward_ran = True
-    edges = [e for e in tl.edges if e.source in visible and e.target in visible]
+    """The graph of step k as it stood after it: its nodes made so far, their changes applied.
+
+    Only that graph's part of the timeline is read (see index.py), so a snapshot costs the size
+    of its graph, however long the timeline.
+    """
+    from .index import index_of
+
+    index = index_of(tl)
+    part = index.graph(index.graph_of_step[k])
+    visible = {n.id: index.state(n, k) for n in part.nodes if n.step <= k}
+    edges = [tl.edges[i] for i in part.edges]
     return Graph(
         nodes=list(visible.values()),
-        edges=edges,
-        backward_ran=backward_ran,
-        current=[i for i in step.nodes if i in visible],
-        step=step,
+        edges=[e for e in edges if e.source in visible and e.target in visible],
+        backward_ran=part.first_backward is not None and part.first_backward <= k,
+        current=[i for i in tl.steps[k].nodes if i in visible],
+        step=tl.steps[k],
     )

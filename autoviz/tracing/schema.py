@@ -1,0 +1,449 @@
+"""What a timeline file may hold: one table of fields per record, every value checked.
+
+A timeline file is untrusted input (teachers share them). `document` takes the parsed JSON
+and returns the fields of every record, decoded (`{"float": "nan"}` becomes a float), or raises
+TimelineFormatError naming the first bad field's path. Each table lists every field the writer
+produces; a new field, step kind or detail is one entry here (the phases come from
+model.PHASES, the step kinds from captions.STEP_KINDS).
+"""
+
+import math
+import re
+
+from ..errors import TimelineFormatError
+from .captions import STEP_KINDS
+from .model import EDGE_KINDS, KINDS, PHASES
+
+MAX_DIMS = 64  # numpy 2's limit on a tensor's dimensions: deeper previews are not tensors
+MAX_INT = 2**63 - 1  # shapes, line numbers: what a C long holds
+_NODE_ID = re.compile(r"n[1-9][0-9]*")
+_NON_FINITE = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
+
+
+class Context:
+    """What references are checked against: how many nodes, edges and steps the file has."""
+
+    def __init__(self, doc: dict) -> None:
+        self.counts = {key: len(doc[key]) for key in ("nodes", "edges", "steps")}
+        self.node_kinds = {}  # node id -> kind, filled as the nodes are checked
+        self.node_shapes = {}  # node id -> shape, likewise
+
+
+def fail(path: str, message: str):
+    raise TimelineFormatError(f"{path}: {message}")
+
+
+# --- checkers: (value, path, ctx) -> the value as the model holds it -------------------------
+
+
+def text(value, path, ctx):
+    if not isinstance(value, str):
+        fail(path, f"expected a string, got {_type(value)}")
+    return value
+
+
+def flag(value, path, ctx):
+    if not isinstance(value, bool):
+        fail(path, f"expected true or false, got {_type(value)}")
+    return value
+
+
+def integer(low: int, high=MAX_INT):
+    """An int in [low, high]; `high` may be a function of the context (a count)."""
+
+    def check(value, path, ctx):
+        top = high(ctx) if callable(high) else high
+        if isinstance(value, bool) or not isinstance(value, int):
+            fail(path, f"expected an integer, got {_type(value)}")
+        if not low <= value <= top:
+            fail(path, f"expected an integer from {low} to {top}, got {value}")
+        return value
+
+    return check
+
+
+def choice(allowed):
+    def check(value, path, ctx):
+        if not isinstance(value, str) or value not in allowed:
+            fail(path, f"expected one of {list(allowed)}, got {short(value)}")
+        return value
+
+    return check
+
+
+def optional(checker):
+    def check(value, path, ctx):
+        return None if value is None else checker(value, path, ctx)
+
+    return check
+
+
+def list_of(checker, least: int = 0, most: int | None = None):
+    def check(value, path, ctx):
+        if not isinstance(value, list):
+            fail(path, f"expected a list, got {_type(value)}")
+        if len(value) < least or (most is not None and len(value) > most):
+            size = f"{least}" if least == most else f"{least} to {most}" if most else f">= {least}"
+            fail(path, f"expected a list of {size} items, got {len(value)}")
+        return [checker(item, f"{path}[{i}]", ctx) for i, item in enumerate(value)]
+
+    return check
+
+
+def pair(first, second):
+    """A two-item list such as [module path, module type]."""
+
+    def check(value, path, ctx):
+        if not isinstance(value, list) or len(value) != 2:
+            fail(path, f"expected a list of two items, got {short(value)}")
+        return [first(value[0], f"{path}[0]", ctx), second(value[1], f"{path}[1]", ctx)]
+
+    return check
+
+
+def node_ref(value, path, ctx):
+    """The id of a node of this file: "n1" … "nN"."""
+    if not isinstance(value, str) or not _NODE_ID.fullmatch(value):
+        fail(path, f'expected a node id ("n1", "n2", …), got {short(value)}')
+    if int(value[1:]) > ctx.counts["nodes"]:
+        fail(path, f"no node {value!r}: the file has {ctx.counts['nodes']} nodes")
+    return value
+
+
+def edge_index(value, path, ctx):
+    """An index into the edges list."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        fail(path, f"expected an edge index (an integer), got {_type(value)}")
+    if not 0 <= value < ctx.counts["edges"]:
+        fail(path, f"no edge {value}: the file has {ctx.counts['edges']} edges")
+    return value
+
+
+def positional(prefix: str):
+    """An id the writer numbers by position: the i-th record's id is prefix + (i + 1)."""
+
+    def check(value, path, ctx):
+        expected = f"{prefix}{_position(path) + 1}"
+        if value != expected:
+            fail(path, f"expected {expected!r} (ids are numbered in order), got {short(value)}")
+        return value
+
+    return check
+
+
+def index_here(value, path, ctx):
+    """A step's own index: its position in the steps list."""
+    if isinstance(value, bool) or value != _position(path):
+        fail(path, f"expected {_position(path)} (steps are numbered in order), got {short(value)}")
+    return value
+
+
+def shape(value, path, ctx):
+    return list_of(integer(0), most=MAX_DIMS)(value, path, ctx)
+
+
+def preview(value, path, ctx):
+    """A tensor preview: null, a number (or {"float": "nan"}), or nested lists of numbers of
+    one rectangular shape, at most MAX_DIMS deep."""
+    if not isinstance(value, list):
+        return None if value is None else _number(value, path)
+    out, lengths, leaves = [], {}, set()  # lengths: depth -> length of every list at that depth
+    stack = [(value, out, path, 1)]  # iterative: a crafted file may nest deeper than Python can
+    while stack:
+        items, into, where, depth = stack.pop()
+        if depth > MAX_DIMS:
+            fail(path, f"lists nested more than {MAX_DIMS} deep: not a tensor preview")
+        if lengths.setdefault(depth, len(items)) != len(items):
+            fail(where, "rows of different lengths: not a tensor preview")
+        for i, item in enumerate(items):
+            if isinstance(item, list):
+                into.append([])
+                stack.append((item, into[-1], f"{where}[{i}]", depth + 1))
+            else:
+                leaves.add(depth)
+                into.append(_number(item, f"{where}[{i}]"))
+    if leaves and leaves != {len(lengths)}:
+        fail(path, "numbers and lists at the same depth: not a tensor preview")
+    return out
+
+
+def preview_dims(value) -> tuple:
+    """The shape of a checked preview (() for a number)."""
+    dims = []
+    while isinstance(value, list):
+        dims.append(len(value))
+        value = value[0] if value else None
+    return tuple(dims)
+
+
+def _number(value, path):
+    if isinstance(value, dict) and set(value) == {"float"}:
+        spelled = value["float"]
+        if isinstance(spelled, str) and spelled in _NON_FINITE:
+            return _NON_FINITE[spelled]
+        fail(path, f'expected {{"float": "nan"}}, "inf" or "-inf", got {short(spelled)}')
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float):
+        if isinstance(value, float) and not math.isfinite(value):
+            fail(path, 'a non-finite number must be written {"float": "nan"} (or "inf", "-inf")')
+        return value
+    expected = 'a number, {"float": "nan"}, a list of numbers or null'
+    fail(path, f"expected {expected}, got {_type(value)}")
+
+
+def record(fields: dict, required=None):
+    """An object with exactly `fields` (name -> checker); all required unless `required`
+    names the ones that must be there."""
+    must = set(fields) if required is None else set(required)
+
+    def check(value, path, ctx):
+        if not isinstance(value, dict):
+            fail(path, f"expected an object, got {_type(value)}")
+        out = {}
+        for key, checker in fields.items():  # in the table's order: the first bad one is named
+            if key in value:
+                out[key] = checker(value[key], f"{path}.{key}", ctx)
+            elif key in must:
+                fail(f"{path}.{key}", "missing")
+        if len(out) < len(value):
+            extra = next(key for key in value if key not in fields)
+            fail(path, f"unknown field {short(extra)} (expected one of {list(fields)})")
+        return out
+
+    return check
+
+
+# --- the tables ---------------------------------------------------------------------------------
+
+CHANGES = {
+    "grad": preview,
+    "value": preview,
+    "freed": flag,
+    "retains_grad": flag,
+    "error": flag,
+}
+
+
+def change(value, path, ctx):
+    """[node id, field, new value], the value checked as that field of a node."""
+    if not isinstance(value, list) or len(value) != 3:
+        fail(path, f"expected [node id, field, value], got {short(value)}")
+    node_id = node_ref(value[0], f"{path}[0]", ctx)
+    field = choice(CHANGES)(value[1], f"{path}[1]", ctx)
+    new = CHANGES[field](value[2], f"{path}[2]", ctx)
+    if CHANGES[field] is preview:
+        _fits(new, ctx.node_shapes[node_id], f"{path}[2]", f"node {node_id}")
+    return [node_id, field, new]
+
+
+def one_or_more_nodes(value, path, ctx):
+    """details.from: the node detached from, or the nodes a no_grad value was computed from."""
+    if isinstance(value, list):
+        return list_of(node_ref)(value, path, ctx)
+    return node_ref(value, path, ctx)
+
+
+def _last_step(ctx) -> int:
+    return ctx.counts["steps"] - 1
+
+
+def _graphs(ctx) -> int:
+    return ctx.counts["steps"]  # each graph has at least one step
+
+
+SAVED = {"name": text, "shape": shape, "value": preview}
+NODE = {
+    "id": positional("n"),
+    "kind": choice(KINDS),
+    "name": text,
+    "op": optional(text),
+    "shape": shape,
+    "dtype": text,
+    "value": preview,
+    "grad": preview,
+    "requires_grad": flag,
+    "retains_grad": flag,
+    "detached": flag,
+    "made_in_no_grad": flag,
+    "freed": flag,
+    "graph": integer(-1, _graphs),
+    "step": integer(0, _last_step),
+    "module": list_of(pair(text, text)),
+    "saved": list_of(record(SAVED)),
+    "error": flag,
+}
+NEWER = ("error",)  # fields files written before they existed may lack (then: the default)
+EDGE = {
+    "id": positional("e"),
+    "source": node_ref,
+    "target": node_ref,
+    "index": integer(0, lambda ctx: ctx.counts["edges"]),
+    "kind": choice(EDGE_KINDS),
+}
+LINE = {"file": text, "line": integer(0), "text": text}
+# A step's line of code, and the line that called the function it is in (one level).
+SOURCE = {**LINE, "caller": optional(record(LINE))}
+FLOW = {
+    "edge": edge_index,
+    "upstream": preview,
+    "local": preview,
+    "contribution": preview,
+    "shape": shape,
+    "total": preview,
+}
+
+
+def check_flow(value, path, ctx) -> dict:
+    """A flow's gradients have its shape; `upstream × local` is written out for scalars only."""
+    fields = record(FLOW)(value, path, ctx)
+    for key in ("contribution", "total", "local"):
+        _fits(fields[key], fields["shape"], f"{path}.{key}", "this flow")
+    scalar = not fields["shape"]
+    if scalar and fields["contribution"] is None:
+        fail(f"{path}.contribution", "a flow of shape () carries a number")
+    if scalar and fields["local"] is not None and not isinstance(fields["upstream"], int | float):
+        fail(f"{path}.upstream", "a scalar flow with a local derivative has a number upstream")
+    return fields
+
+
+def real(value, path, ctx):
+    """A finite number (an optimizer's learning rate, say)."""
+    if isinstance(value, list) or value is None:
+        fail(path, f"expected a number, got {_type(value)}")
+    return _number(value, path)
+
+
+# An optimizer step's rule (tracing/updates.py): its name and the hyperparameters it used.
+RULE = {
+    "optimizer": text,
+    "lr": real,
+    "momentum": real,
+    "dampening": real,
+    "nesterov": flag,
+    "weight_decay": real,
+    "betas": list_of(real, 2, 2),
+    "eps": real,
+    "amsgrad": flag,
+    "maximize": flag,
+    "decoupled_weight_decay": flag,
+}
+DETAILS = {
+    "graph": integer(0, _graphs),
+    "grad": preview,
+    "incoming": preview,
+    "from_shape": shape,
+    "to_shape": shape,
+    "dims": list_of(integer(0, MAX_DIMS)),
+    "from": one_or_more_nodes,
+    "rule": optional(record(RULE, required=["optimizer"])),
+    "set_to_none": flag,
+    "type": text,
+    "message": text,
+}
+STEP = {
+    "index": index_here,
+    "phase": choice(PHASES),
+    "kind": choice(STEP_KINDS),
+    "caption": text,
+    "nodes": list_of(node_ref),
+    "edges": list_of(edge_index),
+    "source": optional(record(SOURCE, required=list(LINE))),
+    "flows": list_of(check_flow),
+    "changes": list_of(change),
+    "details": record(DETAILS, required=["graph"]),
+}
+# What the views read of a step of each kind: its first nodes' kinds (None: any kind), and the
+# details it must have. A kind not listed acts on one node or more.
+STEP_NEEDS = {
+    "op": (("op", None), ()),
+    "backward": (("op",), ("grad",)),
+    "seed": ((None,), ("grad",)),
+    "accumulate": ((None,), ("grad", "incoming")),
+    "reduce": ((None,), ("from_shape", "to_shape")),
+    "detach": ((None,), ("from",)),
+    "no_grad": ((None,), ("from",)),
+    "constant": ((None,), ("from",)),
+    "free": ((), ()),
+    "error": ((), ("type", "message")),
+}
+
+
+TOP = ("format", "version", "nodes", "edges", "steps")  # jsonio.loads checks format and version
+
+
+def document(doc: dict) -> dict:
+    """Every record of a parsed timeline file checked, in file order."""
+    for key in doc:
+        if key not in TOP:
+            fail("(top level)", f"unknown field {short(key)} (expected one of {list(TOP)})")
+    for key in ("nodes", "edges", "steps"):
+        if not isinstance(doc.get(key), list):
+            fail(key, "missing" if key not in doc else f"expected a list, got {_type(doc[key])}")
+    ctx = Context(doc)
+    return {
+        "nodes": [check_node(n, f"nodes[{i}]", ctx) for i, n in enumerate(doc["nodes"])],
+        "edges": [edge(e, f"edges[{i}]", ctx) for i, e in enumerate(doc["edges"])],
+        "steps": [check_step(s, f"steps[{i}]", ctx) for i, s in enumerate(doc["steps"])],
+    }
+
+
+def edge(value, path, ctx) -> dict:
+    return record(EDGE, required=[k for k in EDGE if k != "kind"])(value, path, ctx)
+
+
+def check_node(value, path, ctx) -> dict:
+    fields = record(NODE, required=[k for k in NODE if k not in NEWER])(value, path, ctx)
+    if (fields["kind"] == "op") != (fields["op"] is not None):
+        want = "PyTorch's node name" if fields["kind"] == "op" else "null"
+        fail(f"{path}.op", f"a node of kind {fields['kind']!r} has op {want}")
+    for key in ("value", "grad"):
+        _fits(fields[key], fields["shape"], f"{path}.{key}", "its tensor")
+    ctx.node_kinds[fields["id"]] = fields["kind"]
+    ctx.node_shapes[fields["id"]] = fields["shape"]
+    return fields
+
+
+def _fits(value, dims: list, path: str, what: str) -> None:
+    """A node's preview has the node's shape (a number: a 0-d tensor), or is null."""
+    if value is not None and preview_dims(value) != tuple(dims):
+        have, want = _shape(preview_dims(value)), _shape(dims)
+        fail(path, f"a preview of shape {have} for {what}, of shape {want}")
+
+
+def _shape(dims) -> str:
+    return "(" + ", ".join(map(str, dims)) + ("," if len(dims) == 1 else "") + ")"
+
+
+def check_step(value, path, ctx) -> dict:
+    fields = record(STEP)(value, path, ctx)
+    kinds, details = STEP_NEEDS.get(fields["kind"], ((None,), ()))
+    nodes = fields["nodes"]
+    if len(nodes) < len(kinds):
+        fail(f"{path}.nodes", f"a {fields['kind']!r} step acts on {len(kinds)} nodes or more")
+    for i, (node_id, kind) in enumerate(zip(nodes, kinds, strict=False)):
+        if kind is not None and ctx.node_kinds[node_id] != kind:
+            fail(f"{path}.nodes[{i}]", f"a {fields['kind']!r} step acts on a node of kind {kind!r}")
+    for key in details:
+        if key not in fields["details"]:
+            fail(f"{path}.details.{key}", f"missing (a {fields['kind']!r} step has it)")
+    return fields
+
+
+def _position(path: str) -> int:
+    return int(path.rsplit("[", 1)[1].split("]", 1)[0])
+
+
+def _type(value) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
+    if value is None:
+        return "null"
+    return names.get(type(value), "a number" if isinstance(value, int | float) else "?")
+
+
+def short(value) -> str:
+    """A value for a message: short, and never the whole of a huge or deep one."""
+    if isinstance(value, list | dict):
+        return _type(value)
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

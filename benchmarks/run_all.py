@@ -1,0 +1,108 @@
+"""Run every benchmark and print one table: each measure, its target, the value, met or not.
+
+    python benchmarks/run_all.py --quick            # every benchmark's --quick run
+    python benchmarks/run_all.py --quick --readme   # and put their tables in README.md
+
+Each benchmark runs as a script of its own (BLAS and torch pinned to one thread, contenders
+alternated, a ratio the median of paired ratios with its middle half) and appends its measures
+to a file this script reads; its own tables are kept in benchmarks/latest.md. With --readme,
+each README block between `<!-- bench:NAME -->` and `<!-- /bench:NAME -->` is replaced by the
+tables NAME.py printed in this run.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+BENCHMARKS = ("engine", "trace", "bridge", "render", "loops", "player", "animation", "stepper")
+BENCHMARKS += ("random_numbers", "import_time", "refusal")
+
+
+def run(name: str, quick: bool, targets: Path) -> tuple[str, float, int]:
+    """One benchmark's printed output, its seconds and its exit code."""
+    command = [sys.executable, str(HERE / f"{name}.py")] + ["--quick"] * quick
+    env = {**os.environ, "AUTOVIZ_BENCH_TARGETS": str(targets)}
+    start = time.perf_counter()
+    proc = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    out = proc.stdout + (f"\n(exit code {proc.returncode})\n{proc.stderr}" * bool(proc.returncode))
+    return out, time.perf_counter() - start, proc.returncode
+
+
+def fmt(row: dict) -> tuple[str, str]:
+    """The value (with its spread for a paired ratio) and the target, as text."""
+    unit, value = row["unit"], row["value"]
+    if value == float("inf"):
+        shown = "did not finish"
+    elif unit == "x":
+        shown = f"{value:.2f}x"
+        if row["low"] is not None and row["high"] != row["low"]:
+            shown += f" ({row['low']:.2f}–{row['high']:.2f}x)"
+    else:
+        shown = f"{value:.3g} {unit}"
+    return shown, f"≤ {row['target']:g}{unit if unit == 'x' else ' ' + unit}"
+
+
+def table(rows: list) -> str:
+    lines = ["| benchmark | measure | target | measured | met |", "|---|---|---:|---:|:---:|"]
+    for row in rows:
+        shown, target = fmt(row)
+        met = "yes" if row["met"] else "**no**"
+        lines.append(f"| {row['benchmark']} | {row['measure']} | {target} | {shown} | {met} |")
+    return "\n".join(lines)
+
+
+def update_readme(outputs: dict, readme: Path) -> list:
+    """Replace each bench:NAME block of the README by NAME's tables; the names replaced."""
+    text, done = readme.read_text(encoding="utf-8"), []
+    for name, out in outputs.items():
+        pattern = re.compile(rf"(<!-- bench:{name} -->\n).*?(<!-- /bench:{name} -->)", re.S)
+        if pattern.search(text):
+            body = "\n".join(line for line in out.splitlines() if not line.startswith("note:"))
+            text = pattern.sub(lambda m, b=body: f"{m[1]}```text\n{b.strip()}\n```\n{m[2]}", text)
+            done.append(name)
+    readme.write_text(text, encoding="utf-8")
+    return done
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="each benchmark's --quick run")
+    parser.add_argument("--only", nargs="+", choices=BENCHMARKS, help="run these only")
+    parser.add_argument("--readme", action="store_true", help="put the tables in README.md")
+    args = parser.parse_args()
+    names = args.only or BENCHMARKS
+    outputs, rows, started = {}, [], time.perf_counter()
+    with tempfile.TemporaryDirectory() as folder:
+        targets = Path(folder) / "targets.jsonl"
+        for name in names:
+            print(f"running {name}.py ...", file=sys.stderr, flush=True)
+            out, seconds, code = run(name, args.quick, targets)
+            outputs[name] = out
+            print(f"  {seconds:.0f} s" + (f", exit code {code}" * bool(code)), file=sys.stderr)
+        if targets.exists():
+            rows = [json.loads(line) for line in targets.read_text().splitlines()]
+    total = time.perf_counter() - started
+    latest = "\n\n".join(f"## {name}.py\n\n{out.strip()}" for name, out in outputs.items())
+    summary = table(rows)
+    (HERE / "latest.md").write_text(
+        f"# benchmarks/run_all.py{' --quick' * args.quick}: {total:.0f} s\n\n"
+        f"{summary}\n\n{latest}\n",
+        encoding="utf-8",
+    )
+    print(summary)
+    met = sum(row["met"] for row in rows)
+    print(f"\n{met} of {len(rows)} targets met; {total:.0f} s; tables in benchmarks/latest.md")
+    if args.readme:
+        done = update_readme(outputs, HERE.parent / "README.md")
+        print(f"README.md: tables of {', '.join(done) or 'no benchmark'} replaced")
+
+
+if __name__ == "__main__":
+    main()

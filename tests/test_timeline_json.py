@@ -1,0 +1,316 @@
+"""Timeline files as untrusted input: every field checked, never a crash or a half-load.
+
+The fuzz test mutates real timelines (the lesson example, an MLP trained for two steps, a loop
+rebinding a variable with no_grad, detach and retain_grad) and requires of each mutant either
+TimelineFormatError, or that every view of it works.
+"""
+
+import copy
+import functools
+import json
+import os
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+import autoviz
+from autoviz import nn, optim
+from autoviz.errors import TimelineFormatError
+from autoviz.tracing import schema
+from autoviz.tracing.model import Edge, Flow, Node, Source, Step
+from conftest import lesson_timeline
+
+
+def mlp_timeline():
+    """A 2-3-1 MLP trained with SGD for two steps."""
+    autoviz.manual_seed(0)
+    net = nn.Sequential(nn.Linear(2, 3), nn.Tanh(), nn.Linear(3, 1))
+    opt = optim.SGD(net.parameters(), lr=0.1)
+    x, t = autoviz.randn(4, 2), autoviz.randn(4, 1)
+    with autoviz.trace() as tl:
+        for _ in range(2):
+            opt.zero_grad()
+            loss = ((net(x) - t) ** 2).mean()
+            loss.backward()
+            opt.step()
+    return tl
+
+
+def loop_timeline():
+    """A loop rebinding h, then no_grad, zero_(), detach, retain_grad and grad = None."""
+    a = autoviz.tensor(1.5, requires_grad=True)
+    with autoviz.trace() as tl:
+        h = a
+        for _ in range(2):
+            h = h.tanh() * 2
+        h.backward()
+        with autoviz.no_grad():
+            a -= 0.1 * a.grad
+            scaled = a * 2  # noqa: F841 (computed under no_grad)
+        a.grad.zero_()
+        d = h.detach() * 3
+        q = a * d
+        q.retain_grad()
+        q.backward()
+        a.grad = None
+    return tl
+
+
+def error_timeline():
+    """A program that raises: its timeline ends with an error step, the failing op red."""
+    w = autoviz.ones(3, 2, requires_grad=True)
+    with pytest.raises(RuntimeError), autoviz.trace() as tl:
+        h = autoviz.ones(4, 3) @ w
+        h @ w
+    return tl
+
+
+@functools.cache
+def texts() -> dict:
+    return {
+        "lesson": lesson_timeline().to_json(),
+        "mlp": mlp_timeline().to_json(),
+        "loop": loop_timeline().to_json(),
+        "error": error_timeline().to_json(),
+    }
+
+
+def load(text):
+    return autoviz.Timeline.from_json(text)
+
+
+def mutated(name: str, change) -> str:
+    doc = json.loads(texts()[name])
+    change(doc)
+    return json.dumps(doc)
+
+
+def nest(value, depth: int):
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_the_real_timelines_load_and_write_back_byte_for_byte():
+    for name, text in texts().items():
+        assert load(text).to_json() == text, name
+    kinds = {s["kind"] for text in texts().values() for s in json.loads(text)["steps"]}
+    assert {"leaf", "op", "seed", "backward", "accumulate", "free", "zero_grad"} <= kinds
+    assert {"update", "detach", "no_grad", "constant", "retain_grad", "set_grad"} <= kinds
+    assert "error" in kinds
+
+
+def test_every_model_field_has_a_row_in_the_schema():
+    """A field added to the model must be added to the checks too (or loading would drop it)."""
+    assert set(schema.NODE) == set(Node.__dataclass_fields__)
+    assert set(schema.EDGE) == set(Edge.__dataclass_fields__)
+    assert set(schema.STEP) == set(Step.__dataclass_fields__)
+    assert set(schema.FLOW) == set(Flow.__dataclass_fields__)
+    assert set(schema.SOURCE) == set(Source.__dataclass_fields__)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" * 100_000, "nested too deeply"),
+        ('{"a":' * 100_000, "nested too deeply"),
+        (mutated("lesson", lambda d: d["nodes"][0].update(value=nest(1.0, 600))), "nodes[0].value"),
+        (mutated("lesson", lambda d: d["nodes"][0].update(id=["n1"])), "nodes[0].id"),
+        (mutated("lesson", lambda d: d["edges"][0].update(source=["n1"])), "edges[0].source"),
+        (mutated("lesson", lambda d: d["steps"][0]["nodes"].append({})), "steps[0].nodes[1]"),
+        (mutated("lesson", lambda d: d["nodes"][0].update(value="2.0")), "nodes[0].value"),
+        (mutated("lesson", lambda d: d["steps"][11]["changes"].append({})), "steps[11].changes[2]"),
+        (mutated("lesson", lambda d: d["steps"][11]["changes"][0].append(1)), "changes[0]"),
+        (mutated("lesson", lambda d: d["nodes"][2].update(freed="yes")), "nodes[2].freed"),
+        (mutated("lesson", lambda d: d["steps"][2].update(index=99)), "steps[2].index"),
+        (mutated("lesson", lambda d: d["nodes"][2].update(step=12)), "nodes[2].step"),
+        (mutated("lesson", lambda d: d["steps"][2]["details"].update(graph=[0])), "details.graph"),
+        (mutated("lesson", lambda d: d["nodes"][2].update(op=None)), "nodes[2].op"),
+        (mutated("lesson", lambda d: d["nodes"][0].update(op="MulBackward0")), "nodes[0].op"),
+        (mutated("lesson", lambda d: d["nodes"][0].update(shape=[-1])), r"nodes[0].shape[0]"),
+        (mutated("lesson", lambda d: d["nodes"][0].update(value=[1.0, 2.0])), "nodes[0].value"),
+        (mutated("lesson", lambda d: d["nodes"][0].update(value=[[1.0], [1.0, 2]])), "value[0]"),
+        (mutated("lesson", lambda d: d["nodes"][0].update(value=[[1.0], 2.0])), "nodes[0].value"),
+        (mutated("lesson", lambda d: d["nodes"][0].update(value={"float": "1e9"})), "value"),
+        (mutated("lesson", lambda d: d["nodes"][0].update(graph=10**20)), "nodes[0].graph"),
+        (mutated("lesson", lambda d: d["nodes"][0].update(requires_grad=1)), "requires_grad"),
+        (mutated("lesson", lambda d: d["nodes"][0].update(module=[["net"]])), "nodes[0].module[0]"),
+        (mutated("lesson", lambda d: d["nodes"][0].update(extra=1)), "unknown field 'extra'"),
+        (mutated("lesson", lambda d: d["nodes"][0].pop("name")), "nodes[0].name: missing"),
+        (mutated("lesson", lambda d: d["edges"][0].update(id='e1" URL="js:x')), "edges[0].id"),
+        (mutated("lesson", lambda d: d["edges"][1].update(id="e1")), "edges[1].id"),
+        (mutated("lesson", lambda d: d["edges"][0].update(index=True)), "edges[0].index"),
+        (mutated("lesson", lambda d: d["steps"][8]["flows"][0].update(edge=6)), "flows[0].edge"),
+        (mutated("lesson", lambda d: d["steps"][8]["flows"][0].update(upstream="1")), "upstream"),
+        (mutated("lesson", lambda d: d["steps"][8].update(nodes=[])), "steps[8].nodes"),
+        (mutated("lesson", lambda d: d["steps"][8].update(nodes=["n1"])), "steps[8].nodes[0]"),
+        (mutated("lesson", lambda d: d["steps"][8]["details"].pop("grad")), "details.grad"),
+        (mutated("lesson", lambda d: d["steps"][8].update(source={"file": 1})), "source.file"),
+        (mutated("lesson", lambda d: d["steps"][8].update(kind="explode")), "steps[8].kind"),
+        (mutated("lesson", lambda d: d["steps"][8].update(edges=[-1])), "steps[8].edges[0]"),
+        (mutated("lesson", lambda d: d.update(nodes={})), "nodes: expected a list"),
+        (texts()["lesson"].replace('"value":2.0', '"value":NaN', 1), "NaN is not a JSON number"),
+        (texts()["lesson"][:-40], "not valid JSON"),
+        (b"\xff\xfe", "not UTF-8"),
+        (None, "expected JSON text"),
+    ],
+)
+def test_each_bad_field_is_named(text, message):
+    with pytest.raises(TimelineFormatError) as raised:
+        load(text)
+    assert message in str(raised.value)
+
+
+ACCUMULATE = 18  # the mlp timeline's first accumulate step (net.2.bias.grad, shape (1,))
+
+
+def test_a_bad_field_deep_in_the_file_is_named_by_its_path():
+    assert json.loads(texts()["mlp"])["steps"][ACCUMULATE]["kind"] == "accumulate"
+    text = mutated(
+        "mlp", lambda d: d["steps"][ACCUMULATE]["changes"][0].__setitem__(2, [[1.0, "x"]])
+    )
+    with pytest.raises(TimelineFormatError, match=r"^steps\[18\]\.changes\[0\]\[2\]\[0\]\[1\]: "):
+        load(text)
+
+
+def test_a_grad_of_another_shape_than_its_tensor_is_refused():
+    text = mutated("mlp", lambda d: d["steps"][ACCUMULATE]["changes"][0].__setitem__(2, [1.0, 2.0]))
+    with pytest.raises(TimelineFormatError, match=r"steps\[18\]\.changes\[0\]\[2\]: .*\(2,\)"):
+        load(text)
+
+
+def test_non_finite_numbers_are_decoded_only_where_numbers_belong():
+    tl = load(mutated("lesson", lambda d: d["nodes"][0].update(value={"float": "-inf"})))
+    assert tl.nodes[0].value == float("-inf")
+    bad = mutated("lesson", lambda d: d["nodes"][0].update(name={"float": "nan"}))
+    with pytest.raises(TimelineFormatError, match=r"nodes\[0\]\.name: expected a string"):
+        load(bad)
+
+
+# --- the fuzz test ------------------------------------------------------------------------------
+
+HOSTILE = [
+    '"><script>alert(1)</script>',
+    '" URL="javascript:alert(1)" x="',
+    ']; n1 -> n2 [URL="https://example.com/x.svg"]; x [',
+    "<img src=x onerror=alert(1)>",
+    "&amp;&lt;{{css}}</style>",
+    "\u202eevil\u202c",
+    'a\\"b',
+    "esc\x1b[31m nul\x00 vt\x0b ff\x0c \ufffe\uffff",
+    "lone \ud800 surrogate",
+    "x" * 20_000,
+    "",
+]
+VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 60),
+    st.sampled_from([10**20, -(10**20), 2**63]),
+    st.floats(allow_nan=False, allow_infinity=False, width=32),
+    st.sampled_from([{"float": "nan"}, {"float": "inf"}, {"float": "-inf"}, {"float": "x"}]),
+    st.sampled_from(["n1", "n2", "n5", "n999", "e1", "e3", "forward", "backward", "op", "leaf"]),
+    st.sampled_from(HOSTILE),
+    st.text(max_size=8),
+    st.lists(st.integers(0, 3), max_size=3),
+    st.lists(st.floats(-2, 2), min_size=1, max_size=3),
+    st.just([[1.0, 2.0], [3.0, 4.0]]),
+    st.just({}),
+    st.just(nest(0.5, 70)),
+)
+
+
+def _slots(doc) -> tuple[list, list]:
+    """Every list and object in `doc`, and every (container, key) holding a number, string,
+    boolean or null, in document order."""
+    containers, leaves, stack = [], [], [doc]
+    while stack:
+        item = stack.pop()
+        containers.append(item)
+        keys = sorted(item) if isinstance(item, dict) else range(len(item))
+        for key in keys:
+            child = item[key]
+            if isinstance(child, dict | list):
+                stack.append(child)
+            else:
+                leaves.append((item, key))
+    return containers, leaves
+
+
+def _alike(draw, old):
+    """A value of the same JSON type as `old`: what a hand-edited file might hold."""
+    if isinstance(old, bool):
+        return not old
+    if isinstance(old, int):
+        return draw(st.integers(-1, max(2, 2 * old)))
+    if isinstance(old, float):
+        return draw(st.one_of(st.floats(-1e6, 1e6), st.sampled_from([{"float": "nan"}, 0.0])))
+    if isinstance(old, str):
+        return draw(st.one_of(st.sampled_from(HOSTILE), st.text(max_size=6), VALUES))
+    return draw(VALUES)
+
+
+@st.composite
+def mutants(draw):
+    """A real timeline's JSON with one to three values changed, removed or duplicated."""
+    name = draw(st.sampled_from(sorted(texts())))
+    doc = json.loads(texts()[name])
+    for _ in range(draw(st.integers(1, 3))):
+        containers, leaves = _slots(doc)
+        action = draw(st.sampled_from(["alike", "alike", "alike", "replace", "remove", "copy"]))
+        if action == "alike":
+            where, key = draw(st.sampled_from(leaves))
+            where[key] = copy.deepcopy(_alike(draw, where[key]))  # st.just: one shared object
+            continue
+        where = draw(st.sampled_from([c for c in containers if c]))
+        keys = list(sorted(where) if isinstance(where, dict) else range(len(where)))
+        key = draw(st.sampled_from(keys))
+        if action == "replace":
+            where[key] = copy.deepcopy(draw(VALUES))
+        elif action == "remove":
+            del where[key]
+        elif isinstance(where, list):
+            where.insert(key, copy.deepcopy(where[draw(st.sampled_from(keys))]))
+        else:
+            where[key] = copy.deepcopy(where[draw(st.sampled_from(keys))])
+    return name, json.dumps(doc, ensure_ascii=False)
+
+
+# More for a long local run: AUTOVIZ_FUZZ_EXAMPLES=5000 python -m pytest -k fuzz
+FUZZ_EXAMPLES = int(os.environ.get("AUTOVIZ_FUZZ_EXAMPLES", "150"))
+
+
+@settings(
+    max_examples=FUZZ_EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(mutants())
+def test_fuzzed_timelines_load_and_show_or_are_refused(tmp_path_factory, mutant):
+    _, text = mutant
+    try:
+        tl = load(text)
+    except TimelineFormatError as error:
+        field = re.sub(r"\[\d+\]", "", str(error).split(": ")[0])
+        event(f"refused: {field}")
+        return
+    event("loaded: every view checked")
+    every_view_works(tl, tmp_path_factory.mktemp("views"))
+
+
+def every_view_works(tl, folder) -> None:
+    """Each step drawn, the player, the animation and the Stepper stepped through."""
+    assert load(tl.to_json()).to_json() == tl.to_json()
+    if not len(tl):
+        return
+    for k in range(len(tl)):
+        ET.fromstring(tl.draw(step=k).svg())
+    tl.save_html(folder / "player.html")
+    tl.save_animation(folder / "animation.svg")
+    ET.fromstring((folder / "animation.svg").read_text("utf-8"))
+    stepper = autoviz.Stepper(tl)
+    for k in range(len(tl)):
+        stepper.step = k
