@@ -1,6 +1,7 @@
 """The lesson notebooks: each runs top to bottom, its exercises accept the right answer, and the
 README's idea table points at real sections of them."""
 
+import ast
 import json
 import re
 import sys
@@ -127,14 +128,46 @@ def test_notebooks_are_committed_without_outputs():
                 assert cell.outputs == [] and cell.execution_count is None, name
 
 
-def test_every_notebook_has_a_stepper_with_a_still_picture():
-    """Widgets do not render on GitHub or nbviewer: each stepper cell also shows a frame."""
+def stepper_cells(nb) -> list:
+    """Code cells whose last statement is a Stepper: its output is the widget."""
+    found = []
+    for cell in nb.cells:
+        if cell.cell_type != "code" or "autoviz.Stepper(" not in cell.source:
+            continue
+        last = ast.parse(cell.source).body[-1]
+        assert isinstance(last, ast.Expr) and ast.unparse(last.value.func) == "autoviz.Stepper", (
+            f"a Stepper that is not its cell's output: {cell.source!r}"
+        )
+        found.append(cell)
+    return found
+
+
+def test_every_notebook_has_a_stepper_and_no_second_copy_of_its_graph():
+    """Widgets do not render on GitHub or nbviewer: the stepper's own still picture stands in,
+    so a stepper cell draws nothing else."""
     for name in LESSONS:
-        steppers = [c for c in read(name).cells if "autoviz.Stepper(" in c.source]
-        assert steppers, f"{name} has no stepper"
-        for cell in steppers:
-            has_frame = "tl.draw(step=" in cell.source or "autoviz.draw(" in cell.source
-            assert has_frame, f"{name}: a Stepper cell without a still picture"
+        cells = stepper_cells(read(name))
+        assert cells, f"{name} has no stepper"
+        for cell in cells:
+            assert ".draw(" not in cell.source, f"{name}: a second picture beside a Stepper"
+
+
+def test_a_stepper_leaves_one_still_picture_and_lessons_write_no_files(kernel_specs, tmp_path):
+    """Run lesson 3 (a stepper, the quiz and the HTML export): each stepper cell's output is
+    the widget with one SVG picture for viewers without widgets; nothing lands in the folder."""
+    nb = read("03_forward_and_backward")
+    for cell in tagged(nb, "exercise"):
+        cell.source = cell.metadata["autoviz"]["solution"]
+    execute(nb, kernel_specs, tmp_path)
+    for cell in stepper_cells(nb):
+        shown = [o for o in cell.outputs if o.output_type in ("display_data", "execute_result")]
+        assert len(shown) == 1, cell.source
+        data = shown[0]["data"]
+        assert "application/vnd.jupyter.widget-view+json" in data
+        assert data["image/svg+xml"].startswith("<svg")
+    assert list(tmp_path.iterdir()) == []  # the player went to a temporary folder
+    export = next(c for c in nb.cells if c.cell_type == "code" and "save_html" in c.source)
+    assert text_output(export).startswith("open this in a web browser: file://")
 
 
 # --- the README's table: every idea of the lesson text has a notebook section -------------------

@@ -15,14 +15,14 @@ def test_lesson_one_runs_in_jupyterlab_and_its_stepper_steps(lab, lab_page):  # 
     page.set_default_timeout(40000)
     page.goto(f"{lab['base']}/lab/tree/{LESSON_ONE.name}?token={lab['token']}")
     run_all_cells(page)
-    stepper = page.locator(".autoviz-stepper").first
-    stepper.locator(".av-frame svg g#n1").wait_for()
-    # The banner is a widget of its own: it may show a moment after the picture.
-    stepper.locator(".av-banner", has_text="step 0 of 4").wait_for()
+    stepper = page.locator(".av-player").first
+    stepper.locator("svg.av-svg:visible g#n1").wait_for()
+    assert stepper.locator(".av-counter").text_content() == "step 3 of 5"  # Stepper(tl, step=2)
+    stepper.locator("button[data-action='first']").click()
     assert "hidden" in node_class(stepper, "n2")
-    stepper.locator("button[title='next step']").click()
+    stepper.locator("button[data-action='next']").click()
     page.wait_for_function(
-        "el => !el.querySelector('svg g#n2').classList.contains('hidden')",
+        "el => el.querySelector('.av-counter').textContent === 'step 2 of 5'",
         arg=stepper.element_handle(),
     )
     assert "current" in node_class(stepper, "n2")

@@ -1,5 +1,7 @@
 """The HTML player's data: per-step changes that replay to the renderer's frames, size, escaping."""
 
+import base64
+import gzip
 import html
 import json
 import re
@@ -8,6 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import autoviz
+from autoviz.export import frontend
 from autoviz.export.deltas import step_deltas
 from autoviz.export.html import embed_json, player_page
 from autoviz.render import get_theme, make_options
@@ -16,6 +19,7 @@ from autoviz.tracing.explain import quiz as question_at
 from conftest import lesson_timeline
 
 SVG = "{http://www.w3.org/2000/svg}"
+CODE_BUDGET = 64 * 1024  # the player's script and stylesheet, compacted, in every page
 HOSTILE = "</script><script>window.__pwned=1</script>\"'&<>\n😈"
 
 
@@ -81,13 +85,18 @@ def page_data(page: str) -> dict:
     return json.loads(match.group(1))
 
 
-def page_layouts(page: str) -> list:
-    """Each layout's SVG element, parsed, in data-layout order."""
-    boxes = re.findall(
-        r'<div class="av-graph" data-layout="(\d+)" hidden>\n(.*?)</div>', page, re.S
-    )
-    assert [int(i) for i, _ in boxes] == list(range(len(boxes)))
-    return [ET.fromstring(svg) for _, svg in boxes]
+def page_layouts(page: str, direction: int = 0) -> list:
+    """Each layout's SVG element in one direction, parsed, in data-layout order; the first
+    direction is inline, the others gzipped in base64."""
+    inline = r'<div data-layout="(\d+)" data-direction="(\d+)">\n(.*?)</div>'
+    packed = r'<script type="text/plain" data-layout="(\d+)" data-direction="(\d+)">(.*?)</script>'
+    boxes = re.findall(inline, page, re.S) + [
+        (i, d, gzip.decompress(base64.b64decode(text)).decode())
+        for i, d, text in re.findall(packed, page, re.S)
+    ]
+    chosen = sorted((int(i), svg) for i, d, svg in boxes if int(d) == direction)
+    assert [i for i, _ in chosen] == list(range(len(chosen)))
+    return [ET.fromstring(svg) for _, svg in chosen]
 
 
 def read_slot(svg, kind: str, item_id: str, row=None) -> str:
@@ -124,23 +133,25 @@ CASES = {
 
 @pytest.mark.parametrize("ghost", [False, True])
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_replaying_the_page_changes_gives_every_frame_exactly(case, ghost, pure_engine):
-    """The script's job, done in Python from the written page: start from each inline SVG,
-    apply each step's changes, and compare every slot with the renderer's frame state."""
+@pytest.mark.parametrize("direction", [0, 1])
+def test_replaying_the_page_changes_gives_every_frame_exactly(case, ghost, direction, pure_engine):
+    """The script's job, done in Python from the written page: start from each inline SVG (in
+    either direction), apply each step's changes, and compare every slot with the renderer's
+    frame state in that direction."""
     make, options = CASES[case]
     tl = make()
-    frames = Frames(tl, get_theme("default"), make_options(**options), None)
     page = player_page(tl, ghost=ghost, **options)
-    data, svgs = page_data(page), page_layouts(page)
-    values = [
-        [read_slot(svg, *slot) for slot in slots]
-        for svg, slots in zip(svgs, data["layouts"], strict=True)
-    ]
+    data, svgs = page_data(page), page_layouts(page, direction)
+    rankdir = data["layouts"][0]["directions"][direction]
+    frames = Frames(tl, get_theme("default"), make_options(**options, rankdir=rankdir), None)
+    keys = [layout["slots"] for layout in data["layouts"]]
+    pairs = zip(svgs, keys, strict=True)
+    values = [[read_slot(svg, *slot) for slot in slots] for svg, slots in pairs]
     for k, step in enumerate(data["steps"]):
         changes = step["changes"]
         for i in range(0, len(changes), 2):
             values[step["layout"]][changes[i]] = data["strings"][changes[i + 1]]
-        slots = [tuple(s) for s in data["layouts"][step["layout"]]]
+        slots = [tuple(s) for s in keys[step["layout"]]]
         replayed = dict(zip(slots, values[step["layout"]], strict=True))
         assert replayed == expected_values(tl, frames, k, ghost)
 
@@ -166,13 +177,18 @@ def test_a_training_loops_iterations_share_one_layout(pure_engine):
 
 @pytest.mark.parametrize("make", [lesson_timeline, lambda: chain(50)], ids=["lesson", "chain"])
 def test_page_size_is_within_three_svgs_plus_a_kilobyte_per_step(make, pure_engine):
+    """What a timeline adds to the page stays within 3 × one SVG + 1 KB per step; the player's
+    code (script and stylesheet, the same for every page) is counted apart, within its budget."""
     tl = make()
     assert len(tl) in (12, 106)  # the lesson example, and a timeline of over a hundred steps
     page = player_page(tl)
     single = len(tl.draw().svg().encode("utf-8"))
-    size = len(page.encode("utf-8"))
+    code = len(frontend.module(compact=True).encode()) + len(frontend.stylesheet(True).encode())
+    assert code <= CODE_BUDGET
+    size = len(page.encode("utf-8")) - code
     assert size <= 3 * single + 1024 * len(tl), (size, single, len(tl))
-    assert page.count("<svg") == 1  # one layout, never one SVG per step
+    assert page.count("<svg") == 1  # one layout (the other way packed), never one per step
+    assert len(page_layouts(page, 1)) == 1
 
 
 def test_embedded_json_cannot_end_its_script_element():
@@ -187,8 +203,8 @@ def test_a_hostile_name_appears_only_escaped(pure_engine):
         y = x * 3.0
         y.backward()
     page = player_page(tl)
-    assert page.count("<script") == 2  # the data and the player, nothing injected
-    assert page.count("</script>") == 2
+    assert page.count("<script") == 3  # data, player, packed layout; nothing injected
+    assert page.count("</script>") == 3
     assert "__pwned" in page  # it is there, as text
     assert "<script>window.__pwned" not in page
     data = page_data(page)
@@ -202,7 +218,7 @@ def test_only_the_page_script_may_run():
     assert "default-src 'none'" in policy
     assert re.search(r"script-src 'sha256-[A-Za-z0-9+/=]+';", policy)
     assert "unsafe-eval" not in policy and "http" not in policy
-    script = re.findall(r"<script>(.*?)</script>", page, re.S)[0]
+    script = re.findall(r'<script type="module">(.*?)</script>', page, re.S)[0]
     assert "eval(" not in script and "new Function" not in script and "innerHTML" not in script
 
 
@@ -240,7 +256,13 @@ def test_save_html_writes_the_page_and_checks_its_arguments(tmp_path, pure_engin
 
 def test_options_and_theme_reach_the_picture(pure_engine):
     tl = lesson_timeline()
-    page = player_page(tl, theme="dark", rankdir="TB", legend=False)
-    assert 'class="theme-dark"' in page
+    page = player_page(tl, theme="dark", rankdir="BT", legend=False)
+    data = page_data(page)
+    assert data["theme"] == "dark" and data["rankdir"] == "BT"
+    assert [layout["directions"] for layout in data["layouts"]] == [["BT", "LR"]]
     assert 'fill="#1e1e1e"' in page  # the dark theme's background in the SVG
     assert 'id="legend"' not in page
+    # The SVG's own stylesheet applies to its theme's players only (a notebook has several).
+    assert ".av-theme-dark .hidden { visibility: hidden; }" in page
+    auto = page_data(player_page(tl))
+    assert auto["rankdir"] is None and auto["layouts"][0]["directions"] == ["LR", "TB"]

@@ -1,4 +1,5 @@
-"""The Stepper inside a real JupyterLab: run a notebook, click next, see the picture change."""
+"""The Stepper in a real JupyterLab 4 and Notebook 7: it renders, steps with buttons and keys in
+the browser, and Python's `stepper.step` follows; step latency measured there."""
 
 import json
 import os
@@ -24,22 +25,22 @@ with autoviz.trace() as tl:
     z = y + b
     z.backward()
 stepper = autoviz.Stepper(tl)
-stepper.speed.value = 200
 stepper"""
 
-# 499 nodes: a chain of tanh and * with a fresh leaf per product.
-BIG_CELL = """\
-import time
+
+def chain_cell(name: str, n_nodes: int) -> str:
+    """A chain of tanh and * with a fresh leaf per product: about n_nodes nodes."""
+    return f"""\
 x = autoviz.tensor(0.5, requires_grad=True)
-with autoviz.trace() as big:
+with autoviz.trace() as tl_{name}:
     y = x
-    for i in range(166):
+    for i in range({n_nodes // 3}):
         w = autoviz.tensor(1.01, requires_grad=True)
         y = y * w if i % 2 else y.tanh()
     y.backward()
-print(len(big.nodes), "nodes")
-big_stepper = autoviz.Stepper(big)
-big_stepper"""
+print(len(tl_{name}.nodes), "nodes")
+{name} = autoviz.Stepper(tl_{name})
+{name}"""
 
 
 def free_port() -> int:
@@ -77,11 +78,30 @@ def ensure_kernelspec(env: dict) -> None:
         )
 
 
+APPS = {
+    "lab": ("jupyterlab", "LabApp", "lab/tree"),
+    "notebook": ("notebook", "JupyterNotebookApp", "notebooks"),
+}
+
+
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    """A JupyterLab server on 127.0.0.1 with a token, its config and data in a temp dir."""
-    pytest.importorskip("jupyterlab", reason="pip install -e '.[test]'")
-    root = tmp_path_factory.mktemp("lab")
+    """A JupyterLab 4 server (see `jupyter_server`)."""
+    yield from jupyter_server(tmp_path_factory, "lab")
+
+
+@pytest.fixture(scope="module", params=sorted(APPS))
+def jupyter(request, tmp_path_factory):
+    """JupyterLab 4, then Notebook 7, each a server of its own."""
+    yield from jupyter_server(tmp_path_factory, request.param)
+
+
+def jupyter_server(tmp_path_factory, app: str):
+    """A Jupyter server on 127.0.0.1 with a token, its config and data in a temp dir; yields
+    its address, token, folder and the path of a notebook's page."""
+    module, app_class, tree = APPS[app]
+    pytest.importorskip(module, reason="pip install -e '.[test]'")
+    root = tmp_path_factory.mktemp(app)
     env = dict(os.environ)
     for var, sub in (
         ("JUPYTER_CONFIG_DIR", "config"),
@@ -101,16 +121,16 @@ def lab(tmp_path_factory):
     command = [
         sys.executable,
         "-m",
-        "jupyterlab",
+        module,
         "--no-browser",
         "--ServerApp.ip=127.0.0.1",
         f"--ServerApp.port={port}",
         "--ServerApp.port_retries=0",
         f"--IdentityProvider.token={token}",
         f"--ServerApp.root_dir={notebooks}",
-        "--LabApp.news_url=None",
-        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        "--LabApp.extension_manager=readonly",
+        f"--{app_class}.news_url=None",
+        f"--{app_class}.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        f"--{app_class}.extension_manager=readonly",
         "--ServerApp.terminals_enabled=False",
         "--allow-root",  # CI containers run as root
     ]
@@ -119,7 +139,7 @@ def lab(tmp_path_factory):
     base = f"http://127.0.0.1:{port}"
     try:
         _wait_for(f"{base}/api/status?token={token}", server, root / "server.log")
-        yield {"base": base, "token": token, "dir": notebooks}
+        yield {"base": base, "token": token, "dir": notebooks, "tree": tree, "app": app}
     finally:
         server.terminate()
         try:
@@ -133,13 +153,13 @@ def _wait_for(url: str, server, log: Path, limit: float = 60) -> None:
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise RuntimeError(f"JupyterLab exited:\n{log.read_text(errors='replace')}")
+            raise RuntimeError(f"Jupyter exited:\n{log.read_text(errors='replace')}")
         try:
             with urllib.request.urlopen(url, timeout=2):
                 return
         except OSError:
             time.sleep(0.3)
-    raise RuntimeError(f"JupyterLab did not answer within {limit} s:\n{log.read_text()}")
+    raise RuntimeError(f"Jupyter did not answer within {limit} s:\n{log.read_text()}")
 
 
 def run_all_cells(page, attempts: int = 10) -> None:
@@ -149,8 +169,8 @@ def run_all_cells(page, attempts: int = 10) -> None:
         "() => [...document.querySelectorAll('.jp-InputPrompt')]"
         ".some(p => /\\[\\d+\\]/.test(p.textContent))"
     )
-    page.locator('.jp-Notebook-ExecutionIndicator[data-status="idle"]').wait_for()
-    page.wait_for_timeout(500)
+    page.locator(".jp-Notebook .jp-Cell").first.wait_for()
+    page.wait_for_timeout(1500)
     for _ in range(attempts):
         dialog = page.locator(".jp-Dialog")
         if dialog.count():  # "Select Kernel": asked when Run came before the session was ready
@@ -166,36 +186,6 @@ def run_all_cells(page, attempts: int = 10) -> None:
     raise AssertionError(f"no cell started running after {attempts} tries of Run All Cells")
 
 
-def node_class(stepper, node_id: str) -> str:
-    return stepper.locator(f"svg g#{node_id}").get_attribute("class")
-
-
-# Click the button titled `title`, then wait for a layer of the frame to be replaced
-# (MutationObserver) and for two animation frames (the new picture painted); ms from the click.
-STEP_LATENCY_JS = """
-async ([root, steps, title]) => {
-  const frame = root.querySelector('.av-frame');
-  const button = [...root.querySelectorAll('button')].find(b => b.title === title);
-  const times = [];
-  for (let i = 0; i < steps; i++) {
-    const changed = new Promise(resolve => {
-      const observer = new MutationObserver(() => {
-        observer.disconnect();
-        resolve(performance.now());
-      });
-      observer.observe(frame, {childList: true, subtree: true});
-    });
-    const start = performance.now();
-    button.click();
-    const updated = await changed;
-    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-    times.push([updated - start, performance.now() - start]);
-  }
-  return times;
-}
-"""
-
-
 @pytest.fixture
 def lab_page(page, tmp_path):
     """The page, with a screenshot of it saved when the test fails (printed path)."""
@@ -205,68 +195,120 @@ def lab_page(page, tmp_path):
     print(f"\npage screenshot: {shot}")
 
 
-def test_stepper_in_jupyterlab_steps_and_reports_latency(lab, lab_page, tmp_path):
-    page = lab_page
-    write_notebook(lab["dir"] / "x.ipynb", [LESSON_CELL, BIG_CELL])
-    page.set_default_timeout(40000)
-    page.goto(f"{lab['base']}/lab/tree/x.ipynb?token={lab['token']}")
+def open_notebook(page, server, name: str, cells: list[str]) -> None:
+    write_notebook(server["dir"] / name, [*cells, ""])  # the empty last cell is typed into
+    page.set_default_timeout(60000)
+    page.goto(f"{server['base']}/{server['tree']}/{name}?token={server['token']}")
     run_all_cells(page)
-    lesson = page.locator(".autoviz-stepper").nth(0)
-    lesson.locator(".av-frame svg g#n1").wait_for()
-    assert "hidden" in node_class(lesson, "n2")  # step 0: only w is made; x appears next
-    # The frame's stylesheet (scoped to this stepper) really hides it on the page.
-    assert lesson.locator("svg g#n2").evaluate("el => getComputedStyle(el).visibility") == "hidden"
-    assert lesson.locator("svg g#n1").evaluate("el => getComputedStyle(el).visibility") == "visible"
-    lesson.locator(".av-banner", has_text="Forward").wait_for()  # may show after the picture
 
-    lesson.locator("button[title='next step']").click()
-    page.wait_for_function(
-        "el => !el.querySelector('svg g#n2').classList.contains('hidden')",
-        arg=lesson.element_handle(),
-    )
-    assert "current" in node_class(lesson, "n2")
-    lesson.locator(".av-banner", has_text="step 1 of 11").wait_for()
-    lesson.locator("button", has_text="start of backward").click()
-    page.wait_for_function(
-        "el => el.querySelector('.av-banner').textContent.includes('Backward')",
-        arg=lesson.element_handle(),
-    )
-    lesson.locator("button[title='next step']").click()
-    lesson.locator(".av-explain", has_text="AddBackward0").wait_for()
-    shot = tmp_path / "stepper.png"
-    lesson.screenshot(path=str(shot))
-    print(f"\nscreenshot: {shot}")
 
-    # Play runs in the browser (jslinked to the slider, speed to its interval) to the end.
-    lesson.locator(".widget-play button").first.click()
-    lesson.locator(".av-count", has_text="step 11 of 11").wait_for(timeout=20000)
-    # The count follows the slider in the browser; the banner is drawn by the kernel, so once
-    # it reads the last step the kernel has handled every value Play sent (on a loaded
-    # machine a late one would otherwise undo the clicks below).
-    lesson.locator(".av-banner", has_text="step 11 of 11").wait_for(timeout=20000)
-    # Play stops one tick after the last step (its icon turns back to ▶); a click before
-    # then would be undone by that tick.
-    lesson.locator(".widget-play button i.fa-play").first.wait_for(timeout=20000)
-    assert "Backward is done" in lesson.locator(".av-explain").inner_text()
+def run_typed(page, code: str) -> None:
+    """Type `code` into the notebook's last (empty) cell and run it (Shift+Enter)."""
+    cell = page.locator(".jp-Notebook .jp-Cell").last
+    cell.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.type(code)
+    page.keyboard.press("Shift+Enter")
 
-    # Step latency: the 500-node timeline beside the 12-step lesson (stepped back from its
-    # end), in the same page and kernel, so the ratio shows what the frame's size costs.
-    big = page.locator(".autoviz-stepper").nth(1)
-    big.locator(".av-frame svg g#n1").wait_for(timeout=60000)
-    back, forward = "previous step (back)", "next step"
-    small = median_times(page.evaluate(STEP_LATENCY_JS, [lesson.element_handle(), 10, back]))
-    large = median_times(page.evaluate(STEP_LATENCY_JS, [big.element_handle(), 10, forward]))
-    print(
-        f"\nstep latency, click to updated SVG / to painted (medians of 10): "
-        f"500-node timeline {large[0]:.0f} / {large[1]:.0f} ms, "
-        f"lesson (7 nodes) {small[0]:.0f} / {small[1]:.0f} ms, "
-        f"ratio {large[1] / small[1]:.2f}x"
-    )
-    # The banners may change a moment after the pictures the latencies were read from.
-    big.locator(".av-banner", has_text="step 10 of 584").wait_for()
-    lesson.locator(".av-banner", has_text="step 1 of 11").wait_for()
+
+def counter(widget) -> str:
+    return widget.locator(".av-counter").text_content()
+
+
+def node_class(widget, node_id: str) -> str:
+    return widget.locator(f"svg.av-svg:visible g#{node_id}").get_attribute("class")
+
+
+# Press a key in the widget `steps` times; each time wait for the counter to change
+# (MutationObserver) and for two animation frames (the new picture painted); ms from the key.
+STEP_LATENCY_JS = """
+async ([root, steps, key]) => {
+  const counter = root.querySelector('.av-counter');
+  root.focus();
+  const times = [];
+  for (let i = 0; i < steps; i++) {
+    const changed = new Promise(resolve => {
+      const observer = new MutationObserver(() => {
+        observer.disconnect();
+        resolve(performance.now());
+      });
+      observer.observe(counter, {childList: true, characterData: true, subtree: true});
+    });
+    const start = performance.now();
+    root.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true}));
+    const updated = await changed;
+    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+    times.push([updated - start, performance.now() - start]);
+  }
+  return times;
+}
+"""
 
 
 def median_times(times: list) -> tuple[float, float]:
-    """Median click-to-update and click-to-paint times (ms)."""
+    """Median key-to-update and key-to-paint times (ms)."""
     return tuple(sorted(t[i] for t in times)[len(times) // 2] for i in (0, 1))
+
+
+def test_stepper_renders_steps_in_the_browser_and_python_follows(jupyter, lab_page, tmp_path):
+    page = lab_page
+    page.set_viewport_size({"width": 1366, "height": 768})
+    open_notebook(page, jupyter, "x.ipynb", [LESSON_CELL])
+    widget = page.locator(".av-player").first
+    widget.locator("svg.av-svg:visible g#n1").wait_for()
+    assert counter(widget) == "step 1 of 12"
+    assert "hidden" in node_class(widget, "n2")  # step 0: only w is made; x appears next
+    # The frame's stylesheet (scoped to the theme) really hides it on the page.
+    hidden = widget.locator("svg.av-svg:visible g#n2")
+    assert hidden.evaluate("el => getComputedStyle(el).visibility") == "hidden"
+
+    widget.locator("button[data-action='next']").click()  # a button
+    page.wait_for_function(
+        "el => el.querySelector('.av-counter').textContent === 'step 2 of 12'",
+        arg=widget.element_handle(),
+    )
+    assert "current" in node_class(widget, "n2")
+    widget.locator(".av-stage").click()  # focus the widget: its keys, not the notebook's
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert counter(widget) == "step 4 of 12"
+    widget.locator("button[data-action='backward']").click()
+    widget.locator(".av-banner", has_text="Backward").wait_for()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    widget.locator(".av-explain", has_text="MulBackward0").wait_for()
+    assert counter(widget) == "step 9 of 12"
+    shot = tmp_path / f"stepper-{jupyter['app']}.png"
+    widget.screenshot(path=str(shot))
+    print(f"\nscreenshot: {shot}")
+
+    run_typed(page, "print('python sees step', stepper.step)")  # Python follows the browser
+    page.get_by_text("python sees step 8").wait_for()
+    run_typed(page, "stepper.step = 2")  # and the browser follows Python
+    page.wait_for_function(
+        "el => el.querySelector('.av-counter').textContent === 'step 3 of 12'",
+        arg=widget.element_handle(),
+    )
+    errors = page.locator("[data-mime-type='application/vnd.jupyter.stderr']")
+    assert errors.count() == 0, errors.first.inner_text()
+
+
+def test_step_latency_in_jupyterlab_for_500_and_2000_nodes(lab, lab_page):
+    page = lab_page
+    page.set_viewport_size({"width": 1366, "height": 768})
+    cells = [LESSON_CELL, chain_cell("s500", 500), chain_cell("s2000", 2000)]
+    open_notebook(page, lab, "big.ipynb", cells)
+    widgets = page.locator(".av-player")
+    widgets.nth(2).locator("svg.av-svg:visible g#n1").wait_for(timeout=240000)
+    found = {}
+    for i, name in ((0, "lesson"), (1, "500 nodes"), (2, "2,000 nodes")):
+        widget = widgets.nth(i)
+        widget.scroll_into_view_if_needed()
+        times = page.evaluate(STEP_LATENCY_JS, [widget.element_handle(), 10, "ArrowRight"])
+        found[name] = median_times(times)
+        assert counter(widget).startswith("step 11 of ")
+    print(
+        "\nwidget step latency in JupyterLab, key to updated / to painted (medians of 10): "
+        + "; ".join(f"{name} {a:.1f} / {b:.1f} ms" for name, (a, b) in found.items())
+    )

@@ -27,8 +27,9 @@ w = torch.tensor(3.0, requires_grad=True)
 b = torch.tensor(1.0, requires_grad=True)"""
 
 STEPPER_NOTE = (
-    "The stepper below needs a live kernel (JupyterLab, Notebook 7 or VS Code). Where widgets "
-    "do not run, the still picture printed under it shows the same graph."
+    "The stepper below runs in a live notebook (JupyterLab, Notebook 7, VS Code or Colab): step "
+    "with its buttons or the arrow keys once you have clicked it. Where widgets do not run "
+    "(GitHub, nbviewer) it leaves one still picture, of the step it shows."
 )
 
 
@@ -120,10 +121,7 @@ LESSONS["01_computation_graphs"] = [
         LESSON_LEAVES + "\n\nwith autoviz.trace() as tl:\n    y = w * x\n    z = y + b\n\n"
         "for step in tl.steps:\n    print(step.index, step.caption)"
     ),
-    code(
-        "display(autoviz.Stepper(tl))\n"
-        "tl.draw(step=2)  # a still frame: the multiplication has run, the addition not yet"
-    ),
+    code("autoviz.Stepper(tl, step=2)  # the multiplication has run, the addition not yet"),
     md(
         "## Exercise: count the nodes\n\n"
         "Suppose we also compute `q = z * z - x`. How many **operation** nodes will the graph "
@@ -198,8 +196,7 @@ LESSONS["02_dynamic_graphs"] = [
         "    out = f(x)\n"
         "    out.backward()\n"
         "print(tl)\n"
-        "display(autoviz.Stepper(tl))\n"
-        "tl.draw(step=-1)"
+        "autoviz.Stepper(tl, step=-1)"
     ),
     md(
         "## Debugging with ordinary prints\n\n"
@@ -259,8 +256,7 @@ LESSONS["03_forward_and_backward"] = [
     code(
         LESSON_LEAVES + "\n\nwith autoviz.trace() as tl:\n    y = w * x\n    z = y + b\n"
         "    z.backward()\n\n"
-        "display(autoviz.Stepper(tl))\n"
-        "tl.draw(step=8)  # MulBackward0 at work"
+        "autoviz.Stepper(tl, step=8)  # MulBackward0 at work"
     ),
     md(
         "## The chain rule on each edge\n\n"
@@ -306,12 +302,18 @@ LESSONS["03_forward_and_backward"] = [
     md(
         "## Taking the lesson to class\n\n"
         "`tl.save_html(path)` writes the same stepper as one self-contained web page: no "
-        "Python, no network, it opens from a USB stick. Arrow keys step, Space plays, and a "
-        "button switches to large type for a projector."
+        "Python, no network, it opens from a USB stick. Arrow keys step, Space plays, `F` "
+        "switches to projector mode (large type), `R` turns the graph's direction, `+`/`−`/`0` "
+        "zoom, and the view follows each step.\n\n"
+        "The cell below writes it into a temporary folder, not next to this notebook, and "
+        "prints its address: paste that into a web browser's address bar (or open the file "
+        "from your file manager). JupyterLab can show it too, if you copy it next to the "
+        "notebook, open it from the file browser and press **Trust HTML**, so its script may run."
     ),
     code(
-        'page = tl.save_html("forward_and_backward.html")\n'
-        'print(f"wrote {page}: open it in any browser")'
+        "import tempfile\nfrom pathlib import Path\n\n"
+        'page = tl.save_html(Path(tempfile.mkdtemp()) / "forward_and_backward.html")\n'
+        'print("open this in a web browser:", page.as_uri())'
     ),
     md(
         "## Exercise: quiz mode\n\n"
@@ -321,9 +323,8 @@ LESSONS["03_forward_and_backward"] = [
     ),
     code(
         LESSON_LEAVES + "\nwith autoviz.trace() as tl:\n    z = w * x * x + b\n    z.backward()\n"
-        "display(autoviz.Stepper(tl, quiz=True))\n"
         'first_backward = next(k for k, s in enumerate(tl.steps) if s.phase == "backward")\n'
-        "tl.draw(step=first_backward - 1)  # still: the forward graph, no gradient revealed yet"
+        "autoviz.Stepper(tl, quiz=True, step=first_backward - 1)  # forward done, nothing revealed"
     ),
     exercise("my_answer = None  # x.grad for z = w * x * x + b", "my_answer = 12"),
     check("What is x.grad for z = w * x * x + b at x=2, w=3?", "x.grad.item()"),
@@ -368,8 +369,7 @@ LESSONS["04_leaf_tensors_and_gradients"] = [
         LESSON_LEAVES + "\n\nwith autoviz.trace() as tl:\n    y = w * x\n    y.retain_grad()\n"
         "    z = y + b\n    z.backward()\n\n"
         'print("y.grad =", y.grad)\n'
-        "display(autoviz.Stepper(tl))\n"
-        "tl.draw(step=-1)"
+        "autoviz.Stepper(tl, step=-1)"
     ),
     md(
         "## Gradients accumulate\n\n"
@@ -382,8 +382,7 @@ LESSONS["04_leaf_tensors_and_gradients"] = [
         LESSON_LEAVES + "\n\nwith autoviz.trace() as tl:\n    y = w * x\n    z = y + b\n"
         "    z.backward(retain_graph=True)\n    z.backward()\n\n"
         'print("w.grad after two backward calls:", w.grad)\n'
-        "display(autoviz.Stepper(tl))\n"
-        "tl.draw(step=-1)"
+        "autoviz.Stepper(tl, step=-1)"
     ),
     md(
         "## retain_graph: one walk unless you ask\n\n"
@@ -485,8 +484,7 @@ LESSONS["05_controlling_gradient_tracking"] = [
         "    out = tracked * scale + frozen\n"
         "    out.backward()\n\n"
         'print("w.grad =", w.grad)\n'
-        "display(autoviz.Stepper(tl))\n"
-        "tl.draw(step=-1)"
+        "autoviz.Stepper(tl, step=-1)"
     ),
     md(
         "## Exercise: what survives detach?\n\n"
@@ -551,8 +549,7 @@ LESSONS["06_tensors_and_broadcasting"] = [
         "reduce_step = next(k for k, s in enumerate(tl.steps) if s.kind == 'reduce')\n"
         "print(tl.steps[reduce_step].caption)\n"
         'print("bias.grad =", bias.grad)\n'
-        "display(autoviz.Stepper(tl))\n"
-        "tl.draw(step=reduce_step)"
+        "autoviz.Stepper(tl, step=reduce_step)"
     ),
     md(
         "## Exercise: the bias gradient\n\n"
@@ -637,8 +634,7 @@ LESSONS["07_training_a_tiny_network"] = [
         "\n"
         'graphs = sorted({s.details.get("graph", 0) for s in tl.steps})\n'
         'print(tl, "graphs:", graphs)\n'
-        "display(autoviz.Stepper(tl))\n"
-        "tl.draw(step=-1)"
+        "autoviz.Stepper(tl, step=-1)"
     ),
     md(
         "## The loss curve\n\n"
@@ -723,8 +719,7 @@ LESSONS["08_pytorch_bridge"] = [
         "    z.backward()\n\n"
         "for k, step in enumerate(tl.steps):\n"
         "    print(k, explain(tl, k))\n"
-        "display(autoviz.Stepper(tl))\n"
-        "tl.draw(step=-1)"
+        "autoviz.Stepper(tl, step=-1)"
     ),
     md(
         "## The same graph in both engines\n\n"

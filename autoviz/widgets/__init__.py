@@ -1,4 +1,4 @@
-"""Jupyter widgets for stepping through a Timeline (core ipywidgets only, no front-end build)."""
+"""Jupyter widgets: the Stepper, the HTML player's front-end loaded by anywidget."""
 
 from .stepper import Stepper
 

@@ -1,0 +1,317 @@
+/* ---- camera.js: the view onto the picture, following the step; pan, zoom, minimap ---- */
+
+const FOCUS_PAD = 28; // CSS px kept free around what the camera frames
+const GLIDE_MS = 320;
+const MAX_ZOOM = 2; // × the legible scale: a small graph is shown large, not huge
+const FOCUS_ZOOM = 1.4; // × the legible scale, at most, when framing part of a graph
+
+/* The view is a centre (x, y) in the layout's viewBox units and a scale s (CSS px per unit);
+   it is applied as the SVG's viewBox, so text stays crisp at every zoom. */
+class Camera {
+  constructor(stage, options) {
+    this.stage = stage;
+    this.minText = options.minText; // () -> CSS px the graph's text must reach
+    this.fontSize = options.fontSize; // the layout's text size in viewBox units
+    this.onMove = options.onMove || (() => {});
+    this.follow = true;
+    this.variant = null;
+    this.view = null;
+    this.glide = null;
+    this.minimap = new Minimap(stage, this);
+    this.pointers = new Map();
+    this.listen();
+  }
+
+  size() {
+    return { W: this.stage.clientWidth, H: this.stage.clientHeight };
+  }
+
+  /* CSS px per viewBox unit at which the graph's text is just legible. */
+  legible() {
+    return this.minText() / this.fontSize;
+  }
+
+  fitScale(box, pad = FOCUS_PAD) {
+    const { W, H } = this.size();
+    return Math.min((W - 2 * pad) / Math.max(box.w, 1), (H - 2 * pad) / Math.max(box.h, 1));
+  }
+
+  /* Frame the nodes the step acts on with their neighbours, as large as legible; a graph that
+     fits at a legible scale is shown whole; a step about more than three nodes that do not
+     fit shows the overview. `instant` skips the glide. */
+  frame(variant, instant = false) {
+    const switched = variant !== this.variant;
+    this.variant = variant;
+    const { W, H } = this.size();
+    if (!W || !H) return;
+    const all = variant.box;
+    const legible = this.legible();
+    const whole = this.fitScale(all);
+    let target = null;
+    if (whole >= legible) {
+      target = this.centred(all, Math.min(whole, legible * MAX_ZOOM));
+    } else {
+      const focus = this.focusBoxes(variant);
+      if (focus) target = this.around(focus, legible, whole);
+      else target = switched || !this.view ? this.centred(all, whole) : this.view;
+    }
+    this.moveTo(target, instant || switched);
+  }
+
+  /* The step's nodes with their neighbours when that is legible, else with the edges the
+     step acts on; else the step's nodes at the legible scale, the view pulled toward those
+     edges as far as keeps the nodes in view. Nodes too far apart even for that are framed
+     anyway when few (all in view); a step about more than three is shown as the overview. */
+  around({ near, acting, own, count }, legible, whole) {
+    for (const box of [near, acting]) {
+      const s = this.fitScale(box);
+      if (s >= legible) return this.centred(box, Math.min(s, legible * FOCUS_ZOOM));
+    }
+    const fitOwn = this.fitScale(own);
+    if (fitOwn < legible) {
+      return count <= 3 ? this.centred(own, fitOwn) : this.centred(this.variant.box, whole);
+    }
+    const { W, H } = this.size();
+    const toward = (c, lo, len, view) => {
+      const room = Math.max(0, (view - 2 * FOCUS_PAD) / legible - len) / 2;
+      return Math.min(Math.max(c, lo + len / 2 - room), lo + len / 2 + room);
+    };
+    const x = toward(acting.x + acting.w / 2, own.x, own.w, W);
+    const y = toward(acting.y + acting.h / 2, own.y, own.h, H);
+    return this.centred({ x, y, w: 0, h: 0 }, legible);
+  }
+
+  /* Boxes in viewBox units around what the step acts on: its nodes with their neighbours and
+     edges (near), its nodes and its own edges (acting), its nodes alone (own); null when the
+     step shows nothing it acts on. */
+  focusBoxes(variant) {
+    const current = [...variant.svg.querySelectorAll("g.current")].filter(visibleGroup);
+    const nodes = current.filter((g) => g.classList.contains("node"));
+    if (!current.length) return null;
+    const own = (nodes.length ? nodes : current).map((g) => variant.boundsOf(g.id));
+    const acting = current.map((g) => variant.boundsOf(g.id));
+    const near = acting.slice();
+    for (const g of nodes) {
+      for (const [edge, other] of variant.neighbours(g.id)) {
+        const node = variant.groups.get(other);
+        if (node && visibleGroup(node)) near.push(variant.boundsOf(other));
+        const line = variant.groups.get(edge);
+        if (line && visibleGroup(line)) near.push(variant.boundsOf(edge));
+      }
+    }
+    return { near: union(near), acting: union(acting), own: union(own), count: nodes.length };
+  }
+
+  /* A view of `box` at scale s, kept inside the drawing where the drawing is larger. */
+  centred(box, s) {
+    const all = this.variant.box;
+    const { W, H } = this.size();
+    const clamp = (c, half, lo, len) =>
+      len <= 2 * half ? lo + len / 2 : Math.min(Math.max(c, lo + half), lo + len - half);
+    const x = clamp(box.x + box.w / 2, W / 2 / s, all.x, all.w);
+    const y = clamp(box.y + box.h / 2, H / 2 / s, all.y, all.h);
+    return { x, y, s };
+  }
+
+  moveTo(target, instant) {
+    if (!target) return;
+    cancelAnimationFrame(this.glide);
+    const from = this.view;
+    if (instant || !from || prefersReducedMotion()) {
+      this.apply(target);
+      return;
+    }
+    const start = performance.now();
+    const tick = (now) => {
+      const t = Math.min(1, (now - start) / GLIDE_MS);
+      const e = t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
+      const s = Math.exp(Math.log(from.s) + (Math.log(target.s) - Math.log(from.s)) * e);
+      this.apply({ x: from.x + (target.x - from.x) * e, y: from.y + (target.y - from.y) * e, s });
+      if (t < 1) this.glide = requestAnimationFrame(tick);
+    };
+    this.glide = requestAnimationFrame(tick);
+  }
+
+  apply(view) {
+    this.view = view;
+    const { W, H } = this.size();
+    const w = W / view.s;
+    const h = H / view.s;
+    const box = `${view.x - w / 2} ${view.y - h / 2} ${w} ${h}`;
+    if (this.variant) this.variant.svg.setAttribute("viewBox", box);
+    this.minimap.draw();
+    this.onMove(view);
+  }
+
+  /* What the learner asks for: zoom by a factor about a stage point, pan, fit everything. */
+  zoom(factor, px, py) {
+    if (!this.view) return;
+    const { W, H } = this.size();
+    const v = this.view;
+    px = px ?? W / 2;
+    py = py ?? H / 2;
+    const s = Math.min(Math.max(v.s * factor, this.fitScale(this.variant.box) / 2), 40);
+    // Keep the point under (px, py) where it is.
+    const ux = v.x + (px - W / 2) / v.s;
+    const uy = v.y + (py - H / 2) / v.s;
+    this.moveTo({ x: ux - (px - W / 2) / s, y: uy - (py - H / 2) / s, s }, true);
+  }
+
+  pan(dx, dy) {
+    if (!this.view) return;
+    const v = this.view;
+    this.moveTo({ x: v.x - dx / v.s, y: v.y - dy / v.s, s: v.s }, true);
+  }
+
+  fitAll() {
+    if (!this.variant) return;
+    const all = this.variant.box;
+    this.moveTo(this.centred(all, this.fitScale(all)), false);
+  }
+
+  /* Whether the view shows less than the whole drawing (then the minimap is shown). */
+  zoomedIn() {
+    if (!this.view || !this.variant) return false;
+    const { W, H } = this.size();
+    const all = this.variant.box;
+    return W / this.view.s < all.w * 0.98 || H / this.view.s < all.h * 0.98;
+  }
+
+  listen() {
+    const stage = this.stage;
+    stage.addEventListener(
+      "wheel",
+      (event) => {
+        event.preventDefault();
+        const r = stage.getBoundingClientRect();
+        const factor = Math.exp(-event.deltaY * (event.deltaMode === 1 ? 0.05 : 0.0015));
+        this.zoom(factor, event.clientX - r.left, event.clientY - r.top);
+      },
+      { passive: false },
+    );
+    stage.addEventListener("pointerdown", (event) => {
+      if (event.target.closest("button, canvas, input, select")) return;
+      stage.setPointerCapture(event.pointerId);
+      this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      stage.classList.add("av-dragging");
+    });
+    stage.addEventListener("pointermove", (event) => {
+      const last = this.pointers.get(event.pointerId);
+      if (!last) return;
+      const now = { x: event.clientX, y: event.clientY };
+      if (this.pointers.size === 2) {
+        const [other] = [...this.pointers].filter(([id]) => id !== event.pointerId);
+        const o = other[1];
+        const before = Math.hypot(last.x - o.x, last.y - o.y);
+        const after = Math.hypot(now.x - o.x, now.y - o.y);
+        const r = stage.getBoundingClientRect();
+        if (before > 0) this.zoom(after / before, (now.x + o.x) / 2 - r.left, (now.y + o.y) / 2 - r.top);
+      } else {
+        this.pan(now.x - last.x, now.y - last.y);
+      }
+      this.pointers.set(event.pointerId, now);
+    });
+    const release = (event) => {
+      this.pointers.delete(event.pointerId);
+      if (!this.pointers.size) stage.classList.remove("av-dragging");
+    };
+    stage.addEventListener("pointerup", release);
+    stage.addEventListener("pointercancel", release);
+  }
+}
+
+function visibleGroup(g) {
+  const cls = g.getAttribute("class") || "";
+  return !/\bhidden\b/.test(cls);
+}
+
+function union(boxes) {
+  const real = boxes.filter(Boolean);
+  const x0 = Math.min(...real.map((b) => b.x));
+  const y0 = Math.min(...real.map((b) => b.y));
+  const x1 = Math.max(...real.map((b) => b.x + b.w));
+  const y1 = Math.max(...real.map((b) => b.y + b.h));
+  return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+}
+
+/* While zoomed in: the whole drawing small in a corner, its nodes as boxes, the view as a
+   frame; a click or drag there moves the view. */
+class Minimap {
+  constructor(stage, camera) {
+    this.camera = camera;
+    this.canvas = h("canvas", { class: "av-minimap", "aria-hidden": "true", hidden: true });
+    stage.append(this.canvas);
+    this.pending = false;
+    const moveTo = (event) => {
+      const p = this.toLayout(event);
+      if (p) camera.moveTo({ x: p.x, y: p.y, s: camera.view.s }, true);
+    };
+    this.canvas.addEventListener("pointerdown", (event) => {
+      event.stopPropagation();
+      this.canvas.setPointerCapture(event.pointerId);
+      moveTo(event);
+    });
+    this.canvas.addEventListener("pointermove", (event) => {
+      if (this.canvas.hasPointerCapture(event.pointerId)) moveTo(event);
+    });
+  }
+
+  draw() {
+    if (this.pending) return;
+    this.pending = true;
+    requestAnimationFrame(() => {
+      this.pending = false;
+      this.paint();
+    });
+  }
+
+  paint() {
+    const cam = this.camera;
+    const show = cam.zoomedIn();
+    this.canvas.hidden = !show;
+    if (!show) return;
+    const variant = cam.variant;
+    const all = variant.box;
+    const width = 168;
+    const scale = Math.min(width / all.w, 110 / all.h);
+    const cw = Math.max(24, Math.round(all.w * scale));
+    const ch = Math.max(24, Math.round(all.h * scale));
+    const ratio = window.devicePixelRatio || 1;
+    if (this.canvas.width !== cw * ratio || this.canvas.height !== ch * ratio) {
+      this.canvas.width = cw * ratio;
+      this.canvas.height = ch * ratio;
+      this.canvas.style.width = `${cw}px`;
+      this.canvas.style.height = `${ch}px`;
+    }
+    this.scale = scale;
+    const ctx = this.canvas.getContext("2d");
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.clearRect(0, 0, cw, ch);
+    const style = getComputedStyle(this.canvas);
+    const ink = style.color;
+    const accent = style.getPropertyValue("--accent") || ink;
+    const toMap = (b) => [(b.x - all.x) * scale, (b.y - all.y) * scale, b.w * scale, b.h * scale];
+    for (const g of variant.svg.querySelectorAll("g.node")) {
+      if (!visibleGroup(g)) continue;
+      const b = variant.boundsOf(g.id);
+      if (!b) continue;
+      ctx.fillStyle = g.classList.contains("current") ? accent : ink;
+      ctx.globalAlpha = g.classList.contains("current") ? 1 : 0.35;
+      ctx.fillRect(...toMap(b));
+    }
+    ctx.globalAlpha = 1;
+    const { W, H } = cam.size();
+    const v = cam.view;
+    const view = { x: v.x - W / 2 / v.s, y: v.y - H / 2 / v.s, w: W / v.s, h: H / v.s };
+    ctx.strokeStyle = accent;
+    ctx.lineWidth = 2;
+    ctx.strokeRect(...toMap(view));
+  }
+
+  toLayout(event) {
+    const r = this.canvas.getBoundingClientRect();
+    const all = this.camera.variant.box;
+    if (!this.scale) return null;
+    return { x: all.x + (event.clientX - r.left) / this.scale, y: all.y + (event.clientY - r.top) / this.scale };
+  }
+}

@@ -1,0 +1,544 @@
+/* ---- player.js: the component: banner, stage, panels, controls, keys, play, quiz ---- */
+
+const LEGIBLE_PX = 12; // graph text at least this large, on any screen
+const PROJECTOR_PX = 18; // and this large in projector mode
+const TICK_MS = 1200; // one step at 1× speed
+
+/* One player in `root`, reading and writing the traits of `model` (anywidget's, or the page's
+   localModel). Extension points for views added later (node card, heatmaps, code↔graph
+   links, a scrubbable timeline, compare): `on(event, fn)` for "step" (k, step), "picture"
+   (the Variant on screen), "view" (the camera's view); `side` (the panel column) and
+   `controls` (the button row) to add elements to; `picture.shown.groups` (id -> SVG group);
+   `request(k)` to move as the learner would, `camera.frame()` to re-frame. */
+class Player {
+  constructor(root, model, { page = false } = {}) {
+    this.root = root;
+    this.model = model;
+    this.page = page;
+    this.data = model.get("_data");
+    this.events = new Map();
+    this.cleanups = [];
+    this.timer = null;
+    this.current = 0;
+    this.build();
+    this.picture = new Picture(this.data, model.get("_svgs"), this.stage);
+    this.quiz = new Quiz(this.data.steps, model.get("quiz"));
+    this.camera = new Camera(this.stage, {
+      minText: () => (this.projector ? PROJECTOR_PX : LEGIBLE_PX),
+      fontSize: this.data.fontSize,
+      onMove: (view) => this.emit("view", view),
+    });
+    this.started = false;
+    this.setProjector(model.get("projector"));
+    this.setFollow(model.get("follow"));
+    this.buildCode();
+    this.wire();
+    this.watch(new ResizeObserver(() => this.resized()));
+    this.resized(); // the page has its size now; a widget gets it once attached
+    this.picture.ready.then(() => this.unpacked());
+  }
+
+  /* Every direction's layout is in: show the chosen one if it was not yet at hand. */
+  unpacked() {
+    if (this.destroyed) return;
+    if (this.started && this.picture.shown.direction !== this.picture.direction) {
+      this.camera.frame(this.picture.show(), true);
+      this.emit("picture", this.picture.shown);
+    }
+    this.showDirection();
+    this.root.dataset.ready = "true";
+  }
+
+  showDirection() {
+    this.directionButton.textContent = `⇄ ${this.picture.shown ? this.picture.shown.direction : ""}`;
+    this.directionButton.hidden = this.picture.offered().length < 2;
+  }
+
+  /* ---- events for extensions ---- */
+
+  on(event, fn) {
+    if (!this.events.has(event)) this.events.set(event, []);
+    this.events.get(event).push(fn);
+  }
+
+  emit(event, ...args) {
+    for (const fn of this.events.get(event) || []) fn(...args);
+  }
+
+  /* ---- building the DOM ---- */
+
+  build() {
+    const root = this.root;
+    const total = this.data.steps.length;
+    root.classList.add("av-player", `av-theme-${this.data.theme}`);
+    root.tabIndex = 0; // keys reach the player once it has focus (a click gives it)
+    root.setAttribute("data-lm-suppress-shortcuts", "true"); // JupyterLab: our keys, not its
+    const button = (action, label, title) =>
+      h("button", { type: "button", "data-action": action, title }, label);
+    this.banner = h("div", { class: "av-banner", role: "status", "aria-live": "polite" });
+    this.counter = h("span", { class: "av-counter" });
+    this.stage = h("div", { class: "av-stage", "aria-label": "Computation graph" });
+    this.followButton = button("follow", "◎ Follow", "Follow the step with the camera (C)");
+    this.directionButton = button("direction", "⇄", "Switch the layout's direction (R)");
+    this.viewBar = h(
+      "div",
+      { class: "av-view", role: "toolbar", "aria-label": "View" },
+      button("zoom-in", "+", "Zoom in (+)"),
+      button("zoom-out", "−", "Zoom out (−)"),
+      button("fit", "Fit", "Show the whole graph (0)"),
+      this.followButton,
+      this.directionButton,
+    );
+    this.stage.append(this.viewBar);
+    this.prompt = h("label", { class: "av-prompt" });
+    this.answerBox = h("input", {
+      class: "av-answer",
+      type: "text",
+      inputmode: "decimal",
+      autocomplete: "off",
+      spellcheck: "false",
+      "aria-label": "Your answer",
+    });
+    this.verdict = h("p", { class: "av-verdict", role: "status", "aria-live": "polite" });
+    this.quizBox = h(
+      "section",
+      { class: "av-quiz", hidden: true },
+      this.prompt,
+      h(
+        "div",
+        { class: "av-quiz-row" },
+        this.answerBox,
+        button("check", "Check", "Check my answer (Enter)"),
+        button("reveal", "Show me", "Show the answer without guessing"),
+      ),
+      this.verdict,
+    );
+    this.explainBox = h("div", { class: "av-explain" });
+    this.codeList = h("ol", { class: "av-code" });
+    this.codePanel = h("section", { class: "av-panel av-code-panel" }, h("h2", {}, "Code"), this.codeList);
+    this.side = h(
+      "aside",
+      { class: "av-side" },
+      this.quizBox,
+      h("section", { class: "av-panel av-explain-panel" }, h("h2", {}, "What happens"), this.explainBox),
+      this.codePanel,
+    );
+    this.slider = h("input", {
+      class: "av-slider",
+      type: "range",
+      min: 0,
+      max: total - 1,
+      value: 0,
+      "aria-label": "Step",
+    });
+    this.speed = h(
+      "select",
+      { class: "av-speed", "aria-label": "Speed", title: "Speed" },
+      ...["0.5", "1", "2", "4"].map((v) => h("option", { value: v, selected: v === "1" }, `${v}×`)),
+    );
+    this.playButton = button("play", "▶ Play", "Play or pause (Space)");
+    this.playButton.classList.add("av-play");
+    this.projectorButton = button("projector", "⤢ Projector", "Projector mode: large type (F)");
+    this.controls = h(
+      "nav",
+      { class: "av-controls", "aria-label": "Stepping" },
+      button("first", "⇤", "First step (Home)"),
+      button("prev", "◀", "Previous step (←)"),
+      this.playButton,
+      button("next", "▶", "Next step (→)"),
+      button("backward", "⤺ Backward", "Jump to the start of backward"),
+      button("last", "End ⇥", "Jump to the end (End)"),
+      this.speed,
+      this.slider,
+      this.projectorButton,
+    );
+    root.replaceChildren(
+      h("header", { class: "av-top" }, this.banner, this.counter),
+      h("div", { class: "av-body" }, this.stage, this.side),
+      this.controls,
+    );
+  }
+
+  buildCode() {
+    const code = this.data.code;
+    let file = null;
+    for (const src of code) {
+      // a file's or cell's label above its rows; context rows (loop headers, calls) dimmed
+      const role = src.role && src.role !== "code" ? { class: `av-${src.role}` } : {};
+      const li = h(
+        "li",
+        role,
+        h("span", { class: "av-lineno" }, src.line === null ? "" : String(src.line)),
+        h("code", {}, src.text),
+      );
+      if (src.file !== file && code.length > 1) li.title = src.file;
+      file = src.file;
+      this.codeList.append(li);
+    }
+    this.codePanel.hidden = !code.length;
+    this.shownLine = undefined;
+  }
+
+  /* ---- wiring: buttons, keys, model traits ---- */
+
+  wire() {
+    const actions = {
+      first: () => this.request(0),
+      prev: () => this.request(this.current - 1),
+      next: () => this.next(),
+      last: () => this.request(this.data.steps.length - 1),
+      backward: () => this.request(this.backwardStart()),
+      play: () => this.toggle(),
+      projector: () => this.toggleProjector(),
+      "zoom-in": () => this.camera.zoom(1.25),
+      "zoom-out": () => this.camera.zoom(0.8),
+      fit: () => this.camera.fitAll(),
+      follow: () => this.setFollow(!this.camera.follow),
+      direction: () => this.turn(),
+      check: () => this.answer(this.answerBox.value),
+      reveal: () => this.answer(null),
+    };
+    this.listen(this.root, "click", (event) => {
+      // A notebook focuses itself on mousedown; the keys are ours once the player is clicked.
+      if (!this.page && !this.root.contains(document.activeElement)) {
+        this.root.focus({ preventScroll: true });
+      }
+      const target = event.target.closest("[data-action]");
+      if (target && this.root.contains(target) && actions[target.dataset.action]) {
+        actions[target.dataset.action]();
+      }
+    });
+    this.listen(this.slider, "input", () => this.request(Number(this.slider.value)));
+    this.listen(this.speed, "change", () => {
+      if (this.timer !== null) {
+        this.pause();
+        this.play();
+      }
+    });
+    this.listen(this.answerBox, "keydown", (event) => {
+      if (event.key === "Enter") this.answer(this.answerBox.value);
+      if (event.key === "Escape") this.root.focus({ preventScroll: true }); // keys step again
+    });
+    const keys = {
+      ArrowRight: actions.next,
+      ArrowLeft: actions.prev,
+      Home: actions.first,
+      End: actions.last,
+      " ": actions.play,
+      f: actions.projector,
+      "+": actions["zoom-in"],
+      "=": actions["zoom-in"],
+      "-": actions["zoom-out"],
+      "−": actions["zoom-out"],
+      0: actions.fit,
+      c: actions.follow,
+      r: actions.direction,
+    };
+    // The page takes keys anywhere; a widget only while it has focus (a notebook has its own
+    // keys, which Notebook 7 takes in the capture phase: ours are read before, on window).
+    const handler = (event) => {
+      if (!this.page && !this.root.contains(event.target)) return;
+      const tag = event.target.tagName;
+      if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
+      const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+      const action = keys[key];
+      if (!action) return;
+      event.preventDefault();
+      event.stopPropagation();
+      action();
+    };
+    this.listen(window, "keydown", handler, true);
+    if (this.page) {
+      this.listen(document, "fullscreenchange", () => {
+        if (!document.fullscreenElement && this.projector) this.setProjector(false);
+      });
+    }
+    const traits = {
+      "change:step": () => {
+        const k = this.entryOf(this.model.get("step"));
+        if (k !== this.current && this.quiz.pending !== k) this.request(k);
+      },
+      "change:follow": () => this.setFollow(this.model.get("follow")),
+      "change:projector": () => this.setProjector(this.model.get("projector")),
+      "change:quiz": () => {
+        this.quiz.enabled = this.model.get("quiz");
+        if (!this.quiz.enabled) this.closeQuiz();
+      },
+      "change:rankdir": () => {
+        const dir = this.model.get("rankdir");
+        if (dir && dir !== this.picture.shown.direction && this.picture.offered().includes(dir)) {
+          this.turn(dir);
+        }
+      },
+    };
+    for (const [event, fn] of Object.entries(traits)) {
+      this.model.on(event, fn);
+      this.cleanups.push(() => this.model.off(event, fn));
+    }
+  }
+
+  listen(target, event, fn, options) {
+    target.addEventListener(event, fn, options);
+    this.cleanups.push(() => target.removeEventListener(event, fn, options));
+  }
+
+  watch(observer) {
+    observer.observe(this.stage);
+    this.cleanups.push(() => observer.disconnect());
+  }
+
+  destroy() {
+    this.destroyed = true;
+    this.pause();
+    cancelAnimationFrame(this.camera.glide);
+    for (const fn of this.cleanups) fn();
+  }
+
+  /* ---- start and size ---- */
+
+  resized() {
+    const { W, H } = this.camera.size();
+    if (!W || !H) return; // not on screen yet (a widget before its cell output is attached)
+    if (!this.started) {
+      this.started = true;
+      this.picture.direction = this.chooseDirection();
+      this.goto(this.entryOf(this.model.get("step") || 0));
+      return;
+    }
+    if (this.camera.follow || !this.camera.view) this.camera.frame(this.picture.shown, true);
+    else this.camera.apply(this.camera.view);
+  }
+
+  /* The explicit rankdir, else the direction whose layouts show largest on this stage. */
+  chooseDirection() {
+    const dirs = this.picture.directions;
+    if (this.data.rankdir && dirs.includes(this.data.rankdir)) return this.data.rankdir;
+    const score = (dir) => {
+      const boxes = this.picture.sizes(dir);
+      return Math.min(...boxes.map((box) => this.camera.fitScale(box)));
+    };
+    return dirs.reduce((best, dir) => (score(dir) > score(best) * 1.02 ? dir : best), dirs[0]);
+  }
+
+  /* ---- stepping ---- */
+
+  /* The entry showing timeline step k (entries are the steps, except that a graph too large
+     to draw has one entry for all its steps). */
+  entryOf(k) {
+    const steps = this.data.steps;
+    let lo = 0;
+    let hi = steps.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (steps[mid].index <= k) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /* Show step k, whatever the quiz says (tests and `window.autoviz.goto` with no quiz). */
+  goto(k) {
+    const steps = this.data.steps;
+    k = Math.max(0, Math.min(steps.length - 1, k));
+    this.picture.goto(k);
+    this.current = k;
+    this.show();
+  }
+
+  /* Move to step k as the learner asked: forward past an unanswered question stops there. */
+  request(k) {
+    k = Math.max(0, Math.min(this.data.steps.length - 1, k));
+    const asked = k > this.current ? this.quiz.firstUnanswered(this.current, k) : null;
+    if (asked !== null) {
+      if (this.current !== asked - 1) this.goto(asked - 1);
+      this.ask(asked);
+      this.slider.value = String(this.current);
+      return false;
+    }
+    this.closeQuiz();
+    if (k !== this.current) this.goto(k);
+    else this.sync();
+    return true;
+  }
+
+  next() {
+    if (this.current === this.data.steps.length - 1) return false;
+    return this.request(this.current + 1);
+  }
+
+  show() {
+    const step = this.data.steps[this.current];
+    const strings = this.data.strings;
+    const variant = this.picture.shown;
+    const total = this.data.steps.length;
+    this.banner.textContent = strings[step.banner];
+    this.banner.className = `av-banner av-phase-${step.phase}`;
+    this.root.dataset.step = String(step.index);
+    this.root.dataset.phase = step.phase;
+    if (this.page) {
+      document.body.dataset.step = String(step.index);
+      document.body.dataset.phase = step.phase;
+    }
+    this.counter.textContent = `step ${step.index + 1} of ${this.data.total}`;
+    this.slider.value = String(this.current);
+    this.explainBox.replaceChildren(
+      ...strings[step.explain].split("\n").map((line) => h("div", {}, line)),
+    );
+    this.showLine(step.line);
+    this.controls.querySelector('[data-action="prev"]').disabled = this.current === 0;
+    this.controls.querySelector('[data-action="next"]').disabled = this.current === total - 1;
+    this.showDirection();
+    if (this.camera.follow || this.camera.variant !== variant) this.camera.frame(variant);
+    this.sync();
+    this.emit("picture", variant);
+    this.emit("step", this.current, step);
+  }
+
+  /* Tell Python (the widget's `step` trait) where the player is. */
+  sync() {
+    const index = this.data.steps[this.current].index;
+    if (this.model.get("step") !== index) {
+      this.model.set("step", index);
+      this.model.save_changes();
+    }
+  }
+
+  showLine(index) {
+    if (index === this.shownLine) return; // reading offsets below forces a layout
+    this.shownLine = index;
+    for (const li of this.codeList.querySelectorAll(".current")) li.classList.remove("current");
+    if (index === null || index === undefined) return;
+    const li = this.codeList.children[index];
+    if (!li) return;
+    li.classList.add("current");
+    const panel = this.codePanel;
+    const top = li.offsetTop - panel.clientHeight / 2 + li.clientHeight / 2;
+    panel.scrollTop = Math.max(0, top);
+  }
+
+  backwardStart() {
+    const steps = this.data.steps;
+    const layout = steps[this.current].layout;
+    let k = steps.findIndex((s, i) => s.layout === layout && s.phase === "backward" && i > 0);
+    if (k < 0 || k === this.current) {
+      k = steps.findIndex((s, i) => s.phase === "backward" && i > this.current);
+    }
+    return k < 0 ? this.current : k;
+  }
+
+  /* ---- the quiz ---- */
+
+  ask(k) {
+    this.pause();
+    const quiz = this.data.steps[k].quiz;
+    if (this.quiz.pending === k) return;
+    this.quiz.pending = k;
+    this.quizBox.hidden = false;
+    this.prompt.textContent = quiz.prompt;
+    this.verdict.textContent = "";
+    this.verdict.className = "av-verdict";
+    this.enableQuiz(true);
+    this.answerBox.value = "";
+    this.answerBox.focus({ preventScroll: true });
+  }
+
+  answer(text) {
+    if (this.quiz.pending === null) return;
+    const k = this.quiz.pending;
+    const [verdict, sentence] = this.quiz.answer(text);
+    this.verdict.textContent = sentence;
+    this.verdict.className = `av-verdict ${verdict}`;
+    if (verdict === "invalid") return; // not a number: the learner may try again
+    this.quiz.pending = null;
+    this.goto(k);
+    this.enableQuiz(false);
+    this.root.focus({ preventScroll: true }); // → goes on from here
+  }
+
+  enableQuiz(on) {
+    for (const el of this.quizBox.querySelectorAll("input, button")) el.disabled = !on;
+  }
+
+  closeQuiz() {
+    this.quiz.pending = null;
+    this.quizBox.hidden = true;
+  }
+
+  /* ---- play, projector, camera, direction ---- */
+
+  play() {
+    if (this.current === this.data.steps.length - 1) this.request(0);
+    const speed = Number(this.speed.value);
+    this.timer = setInterval(() => {
+      if (!this.next() || this.current === this.data.steps.length - 1) this.pause();
+    }, TICK_MS / speed);
+    this.playButton.textContent = "⏸ Pause";
+    this.playButton.classList.add("playing");
+  }
+
+  pause() {
+    clearInterval(this.timer);
+    this.timer = null;
+    this.playButton.textContent = "▶ Play";
+    this.playButton.classList.remove("playing");
+  }
+
+  toggle() {
+    if (this.timer === null) this.play();
+    else this.pause();
+  }
+
+  toggleProjector() {
+    const on = !this.projector;
+    this.setProjector(on);
+    const target = this.page ? document.documentElement : this.root;
+    if (on && !document.fullscreenElement && target.requestFullscreen) {
+      target.requestFullscreen().catch(() => {}); // refused (no user gesture): large type only
+    } else if (!on && document.fullscreenElement) {
+      document.exitFullscreen().catch(() => {});
+    }
+  }
+
+  setProjector(on) {
+    on = Boolean(on);
+    if (this.projector === on) return;
+    this.projector = on;
+    this.root.classList.toggle("av-projector", on);
+    if (this.page) document.documentElement.classList.toggle("projector", on);
+    this.projectorButton.classList.toggle("active", on);
+    this.projectorButton.setAttribute("aria-pressed", String(on));
+    if (this.model.get("projector") !== on) {
+      this.model.set("projector", on);
+      this.model.save_changes();
+    }
+    if (this.started) requestAnimationFrame(() => this.camera.frame(this.picture.shown, true));
+  }
+
+  setFollow(on) {
+    this.camera.follow = Boolean(on);
+    this.followButton.setAttribute("aria-pressed", String(this.camera.follow));
+    this.followButton.classList.toggle("active", this.camera.follow);
+    if (this.model.get("follow") !== this.camera.follow) {
+      this.model.set("follow", this.camera.follow);
+      this.model.save_changes();
+    }
+    if (this.camera.follow && this.started) this.camera.frame(this.picture.shown);
+  }
+
+  /* Show the layout in another direction (the next one, or `dir`), made at export time. */
+  turn(dir) {
+    const dirs = this.picture.offered();
+    if (dirs.length < 2) return;
+    const now = this.picture.shown.direction;
+    this.picture.direction = dir || dirs[(dirs.indexOf(now) + 1) % dirs.length];
+    const variant = this.picture.show();
+    this.camera.frame(variant, true);
+    this.showDirection();
+    if (this.model.get("rankdir") !== this.picture.direction) {
+      this.model.set("rankdir", this.picture.direction);
+      this.model.save_changes();
+    }
+    this.emit("picture", variant);
+  }
+}

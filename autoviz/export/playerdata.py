@@ -1,0 +1,179 @@
+"""What the player front-end replays: per-step changes, panels, quiz, and layouts both ways."""
+
+import html
+import math
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ..render.labels import visible_data
+from ..tracing import explain
+from .deltas import Deltas, step_deltas
+
+FORMAT, VERSION = "autoviz-player", 2
+# Each graph is laid out in its own direction and the perpendicular one, so the player can pick
+# the one that fits the screen (or switch with R) without a layout engine.
+PERPENDICULAR = {"LR": "TB", "RL": "TB", "TB": "LR", "BT": "LR"}
+_COMMENT = re.compile(r"<!--.*?-->\n?", re.S)  # Graphviz's `<!-- n1 -->`: 6% of a layout
+_VIEW_BOX = re.compile(r'<svg[^>]*\sviewBox="([^"]*)"')
+
+
+@dataclass
+class Bundle:
+    """The player's data (plain JSON), each layout's SVG text per direction, and the frames
+    of the first direction (for still pictures)."""
+
+    data: dict
+    svgs: list[list[str]]
+    frames: object
+
+
+def build(
+    tl,
+    *,
+    quiz: bool = False,
+    theme: str = "default",
+    ghost: bool = False,
+    rankdir: str | None = None,
+    timeout=None,
+    **options,
+) -> Bundle:
+    """Lay out every graph of `tl` (both directions) and derive what each step changes."""
+    from ..render import get_theme, make_options
+    from ..render.frames import Frames
+
+    for flag, value in (("quiz", quiz), ("ghost", ghost)):
+        if not isinstance(value, bool):
+            raise ValueError(f"{flag} must be True or False, got {value!r}")
+    if not len(tl):
+        raise ValueError("this timeline has no steps: nothing was recorded in the block")
+    look = get_theme(theme)
+    first = make_options(**options, **({} if rankdir is None else {"rankdir": rankdir}))
+    directions = [first.rankdir, PERPENDICULAR[first.rankdir]]
+    frames = Frames(tl, look, first, timeout)
+    deltas = step_deltas(frames, ghost)
+    other = Frames(tl, look, replace(first, rankdir=directions[1]), timeout)
+    svgs = []
+    for i, layout in enumerate(deltas.layouts):
+        first_step = deltas.steps[deltas.layout_of_step.index(i)]  # its first state, that way
+        svg = other.svg(first_step, ghost)
+        svgs.append([_inline(layout.svg, look.name), _inline(svg, look.name)])
+    # Texts as shown: characters a reader cannot see (and lone surrogates, which UTF-8 cannot
+    # hold) spelled out, as the picture shows them.
+    data = visible_data(_data(tl, deltas, quiz))
+    data["layouts"] = [
+        {
+            "slots": [_slot(key) for key in layout.slots],
+            "directions": directions,
+            "boxes": [_view_box(svg) for svg in variants],  # to choose a direction unseen
+        }
+        for layout, variants in zip(deltas.layouts, svgs, strict=True)
+    ]
+    # fontSize: the smallest label text (value and grad rows), which the camera keeps legible.
+    data |= {"rankdir": rankdir, "theme": look.name, "fontSize": look.small_size}
+    return Bundle(data, svgs, frames)
+
+
+def _data(tl, deltas: Deltas, quiz: bool) -> dict:
+    """Steps, panels and code as plain data; repeated strings are stored once in `strings`."""
+    strings, where = [], {}
+
+    def intern(text: str) -> int:
+        if text not in where:
+            where[text] = len(strings)
+            strings.append(text)
+        return where[text]
+
+    steps, panels = [], explain.panels(tl)
+    # One entry per step, but one only for a graph too large to draw (its note says so);
+    # `index` is the timeline's step, which the counter and the widget's `step` trait use.
+    for i, (k, note) in enumerate(zip(deltas.steps, deltas.notes, strict=True)):
+        panel, flat = panels[k], []
+        for slot, value in deltas.changes[i]:
+            # Values as the DOM holds them: the script sets them with textContent or as a class.
+            flat += [slot, intern(html.unescape(value))]
+        steps.append(
+            {
+                "index": k,
+                "layout": deltas.layout_of_step[i],
+                "changes": flat,
+                "phase": panel["phase"],
+                "banner": intern(panel["banner"]),
+                "explain": intern(note or panel["explain"]),
+                "line": panel["line"],
+                "quiz": _quiz(tl, k) if quiz and note is None else None,
+            }
+        )
+    lines, _ = explain.code_lines(tl)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "total": len(tl),
+        "strings": strings,
+        "steps": steps,
+        # role: "code" (a step's line), "context" (a loop, `with` or `def` header, the call
+        # into a function) or "label" (the file or notebook cell the rows below are from)
+        "code": [
+            {"file": Path(s.file).name, "line": s.line, "text": s.text, "role": s.role}
+            for s in lines
+        ],
+    }
+
+
+def _slot(key: tuple) -> list:
+    # Ids as the DOM has them: Graphviz writes "legend-leaf" as "legend&#45;leaf".
+    kind, item_id, *row = key
+    return [kind, html.unescape(item_id), *row]
+
+
+def _quiz(tl, k: int) -> dict | None:
+    """The question before step k with the sentences Question.check gives for it."""
+    q = explain.quiz(tl, k)
+    if q is None:
+        return None
+    far = q.answer + 1.0 + 2.0 * abs(q.answer) if math.isfinite(q.answer) else 0.0
+    right, wrong = q.check(repr(q.answer)), q.check(repr(far))[1]
+    shown = wrong.split(": ", 1)[1]  # "the answer is 2.0.", for "Show me" without a guess
+    return {
+        "prompt": q.prompt,
+        "answer": repr(q.answer),  # a string: JSON has no inf or nan
+        "rel": q.rel_tol,
+        "abs": q.abs_tol,
+        "right": right[1] if right[0] else None,
+        "wrong": wrong,
+        "reveal": shown[:1].upper() + shown[1:],
+    }
+
+
+def _view_box(svg: str) -> list[float]:
+    match = _VIEW_BOX.search(svg)
+    return [float(v) for v in match.group(1).split()] if match else [0.0, 0.0, 1.0, 1.0]
+
+
+def _inline(svg: str, theme: str) -> str:
+    """The SVG element alone (no prolog or comments), its stylesheet scoped to its theme."""
+    svg = _COMMENT.sub("", svg[svg.index("<svg") :])
+    return scope_styles(svg, f".av-theme-{theme}")
+
+
+def scope_styles(svg: str, scope: str) -> str:
+    """Prefix every rule of the SVG's stylesheet with the selector `scope`.
+
+    An inline SVG's <style> applies to the whole page: unscoped, a dark stepper's colours
+    would restyle a default one beside it in a notebook, and `.hidden` would hide any element
+    so named.
+    """
+    start, end = svg.find("<style>"), svg.find("</style>")
+    if start < 0 or end < start:
+        return svg
+    css = svg[start + len("<style>") : end]
+    if "@" in css:
+        return svg  # at-rules would need a real CSS parser
+    rules = []
+    for rule in css.split("}"):
+        if "{" not in rule:
+            continue
+        selectors, body = rule.split("{", 1)
+        scoped = ", ".join(f"{scope} {s.strip()}" for s in selectors.split(","))
+        rules.append(f"{scoped} {{{body}}}")
+    return svg[:start] + "<style>\n" + "\n".join(rules) + "\n" + svg[end:]
