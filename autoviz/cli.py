@@ -235,13 +235,12 @@ def _render(args) -> int:
 
 
 def _animate(args) -> int:
-    from .export.animation import SUFFIXES, require_pillow
+    from .export.animation import SUFFIXES, check_seconds_per_step, require_pillow
 
     _writable_file(args.output, SUFFIXES)
     if args.output.suffix.lower() == ".gif":
         require_pillow()  # before the script runs, not after
-    if not args.seconds_per_step > 0:
-        raise AutovizError(f"--seconds-per-step must be positive, got {args.seconds_per_step}")
+    check_seconds_per_step(args.seconds_per_step, "--seconds-per-step")  # before the script runs
     drawing = _drawing(args)
     run = _traced(args)
     run.timeline.save_animation(

@@ -305,7 +305,7 @@ def test_traced_nothing_says_what_was_missing_for_the_engine(tmp_path, body, tor
         ),
         (
             ["animate", "{script}", "-o", "{tmp}/a.svg", "--seconds-per-step", "0"],
-            "--seconds-per-step must be positive, got 0.0",
+            "--seconds-per-step must be a number from 0.02 to 600 seconds, got 0.0",
         ),
     ],
 )

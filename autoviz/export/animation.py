@@ -1,6 +1,7 @@
 """`tl.save_animation(path)`: the whole timeline as one looping image, animated SVG or GIF."""
 
 import io
+import numbers
 from pathlib import Path
 
 from .frames import PROGRESS_FROM
@@ -24,10 +25,7 @@ def save_animation(tl, path, theme="default", seconds_per_step=1.0, **options) -
         )
     if not len(tl):
         raise ValueError("this timeline has no steps: nothing was recorded in the block")
-    if isinstance(seconds_per_step, bool) or not (
-        isinstance(seconds_per_step, (int, float)) and seconds_per_step > 0
-    ):
-        raise ValueError(f"seconds_per_step must be a positive number, got {seconds_per_step!r}")
+    seconds_per_step = check_seconds_per_step(seconds_per_step)
     captions = options.pop("captions", True)
     frames = Frames(tl, get_theme(theme), make_options(**options))
     shown = frames.shown_steps()  # a graph too large to draw is one step, its summary
@@ -38,6 +36,19 @@ def save_animation(tl, path, theme="default", seconds_per_step=1.0, **options) -
         require_pillow()
         path.write_bytes(_gif(tl, frames, shown, seconds_per_step, captions))
     return path
+
+
+SECONDS_PER_STEP = (0.02, 600.0)  # GIF delays are in hundredths; ten minutes is a still picture
+
+
+def check_seconds_per_step(value, what: str = "seconds_per_step") -> float:
+    """`value` as a float when it is a number of seconds in SECONDS_PER_STEP; else ValueError
+    naming the range (CSS needs a finite duration, a GIF a delay of 0.02 s or more)."""
+    low, high = SECONDS_PER_STEP
+    number = isinstance(value, numbers.Real) and not isinstance(value, bool)
+    if not number or not low <= value <= high:  # NaN fails both comparisons
+        raise ValueError(f"{what} must be a number from {low:g} to {high:g} seconds, got {value!r}")
+    return float(value)
 
 
 def _each_frame(frames, steps: list):

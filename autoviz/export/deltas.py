@@ -1,7 +1,6 @@
 """Per-step changes over each graph's single layout: the data the HTML player replays."""
 
 from dataclasses import dataclass, field
-from operator import itemgetter
 
 from ..render.frames import Frames, FrameSequence
 
@@ -42,7 +41,7 @@ def step_deltas(frames: Frames, ghost: bool = False) -> Deltas:
     step touched; the changes are the slots whose values differ from the layout's previous
     frame. Graphs sharing a layout (a loop's iterations) follow on from each other in it.
     """
-    index, sequences, read, last = {}, {}, {}, {}
+    index, sequences, slot_at = {}, {}, {}
     shown = frames.shown_steps()
     deltas = Deltas([], [], [], shown, [frames.summary(k) for k in shown])
     for k in _progress(shown):
@@ -51,21 +50,22 @@ def step_deltas(frames: Frames, ghost: bool = False) -> Deltas:
         key = id(template)  # graphs of one shape share it; a summary is its graph's own
         if key not in index:
             slots = [part for part in template.parts if type(part) is not str]
-            read[key] = _reader([template.index[slot] for slot in slots])
+            slot_at[key] = {template.index[slot]: i for i, slot in enumerate(slots)}
             if plan is None:  # a graph too large to draw: its summary picture, never changed
                 sequences[key] = _Still(template.filled({}))
             else:
-                sequences[key] = FrameSequence(
-                    frames, frames.leader(frames.graph_of_step(k)), ghost
-                )
+                sequences[key] = FrameSequence(frames, frames.leader(graph_no), ghost)
             index[key] = len(deltas.layouts)
             pieces = sequences[key].pieces(k)
             deltas.layouts.append(Layout(graph_no, "".join(pieces), slots))
-        values = read[key](sequences[key].pieces(k))
-        before = last.get(key, values)
-        pairs = enumerate(zip(values, before, strict=True))
-        deltas.changes.append([(i, v) for i, (v, old) in pairs if v is not old and v != old])
-        last[key] = values
+            deltas.changes.append([])  # the inline SVG is this entry's frame already
+        else:
+            sequence = sequences[key]
+            pieces = sequence.pieces(k)
+            at, changed = slot_at[key], sequence.changed.items()
+            # The pieces the sequence rewrote, those not back to what they were: the changes.
+            now = [(at[p], pieces[p]) for p, old in changed if pieces[p] != old]
+            deltas.changes.append(sorted(now))
         deltas.layout_of_step.append(index[key])
     return deltas
 
@@ -74,17 +74,10 @@ class _Still:
     """The pieces of a picture that no step changes (a summary)."""
 
     def __init__(self, pieces: list) -> None:
-        self.out = pieces
+        self.out, self.changed = pieces, {}
 
     def pieces(self, k: int) -> list:
         return self.out
-
-
-def _reader(positions: list):
-    """A function taking the slot values out of a frame's pieces, as a tuple."""
-    if len(positions) < 2:
-        return lambda pieces: tuple(pieces[p] for p in positions)
-    return itemgetter(*positions)
 
 
 def _progress(steps: list):

@@ -54,7 +54,12 @@ class Options:
         _choose("rankdir", self.rankdir, RANKDIRS)
         if self.op_label is not None:
             _choose("op_label", self.op_label, OP_LABELS)
-        if not isinstance(self.precision, int) or not 1 <= self.precision <= 17:
+        precision = self.precision
+        if (
+            isinstance(precision, bool)
+            or not isinstance(precision, int)
+            or not 1 <= precision <= 17
+        ):
             raise ValueError(f"precision must be an integer from 1 to 17, got {self.precision!r}")
         for flag in ("show_values", "show_grads", "legend", "show_saved"):
             if not isinstance(getattr(self, flag), bool):

@@ -11,7 +11,7 @@ from ..tracing.timeline import Timeline
 from .dot import Options, drawing_plan, label_rows, settle, to_dot
 from .groups import Plan
 from .labels import row
-from .layout import svg_layout
+from .layout import check_timeout, svg_layout
 from .summary import summary_dot, summary_svg, summary_text
 from .theme import Theme
 
@@ -39,7 +39,8 @@ class Frames:
     """
 
     def __init__(self, tl: Timeline, theme: Theme, options: Options, timeout=None) -> None:
-        self.tl, self.theme, self.options, self.timeout = tl, theme, options, timeout
+        self.tl, self.theme, self.options = tl, theme, options
+        self.timeout = check_timeout(timeout)
         self.index = index_of(tl)
         self.templates = {}  # leading graph -> (DOT source, Template, Plan or None: a summary)
         self.summaries = {}  # graph -> its summary's template, for the later graphs of a shape
@@ -409,7 +410,9 @@ class FrameSequence:
         return "".join(self.chunks)
 
     def pieces(self, k: int) -> list:
-        """The SVG after step k as pieces, slot values in place (`Template.index` finds them)."""
+        """The SVG after step k as pieces, slot values in place (`Template.index` finds them);
+        `changed` holds the value each rewritten piece had before (position -> old value)."""
+        self.changed = {}
         part = self.frames.part(self.frames.graph_of_step(k))
         # Another graph's steps in between may have changed shared leaves: start afresh.
         if part is not self.part or k < self.at or not part.only_mine(self.at, k):
@@ -443,9 +446,11 @@ class FrameSequence:
             self.dirty,
             self.template.defaults,
         )
+        changed = self.changed
         for key, position in index.items():
             value = state.get(key, defaults[key])
             if out[position] != value:
+                changed.setdefault(position, out[position])
                 out[position] = value
                 dirty.add(position // CHUNK)
 
@@ -480,10 +485,11 @@ class FrameSequence:
             _edge_state(edge, live, self.flows, self.now, state)
         if made and self.grouped:
             _grouped_state(part, live, self.options, self.ghost, self.layout, state)
-        index, out, dirty = self.template.index, self.out, self.dirty
+        index, out, dirty, changed = self.template.index, self.out, self.dirty, self.changed
         for key, value in state.items():
             position = index.get(key)
             if position is not None and out[position] != value:
+                changed.setdefault(position, out[position])
                 out[position] = value
                 dirty.add(position // CHUNK)
         self.at = k
