@@ -114,8 +114,30 @@ def _script_command(commands, name: str, run, help_text: str) -> argparse.Argume
         help="if the script raises, still write what was traced before the error",
     )
     _drawing_options(command, player=name in ("html", "present"))
+    if name != "render":
+        command.add_argument(
+            "--full-iterations",
+            type=_iterations,
+            metavar="N",
+            help="step through the first N iterations of a loop in full and show the others "
+            "condensed, their loss and parameters per iteration; 'all' for every one "
+            "(default: 3)",
+        )
     command.set_defaults(run=run)
     return command
+
+
+def _iterations(text: str):
+    """--full-iterations: a count, or 'all' (every iteration in full)."""
+    if text == "all":
+        return "all"
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number or 'all', got {text!r}") from None
+    if count < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0 or 'all', got {count}")
+    return count
 
 
 def _drawing_options(command, player: bool) -> None:
@@ -166,8 +188,11 @@ def _drawing(args) -> dict:
     """The drawing options given on the command line, checked before the script runs."""
     from .render import make_options
 
-    names = ("rankdir", "precision", "legend")
-    given = {name: getattr(args, name) for name in names if getattr(args, name) is not None}
+    names = ("rankdir", "precision", "legend", "full_iterations")
+    given = {name: getattr(args, name, None) for name in names}
+    given = {name: value for name, value in given.items() if value is not None}
+    if given.get("full_iterations") == "all":
+        given["full_iterations"] = None
     make_options(**given)  # a bad --precision is refused now, not after the script ran
     return given
 

@@ -2,6 +2,7 @@
 
 import re
 from bisect import bisect_right
+from dataclasses import dataclass
 
 from ..errors import GraphTooLarge
 from ..tracing.index import GraphPart, index_of
@@ -12,6 +13,7 @@ from .dot import Options, drawing_plan, label_rows, settle, to_dot
 from .groups import Plan
 from .labels import row
 from .layout import check_timeout, svg_layout
+from .plot import condensed_svg, condensed_text
 from .summary import summary_dot, summary_svg, summary_text
 from .theme import Theme
 
@@ -45,6 +47,7 @@ class Frames:
         self.templates = {}  # leading graph -> (DOT source, Template, Plan or None: a summary)
         self.summaries = {}  # graph -> its summary's template, for the later graphs of a shape
         self.too_large = {}  # leading graph -> the GraphTooLarge its drawing raised
+        self.charts = {}  # range of condensed graphs -> (DOT source, Template) of their chart
         self.sequences = {}  # (leading graph, ghost) -> FrameSequence
         self.parts = {}  # graph number -> Part
         self._leaders = None  # graph number -> the first graph of the same structure
@@ -106,14 +109,57 @@ class Frames:
         """Whether graph `graph_no` is too large to draw (its frames are one summary picture)."""
         return self.template(graph_no)[2] is None
 
-    def shown_steps(self) -> list:
-        """The steps an export shows: every step, but only the first of a graph too large to
-        draw, which stands for all of them (see summary)."""
-        shown = []
-        for g, part in sorted(self.index.parts.items()):
-            if part.steps:
-                shown += part.steps[:1] if self.is_summary(g) else part.steps
-        return sorted(shown)
+    def entries(self) -> list["Entry"]:
+        """What an export shows, in order: every step of the iterations shown in full (see
+        Options.full_iterations), but one entry for a graph too large to draw (its summary)
+        and one for each run of condensed iterations (their chart)."""
+        full = self.options.full_iterations
+        numbers = [g for g, part in sorted(self.index.parts.items()) if part.steps]
+        if full is None:
+            shown = set(numbers)
+        elif isinstance(full, int):
+            shown = set(numbers[:full])
+        else:
+            shown = set(full)
+        out, run = [], []
+        for g in [*numbers, None]:  # None: the end, which closes the last run
+            if g is not None and g not in shown:
+                run.append(g)
+                continue
+            if run:
+                out.append(Entry(self.index.graph(run[0]).steps[0], range(run[0], run[-1] + 1)))
+                run = []
+            if g is not None:
+                steps = self.index.graph(g).steps
+                out += [Entry(k) for k in (steps[:1] if self.is_summary(g) else steps)]
+        return out
+
+    def condensed(self, graphs: range):
+        """(DOT source, Template) of the chart standing for condensed iterations `graphs`."""
+        if graphs not in self.charts:
+            from ..tracing.iterations import iterations
+
+            wanted = set(graphs)
+            its = [it for it in iterations(self.tl) if it.number in wanted]
+            text = condensed_text(its)
+            source = summary_dot([text])
+            self.charts[graphs] = (source, Template(condensed_svg(its, self.theme), self.theme))
+        return self.charts[graphs]
+
+    def note(self, entry: "Entry") -> str | None:
+        """What an entry's caption says instead of its step's: a summary, or condensed runs."""
+        if entry.graphs is not None:
+            from ..tracing.iterations import iterations
+
+            wanted = set(entry.graphs)
+            return condensed_text([it for it in iterations(self.tl) if it.number in wanted])
+        return self.summary(entry.step)
+
+    def entry_svg(self, entry: "Entry", ghost: bool = False) -> str:
+        """The picture of an entry: its step's frame, or the chart of condensed iterations."""
+        if entry.graphs is not None:
+            return self.condensed(entry.graphs)[1].fill({})
+        return self.svg(entry.step, ghost)
 
     def summary(self, k: int) -> str | None:
         """For a step of a graph too large to draw, the line saying so; else None."""
@@ -140,6 +186,15 @@ class Frames:
         if layout is None:
             return template, {}
         return template, frame_state(self.part(graph_no), k, self.options, ghost, layout)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One picture an export shows: the frame of `step`; or, with `graphs`, a chart of those
+    condensed iterations (`step` is the first of their steps)."""
+
+    step: int
+    graphs: range | None = None
 
 
 def structure(index, graph: GraphPart, edges: list) -> tuple:
