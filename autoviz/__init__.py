@@ -16,9 +16,11 @@ PyTorch's namesakes built on the engine alone.
 
 from __future__ import annotations  # `float`, `bool` below are PyTorch dtypes
 
+from . import autograd as _autograd
 from . import engine as _engine
 from .engine import *  # PyTorch's top-level names: tensor, zeros, exp, ...)
-from .engine import autograd
+
+autograd = _autograd  # torch.autograd; the star import brought the engine's module of that name
 
 __version__ = "0.1.0"
 
@@ -26,14 +28,37 @@ __all__ = [
     "Diagram",
     "Stepper",
     "Timeline",
+    "as_torch",
     "autograd",
     "distributions",
     "draw",
+    "load",
     "nn",
     "optim",
+    "save",
+    "set_printoptions",
     "trace",
     "trace_torch",
+    "utils",
 ] + [n for n in dir(_engine) if not n.startswith("_")]
+
+# Submodules loaded on first use (`torch.nn`, `torch.utils.data`, ...), by the name PyTorch
+# gives them, and functions that live in one: {name: (module, attribute or None)}.
+_LAZY = {
+    "nn": ("nn", None),
+    "optim": ("optim", None),
+    "utils": ("utils", None),
+    "cuda": ("cuda", None),
+    "backends": ("backends", None),
+    "accelerator": ("accelerator", None),
+    "distributions": ("distributions", None),
+    "serialization": ("serialization", None),
+    "save": ("serialization", "save"),
+    "load": ("serialization", "load"),
+    "as_torch": ("compat", "as_torch"),
+    "set_printoptions": ("engine.printing", "set_printoptions"),
+    "get_printoptions": ("engine.printing", "get_printoptions"),
+}
 
 
 def draw(obj, *, theme: str = "default", timeout: float | None = None, **options):
@@ -83,8 +108,18 @@ def __getattr__(name: str):
         from .widgets import Stepper
 
         return Stepper
-    if name in ("nn", "optim", "distributions"):
+    if name in _LAZY:
         import importlib
 
-        return importlib.import_module(f"{__name__}.{name}")
-    raise AttributeError(f"module 'autoviz' has no attribute {name!r}")
+        module, attribute = _LAZY[name]
+        try:
+            found = importlib.import_module(f"{__name__}.{module}")
+        except ModuleNotFoundError as missing:
+            if missing.name != f"{__name__}.{module}":
+                raise
+            found = None  # a part of PyTorch not written yet: said so below
+        if found is not None:
+            return getattr(found, attribute) if attribute else found
+    from .torchnames import module_attribute
+
+    raise module_attribute("torch", name)

@@ -106,7 +106,19 @@ def _script_command(commands, name: str, run, help_text: str) -> argparse.Argume
         help="colours and type: colorblind (Okabe–Ito), projector (large type), dark",
     )
     command.add_argument(
-        "--torch", action="store_true", help="trace real PyTorch code (autoviz.trace_torch)"
+        "--engine",
+        choices=("auto", "autoviz", "torch"),
+        default="auto",
+        help="run the script on autoviz's engine (`import torch` included) or on real PyTorch "
+        "through the bridge; auto (the default): PyTorch for a script that imports torch, "
+        "where it is installed",
+    )
+    command.add_argument(
+        "--torch",
+        dest="engine",
+        action="store_const",
+        const="torch",
+        help="the same as --engine torch",
     )
     command.add_argument(
         "--partial",
@@ -292,40 +304,34 @@ def _traced(args):
     --partial; one that traced nothing is an error."""
     from .runscript import ScriptError, run_script
 
-    run = run_script(args.script, args.script_args, torch=args.torch)
+    run = run_script(args.script, args.script_args, engine=args.engine)
     name = args.script.name
     if run.error is not None:
         sys.stderr.write(run.traceback)
         if not args.partial:
             raise ScriptError(
                 f"{name} raised {type(run.error).__name__}, so nothing was written "
-                "(--partial writes what was traced before the error)"
+                f"(--partial writes what was traced before the error){_torch_hint(run)}"
             )
     if not len(run.timeline):
         when = " before its error" if run.error is not None else ""
-        raise ScriptError(f"{name} traced nothing{when}: {_nothing_traced(run, args.torch)}")
+        raise ScriptError(f"{name} traced nothing{when}: {_nothing_traced(run.engine)}")
     return run
 
 
-def _nothing_traced(run, torch: bool) -> str:
-    """What a script that traced nothing was missing, for the engine it ran with."""
-    imported = {
-        value.__name__.split(".")[0]
-        for value in (run.namespace or {}).values()
-        if type(value).__name__ == "module"
-    }
-    engine = "torch" if torch else "autoviz"
-    text = (
+def _nothing_traced(engine: str) -> str:
+    """What a script that traced nothing was missing, for the engine it ran on."""
+    return (
         f"no {engine} tensor in it required grad, so no graph was recorded; make the tensors "
         "to differentiate with requires_grad=True (nn.Module parameters do)"
     )
-    if torch and "autoviz" in imported and "torch" not in imported:
-        text += "; it uses autoviz's tensors: run it without --torch"
-    elif not torch and "torch" in imported and "autoviz" not in imported:
-        text += "; it imports torch: run it with --torch to trace PyTorch itself"
-    elif not torch and "autoviz" not in imported:
-        text += ", in a script written with `import autoviz as torch`"
-    return text
+
+
+def _torch_hint(run) -> str:
+    """For a script that reached a part of PyTorch autoviz lacks: how to run it anyway."""
+    if run.engine == "autoviz" and "is not in autoviz yet" in str(run.error):
+        return "; --engine torch runs it on real PyTorch"
+    return ""
 
 
 def _done(args, run, message: str | None = None) -> int:

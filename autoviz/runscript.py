@@ -1,6 +1,9 @@
 """Run a user's script under the tracer, as the classroom commands do; keep what it traced."""
 
+import ast
 import builtins
+import contextlib
+import importlib.util
 import runpy
 import sys
 import traceback
@@ -23,24 +26,33 @@ class Run:
     timeline: object
     error: BaseException | None = None
     traceback: str = ""
-    namespace: dict | None = None  # the script's globals
+    engine: str = "autoviz"  # the engine it ran on: "autoviz" or "torch"
 
 
-def run_script(path, args=(), torch: bool = False) -> Run:
-    """Run `path` as `python path args...` would (`__main__`, its folder on sys.path), traced."""
+ENGINES = ("auto", "autoviz", "torch")
+
+
+def run_script(path, args=(), engine: str = "autoviz") -> Run:
+    """Run `path` as `python path args...` would (`__main__`, its folder on sys.path), traced.
+
+    engine "autoviz": on autoviz's engine, `import torch` included (as_torch); "torch": real
+    PyTorch through the bridge; "auto": torch for a script that imports it where it is
+    installed, else autoviz.
+    """
     script = Path(path)
     if not script.is_file():
         problem = "is a folder" if script.is_dir() else "does not exist"
         raise ScriptError(f"cannot run {str(path)!r}: it {problem}; give the path of a .py file")
+    engine = choose_engine(script, engine)
     namespace = _main_namespace(script)
-    tracer = _tracer(torch, namespace)
+    tracer = _tracer(engine, namespace)
     saved_argv, saved_path = sys.argv[:], sys.path[:]
     sys.argv = [str(script), *args]
     sys.path.insert(0, str(script.resolve().parent))
     error, tl = None, None
     try:
         # The tracer sees what the script raised (its timeline ends with an error step).
-        with tracer as tl:
+        with _engine_context(engine), tracer as tl:
             exec(compile(script.read_bytes(), str(script), "exec"), namespace)
     except SystemExit as exit_:
         error = None if exit_.code in (None, 0) else exit_
@@ -48,7 +60,7 @@ def run_script(path, args=(), torch: bool = False) -> Run:
         error = raised
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
-    return Run(tl, error, "" if error is None else user_traceback(error, script), namespace)
+    return Run(tl, error, "" if error is None else user_traceback(error, script), engine)
 
 
 def _main_namespace(script: Path) -> dict:
@@ -65,12 +77,48 @@ def _main_namespace(script: Path) -> dict:
     }
 
 
-def _tracer(torch: bool, namespace: dict):
+def choose_engine(script: Path, engine: str) -> str:
+    """ "autoviz" or "torch" for `engine`; "auto" looks at the script's imports and at whether
+    PyTorch is installed."""
+    if engine not in ENGINES:
+        raise ScriptError(f"unknown engine {engine!r} (must be one of {list(ENGINES)})")
+    if engine != "auto":
+        return engine
+    if imports_torch(script) and importlib.util.find_spec("torch") is not None:
+        return "torch"
+    return "autoviz"
+
+
+def imports_torch(script: Path) -> bool:
+    """Whether the script says `import torch` or `from torch... import` (not `as` autoviz)."""
+    try:
+        tree = ast.parse(script.read_bytes())
+    except (SyntaxError, ValueError):
+        return False  # running it reports the error
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(
+            a.name.split(".")[0] == "torch" for a in node.names
+        ):
+            return True
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "torch":
+            return True
+    return False
+
+
+def _engine_context(engine: str):
+    if engine == "torch":
+        return contextlib.nullcontext()
+    from .compat import as_torch
+
+    return as_torch()  # `import torch` gives autoviz; undone when the script ends
+
+
+def _tracer(engine: str, namespace: dict):
     import autoviz
 
     # trace_torch imports torch only now, and says how to install it when it is missing.
     # It finds the script's globals from the frames it sees; autoviz.trace is told them.
-    return autoviz.trace_torch() if torch else autoviz.trace(namespace=namespace)
+    return autoviz.trace_torch() if engine == "torch" else autoviz.trace(namespace=namespace)
 
 
 def user_traceback(error: BaseException, script: Path) -> str:

@@ -507,7 +507,7 @@ def test_a_script_run_with_torch_names_modules_from_its_own_variables(tmp_path):
 
     script = tmp_path / "mlp.py"
     script.write_text(MLP_SCRIPT)
-    tl = run_script(script, torch=True).timeline
+    tl = run_script(script, engine="torch").timeline
     final = by_name(tl[-1])
     assert final["net.0.weight"].module == [["net", "Sequential"], ["net.0", "Linear"]]
     assert final["out"].module[-1] == ["net.2", "Linear"] and final["x"].kind == "constant"

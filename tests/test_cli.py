@@ -245,30 +245,24 @@ def test_a_script_that_traces_nothing_is_an_error(tmp_path):
     assert result.stderr == (
         "autoviz: error: plain.py traced nothing: no autoviz tensor in it required grad, so no "
         "graph was recorded; make the tensors to differentiate with requires_grad=True "
-        "(nn.Module parameters do), in a script written with `import autoviz as torch`\n"
+        "(nn.Module parameters do)\n"
     )
 
 
-@pytest.mark.parametrize(
-    ("body", "torch", "ending"),
-    [
-        ("import autoviz as torch\nx = torch.ones(2) * 2\n", False, "(nn.Module parameters do)"),
-        ("import torch\nx = torch.ones(2) * 2\n", False, "with --torch to trace PyTorch itself"),
-        ("import torch\nx = torch.ones(2) * 2\n", True, "(nn.Module parameters do)"),
-        ("import autoviz as torch\nx = torch.ones(2)\n", True, "run it without --torch"),
-    ],
-)
-def test_traced_nothing_says_what_was_missing_for_the_engine(tmp_path, body, torch, ending):
-    if "import torch" in body or torch:
+@pytest.mark.parametrize("engine", ["autoviz", "torch"])
+def test_traced_nothing_says_what_was_missing_for_the_engine(tmp_path, engine):
+    """Issue 16.10: the message names what the engine in use was missing, and gives no
+    advice meant for the other one."""
+    if engine == "torch":
         pytest.importorskip("torch")
-    script = write_script(tmp_path, body, "plain.py")
-    args = ["render", str(script), "-o", str(tmp_path / "g.svg")] + ["--torch"] * torch
-    result = run_cli(*args)
-    engine = "torch" if torch else "autoviz"
+    script = write_script(tmp_path, "import torch\nx = torch.ones(2) * 2\n", "plain.py")
+    result = run_cli("render", str(script), "-o", str(tmp_path / "g.svg"), "--engine", engine)
     assert result.returncode == 1
-    assert f"traced nothing: no {engine} tensor in it required grad" in result.stderr
-    assert result.stderr.rstrip().endswith(ending)
-    assert "import autoviz as torch" not in result.stderr or not torch
+    assert result.stderr == (
+        f"autoviz: error: plain.py traced nothing: no {engine} tensor in it required grad, so "
+        "no graph was recorded; make the tensors to differentiate with requires_grad=True "
+        "(nn.Module parameters do)\n"
+    )
 
 
 @pytest.mark.parametrize(
@@ -375,9 +369,33 @@ def test_torch_traces_real_pytorch_code(tmp_path, pure_engine):
     files = sorted((tmp_path / "f").iterdir())
     assert len(files) == 12
     assert ["x", "value: 2.0", "grad: 3.0"] in drawn_nodes(files[-1].read_text()).values()
-    # Without --torch nothing of torch's is traced, and the message says what to do.
-    result = run_cli("render", str(script), "-o", str(tmp_path / "g.svg"))
-    assert result.returncode == 1 and "run it with --torch to trace PyTorch" in result.stderr
+    # --engine torch is the same; auto (the default) picks torch for it, as it is installed.
+    for option in (["--engine", "torch"], []):
+        out = tmp_path / f"g{len(option)}"
+        result = run_cli("frames", str(script), "-o", str(out), *option)
+        assert result.returncode == 0, result.stderr
+        assert sorted(p.read_text() for p in out.iterdir()) == sorted(f.read_text() for f in files)
+
+
+def test_engine_autoviz_runs_a_torch_script_on_autoviz(tmp_path, pure_engine):
+    """`import torch` under --engine autoviz is autoviz: the same 12 steps, the same frames."""
+    script = write_script(tmp_path, TORCH_LESSON, "torch_lesson.py")
+    mine = write_script(tmp_path, LESSON, "lesson.py")
+    result = run_cli("frames", str(script), "-o", str(tmp_path / "a"), "--engine", "autoviz")
+    assert result.returncode == 0, result.stderr
+    assert run_cli("frames", str(mine), "-o", str(tmp_path / "b")).returncode == 0
+    got = sorted(p.name for p in (tmp_path / "a").iterdir())
+    assert len(got) == 12 and got == sorted(p.name for p in (tmp_path / "b").iterdir())
+    for name in got:
+        assert (tmp_path / "a" / name).read_text() == (tmp_path / "b" / name).read_text()
+
+
+def test_a_missing_torch_api_says_so_and_how_to_run_the_script(tmp_path):
+    script = write_script(tmp_path, "import torch\ntorch.fft.fft(torch.ones(4))\n", "fft.py")
+    result = run_cli("render", str(script), "-o", str(tmp_path / "g.svg"), "--engine", "autoviz")
+    assert result.returncode == 1
+    assert "NotInAutoviz: torch.fft is not in autoviz yet" in result.stderr
+    assert result.stderr.rstrip().endswith("; --engine torch runs it on real PyTorch")
 
 
 def test_torch_without_pytorch_installed_is_a_one_line_error(tmp_path):

@@ -9,8 +9,11 @@ __all__ = ["graph_of_torch", "is_torch_object", "require_torch", "trace_torch"]
 
 
 def is_torch_object(obj) -> bool:
-    """Whether `obj`'s type comes from torch, told without importing torch."""
-    return type(obj).__module__.split(".")[0] == "torch"
+    """Whether `obj`'s type comes from torch, told without importing torch (autoviz's own
+    tensors take torch's module name inside `as_torch()`, so they are told apart first)."""
+    from ..engine.tensor import Tensor
+
+    return type(obj).__module__.split(".")[0] == "torch" and not isinstance(obj, Tensor)
 
 
 def graph_of_torch(root, namespace: dict | None = None, max_nodes: int | None = None):
