@@ -4,11 +4,10 @@ import argparse
 import os
 import runpy
 import shlex
-import shutil
 import sys
 from pathlib import Path
 
-from . import __version__
+from . import __version__, files
 from .errors import AutovizError
 
 
@@ -25,6 +24,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
+    if isinstance(getattr(args, "output", None), Path):  # where meant, whatever the script's chdir
+        args.output = Path(os.path.abspath(args.output))
     try:
         return args.run(args)
     except KeyboardInterrupt:
@@ -34,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
         # ImportError: an optional dependency is missing (Pillow for GIFs); the message says
         # which extra to install. The user's own script reports its errors in runscript.
         print(f"autoviz: error: {error}", file=sys.stderr)
-        return 1
+        return getattr(error, "exit_code", 1)  # a script's sys.exit(3) ends autoviz with 3
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -302,25 +303,36 @@ def _writable_file(path: Path, suffixes=None) -> None:
 def _traced(args):
     """The script's Run; a script that raised shows its traceback and stops here unless
     --partial; one that traced nothing is an error."""
-    from .runscript import ScriptError, run_script
+    from .runscript import ScriptError, exit_code, run_script
 
     run = run_script(args.script, args.script_args, engine=args.engine)
-    name = args.script.name
     if run.error is not None:
         sys.stderr.write(run.traceback)
         if not args.partial:
             raise ScriptError(
-                f"{name} raised {type(run.error).__name__}, so nothing was written "
-                f"(--partial writes what was traced before the error){_torch_hint(run)}"
+                f"{_what_happened(args, run)}, so nothing was written "
+                f"(--partial writes what was traced before the error){_torch_hint(run)}",
+                exit_code(run.error),
             )
     if not len(run.timeline):
         when = " before its error" if run.error is not None else ""
         made = "autoviz tensors" if run.engine == "autoviz" else "torch tensors"
         raise ScriptError(
-            f"{name} traced nothing{when}: it made no {made}; write it with `import torch` "
-            "(or `import autoviz as torch`) and make a tensor with requires_grad=True"
+            f"{args.script.name} traced nothing{when}: it made no {made}; write it with "
+            "`import torch` (or `import autoviz as torch`) and make a tensor with "
+            "requires_grad=True",
+            1 if run.error is None else exit_code(run.error),
         )
     return run
+
+
+def _what_happened(args, run) -> str:
+    """`lesson.py raised RuntimeError`, or `lesson.py exited with code 3` (sys.exit)."""
+    error = run.error
+    if isinstance(error, SystemExit):
+        code = error.code if isinstance(error.code, int) else 1
+        return f"{args.script.name} exited with code {code}"
+    return f"{args.script.name} raised {type(error).__name__}"
 
 
 def _torch_hint(run) -> str:
@@ -332,14 +344,15 @@ def _torch_hint(run) -> str:
 
 def _done(args, run, message: str | None = None) -> int:
     """Report what was written; a script that raised still fails (with --partial)."""
-    from .runscript import ScriptError
+    from .runscript import ScriptError, exit_code
 
     if message:
         print(message)
     if run.error is not None:
         raise ScriptError(
-            f"{args.script.name} raised {type(run.error).__name__}: wrote what was traced before "
-            f"it ({len(run.timeline)} steps)"
+            f"{_what_happened(args, run)}: wrote what was traced before it "
+            f"({len(run.timeline)} steps)",
+            exit_code(run.error),
         )
     return 0
 
@@ -374,8 +387,9 @@ def _lessons(args) -> int:
             "or name another folder"
         )
     args.dir.mkdir(parents=True, exist_ok=True)
-    for notebook in notebooks:
-        shutil.copyfile(notebook, args.dir / notebook.name)
+    with files.batch() as copies:  # all or none: a full disk leaves the folder as it was
+        for notebook in notebooks:
+            copies.add(args.dir / notebook.name, notebook.read_bytes())
     print(f"copied {len(notebooks)} lesson notebooks into {args.dir}")
     print(f"open them with: jupyter lab {shlex.quote(str(args.dir))}")
     print('(JupyterLab and matplotlib come with: pip install "autoviz[lessons]")')

@@ -4,6 +4,7 @@ import ast
 import builtins
 import contextlib
 import importlib.util
+import os
 import runpy
 import sys
 import traceback
@@ -16,7 +17,11 @@ _PACKAGE = str(Path(__file__).resolve().parent)
 
 
 class ScriptError(AutovizError):
-    """The user's script raised, or could not be traced."""
+    """The user's script raised, or could not be traced; `exit_code` is the command's."""
+
+    def __init__(self, message: str, exit_code: int = 1) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
 
 
 @dataclass
@@ -46,7 +51,7 @@ def run_script(path, args=(), engine: str = "autoviz") -> Run:
     engine = choose_engine(script, engine)
     namespace = _main_namespace(script)
     tracer = _tracer(engine, namespace)
-    saved_argv, saved_path = sys.argv[:], sys.path[:]
+    saved_argv, saved_path, saved_cwd = sys.argv[:], sys.path[:], os.getcwd()
     sys.argv = [str(script), *args]
     sys.path.insert(0, str(script.resolve().parent))
     error = None
@@ -60,7 +65,17 @@ def run_script(path, args=(), engine: str = "autoviz") -> Run:
                 error = raised
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
+        with contextlib.suppress(OSError):  # the script may have moved away with os.chdir
+            os.chdir(saved_cwd)
     return Run(tl, error, "" if error is None else user_traceback(error, script), engine)
+
+
+def exit_code(error: BaseException) -> int:
+    """The exit code `python script.py` ends with after `error`: sys.exit's own number (1 to
+    255), else 1 (an exception, or sys.exit("a message"))."""
+    if isinstance(error, SystemExit) and isinstance(error.code, int):
+        return error.code if 1 <= error.code <= 255 else 1
+    return 1
 
 
 def _main_namespace(script: Path) -> dict:
@@ -123,8 +138,8 @@ def _tracer(engine: str, namespace: dict):
 
 def user_traceback(error: BaseException, script: Path) -> str:
     """The traceback as Python prints it, with only the user's frames (not autoviz's or runpy's)."""
-    if isinstance(error, SystemExit):
-        return f"SystemExit: {error.code}\n"
+    if isinstance(error, SystemExit):  # Python prints a message given to sys.exit, not a number
+        return "" if isinstance(error.code, int) else f"{error.code}\n"
     mine = (str(script), str(script.resolve()))
     frames = [
         f

@@ -233,7 +233,38 @@ def test_exit_codes_of_sys_exit(tmp_path, pure_engine):
     assert run_cli("render", str(ok), "-o", str(tmp_path / "ok.svg")).returncode == 0
     bad = write_script(tmp_path, body + "sys.exit(3)\n", "bad.py")
     result = run_cli("render", str(bad), "-o", str(tmp_path / "bad.svg"))
-    assert result.returncode == 1 and "SystemExit: 3" in result.stderr
+    assert result.returncode == 3  # as `python bad.py` exits
+    assert result.stderr == (
+        "autoviz: error: bad.py exited with code 3, so nothing was written "
+        "(--partial writes what was traced before the error)\n"
+    )
+    assert not (tmp_path / "bad.svg").exists()
+    result = run_cli("render", str(bad), "-o", str(tmp_path / "bad.svg"), "--partial")
+    assert result.returncode == 3 and (tmp_path / "bad.svg").exists()
+    told = write_script(tmp_path, body + "sys.exit('no data found')\n", "told.py")
+    result = run_cli("render", str(told), "-o", str(tmp_path / "told.svg"))
+    assert result.returncode == 1  # Python prints the message and exits 1
+    assert result.stderr.startswith("no data found\nautoviz: error: told.py exited with code 1")
+
+
+def test_outputs_are_where_the_user_meant_whatever_the_script_chdirs_to(tmp_path, pure_engine):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    body = (
+        f"import os\nos.chdir({str(elsewhere)!r})\nimport autoviz as torch\n"
+        "(torch.tensor(1.0, requires_grad=True) * 2).backward()\n"
+    )
+    write_script(tmp_path, body, "moves.py")
+    for command, out in (
+        ("render", "g.svg"),
+        ("html", "p.html"),
+        ("frames", "f"),
+        ("animate", "a.svg"),
+    ):
+        result = run_cli(command, "moves.py", "-o", out, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert (tmp_path / out).exists(), command
+    assert list(elsewhere.iterdir()) == []
 
 
 def test_a_script_that_traces_nothing_is_an_error(tmp_path):
