@@ -55,6 +55,7 @@ class Builder:
         self.objects = {}  # id(tensor) -> the tensor, when live (draw() links detached ones)
         self.current = {}  # node id -> its value after the steps so far changed it
         self.graph_no, self.graph_freed = 0, False
+        self.ops = {}  # graph number -> the ids of its op nodes
         self.src = None
         self.lines = {}
 
@@ -63,6 +64,8 @@ class Builder:
         node_id = f"n{len(self.nodes) + 1}"
         fields.setdefault("graph", self.graph_no)
         self.nodes.append(Node(id=node_id, step=len(self.steps), **fields))
+        if fields.get("kind") == "op":  # what end() frees, found without a pass over all nodes
+            self.ops.setdefault(fields["graph"], []).append(node_id)
         if key is not None:
             self.ids[key] = node_id
         return node_id
@@ -354,7 +357,7 @@ class Builder:
     def end(self, src, retain_graph) -> None:
         if retain_graph:
             return
-        ops = [n.id for n in self.nodes if n.kind == "op" and n.graph == self.graph_no]
+        ops = self.ops.get(self.graph_no, [])
         self._step("backward", "free", src, ops, changes=[[i, "freed", True] for i in ops])
         self.graph_freed = True
 
