@@ -488,8 +488,16 @@ def _light(grad):
 
 def _heavy(grad):
     """A stand-in the builder previews (None) and measures like the large gradient: an array
-    of that shape that takes no memory."""
-    return np.broadcast_to(_ZERO, grad.shape) if type(grad) is _Large else grad
+    of that shape that takes no memory (one per shape: a loop's gradients share a few)."""
+    if type(grad) is not _Large:
+        return grad
+    stand_in = _STAND_INS.get(grad.shape)
+    if stand_in is None:
+        stand_in = _STAND_INS[grad.shape] = np.broadcast_to(_ZERO, grad.shape)
+    return stand_in
+
+
+_STAND_INS = {}  # shape -> a read-only zero array of that shape, taking no memory
 
 
 _ZERO = np.float32(0)
