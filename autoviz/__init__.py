@@ -21,6 +21,7 @@ from . import engine as _engine
 from .engine import *  # PyTorch's top-level names: tensor, zeros, exp, ...)
 
 autograd = _autograd  # torch.autograd; the star import brought the engine's module of that name
+from .engine.selecting import topk  # noqa: E402  (likewise: engine.topk is rng's module)
 
 __version__ = "0.1.0"
 
