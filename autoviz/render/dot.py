@@ -385,14 +385,29 @@ def _grad_text(node: Node, graph: Graph, options: Options) -> str:
 
 def _non_finite(value) -> bool:
     """True when a preview holds NaN or an infinity anywhere."""
-    stack = [value]
+    if type(value) is float:  # a scalar's preview, the usual case
+        return not math.isfinite(value)
+    stack = [value] if type(value) is list else []
     while stack:
         item = stack.pop()
-        if isinstance(item, list):
+        if item and isinstance(item[0], list):
             stack.extend(item)
-        elif isinstance(item, float) and not math.isfinite(item):
-            return True
+            continue
+        try:  # a row of numbers: its exact sum is finite exactly when every number is
+            if not math.isfinite(math.fsum(item)):
+                return True
+        except (OverflowError, TypeError):  # huge numbers, or something else in the row
+            if any(isinstance(x, float) and not math.isfinite(x) for x in _flat(item)):
+                return True
     return False
+
+
+def _flat(items):
+    for item in items:
+        if isinstance(item, list):
+            yield from _flat(item)
+        else:
+            yield item
 
 
 def _warning(value) -> str:

@@ -2,7 +2,7 @@
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..errors import GraphTooLarge
 from ..tracing.index import GraphPart, index_of
@@ -188,8 +188,7 @@ class Frames:
         return template, frame_state(self.part(graph_no), k, self.options, ghost, layout)
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One picture an export shows: the frame of `step`; or, with `graphs`, a chart of those
     condensed iterations (`step` is the first of their steps)."""
 
