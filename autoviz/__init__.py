@@ -93,17 +93,20 @@ def draw(obj, *, theme: str = "default", timeout: float | None = None, **options
     a `Diagram`.
     """
     from .bridge import graph_of_torch, is_torch_object
-    from .render import draw_graph
+    from .render import draw_graph, make_options
     from .tracing import Graph, Timeline, caller_namespace, graph_of
 
     if isinstance(obj, Timeline):
         return obj.draw(theme=theme, timeout=timeout, **options)
+    # Options are checked before the walk, which stops at max_nodes (a huge graph is refused
+    # without being walked whole).
+    limit = make_options(**options).max_nodes
     if isinstance(obj, Graph):
         graph = obj
     elif is_torch_object(obj):  # told by its type's module, without importing torch
-        graph = graph_of_torch(obj, caller_namespace(2))
+        graph = graph_of_torch(obj, caller_namespace(2), limit)
     else:
-        graph = graph_of(obj, caller_namespace(2))
+        graph = graph_of(obj, caller_namespace(2), max_nodes=limit)
     return draw_graph(graph, theme, timeout, **options)
 
 

@@ -316,14 +316,19 @@ def _traced(args):
             )
     if not len(run.timeline):
         when = " before its error" if run.error is not None else ""
-        made = "autoviz tensors" if run.engine == "autoviz" else "torch tensors"
         raise ScriptError(
-            f"{args.script.name} traced nothing{when}: it made no {made}; write it with "
-            "`import torch` (or `import autoviz as torch`) and make a tensor with "
-            "requires_grad=True",
+            f"{args.script.name} traced nothing{when}: {_nothing_traced(run.engine)}",
             1 if run.error is None else exit_code(run.error),
         )
     return run
+
+
+def _nothing_traced(engine: str) -> str:
+    """What a script that traced nothing was missing, for the engine it ran on."""
+    return (
+        f"no {engine} tensor in it required grad, so no graph was recorded; make the tensors "
+        "to differentiate with requires_grad=True (nn.Module parameters do)"
+    )
 
 
 def _what_happened(args, run) -> str:

@@ -141,14 +141,14 @@ def test_a_training_loop_animates_graph_after_graph(pure_engine, tmp_path):
     graphs = [s.details["graph"] for s in tl.steps]
     anim = Animation(tl.save_animation(tmp_path / "loop.svg").read_text())
     layers = {e.get("id"): e for e in anim.root.iter(f"{SVG}svg") if e.get("id")}
-    assert sorted(layers) == ["graph-0", "graph-1"]
+    # The two iterations have one structure (x and 3.0 drawn in each): they share one layout.
+    assert sorted(layers) == ["graph-0"] and sorted(set(graphs)) == [0, 1]
     ids = [e.get("id") for e in anim.root.iter() if e.get("id")]
     assert len(ids) == len(set(ids)), "ids must be unique across the layers"
-    for k, graph in enumerate(graphs):
+    for k in range(len(graphs)):
         t = k + 0.5
-        assert anim.shown(layers["graph-0"], t) == (graph == 0)
-        assert anim.shown(layers["graph-1"], t) == (graph == 1)
-        assert anim.looks(t, f"graph-{graph}") == frame_looks(tl, k), f"step {k}"
+        assert anim.shown(layers["graph-0"], t)
+        assert anim.looks(t, "graph-0") == frame_looks(tl, k), f"step {k}"
 
 
 def mlp():
