@@ -44,3 +44,25 @@ def submodule_missing(fullname: str) -> ModuleNotFoundError:
     if len(parts) >= 2 and parts[1] in _names().get("modules", ()):
         return ModuleNotFoundError(f"{fullname} is not in autoviz yet ({_HINT})", name=fullname)
     return ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
+
+
+class _NotYet:
+    """A PyTorch Tensor method autoviz lacks: reading it raises NotInAutoviz (so hasattr
+    is False), where a __getattr__ would slow every attribute read of every tensor."""
+
+    __slots__ = ("name",)
+
+    def __set_name__(self, owner, name) -> None:
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        raise NotInAutoviz(f"torch.Tensor.{self.name} is not in autoviz yet ({_HINT})")
+
+
+def mark_missing(cls, owner: str) -> None:
+    """Give `cls` a _NotYet for each of PyTorch's public names for `owner` it does not have."""
+    for name in _names().get(owner, ()):
+        if not hasattr(cls, name):
+            slot = _NotYet()
+            slot.name = name
+            setattr(cls, name, slot)

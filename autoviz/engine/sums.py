@@ -133,6 +133,16 @@ def _flat_sum(x):
     return ((total + parts[1]) + parts[2]) + parts[3]
 
 
+def _matrix_sum(a, axis: int):
+    """A row-major matrix summed over one axis: the general path's loop, without working out
+    the iterator's dims (the common case: a broadcast bias's gradient)."""
+    lanes = 32 // a.itemsize
+    if axis == 0:  # the columns are contiguous: vectors across them, rows added in turn
+        return _outer(a, _ILP * lanes if a.shape[1] >= lanes else _ILP)
+    rows = a.T  # each row is contiguous: summed along it, one result per row
+    return _inner_vectorised(rows, lanes) if a.shape[1] >= lanes else _row(rows)
+
+
 def _iterator_dims(a, axes):
     """(size, input stride, reduced) per dim in the order TensorIterator loops over them
     (reduced dims first, then by stride), with mergeable neighbours merged."""
@@ -167,6 +177,8 @@ def cascade_sum(a: np.ndarray, axes) -> np.ndarray:
         # The usual case, loss.sum() and x.mean(); + 0.0 as PyTorch's sum starts from zero.
         return np.asarray(_flat_sum(a.reshape(-1)) + a.dtype.type(0))
     axes = tuple(range(a.ndim)) if axes is None else tuple(axes)
+    if a.ndim == 2 and a.flags.c_contiguous and min(a.shape) > 1 and len(axes) == 1:
+        return _matrix_sum(a, axes[0] % 2) + a.dtype.type(0)  # a gradient summed to a bias
     shape = tuple(n for i, n in enumerate(a.shape) if i not in axes)
     dims = _iterator_dims(a, axes)
     if not dims or not dims[0][2]:  # nothing of size > 1 is reduced

@@ -442,12 +442,6 @@ class Tensor:
         # only this function (pickle.py's weakref to the AccumulateGrad is never saved).
         return (_rebuild, _saved(self))
 
-    def __getattr__(self, name):
-        # Reached only when normal lookup fails.
-        from ..torchnames import missing
-
-        raise missing("torch.Tensor", name, f"'Tensor' object has no attribute '{name}'")
-
 
 class Size(tuple):
     """A shape, printed as PyTorch prints it: `torch.Size([2, 3])`."""
@@ -629,4 +623,7 @@ Tensor.clamp_min = _F.clamp_min
 Tensor.mT = property(lambda self: _F.mT(self))
 Tensor.expand = lambda self, *shape: _F.expand(self, *shape)
 
+from ..torchnames import mark_missing  # noqa: E402
 from . import methods as _methods  # noqa: E402, F401  (more methods, and in-place variants)
+
+mark_missing(Tensor, "torch.Tensor")  # the rest of torch.Tensor's names: "not in autoviz yet"
