@@ -10,8 +10,9 @@ Layers, imported one way only:
 a torch tensor) and is the only module that imports torch; `render` turns those into DOT, SVG
 and files and never touches engine or torch objects. `nn`, `optim` and `distributions` are
 PyTorch's namesakes built on the engine alone.
-`import autoviz` loads only the engine; the rest loads on first use, so
-`import autoviz as torch` stays quick.
+`import autoviz` loads only the engine (and `errors`, the exceptions a user can meet, listed in
+the README's "Errors" section); the rest loads on first use, so `import autoviz as torch` stays
+quick. `files` (atomic writes) is imported by every layer that writes the user's files.
 """
 
 from __future__ import annotations  # `float`, `bool` below are PyTorch dtypes
@@ -19,6 +20,16 @@ from __future__ import annotations  # `float`, `bool` below are PyTorch dtypes
 from . import autograd as _autograd
 from . import engine as _engine
 from .engine import *  # PyTorch's top-level names: tensor, zeros, exp, ...)
+from .errors import (
+    AutovizError,
+    GraphTooLarge,
+    LayoutEngineNotFound,
+    LayoutError,
+    LayoutTimeout,
+    NotInAutoviz,
+    TimelineFormatError,
+    TorchNotInstalled,
+)
 
 autograd = _autograd  # torch.autograd; the star import brought the engine's module of that name
 from .engine.selecting import topk  # noqa: E402  (likewise: engine.topk is rng's module)
@@ -26,7 +37,15 @@ from .engine.selecting import topk  # noqa: E402  (likewise: engine.topk is rng'
 __version__ = "0.1.0"
 
 __all__ = [
+    "AutovizError",
     "Diagram",
+    "GraphTooLarge",
+    "LayoutEngineNotFound",
+    "LayoutError",
+    "LayoutTimeout",
+    "NotInAutoviz",
+    "TimelineFormatError",
+    "TorchNotInstalled",
     "Stepper",
     "Timeline",
     "as_torch",
@@ -75,17 +94,20 @@ def draw(obj, *, theme: str = "default", timeout: float | None = None, **options
     a `Diagram`.
     """
     from .bridge import graph_of_torch, is_torch_object
-    from .render import draw_graph
+    from .render import draw_graph, make_options
     from .tracing import Graph, Timeline, caller_namespace, graph_of
 
     if isinstance(obj, Timeline):
         return obj.draw(theme=theme, timeout=timeout, **options)
+    # Options are checked before the walk, which stops at max_nodes (a huge graph is refused
+    # without being walked whole).
+    limit = make_options(**options).max_nodes
     if isinstance(obj, Graph):
         graph = obj
     elif is_torch_object(obj):  # told by its type's module, without importing torch
-        graph = graph_of_torch(obj, caller_namespace(2))
+        graph = graph_of_torch(obj, caller_namespace(2), limit)
     else:
-        graph = graph_of(obj, caller_namespace(2))
+        graph = graph_of(obj, caller_namespace(2), max_nodes=limit)
     return draw_graph(graph, theme, timeout, **options)
 
 

@@ -316,14 +316,19 @@ def _traced(args):
             )
     if not len(run.timeline):
         when = " before its error" if run.error is not None else ""
-        made = "autoviz tensors" if run.engine == "autoviz" else "torch tensors"
         raise ScriptError(
-            f"{args.script.name} traced nothing{when}: it made no {made}; write it with "
-            "`import torch` (or `import autoviz as torch`) and make a tensor with "
-            "requires_grad=True",
+            f"{args.script.name} traced nothing{when}: {_nothing_traced(run.engine)}",
             1 if run.error is None else exit_code(run.error),
         )
     return run
+
+
+def _nothing_traced(engine: str) -> str:
+    """What a script that traced nothing was missing, for the engine it ran on."""
+    return (
+        f"no {engine} tensor in it required grad, so no graph was recorded; make the tensors "
+        "to differentiate with requires_grad=True (nn.Module parameters do)"
+    )
 
 
 def _what_happened(args, run) -> str:
@@ -376,7 +381,9 @@ def _lessons(args) -> int:
         source = package.parent / "notebooks"
     notebooks = sorted(source.glob("*.ipynb"))
     if not notebooks:
-        raise FileNotFoundError(f"no lesson notebooks in {source}: reinstall autoviz")
+        raise FileNotFoundError(
+            f"no lesson notebooks in {source}: reinstall from the clone (pip install .)"
+        )
     if args.dir.exists() and not args.dir.is_dir():
         raise FileExistsError(f"{args.dir} is a file, not a folder: name a folder to copy into")
     clashes = [n.name for n in notebooks if (args.dir / n.name).exists()]
@@ -392,7 +399,7 @@ def _lessons(args) -> int:
             copies.add(args.dir / notebook.name, notebook.read_bytes())
     print(f"copied {len(notebooks)} lesson notebooks into {args.dir}")
     print(f"open them with: jupyter lab {shlex.quote(str(args.dir))}")
-    print('(JupyterLab and matplotlib come with: pip install "autoviz[lessons]")')
+    print("(JupyterLab and matplotlib come with: pip install jupyterlab matplotlib)")
     return 0
 
 

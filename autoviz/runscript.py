@@ -54,15 +54,15 @@ def run_script(path, args=(), engine: str = "autoviz") -> Run:
     saved_argv, saved_path, saved_cwd = sys.argv[:], sys.path[:], os.getcwd()
     sys.argv = [str(script), *args]
     sys.path.insert(0, str(script.resolve().parent))
-    error = None
+    error, tl = None, None
     try:
+        # The tracer sees what the script raised (its timeline ends with an error step).
         with _engine_context(engine), tracer as tl:
-            try:
-                exec(compile(script.read_bytes(), str(script), "exec"), namespace)
-            except SystemExit as exit_:
-                error = None if exit_.code in (None, 0) else exit_
-            except Exception as raised:
-                error = raised
+            exec(compile(script.read_bytes(), str(script), "exec"), namespace)
+    except SystemExit as exit_:
+        error = None if exit_.code in (None, 0) else exit_
+    except Exception as raised:
+        error = raised
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
         with contextlib.suppress(OSError):  # the script may have moved away with os.chdir

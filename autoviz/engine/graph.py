@@ -177,6 +177,21 @@ def retain_grad(tensor) -> None:
     tensor.grad_fn.register_prehook(keep)
 
 
+def zero_grads(params, set_to_none: bool) -> None:
+    """Set each parameter's `.grad` to None, or fill it with zeros; one event for them all."""
+    reset = []
+    for p in params:
+        if p._grad is None:
+            continue
+        if set_to_none:
+            p._grad = None
+        else:
+            p._grad._storage()[...] = 0
+        reset.append(p)
+    if reset and events.observers:
+        events.on_zero_grad(reset, set_to_none)
+
+
 class RemovableHandle:
     """Returned by register_hook: `.remove()` takes the hook off again."""
 

@@ -152,6 +152,8 @@ def binary_method(op):
                 if second is None:
                     second = accumulator_for(b)
         node._next = (first, second)
+        if first is None or second is None:  # a constant input: kept for drawings
+            node._inputs = (a, b)
         node._seq = next_seq()
         node._pre_hooks = None
         node._saved = ()
@@ -290,6 +292,7 @@ class Rsub(Op):
 
     @staticmethod
     def forward(ctx, a, c=0):
+        ctx.info = c
         return result(c - a, a)
 
     @staticmethod

@@ -68,6 +68,10 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
 def linear(input, weight, bias=None):
     """y = input @ weightᵀ + bias, recorded as PyTorch records it (Addmm, or Mm without bias)."""
+    if weight.ndim == 2 and input.ndim >= 1 and input.shape[-1] != weight.shape[1]:
+        # Before the transpose is recorded: PyTorch records nothing for a failing linear.
+        rows = int(np.prod(input.shape[:-1])) if input.ndim > 1 else 1
+        linalg.check_matmul(np.empty((rows, input.shape[-1])), np.empty(weight.shape[::-1]))
     w_t = shape_ops.T.apply(weight, dim0=0, dim1=1) if weight.ndim == 2 else weight
     if input.ndim == 2:
         return _matmul_2d(input, w_t, bias)
@@ -176,6 +180,7 @@ def nll_loss(
         "weight": None if weight is None else np.asarray(weight._data, dtype=input._data.dtype),
         "ignore_index": ignore_index,
         "reduction": reduction,
+        "labels": target,
     }
     labels = np.asarray(target._data)
     if input.ndim <= 2:

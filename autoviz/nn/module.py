@@ -7,6 +7,7 @@ import numpy as np
 from ..engine.device import NO_CUDA, check_device
 from ..engine.dtypes import dtype as _dtype
 from ..engine.function import module_stack
+from ..engine.graph import zero_grads
 from ..engine.tensor import Size, Tensor
 from . import hooks
 from .parameter import Parameter
@@ -264,13 +265,7 @@ class Module:
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Reset the gradients: to None by default, as PyTorch ≥ 2.0 does."""
-        for param in self.parameters():
-            if param._grad is None:
-                continue
-            if set_to_none:
-                param._grad = None
-            else:
-                param._grad.zero_()
+        zero_grads(list(self.parameters()), set_to_none)
 
     # -- dtypes -------------------------------------------------------------------------------
     def _cast_floats(self, np_dtype):

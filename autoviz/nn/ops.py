@@ -111,21 +111,25 @@ class NllLoss(Op):
     _backward_name = "NllLossBackward0"
 
     @staticmethod
-    def forward(ctx, logp, target=None, weight=None, ignore_index=-100, reduction="mean"):
+    def forward(
+        ctx, logp, target=None, weight=None, ignore_index=-100, reduction="mean", labels=None
+    ):
         scores = _class_last(logp)
         kept = target != ignore_index
         safe = np.where(kept, target, 0).reshape(scores.shape[:-1])
         w = np.ones(scores.shape[-1], logp.dtype) if weight is None else weight
         w = np.where(kept.reshape(safe.shape), w[safe], 0).astype(logp.dtype)
         picked = np.take_along_axis(scores, safe[..., None], axis=-1)[..., 0]
-        ctx.info = (np.shape(logp), scores.shape, safe, w, reduction)
+        # `labels`: the target tensor the caller passed, kept (as PyTorch keeps _saved_target)
+        # so that drawings show it as the loss's input.
+        ctx.info = (np.shape(logp), scores.shape, safe, w, reduction, labels)
         losses = (-w * picked).reshape(np.shape(target))
         with np.errstate(invalid="ignore"):  # every target ignored: the mean is nan, as in torch
             return _reduce(losses, reduction, np.sum(w))
 
     @staticmethod
     def backward(ctx, grad):
-        shape, scores_shape, safe, w, reduction = ctx.info
+        shape, scores_shape, safe, w, reduction, _ = ctx.info
         with np.errstate(invalid="ignore", divide="ignore"):
             per_item = -w * np.broadcast_to(_scale(grad, reduction, np.sum(w)), np.shape(w))
         full = np.zeros(scores_shape, dtype=w.dtype)

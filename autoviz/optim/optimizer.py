@@ -2,7 +2,9 @@
 
 import numpy as np
 
+from ..engine import events
 from ..engine.grad_mode import enable_grad, no_grad
+from ..engine.graph import zero_grads
 from ..engine.tensor import Tensor, make
 
 
@@ -43,14 +45,7 @@ class Optimizer:
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Reset every parameter's gradient: to None by default, as PyTorch ≥ 2.0 does."""
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p._grad is None:
-                    continue
-                if set_to_none:
-                    p._grad = None
-                else:
-                    p._grad.zero_()
+        zero_grads([p for group in self.param_groups for p in group["params"]], set_to_none)
 
     def step(self, closure=None):
         """Apply one update to every parameter that has a gradient; returns closure()'s loss."""
@@ -65,6 +60,8 @@ class Optimizer:
                     if p._grad is not None:
                         grad = np.asarray(p._grad._data)
                         self._update(p._storage(), grad, group, self.state.setdefault(p, {}))
+                        if events.observers:
+                            events.on_update(p, self, group)
         return loss
 
     def _update(self, param: np.ndarray, grad: np.ndarray, group: dict, state: dict) -> None:
