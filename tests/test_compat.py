@@ -209,3 +209,15 @@ def test_engine_auto_picks_torch_only_for_torch_scripts_where_it_is_installed(
     assert runscript.choose_engine(script, "autoviz") == "autoviz"
     with pytest.raises(runscript.ScriptError, match=r"unknown engine 'gpu' \(must be one of"):
         runscript.choose_engine(script, "gpu")
+
+
+def test_submodules_load_on_first_attribute_access():
+    """`torch.utils.data.DataLoader` and `torch.autograd.functional.jacobian` with no import
+    of the submodule first, in a fresh interpreter."""
+    code = (
+        "import autoviz as torch\n"
+        "print(torch.utils.data.DataLoader.__name__, torch.autograd.functional.jacobian.__name__,"
+        " torch.optim.lr_scheduler.StepLR.__name__, torch.nn.utils.clip_grad_norm_.__name__)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["DataLoader", "jacobian", "StepLR", "clip_grad_norm_"]
