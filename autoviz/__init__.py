@@ -10,8 +10,9 @@ Layers, imported one way only:
 a torch tensor) and is the only module that imports torch; `render` turns those into DOT, SVG
 and files and never touches engine or torch objects. `nn`, `optim` and `distributions` are
 PyTorch's namesakes built on the engine alone.
-`import autoviz` loads only the engine; the rest loads on first use, so
-`import autoviz as torch` stays quick.
+`import autoviz` loads only the engine (and `errors`, the exceptions a user can meet, listed in
+the README's "Errors" section); the rest loads on first use, so `import autoviz as torch` stays
+quick. `files` (atomic writes) is imported by every layer that writes the user's files.
 """
 
 from __future__ import annotations  # `float`, `bool` below are PyTorch dtypes
@@ -19,13 +20,32 @@ from __future__ import annotations  # `float`, `bool` below are PyTorch dtypes
 from . import autograd as _autograd
 from . import engine as _engine
 from .engine import *  # PyTorch's top-level names: tensor, zeros, exp, ...)
+from .errors import (
+    AutovizError,
+    GraphTooLarge,
+    LayoutEngineNotFound,
+    LayoutError,
+    LayoutTimeout,
+    NotInAutoviz,
+    TimelineFormatError,
+    TorchNotInstalled,
+)
 
 autograd = _autograd  # torch.autograd; the star import brought the engine's module of that name
+from .engine.selecting import topk  # noqa: E402  (likewise: engine.topk is rng's module)
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AutovizError",
     "Diagram",
+    "GraphTooLarge",
+    "LayoutEngineNotFound",
+    "LayoutError",
+    "LayoutTimeout",
+    "NotInAutoviz",
+    "TimelineFormatError",
+    "TorchNotInstalled",
     "Stepper",
     "Timeline",
     "as_torch",

@@ -381,7 +381,9 @@ def _lessons(args) -> int:
         source = package.parent / "notebooks"
     notebooks = sorted(source.glob("*.ipynb"))
     if not notebooks:
-        raise FileNotFoundError(f"no lesson notebooks in {source}: reinstall autoviz")
+        raise FileNotFoundError(
+            f"no lesson notebooks in {source}: reinstall from the clone (pip install .)"
+        )
     if args.dir.exists() and not args.dir.is_dir():
         raise FileExistsError(f"{args.dir} is a file, not a folder: name a folder to copy into")
     clashes = [n.name for n in notebooks if (args.dir / n.name).exists()]
@@ -397,7 +399,7 @@ def _lessons(args) -> int:
             copies.add(args.dir / notebook.name, notebook.read_bytes())
     print(f"copied {len(notebooks)} lesson notebooks into {args.dir}")
     print(f"open them with: jupyter lab {shlex.quote(str(args.dir))}")
-    print('(JupyterLab and matplotlib come with: pip install "autoviz[lessons]")')
+    print("(JupyterLab and matplotlib come with: pip install jupyterlab matplotlib)")
     return 0
 
 

@@ -206,9 +206,7 @@ def test_gif_has_one_frame_per_step_and_loops(lesson, tmp_path):
 
 def test_gif_without_pillow_says_how_to_install_it(lesson, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "PIL", None)
-    with pytest.raises(
-        ImportError, match=r"saving a GIF needs Pillow: pip install 'autoviz\[gif\]'"
-    ):
+    with pytest.raises(ImportError, match=r"^saving a GIF needs Pillow: pip install pillow$"):
         lesson.save_animation(tmp_path / "a.gif")
     assert not (tmp_path / "a.gif").exists()
 

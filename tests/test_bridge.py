@@ -452,8 +452,7 @@ def test_clear_error_when_torch_is_not_installed():
     count, message = proc.stdout.strip().splitlines()
     assert int(count) >= 1
     assert message == (
-        "trace_torch() needs PyTorch, which is not installed. "
-        'Install it with: pip install "autoviz[torch]"'
+        "trace_torch() needs PyTorch, which is not installed. Install it with: pip install torch"
     )
 
 

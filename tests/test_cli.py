@@ -452,7 +452,7 @@ def test_torch_without_pytorch_installed_is_a_one_line_error(tmp_path):
     )
     assert result.returncode == 1
     assert result.stderr.startswith("autoviz: error: ") and result.stderr.count("\n") == 1
-    assert 'pip install "autoviz[torch]"' in result.stderr
+    assert "pip install torch" in result.stderr
 
 
 def player_data(path: Path) -> dict:
@@ -539,10 +539,7 @@ def test_gif_without_pillow_is_a_one_line_error(tmp_path):
     command = [sys.executable, "-m", "autoviz", "animate", str(script), "-o", "a.gif"]
     result = subprocess.run(command, capture_output=True, text=True, env=env, cwd=tmp_path)
     assert result.returncode == 1
-    assert result.stderr == (
-        "autoviz: error: saving a GIF needs Pillow: pip install 'autoviz[gif]' "
-        "(or pip install pillow)\n"
-    )
+    assert result.stderr == ("autoviz: error: saving a GIF needs Pillow: pip install pillow\n")
     assert not (tmp_path / "a.gif").exists() and result.stdout == ""  # the script never ran
 
 

@@ -9,7 +9,7 @@ from .frames import PROGRESS_FROM
 from .keyframes import HOLD_STEPS, animated_svg, picture, size_of, still_svg
 
 SUFFIXES = (".svg", ".gif")
-PILLOW_HINT = "saving a GIF needs Pillow: pip install 'autoviz[gif]' (or pip install pillow)"
+PILLOW_HINT = "saving a GIF needs Pillow: pip install pillow"
 
 
 def save_animation(tl, path, theme="default", seconds_per_step=1.0, **options) -> Path:
