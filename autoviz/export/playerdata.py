@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..tracing import explain
 from .deltas import Deltas, step_deltas
+from .details import details
 
 FORMAT, VERSION = "autoviz-player", 2
 # Each graph is laid out in its own direction and the perpendicular one, so the player can pick
@@ -68,6 +69,8 @@ def build(
     ]
     # fontSize: the smallest label text (value and grad rows), which the camera keeps legible.
     data |= {"rankdir": rankdir, "theme": look.name, "fontSize": look.small_size}
+    data["details"] = details(tl, frames, deltas.steps)  # the node card, links, bands, nudge
+    data["precision"] = first.precision
     return Bundle(data, svgs, frames)
 
 
