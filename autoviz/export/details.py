@@ -40,7 +40,9 @@ def details(tl, frames, entries: list[int]) -> dict:
         "graphs": _runs([index.graph_of_step[k] for k in entries]),
         "roots": {str(g): _root(tl, index, g, position) for g in graphs},
         "aliases": _aliases(frames, graphs, position),
-        "scale": SCALE,
+        "scale": {
+            key: list(value) if isinstance(value, tuple) else value for key, value in SCALE.items()
+        },
     }
 
 

@@ -315,7 +315,8 @@ class Inspector {
     if (this.selected !== null) this.renderCard();
     const step = player.data.steps[player.current];
     const text = player.data.strings[step.explain];
-    this.announcer.textContent = `${player.counter.textContent}. ${player.banner.textContent}. ${text}`;
+    const where = player.scrubber ? player.scrubber.where() : "";
+    this.announcer.textContent = `${where}${player.counter.textContent}. ${player.banner.textContent}. ${text}`;
   }
 
   /* ---- the card ---- */

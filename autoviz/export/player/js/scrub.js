@@ -52,25 +52,26 @@ class Scrubber {
     for (const run of starts) {
       bands.append(h("span", { class: "av-mark", style: `left: ${from(run.start)}%`, title: `iteration ${run.graph + 1} starts` }));
     }
+    this.whereText = h("span", { class: "av-where" });
+    player.counter.before(this.whereText);
     const slider = player.slider;
     this.box = h("div", { class: "av-scrub", title: "Shift+→ next line · PageDown next phase" });
     slider.replaceWith(this.box);
     this.box.append(bands, slider);
   }
 
-  /* The counter: "iteration 2 · backward · step 9 of 12" (no iteration for a single graph). */
+  /* Where the step is, before the counter: "iteration 2 · backward · " + "step 9 of 12"
+     (no iteration for a single graph). */
   where(i = this.player.current) {
     const step = this.player.data.steps[i];
-    const parts = [];
-    if (this.iterations > 1) parts.push(`iteration ${this.graphOf[i] + 1}`);
+    const parts = this.iterations > 1 ? [`iteration ${this.graphOf[i] + 1}`] : [];
     parts.push(PHASE_NAMES[step.phase] || step.phase);
-    parts.push(`step ${step.index + 1} of ${this.player.data.total}`);
-    return parts.join(" · ");
+    return `${parts.join(" · ")} · `;
   }
 
   show() {
-    const text = this.where();
-    this.player.counter.textContent = text;
+    this.whereText.textContent = this.where();
+    const text = this.whereText.textContent + this.player.counter.textContent;
     this.player.slider.setAttribute("aria-valuetext", text);
   }
 
