@@ -26,6 +26,7 @@ __all__ = [
     "Stepper",
     "Timeline",
     "autograd",
+    "distributions",
     "draw",
     "nn",
     "optim",
@@ -78,7 +79,7 @@ def __getattr__(name: str):
         from .widgets import Stepper
 
         return Stepper
-    if name in ("nn", "optim"):
+    if name in ("nn", "optim", "distributions"):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")

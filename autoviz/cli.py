@@ -57,14 +57,15 @@ def _parser() -> argparse.ArgumentParser:
     demo.set_defaults(run=_demo)
     html = _script_command(commands, "html", _html, "write the step-by-step HTML player")
     html.add_argument("-o", "--output", required=True, type=Path, metavar="FILE.html")
-    html.add_argument("--quiz", action="store_true", help="ask for each gradient before showing it")
+    _player_options(html)
     present = _script_command(
         commands, "present", _present, "write the player to a temporary file and open a browser"
     )
-    present.add_argument("--quiz", action="store_true", help="ask for each gradient first")
+    _player_options(present)
     frames = _script_command(commands, "frames", _frames, "write one image per step (slides)")
     frames.add_argument("-o", "--output", required=True, type=Path, metavar="DIR")
     frames.add_argument("--format", choices=("svg", "png"), default="svg")
+    _ghost_option(frames)
     render = _script_command(commands, "render", _render, "write the final diagram")
     render.add_argument("-o", "--output", required=True, type=Path, metavar="FILE.svg")
     animate = _script_command(
@@ -98,7 +99,12 @@ def _script_command(commands, name: str, run, help_text: str) -> argparse.Argume
         epilog="Arguments after -- are passed to the script as sys.argv[1:].",
     )
     command.add_argument("script", type=Path, metavar="SCRIPT.py")
-    command.add_argument("--theme", choices=list(THEMES), default="default")
+    command.add_argument(
+        "--theme",
+        choices=list(THEMES),
+        default="default",
+        help="colours and type: colorblind (Okabe–Ito), projector (large type), dark",
+    )
     command.add_argument(
         "--torch", action="store_true", help="trace real PyTorch code (autoviz.trace_torch)"
     )
@@ -107,8 +113,63 @@ def _script_command(commands, name: str, run, help_text: str) -> argparse.Argume
         action="store_true",
         help="if the script raises, still write what was traced before the error",
     )
+    _drawing_options(command, player=name in ("html", "present"))
     command.set_defaults(run=run)
     return command
+
+
+def _drawing_options(command, player: bool) -> None:
+    """The drawing options every picture-writing command shares (those of `tl.draw`)."""
+    from .render.dot import RANKDIRS
+
+    command.add_argument(
+        "--rankdir",
+        choices=RANKDIRS,
+        help="which way the graph flows: LR left to right, TB top to bottom, BT, RL "
+        + (
+            "(default: the way that fits the screen; R switches in the player)"
+            if player
+            else "(default: LR)"
+        ),
+    )
+    command.add_argument(
+        "--precision",
+        type=int,
+        metavar="DIGITS",
+        help="significant digits of the values and gradients shown, 1 to 17 (default: 4)",
+    )
+    command.add_argument(
+        "--legend",
+        action=argparse.BooleanOptionalAction,
+        help="draw the legend of the kinds of node the picture uses (default: --legend)",
+    )
+
+
+def _player_options(command) -> None:
+    command.add_argument(
+        "--quiz",
+        action="store_true",
+        help="ask for each gradient before the step that reveals it",
+    )
+    _ghost_option(command)
+
+
+def _ghost_option(command) -> None:
+    command.add_argument(
+        "--ghost",
+        action="store_true",
+        help="show the nodes not made yet faintly, instead of hiding them",
+    )
+
+
+def _drawing(args) -> dict:
+    """The drawing options given on the command line, checked before the script runs."""
+    from .render import make_options
+
+    names = ("rankdir", "precision", "legend")
+    given = {name: getattr(args, name) for name in names if getattr(args, name) is not None}
+    make_options(**given)  # a bad --precision is refused now, not after the script ran
+    return given
 
 
 def _demo(args) -> int:
@@ -128,17 +189,21 @@ def _html(args) -> int:
     from .export.html import SUFFIXES
 
     _writable_file(args.output, SUFFIXES)
+    drawing = _drawing(args)
     run = _traced(args)
-    run.timeline.save_html(args.output, quiz=args.quiz, theme=args.theme)
+    run.timeline.save_html(
+        args.output, quiz=args.quiz, theme=args.theme, ghost=args.ghost, **drawing
+    )
     return _done(args, run, f"wrote {args.output}")
 
 
 def _present(args) -> int:
     import tempfile
 
+    drawing = _drawing(args)
     run = _traced(args)
     path = Path(tempfile.mkdtemp(prefix="autoviz-")) / f"{args.script.stem}.html"
-    run.timeline.save_html(path, quiz=args.quiz, theme=args.theme)
+    run.timeline.save_html(path, quiz=args.quiz, theme=args.theme, ghost=args.ghost, **drawing)
     print(f"wrote {path}")
     if not _open_in_browser(path):
         print(f"no browser could be opened here: open {path.as_uri()} in a web browser")
@@ -148,8 +213,11 @@ def _present(args) -> int:
 def _frames(args) -> int:
     if args.output.exists() and not args.output.is_dir():
         raise AutovizError(f"cannot write frames into {str(args.output)!r}: it is a file")
+    drawing = _drawing(args)
     run = _traced(args)
-    paths = run.timeline.save_frames(args.output, args.format, theme=args.theme)
+    paths = run.timeline.save_frames(
+        args.output, args.format, theme=args.theme, ghost=args.ghost, **drawing
+    )
     return _done(args, run, f"wrote {len(paths)} frames into {args.output}")
 
 
@@ -158,10 +226,11 @@ def _render(args) -> int:
     from .render.diagram import SUFFIXES
 
     _writable_file(args.output, SUFFIXES)
+    drawing = _drawing(args)
     run = _traced(args)
     final = run.timeline[-1]  # the graph as the script left it, drawn as autoviz.draw draws it
     final.current = []
-    draw_graph(final, args.theme).save(args.output)
+    draw_graph(final, args.theme, **drawing).save(args.output)
     return _done(args, run, f"wrote {args.output}")
 
 
@@ -173,9 +242,10 @@ def _animate(args) -> int:
         require_pillow()  # before the script runs, not after
     if not args.seconds_per_step > 0:
         raise AutovizError(f"--seconds-per-step must be positive, got {args.seconds_per_step}")
+    drawing = _drawing(args)
     run = _traced(args)
     run.timeline.save_animation(
-        args.output, theme=args.theme, seconds_per_step=args.seconds_per_step
+        args.output, theme=args.theme, seconds_per_step=args.seconds_per_step, **drawing
     )
     return _done(args, run, f"wrote {args.output}")
 

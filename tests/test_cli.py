@@ -476,3 +476,77 @@ def test_ctrl_c_in_the_script_ends_with_code_130(tmp_path):
     script = write_script(tmp_path, "import autoviz as torch\nraise KeyboardInterrupt\n")
     result = run_cli("render", str(script), "-o", str(tmp_path / "g.svg"))
     assert result.returncode == 130 and result.stderr == "autoviz: interrupted\n"
+
+
+def test_drawing_and_player_options_reach_the_player(tmp_path, pure_engine):
+    script = write_script(tmp_path, LESSON.replace("tensor(2.0,", "tensor(1 / 3,"))
+    out = tmp_path / "options.html"
+    options = ["--rankdir", "BT", "--precision", "2", "--no-legend", "--ghost", "--quiz"]
+    result = run_cli("html", str(script), "-o", str(out), *options)
+    assert result.returncode == 0, result.stderr
+    page = out.read_text(encoding="utf-8")
+    data = player_data(out)
+    assert data["rankdir"] == "BT" and data["layouts"][0]["directions"] == ["BT", "LR"]
+    assert any(s["quiz"] for s in data["steps"])  # --quiz
+    assert 'id="legend"' not in page  # --no-legend
+    assert 'class="node leaf ghost"' in page  # --ghost: nodes not made yet drawn faintly
+    assert "value: 0.33<" in page and "value: 0.3333" not in page  # --precision 2 (x = 1/3)
+
+
+def test_the_player_picks_its_direction_unless_told(tmp_path, pure_engine):
+    script = write_script(tmp_path, LESSON)
+    out = tmp_path / "auto.html"
+    assert run_cli("html", str(script), "-o", str(out)).returncode == 0
+    data = player_data(out)
+    assert data["rankdir"] is None and "legend" in out.read_text(encoding="utf-8")
+
+
+def test_bad_drawing_options_are_refused_before_the_script_runs(tmp_path, pure_engine):
+    marker = tmp_path / "ran"
+    script = write_script(tmp_path, f"open({str(marker)!r}, 'w').close()\n" + LESSON)
+    result = run_cli("frames", str(script), "-o", str(tmp_path / "f"), "--precision", "0")
+    assert result.returncode == 1 and not marker.exists()
+    assert result.stderr == ("autoviz: error: precision must be an integer from 1 to 17, got 0\n")
+    result = run_cli("render", str(script), "-o", str(tmp_path / "r.svg"), "--rankdir", "XY")
+    assert result.returncode == 2 and "invalid choice: 'XY'" in result.stderr
+
+
+def test_frames_render_and_animate_take_the_drawing_options(tmp_path, pure_engine):
+    script = write_script(tmp_path, LESSON)
+    common = ["--rankdir", "TB", "--no-legend", "--precision", "3"]
+    frames = tmp_path / "frames"
+    assert run_cli("frames", str(script), "-o", str(frames), "--ghost", *common).returncode == 0
+    first = (frames / "step-000.svg").read_text(encoding="utf-8")
+    assert 'id="legend"' not in first and "ghost" in first
+    assert "rankdir=TB" in tl_dot(tmp_path, script, "render", *common)
+    animation = tmp_path / "a.svg"
+    assert run_cli("animate", str(script), "-o", str(animation), *common).returncode == 0
+    assert 'id="legend"' not in animation.read_text(encoding="utf-8")
+
+
+def tl_dot(tmp_path, script, command, *options) -> str:
+    out = tmp_path / "final.dot"
+    result = run_cli(command, str(script), "-o", str(out), *options)
+    assert result.returncode == 0, result.stderr
+    return out.read_text(encoding="utf-8")
+
+
+HELP = {
+    "--theme": "colours and type",
+    "--rankdir": "which way the graph flows",
+    "--precision": "significant digits",
+    "--legend, --no-legend": "draw the legend",
+    "--quiz": "ask for each gradient",
+    "--ghost": "show the nodes not made yet faintly",
+}
+
+
+@pytest.mark.parametrize("command", ["html", "present", "frames", "render", "animate"])
+def test_every_option_has_help_text(command):
+    text = " ".join(run_cli(command, "--help").stdout.split())  # unwrapped
+    takes = {"--quiz": ("html", "present"), "--ghost": ("html", "present", "frames")}
+    for option, words in HELP.items():
+        if command not in takes.get(option, (command,)):
+            assert option not in text
+            continue
+        assert option in text and words in text, option
