@@ -41,11 +41,11 @@ def draw(obj, *, theme: str = "default", timeout: float | None = None, **options
     `obj` is an autoviz tensor, a torch tensor (drawn through the bridge), a Graph or a
     Timeline. Options: rankdir ("LR", "TB", "BT", "RL"), op_label ("both", "symbol", "name";
     default both, or name alone when inner tensors are hidden), precision (significant
-    digits), show_values, show_grads, show_saved (tensors saved for backward), legend; for
-    nn.Module graphs expand (["net.1"]), depth (module levels opened), collapse_above (default
-    300 nodes), max_nodes (default 5,000); hide_inner_tensors (True, False, or None: hide them
-    when the drawing would still exceed collapse_above nodes). Returns
-    a `Diagram`.
+    digits), values ("text", "heatmap" for 1-D and 2-D tensors, "none"), show_grads,
+    show_saved (tensors saved for backward), legend; for nn.Module graphs expand (["net.1"]),
+    depth (module levels opened), collapse_above (default 300 nodes), max_nodes (default
+    5,000); hide_inner_tensors (True, False, or None: hide them when the drawing would still
+    exceed collapse_above nodes). Returns a `Diagram`.
     """
     from .bridge import graph_of_torch, is_torch_object
     from .render import draw_graph

@@ -120,7 +120,7 @@ def _script_command(commands, name: str, run, help_text: str) -> argparse.Argume
 
 def _drawing_options(command, player: bool) -> None:
     """The drawing options every picture-writing command shares (those of `tl.draw`)."""
-    from .render.dot import RANKDIRS
+    from .render.dot import RANKDIRS, VALUES
 
     command.add_argument(
         "--rankdir",
@@ -142,6 +142,12 @@ def _drawing_options(command, player: bool) -> None:
         "--legend",
         action=argparse.BooleanOptionalAction,
         help="draw the legend of the kinds of node the picture uses (default: --legend)",
+    )
+    command.add_argument(
+        "--values",
+        choices=VALUES,
+        help="node values and gradients as text, as heatmaps (1-D and 2-D tensors: a "
+        "diverging colour scale centred on zero), or none (default: text)",
     )
 
 
@@ -166,7 +172,7 @@ def _drawing(args) -> dict:
     """The drawing options given on the command line, checked before the script runs."""
     from .render import make_options
 
-    names = ("rankdir", "precision", "legend")
+    names = ("rankdir", "precision", "legend", "values")
     given = {name: getattr(args, name) for name in names if getattr(args, name) is not None}
     make_options(**given)  # a bad --precision is refused now, not after the script ran
     return given

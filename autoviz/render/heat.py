@@ -44,3 +44,68 @@ def _mix(a: str, b: str, t: float) -> str:
         x, y = int(a[k : k + 2], 16), int(b[k : k + 2], 16)
         channels.append(math.floor(x + (y - x) * t + 0.5))
     return "#" + "".join(f"{c:02x}" for c in channels)
+
+
+# A tensor drawn as a heatmap inside its node: 1-D or 2-D with a preview (at most this many
+# elements, as the tracer keeps them), cells of CELL points, a row at most WIDTH points wide.
+MAX_CELLS = 64
+CELL, MIN_CELL, WIDTH = 9, 3, 160
+
+
+def grid(shape) -> tuple[int, int] | None:
+    """(rows, columns) of a tensor's heatmap, None when it is not drawn as one."""
+    shape = tuple(shape)
+    if not 1 <= len(shape) <= 2 or not 0 < math.prod(shape) <= MAX_CELLS:
+        return None
+    return (1, shape[0]) if len(shape) == 1 else shape
+
+
+def fills(value, shape) -> list[str]:
+    """Each cell's colour, row by row; "none" (the node shows through) when not known."""
+    rows, cols = grid(shape)
+    flat = list(_flatten(value)) if value is not None else []
+    if len(flat) != rows * cols:
+        return ["none"] * (rows * cols)
+    m = limit(flat)
+    return [color(v, m) for v in flat]
+
+
+def range_text(value, precision: int) -> str:
+    """`−0.55 … 0.48`: what a heatmap's colours stand for."""
+    from ..tracing.text import number
+
+    finite = [v for v in _flatten(value) if math.isfinite(v)]
+    if not finite:
+        return "no finite elements"
+    return f"{number(min(finite), precision)} … {number(max(finite), precision)}"
+
+
+def table(colors: list, shape, border: str) -> str:
+    """An HTML-like label table of one cell per element (cells' fills are the frames' slots)."""
+    rows, cols = grid(shape)
+    size = max(MIN_CELL, min(CELL, WIDTH // cols))
+    cells = iter(colors)
+    body = "".join(
+        "<tr>"
+        + "".join(
+            f'<td width="{size}" height="{size}" fixedsize="true" bgcolor="{next(cells)}"></td>'
+            for _ in range(cols)
+        )
+        + "</tr>"
+        for _ in range(rows)
+    )
+    # fixedsize: the table keeps its cells together, not spread over the label's width.
+    return (
+        f'<table border="0" cellborder="1" cellspacing="0" cellpadding="0" color="{border}" '
+        f'fixedsize="true" width="{cols * size}" height="{rows * size}">{body}</table>'
+    )
+
+
+def _flatten(value):
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(reversed(item))
+        elif item is not None:
+            yield float(item)
