@@ -86,7 +86,7 @@ const GLYPHS = { nan: "?", inf: "+∞", "-inf": "−∞" };
 
 /* A 1-D or 2-D tensor's elements as a grid of cells (one per element, a 1-D tensor as one
    row), its colour scale ±max|x| with the range written out, and what is not finite. */
-function heatmap(scale, value, shape, { label = "value", p = 4, width = 260 } = {}) {
+function heatmap(scale, value, shape, { label = "value", p = 4, width = 260, kind = "" } = {}) {
   const items = flat(value).map(num);
   const [rows, cols] = shape.length === 1 ? [1, shape[0]] : [shape[0], shape[1]];
   const cell = Math.max(4, Math.min(26, Math.floor(width / Math.max(cols, 1))));
@@ -110,7 +110,7 @@ function heatmap(scale, value, shape, { label = "value", p = 4, width = 260 } = 
         width: cell,
         height: cell,
         fill: heatColor(scale, x, m),
-        "data-value": fmt(x, 8),
+        "data-index": shape.length === 1 ? `${c}` : `${r},${c}`,
       },
       svgEl("title", {}, `${label}${where} = ${fmt(x, p)}`),
     );
@@ -133,7 +133,7 @@ function heatmap(scale, value, shape, { label = "value", p = 4, width = 260 } = 
     : "no finite elements";
   return h(
     "figure",
-    { class: "av-heat" },
+    { class: `av-heat${kind ? ` av-heat-${kind}` : ""}` },
     svg,
     scaleBar(scale, m, p),
     h("figcaption", {}, `${label} ${shapeText(shape)} · ${stats}${odd.length ? ` · ${odd.join(" · ")}` : ""}`),

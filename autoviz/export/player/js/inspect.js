@@ -177,14 +177,12 @@ class Facts {
   }
 }
 
-/* Card sections other parts add (nudge-and-verify): (inspector, node index) -> element or null. */
-const CARD_SECTIONS = [];
-
 class Inspector {
   constructor(player) {
     this.player = player;
     this.facts = new Facts(player);
     this.selected = null; // the slot id of the node whose card is open
+    this.sections = []; // more of a tensor's card (nudge-and-verify): node index -> element
     this.linkedLine = null;
     this.card = h("section", { class: "av-panel av-card", hidden: true, tabindex: "-1", "aria-label": "Node details" });
     player.side.prepend(this.card);
@@ -373,7 +371,7 @@ class Inspector {
       h("dl", { class: "av-facts" }, ...facts.map(([k, v]) => h("div", {}, h("dt", {}, k), h("dd", {}, v)))),
       h("dl", { class: "av-values" }, h("div", {}, h("dt", {}, "value"), h("dd", {}, f.text(value, i)))),
     ];
-    if (this.pictured(n)) out.push(heatmap(f.d.scale, value, n.shape, { label: "value", p: f.p }));
+    if (this.pictured(n)) out.push(heatmap(f.d.scale, value, n.shape, { label: "value", p: f.p, kind: "value" }));
     if (n.requires_grad) {
       out.push(h("dl", { class: "av-values" }, h("div", {}, h("dt", {}, "grad"), h("dd", {}, f.gradText(i)))));
       if (grad !== null && this.pictured(n)) out.push(heatmap(f.d.scale, grad, n.shape, { label: "grad", p: f.p }));
@@ -388,8 +386,8 @@ class Inspector {
         out.push(h("p", { class: "av-chain" }, d + note));
       }
     }
-    for (const section of CARD_SECTIONS) {
-      const el = section(this, i);
+    for (const section of this.sections) {
+      const el = section(i);
       if (el) out.push(el);
     }
     return out;
