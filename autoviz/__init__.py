@@ -22,10 +22,12 @@ from .engine import autograd
 __version__ = "0.1.0"
 
 __all__ = [
+    "Comparison",
     "Diagram",
     "Stepper",
     "Timeline",
     "autograd",
+    "compare",
     "distributions",
     "draw",
     "nn",
@@ -62,6 +64,15 @@ def draw(obj, *, theme: str = "default", timeout: float | None = None, **options
     return draw_graph(graph, theme, timeout, **options)
 
 
+def compare(tl_a, tl_b, *, labels=("a", "b"), theme: str = "default", **options):
+    """Two timelines side by side, stepping together (phase by phase when their lengths
+    differ): a widget in Jupyter, and `.save_html(path)` writes it as one page. `labels` name
+    the two (`("tanh", "relu")`); the drawing options are those of `tl.draw`."""
+    from .widgets import Comparison
+
+    return Comparison(tl_a, tl_b, labels=labels, theme=theme, **options)
+
+
 def __getattr__(name: str):
     if name == "Diagram":
         from .render import Diagram
@@ -75,10 +86,10 @@ def __getattr__(name: str):
         from . import tracing
 
         return getattr(tracing, name)
-    if name == "Stepper":
-        from .widgets import Stepper
+    if name in ("Stepper", "Comparison"):
+        from . import widgets
 
-        return Stepper
+        return getattr(widgets, name)
     if name in ("nn", "optim", "distributions"):
         import importlib
 
