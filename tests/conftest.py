@@ -81,3 +81,38 @@ def scaling_chain(n_ops: int, factor: float):
 
 
 pytest_plugins = ["browser"]  # the `browser` and `page` fixtures (tests/browser.py)
+
+
+def mlp_timeline():
+    """A 2-3-1 MLP trained with SGD for two steps."""
+    autoviz.manual_seed(0)
+    nn, optim = autoviz.nn, autoviz.optim
+    net = nn.Sequential(nn.Linear(2, 3), nn.Tanh(), nn.Linear(3, 1))
+    opt = optim.SGD(net.parameters(), lr=0.1)
+    x, t = autoviz.randn(4, 2), autoviz.randn(4, 1)
+    with autoviz.trace() as tl:
+        for _ in range(2):
+            opt.zero_grad()
+            loss = ((net(x) - t) ** 2).mean()
+            loss.backward()
+            opt.step()
+    return tl
+
+
+def loop_timeline():
+    """A loop rebinding h, then no_grad, zero_(), detach, retain_grad and grad = None."""
+    a = autoviz.tensor(1.5, requires_grad=True)
+    with autoviz.trace() as tl:
+        h = a
+        for _ in range(2):
+            h = h.tanh() * 2
+        h.backward()
+        with autoviz.no_grad():
+            a -= 0.1 * a.grad
+        a.grad.zero_()
+        d = h.detach() * 3
+        q = a * d
+        q.retain_grad()
+        q.backward()
+        a.grad = None
+    return tl

@@ -1,5 +1,7 @@
 """The panels beside the picture: banners, code lines, chain-rule explanations, quiz answers."""
 
+import math
+
 import autoviz
 from autoviz.tracing.explain import Question, banner, code_lines, explain, panels, quiz
 from conftest import lesson_timeline
@@ -61,6 +63,24 @@ def test_question_check_tolerates_rounding_and_explains_bad_input():
     assert q.check("3") == (False, "Not quite: the answer is 2.0.")
     ok, message = q.check("two")
     assert not ok and "'two' is not a number" in message
+
+
+def test_a_nan_gradient_is_answered_with_nan():
+    """sqrt(-1)'s gradient is NaN, which math.isclose finds close to nothing, itself included."""
+    x = autoviz.tensor(-1.0, requires_grad=True)
+    with autoviz.trace() as tl:
+        y = x.sqrt()
+        y.backward()
+    questions = [q for q in (quiz(tl, k) for k in range(len(tl))) if q is not None]
+    nan = [q for q in questions if math.isnan(q.answer)]
+    assert nan, [q.answer for q in questions]
+    for q in nan:
+        assert q.check("nan") == (True, "Right: the answer is nan.")
+        assert q.check(" NaN ")[0] and q.check("-nan")[0]
+        assert q.check("0") == (False, "Not quite: the answer is nan.")
+        assert not q.check("inf")[0]
+    assert Question("?", float("inf")).check("inf")[0]
+    assert not Question("?", float("inf")).check("nan")[0]
 
 
 def test_panels_are_plain_data_for_every_step():

@@ -205,20 +205,22 @@ def test_quiz_rejects_wrong_accepts_right_and_reveals(quiz_page):
 
 
 def test_quiz_check_in_the_browser_agrees_with_question_check(quiz_page):
-    question = Question("?", 2.0)
-    quiz = {
-        "answer": "2.0",
-        "rel": question.rel_tol,
-        "abs": question.abs_tol,
-        "right": question.check("2")[1],
-        "wrong": question.check("9")[1],
-    }
     guesses = ["2", " 2.0001 ", "2.01", "−2", "+2", "2e0", "1_9.99_9", ".5", "2.", "inf", "-inf"]
     guesses += ["nan", "NaN", "0x2", "", "  ", "2,0", "two", "it's", '"q"', "a\\b", "1e", "e5"]
-    for guess in guesses:
-        right, sentence = page_check(quiz_page, guess, quiz)
-        expected_right, expected = question.check(guess)
-        assert (bool(right), sentence) == (expected_right, expected), guess
+    for answer in (2.0, float("nan"), float("inf")):  # a NaN gradient is answered with "nan"
+        question = Question("?", answer)
+        quiz = {
+            "answer": repr(answer),
+            "rel": question.rel_tol,
+            "abs": question.abs_tol,
+            "right": question.check(repr(answer))[1],
+            "wrong": question.check("9")[1],
+        }
+        for guess in guesses:
+            right, sentence = page_check(quiz_page, guess, quiz)
+            expected_right, expected = question.check(guess)
+            assert (bool(right), sentence) == (expected_right, expected), (answer, guess)
+        assert question.check(repr(answer))[0]
 
 
 def page_check(page, guess, quiz):

@@ -17,44 +17,22 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import autoviz
-from autoviz import nn, optim
 from autoviz.errors import TimelineFormatError
 from autoviz.tracing import schema
 from autoviz.tracing.model import Edge, Flow, Node, Source, Step
-from conftest import lesson_timeline
+from conftest import lesson_timeline, loop_timeline, mlp_timeline
 
 
-def mlp_timeline():
-    """A 2-3-1 MLP trained with SGD for two steps."""
-    autoviz.manual_seed(0)
-    net = nn.Sequential(nn.Linear(2, 3), nn.Tanh(), nn.Linear(3, 1))
-    opt = optim.SGD(net.parameters(), lr=0.1)
-    x, t = autoviz.randn(4, 2), autoviz.randn(4, 1)
+def freed_graph_timeline():
+    """Backward into a graph already freed: the learner's RuntimeError of lesson 4, which
+    leaves a gradient flow along an edge from one graph into the next."""
+    w = autoviz.tensor(0.5, requires_grad=True)
     with autoviz.trace() as tl:
-        for _ in range(2):
-            opt.zero_grad()
-            loss = ((net(x) - t) ** 2).mean()
-            loss.backward()
-            opt.step()
-    return tl
-
-
-def loop_timeline():
-    """A loop rebinding h, then no_grad, zero_(), detach, retain_grad and grad = None."""
-    a = autoviz.tensor(1.5, requires_grad=True)
-    with autoviz.trace() as tl:
-        h = a
-        for _ in range(2):
-            h = h.tanh() * 2
+        h = w * 2
         h.backward()
-        with autoviz.no_grad():
-            a -= 0.1 * a.grad
-        a.grad.zero_()
-        d = h.detach() * 3
-        q = a * d
-        q.retain_grad()
-        q.backward()
-        a.grad = None
+        loss = h * 3
+        with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+            loss.backward()
     return tl
 
 
@@ -64,6 +42,7 @@ def texts() -> dict:
         "lesson": lesson_timeline().to_json(),
         "mlp": mlp_timeline().to_json(),
         "loop": loop_timeline().to_json(),
+        "freed": freed_graph_timeline().to_json(),
     }
 
 
@@ -89,6 +68,10 @@ def test_the_real_timelines_load_and_write_back_byte_for_byte():
     kinds = {s["kind"] for text in texts().values() for s in json.loads(text)["steps"]}
     assert {"leaf", "op", "seed", "backward", "accumulate", "free", "zero_grad"} <= kinds
     assert {"update", "detach", "no_grad", "retain_grad", "set_grad"} <= kinds
+
+
+def test_every_view_works_after_backward_into_a_freed_graph(tmp_path, pure_engine):
+    every_view_works(load(texts()["freed"]), tmp_path)
 
 
 def test_every_model_field_has_a_row_in_the_schema():
@@ -124,6 +107,7 @@ def test_every_model_field_has_a_row_in_the_schema():
         (mutated("lesson", lambda d: d["nodes"][0].update(value=[[1.0], 2.0])), "nodes[0].value"),
         (mutated("lesson", lambda d: d["nodes"][0].update(value={"float": "1e9"})), "value"),
         (mutated("lesson", lambda d: d["nodes"][0].update(graph=10**20)), "nodes[0].graph"),
+        (mutated("lesson", lambda d: d["nodes"][5].update(graph=1)), "nodes[5].graph: expected 0"),
         (mutated("lesson", lambda d: d["nodes"][0].update(requires_grad=1)), "requires_grad"),
         (mutated("lesson", lambda d: d["nodes"][0].update(module=[["net"]])), "nodes[0].module[0]"),
         (mutated("lesson", lambda d: d["nodes"][0].update(extra=1)), "unknown field 'extra'"),

@@ -8,7 +8,6 @@ import re
 from importlib import resources
 from pathlib import Path
 
-from ..render.labels import visible_data
 from . import frontend
 from .playerdata import build
 
@@ -87,9 +86,7 @@ def _packed(svg: str) -> str:
 
 
 def embed_json(data) -> str:
-    """JSON safe inside a <script> element: no `<`, `>` or `&` can end it or open a comment;
-    characters a reader cannot see (and lone surrogates, which UTF-8 cannot hold) spelled out."""
-    data = visible_data(data)
+    """JSON safe inside a <script> element: no `<`, `>` or `&` can end it or open a comment."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..render.labels import visible_data
 from ..tracing import explain
 from .deltas import Deltas, step_deltas
 from .details import details
@@ -58,7 +59,9 @@ def build(
         first_step = deltas.steps[deltas.layout_of_step.index(i)]  # its first state, that way
         svg = other.svg(first_step, ghost)
         svgs.append([_inline(layout.svg, look.name), _inline(svg, look.name)])
-    data = _data(tl, deltas, quiz)
+    # Texts as shown: characters a reader cannot see (and lone surrogates, which UTF-8 cannot
+    # hold) spelled out, as the picture shows them.
+    data = visible_data(_data(tl, deltas, quiz))
     data["layouts"] = [
         {
             "slots": [_slot(key) for key in layout.slots],

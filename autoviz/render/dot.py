@@ -10,7 +10,7 @@ from ..tracing.symbols import symbol as op_symbol
 from ..tracing.text import shape_text, value_text
 from . import heat
 from .groups import Box, Plan, node_module, plan, roots
-from .labels import MAX_ROW, row, tooltip, visible
+from .labels import MAX_ROW, dot_row, tooltip, visible
 from .theme import DEFAULT, FONT, Theme
 
 RANKDIRS = ("LR", "TB", "BT", "RL")
@@ -212,7 +212,7 @@ def _edge_lines(graph: Graph, layout: Plan, theme: Theme, edge_labels) -> list:
         if edge_labels is not None:
             extra = " dir=both arrowtail=normal"
             if edge_id in edge_labels:
-                text = row(edge_labels[edge_id]) or "&#32;"
+                text = dot_row(edge_labels[edge_id]) or "&#32;"
                 extra += f' label=<<font point-size="{theme.small_size}">{text}</font>>'
         lines.append(f'\t{source} -> {target} [id="{edge_id}" class="data"{extra}]')
     return lines
@@ -231,7 +231,7 @@ def _clusters(layout: Plan, placed: dict, theme: Theme) -> list:
             continue
         number += 1
         group = layout.groups[path]
-        label = row(f"{path} ({group.type})") or "&#32;"
+        label = dot_row(f"{path} ({group.type})") or "&#32;"
         lines += [
             f"{tabs}subgraph cluster_{number} {{",
             f'{tabs}\tgraph [id="module-{number}" class="module-cluster" label=<{label}> '
@@ -285,7 +285,7 @@ def _saved_lines(op: Node, theme: Theme, options: Options) -> list:
     for i, entry in enumerate(op.saved, 1):
         name = f"{op.id}_s{i}"
         rows = [entry["name"], value_text(entry["value"], tuple(entry["shape"]), options.precision)]
-        label = f"<b>{row(rows[0]) or '&#32;'}</b><br/>{row(rows[1]) or '&#32;'}"
+        label = f"<b>{dot_row(rows[0]) or '&#32;'}</b><br/>{dot_row(rows[1]) or '&#32;'}"
         lines += [
             f'{name} [id="{op.id}-saved{i}" class="saved" shape="{look["shape"]}" '
             f'style="{look["style"]}" fillcolor="{look["fill"]}" color="{look["border"]}"'
@@ -323,7 +323,7 @@ def _node_line(node: Node, graph: Graph, theme: Theme, options: Options, current
 def html_rows(rows: list, theme: Theme) -> str:
     """An HTML-like label: the first row bold, the others smaller; each row escaped and
     shortened (an empty row is a space: dot refuses empty markup)."""
-    first, *rest = (row(text) or "&#32;" for text in rows)
+    first, *rest = (dot_row(text) or "&#32;" for text in rows)
     small = f'<font point-size="{theme.small_size}">'
     return "<br/>".join([f"<b>{first}</b>", *(f"{small}{text}</font>" for text in rest)])
 

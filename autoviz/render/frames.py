@@ -238,6 +238,12 @@ class Part:
             self._appear = appear, touching
         return self._appear
 
+    def flows(self, step) -> list:
+        """(edge slot, flow) of each of step's flows this graph draws: not one along an edge
+        from a tensor of an earlier graph (backward going on into a freed graph), which is in
+        neither graph's picture."""
+        return [(self.edge_id[f.edge], f) for f in step.flows if f.edge in self.edge_id]
+
     def edge_by_slot(self) -> dict:
         if self._by_slot is None:
             self._by_slot = {e.id: e for e in self.edges}
@@ -274,8 +280,7 @@ def layout_graph(parts: list, options: Options) -> tuple[Graph, dict, Plan]:
     labels = {}
     for part in parts:
         for k in part.steps:
-            for flow in part.all_steps[k].flows:
-                edge_id = part.edge_id[flow.edge]
+            for edge_id, flow in part.flows(part.all_steps[k]):
                 text = flow_label(flow)
                 if len(text) > len(labels.get(edge_id, "")):
                     labels[edge_id] = text
@@ -362,14 +367,14 @@ def _grouped_state(part: Part, visible: dict, options: Options, ghost: bool, lay
 
 def _flows_so_far(part: Part, k: int) -> tuple[dict, set]:
     """Edge slot -> latest flow label in this backward pass; the edges of step k itself."""
-    flows, steps, edge_id = {}, part.all_steps, part.edge_id
+    flows, steps = {}, part.all_steps
     for s in part.steps_until(k):
         step = steps[s]
         if step.kind == "seed":
             flows = {}
-        for flow in step.flows:
-            flows[edge_id[flow.edge]] = flow_label(flow)
-    now = {edge_id[f.edge] for f in steps[k].flows if f.edge in edge_id}
+        for edge_id, flow in part.flows(step):
+            flows[edge_id] = flow_label(flow)
+    now = {edge_id for edge_id, _ in part.flows(steps[k])}
     return flows, now
 
 
@@ -477,14 +482,14 @@ class FrameSequence:
 
     def _flow_edges(self, step) -> list:
         """Update the gradient flows; the edges whose look changes with them."""
-        edge_id = self.part.edge_id
         changed = set(self.now)
         if step.kind == "seed":
             changed |= set(self.flows)
             self.flows = {}
-        for flow in step.flows:
-            self.flows[edge_id[flow.edge]] = flow_label(flow)
-        self.now = {edge_id[f.edge] for f in step.flows}
+        drawn = self.part.flows(step)
+        for edge_id, flow in drawn:
+            self.flows[edge_id] = flow_label(flow)
+        self.now = {edge_id for edge_id, _ in drawn}
         changed |= self.now
         by_slot = self.part.edge_by_slot()
         return [by_slot[i] for i in changed]

@@ -8,7 +8,7 @@ import re
 # dot refuses an HTML label of about 16,000 characters, and a box that wide is unreadable.
 MAX_ROW = 100
 # A tooltip holds this much of a label: dot refuses quoted strings of 16,384 characters, and an
-# escaped character can take 8 (`\x00` is written `&#92;x00`).
+# escaped character can take 8 (a backslash is written as four, `&` as `&amp;`).
 MAX_TOOLTIP = 1800
 
 
@@ -38,12 +38,22 @@ def row(text) -> str:
     return html.escape(shorten(visible(text)), quote=True)
 
 
+def dot_row(text) -> str:
+    """`row` inside a DOT HTML-like label: dot reads `\\N`, `\\G`, `\\E` in label text (after
+    decoding entities) as the node's, graph's and edge's names, and `\\\\` as one backslash."""
+    return row(text).replace("\\", "\\\\")
+
+
 def tooltip(rows: list) -> str:
-    """The rows of a label as one quoted DOT tooltip: escaped as markup (dot keeps entities),
-    backslashes too (dot reads `\\N`, `\\n`, … in tooltips), rows on lines of their own."""
-    limit = MAX_TOOLTIP // max(1, len(rows))
-    parts = (html.escape(shorten(visible(text), limit), quote=True) for text in rows)
-    return "&#10;".join(parts).replace("\\", "&#92;")
+    """The rows of a label as one quoted DOT tooltip, rows on lines of their own: escaped as
+    markup (dot keeps entities); a backslash is four, as dot unescapes quoted strings and then
+    reads `\\N`, `\\G`, … in tooltips."""
+    rows = [visible(text) for text in rows]
+    long = [text for text in rows if len(text) > MAX_ROW]
+    # The long rows share what the short ones leave of MAX_TOOLTIP.
+    limit = (MAX_TOOLTIP - sum(len(t) for t in rows if len(t) <= MAX_ROW)) // max(1, len(long))
+    parts = (html.escape(shorten(text, max(limit, MAX_ROW)), quote=True) for text in rows)
+    return "&#10;".join(parts).replace("\\", "\\" * 4)
 
 
 _LINE = re.compile(r"[^\n]+")

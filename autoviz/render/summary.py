@@ -2,7 +2,7 @@
 
 import textwrap
 
-from .labels import escape
+from .labels import dot_row, escape
 from .theme import FONT_FAMILY, Theme
 
 WRAP = 72  # characters per line of the explanation
@@ -56,6 +56,6 @@ def summary_svg(lines: list[str], theme: Theme) -> str:
 
 def summary_dot(lines: list[str]) -> str:
     """The same box as DOT text, for `Diagram.source` and `.save("f.dot")`."""
-    label = "<br/>".join(escape(line) for line in lines)
+    label = "<br/>".join(dot_row(line) or "&#32;" for line in lines)
     node = f'summary [id="summary" class="summary" shape=box label=<{label}>]'
     return f"digraph autoviz {{\n\t{node}\n}}\n"

@@ -45,7 +45,11 @@ class Question:
             guess = float(str(text).strip().replace("−", "-"))
         except ValueError:
             return False, f"{str(text).strip()!r} is not a number: type a value such as 2 or 0.5."
-        right = math.isclose(guess, self.answer, rel_tol=self.rel_tol, abs_tol=self.abs_tol)
+        # NaN is close to nothing, itself included: a NaN gradient is answered with "nan".
+        both_nan = math.isnan(guess) and math.isnan(self.answer)
+        right = both_nan or math.isclose(
+            guess, self.answer, rel_tol=self.rel_tol, abs_tol=self.abs_tol
+        )
         verdict = "Right" if right else "Not quite"
         return right, f"{verdict}: the answer is {number(self.answer)}."
 

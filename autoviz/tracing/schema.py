@@ -12,7 +12,7 @@ import re
 
 from ..errors import TimelineFormatError
 from .captions import STEP_KINDS
-from .model import KINDS, PHASES
+from .model import KINDS, PERSISTENT, PHASES
 
 MAX_DIMS = 64  # numpy 2's limit on a tensor's dimensions: deeper previews are not tensors
 MAX_INT = 2**63 - 1  # shapes, line numbers: what a C long holds
@@ -342,11 +342,14 @@ def document(doc: dict) -> dict:
         if not isinstance(doc.get(key), list):
             fail(key, "missing" if key not in doc else f"expected a list, got {_type(doc[key])}")
     ctx = Context(doc)
-    return {
-        "nodes": [check_node(n, f"nodes[{i}]", ctx) for i, n in enumerate(doc["nodes"])],
-        "edges": [record(EDGE)(e, f"edges[{i}]", ctx) for i, e in enumerate(doc["edges"])],
-        "steps": [check_step(s, f"steps[{i}]", ctx) for i, s in enumerate(doc["steps"])],
-    }
+    nodes = [check_node(n, f"nodes[{i}]", ctx) for i, n in enumerate(doc["nodes"])]
+    edges = [record(EDGE)(e, f"edges[{i}]", ctx) for i, e in enumerate(doc["edges"])]
+    steps = [check_step(s, f"steps[{i}]", ctx) for i, s in enumerate(doc["steps"])]
+    for i, node in enumerate(nodes):  # a graph's own nodes appear at its steps
+        made_in = steps[node["step"]]["details"]["graph"]
+        if node["graph"] not in (PERSISTENT, made_in):
+            fail(f"nodes[{i}].graph", f"expected {made_in} (its step's graph) or {PERSISTENT}")
+    return {"nodes": nodes, "edges": edges, "steps": steps}
 
 
 def check_node(value, path, ctx) -> dict:

@@ -8,7 +8,10 @@ function check(text, quiz) {
   if (guess === null) {
     return [null, `${pythonRepr(stripped)} is not a number: type a value such as 2 or 0.5.`];
   }
-  const right = isclose(guess, pythonFloat(quiz.answer), quiz.rel, quiz.abs);
+  const answer = pythonFloat(quiz.answer);
+  // NaN is close to nothing, itself included: a NaN gradient is answered with "nan".
+  const right =
+    (Number.isNaN(guess) && Number.isNaN(answer)) || isclose(guess, answer, quiz.rel, quiz.abs);
   return [right, right ? quiz.right : quiz.wrong];
 }
 
