@@ -21,22 +21,25 @@ def details(tl, frames, entries: list[int]) -> dict:
     index = index_of(tl)
     _, line_of = explain.code_lines(tl)
     position = {n.id: i for i, n in enumerate(tl.nodes)}
-    received = _received(tl, position)
     locals_ = _locals_sent(tl)
-    nodes = [_node(tl, index, n, line_of, received, locals_, position) for n in tl.nodes]
-    flows = {}
+    nodes = [_node(tl, index, n, line_of, locals_, position) for n in tl.nodes]
+    flows, seeds = {}, {}
     for k in entries:
         step = tl.steps[k]
+        if step.kind == "seed" and "grad" in step.details:
+            seeds[str(k)] = [position[step.nodes[0]], _preview(step.details["grad"])]
         if step.flows:
+            # The upstream gradient is the same for every edge of a step: stored once.
             flows[str(k)] = [
-                [f.edge, _num(f.upstream), _num(f.local), _num(f.contribution), _num(f.total)]
-                for f in step.flows
+                _preview(step.flows[0].upstream),
+                [_flow(f) for f in step.flows],
             ]
     graphs = sorted({index.graph_of_step[k] for k in entries})
     return {
         "nodes": nodes,
         "edges": [[position[e.source], position[e.target], e.index] for e in tl.edges],
         "flows": flows,
+        "seeds": seeds,
         "graphs": _runs([index.graph_of_step[k] for k in entries]),
         "roots": {str(g): _root(tl, index, g, position) for g in graphs},
         "aliases": _aliases(frames, graphs, position),
@@ -46,7 +49,7 @@ def details(tl, frames, entries: list[int]) -> dict:
     }
 
 
-def _node(tl, index, node, line_of, received, locals_, position) -> dict:
+def _node(tl, index, node, line_of, locals_, position) -> dict:
     """A node's facts, its value and grad as they change, and for an op its formulas."""
     out = {
         "name": node.name,
@@ -70,7 +73,6 @@ def _node(tl, index, node, line_of, received, locals_, position) -> dict:
         "value": _history(index, node, "value"),
         "grad": _history(index, node, "grad"),
         "retains_grad": _history(index, node, "retains_grad"),
-        "received": received.get(node.id),
     }
     if not any(v for _, v in out["retains_grad"]):
         del out["retains_grad"]
@@ -149,22 +151,6 @@ def _locals_sent(tl) -> dict:
     return out
 
 
-def _received(tl, position) -> dict:
-    """Node id -> [[step, gradient]]: ∂(what backward ran from)/∂node as each step of a
-    backward pass delivers it (a fan-out's running sum; a broadcast input's after its sum)."""
-    out = {}
-    for step in tl.steps:
-        if step.kind == "seed" and "grad" in step.details:
-            out.setdefault(step.nodes[0], []).append([step.index, _preview(step.details["grad"])])
-        for flow in step.flows:
-            node = tl.nodes[position[tl.edges[flow.edge].source]]
-            if tuple(flow.shape) != tuple(node.shape):
-                continue  # an op's gradient before a broadcast sum: the reduce step follows
-            value = flow.total if flow.total is not None else flow.contribution
-            out.setdefault(node.id, []).append([step.index, _preview(value)])
-    return out
-
-
 def _root(tl, index, g: int, position) -> int | None:
     """The tensor graph g's backward ran from (its seed), else its last tensor made."""
     part = index.graph(g)
@@ -210,8 +196,10 @@ def _preview(value, digits: int | None = None):
     return value
 
 
-def _num(value):
-    return _preview(value)
+def _flow(flow) -> list:
+    """[edge, local, contribution, running sum at a fan-out], the sum left out when none."""
+    out = [flow.edge, _preview(flow.local), _preview(flow.contribution)]
+    return out if flow.total is None else [*out, _preview(flow.total)]
 
 
 def local_rule(op: str, index: int, names: list, out: str) -> str | None:

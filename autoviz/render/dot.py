@@ -359,7 +359,7 @@ def node_label(node: Node, rows: list, options: Options, theme: Theme) -> str:
         return html_rows(rows, theme)
     lines = []
     for i, text in enumerate(rows):
-        shown = row(text) or "&#32;"
+        shown = dot_row(text) or "&#32;"
         cell = (
             f"<b>{shown}</b>" if i == 0 else f'<font point-size="{theme.small_size}">{shown}</font>'
         )

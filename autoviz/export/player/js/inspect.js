@@ -95,15 +95,36 @@ class Facts {
     return g === undefined ? null : g;
   }
 
-  /* ∂root/∂node as this backward pass delivered it by step k, or undefined. */
+  /* ∂root/∂node as this backward pass delivered it by step k (the running sum where it fans
+     out; a broadcast input's after its sum), or undefined. */
   received(i, k = this.k) {
     const g = this.graph();
     let found;
-    for (const [step, value] of this.node(i).received || []) {
-      if (step > k) break;
-      if (this.graphOfStep(step) === g) found = value;
+    let when = -1;
+    for (const [step, [root, grad]] of Object.entries(this.d.seeds)) {
+      if (root === i && Number(step) <= k && this.graphOfStep(Number(step)) === g) [found, when] = [grad, Number(step)];
+    }
+    const shape = this.node(i).shape.join();
+    for (const e of this.outEdges(i)) {
+      const flow = this.flow(e, k);
+      if (flow && flow.step >= when && shapeOf(flow.contribution).join() === shape) {
+        found = flow.total === undefined ? flow.contribution : flow.total;
+        when = flow.step;
+      }
     }
     return found;
+  }
+
+  /* The edges leaving node i (to the ops that read it). */
+  outEdges(i) {
+    if (!this.outs) {
+      this.outs = new Map();
+      this.d.edges.forEach(([source], e) => {
+        if (!this.outs.has(source)) this.outs.set(source, []);
+        this.outs.get(source).push(e);
+      });
+    }
+    return this.outs.get(i) || [];
   }
 
   graphOfStep(k) {
@@ -120,10 +141,10 @@ class Facts {
   flow(e, k = this.k) {
     if (!this.edgeFlows) {
       this.edgeFlows = new Map();
-      for (const [step, flows] of Object.entries(this.d.flows)) {
-        for (const f of flows) {
-          if (!this.edgeFlows.has(f[0])) this.edgeFlows.set(f[0], []);
-          this.edgeFlows.get(f[0]).push([Number(step), f]);
+      for (const [step, [upstream, flows]] of Object.entries(this.d.flows)) {
+        for (const [e, local, contribution, total] of flows) {
+          if (!this.edgeFlows.has(e)) this.edgeFlows.set(e, []);
+          this.edgeFlows.get(e).push([Number(step), { upstream, local, contribution, total }]);
         }
       }
       for (const list of this.edgeFlows.values()) list.sort((a, b) => a[0] - b[0]);
@@ -132,7 +153,7 @@ class Facts {
     let found = null;
     for (const [step, f] of this.edgeFlows.get(e) || []) {
       if (step > k) break;
-      if (this.graphOfStep(step) === g) found = { step, upstream: f[1], local: f[2], contribution: f[3], total: f[4] };
+      if (this.graphOfStep(step) === g) found = { step, ...f };
     }
     return found;
   }
