@@ -1,17 +1,20 @@
 """Tensor heatmaps' colour scale: diverging, centred on zero, safe for colour-blind readers.
 
-Negative values run from light grey to dark blue, positive ones to dark orange (ColorBrewer's
-RdBu blue half and PuOr orange half): blue against orange stays apart in every kind of colour
-blindness, and lightness alone orders the magnitudes. The scale of one tensor is symmetric,
-±max|x| over its finite elements, so white is always zero. NaN is mid grey and ±inf the
-darkest end of their side; the views that can (the player's cards) add a glyph to those too.
-The player draws with this same table (sent in its data), so a card and a node agree.
+Negative values run from light grey to dark blue, positive ones to dark orange: blue against
+orange stays apart in every kind of colour blindness, and the two halves are matched in
+lightness (stops chosen in OKLCH at the same L), so lightness alone tells a magnitude, whatever
+its sign and however the hues are seen, in greyscale print too. The scale of one tensor is
+symmetric, ±max|x| over its finite elements, so the lightest grey is always zero. NaN is mid
+grey and ±inf the darkest end of their side; the views that can (the player's cards) mark
+those with a glyph too. The player draws with this same table (sent in its data), so a card
+and a node agree.
 """
 
 import math
 
-NEGATIVE = ("#f7f7f7", "#d1e5f0", "#92c5de", "#4393c3", "#2166ac", "#053061")
-POSITIVE = ("#f7f7f7", "#fee0b6", "#fdb863", "#e08214", "#b35806", "#7f3b08")
+# OKLCH L 0.97, 0.88, 0.76, 0.63, 0.50, 0.36 at hue 250 (blue) and 60 (orange).
+NEGATIVE = ("#f5f5f5", "#bfdbf8", "#7fb6ee", "#448dd4", "#0465af", "#023f6f")
+POSITIVE = ("#f5f5f5", "#f1d0b7", "#e0a26f", "#c17429", "#915006", "#5b3106")
 NAN = "#8c8c8c"
 SCALE = {"negative": NEGATIVE, "positive": POSITIVE, "nan": NAN}
 

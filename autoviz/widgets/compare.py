@@ -69,7 +69,7 @@ class Comparison(anywidget.AnyWidget):
         script = frontend.module(compact=True) + "\nstartComparePage();\n"
         parts = {
             "csp": csp(script),
-            "title": f"autoviz — {self.labels[0]} and {self.labels[1]} compared",
+            "title": escape(f"autoviz — {self.labels[0]} and {self.labels[1]} compared"),
             "css": frontend.stylesheet(compact=True),
             "labels": embed_json(self.labels),
             "js": script,
