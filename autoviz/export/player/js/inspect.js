@@ -497,8 +497,8 @@ class Inspector {
     [...list.children].forEach((li, line) => {
       if (!player.data.steps.some((s) => s.line === line)) return;
       li.tabIndex = 0;
-      li.setAttribute("role", "button");
-      li.setAttribute("aria-label", `line ${player.data.code[line].line}: go to the first step it caused`);
+      li.classList.add("av-jump");
+      li.title = "Go to the first step this line caused (click, or Enter)";
     });
     const lineOf = (event) => {
       const li = event.target.closest && event.target.closest("li");
