@@ -61,11 +61,11 @@ function mountPair(el, model, svgs, page = false) {
     return new Player(root, sub, { page: false });
   });
   const sync = new Sync(players);
+  // Python moved a side (the first that differs from what it shows): the other follows it.
   const moved = () => {
-    model.get("steps").forEach((k, i) => {
-      const entry = players[i].entryOf(k);
-      if (entry !== players[i].current) players[i].request(entry);
-    });
+    const steps = model.get("steps");
+    const i = players.findIndex((p, j) => p.entryOf(steps[j]) !== p.current);
+    if (i >= 0) players[i].request(players[i].entryOf(steps[i]));
   };
   model.on("change:steps", moved);
   if (page) players[0].root.focus({ preventScroll: true });
