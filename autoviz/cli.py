@@ -114,8 +114,30 @@ def _script_command(commands, name: str, run, help_text: str) -> argparse.Argume
         help="if the script raises, still write what was traced before the error",
     )
     _drawing_options(command, player=name in ("html", "present"))
+    if name != "render":
+        command.add_argument(
+            "--full-iterations",
+            type=_iterations,
+            metavar="N",
+            help="step through the first N iterations of a loop in full and show the others "
+            "condensed, their loss and parameters per iteration; 'all' for every one "
+            "(default: 3)",
+        )
     command.set_defaults(run=run)
     return command
+
+
+def _iterations(text: str):
+    """--full-iterations: a count, or 'all' (every iteration in full)."""
+    if text == "all":
+        return "all"
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number or 'all', got {text!r}") from None
+    if count < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0 or 'all', got {count}")
+    return count
 
 
 def _drawing_options(command, player: bool) -> None:
@@ -172,8 +194,11 @@ def _drawing(args) -> dict:
     """The drawing options given on the command line, checked before the script runs."""
     from .render import make_options
 
-    names = ("rankdir", "precision", "legend", "values")
-    given = {name: getattr(args, name) for name in names if getattr(args, name) is not None}
+    names = ("rankdir", "precision", "legend", "values", "full_iterations")
+    given = {name: getattr(args, name, None) for name in names}
+    given = {name: value for name, value in given.items() if value is not None}
+    if given.get("full_iterations") == "all":
+        given["full_iterations"] = None
     make_options(**given)  # a bad --precision is refused now, not after the script ran
     return given
 
@@ -241,13 +266,12 @@ def _render(args) -> int:
 
 
 def _animate(args) -> int:
-    from .export.animation import SUFFIXES, require_pillow
+    from .export.animation import SUFFIXES, check_seconds_per_step, require_pillow
 
     _writable_file(args.output, SUFFIXES)
     if args.output.suffix.lower() == ".gif":
         require_pillow()  # before the script runs, not after
-    if not args.seconds_per_step > 0:
-        raise AutovizError(f"--seconds-per-step must be positive, got {args.seconds_per_step}")
+    check_seconds_per_step(args.seconds_per_step, "--seconds-per-step")  # before the script runs
     drawing = _drawing(args)
     run = _traced(args)
     run.timeline.save_animation(

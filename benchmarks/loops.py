@@ -81,7 +81,12 @@ def fresh(tl):
 
 def save_html_rounds(timelines: dict, rounds: int) -> dict:
     return harness.alternate(
-        {n: (lambda tl=tl: player_page(fresh(tl))) for n, tl in timelines.items()}, rounds
+        # every iteration in full: the export's own cost, not what condensing spares
+        {
+            n: (lambda tl=tl: player_page(fresh(tl), full_iterations=None))
+            for n, tl in timelines.items()
+        },
+        rounds,
     )
 
 

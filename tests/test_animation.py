@@ -218,8 +218,8 @@ def test_gif_without_pillow_says_how_to_install_it(lesson, tmp_path, monkeypatch
     [
         ({"path": "a.mp4"}, r"unknown suffix '\.mp4' \(must be one of \['\.svg', '\.gif'\]\)"),
         ({"path": "a"}, r"unknown suffix '\(none\)'"),
-        ({"seconds_per_step": 0}, r"seconds_per_step must be a positive number, got 0"),
-        ({"seconds_per_step": True}, r"seconds_per_step must be a positive number, got True"),
+        ({"seconds_per_step": 0}, r"seconds_per_step must be .* 0.02 to 600 seconds, got 0"),
+        ({"seconds_per_step": True}, r"seconds_per_step must be .* 0.02 to 600 seconds, got True"),
         ({"theme": "neon"}, r"unknown theme 'neon' \(must be one of \["),
         ({"rankdr": "TB"}, r"unknown option 'rankdr' \(must be one of \["),
     ],

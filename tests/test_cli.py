@@ -280,7 +280,7 @@ def test_a_script_that_traces_nothing_is_an_error(tmp_path):
         ),
         (
             ["animate", "{script}", "-o", "{tmp}/a.svg", "--seconds-per-step", "0"],
-            "--seconds-per-step must be positive, got 0.0",
+            "--seconds-per-step must be a number from 0.02 to 600 seconds, got 0.0",
         ),
     ],
 )

@@ -4,6 +4,7 @@ Costs are counted, never timed: how many of the timeline's nodes, edges and step
 and how many labels it writes, as the number of iterations grows.
 """
 
+import itertools
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -75,7 +76,7 @@ def size(tl) -> int:
 @pytest.mark.parametrize(
     "work",
     [
-        lambda tl: player_page(tl),
+        lambda tl: player_page(tl, full_iterations=None),
         lambda tl: [tl.draw(step=k).svg() for k in range(len(tl))],
         lambda tl: [tl[k] for k in range(len(tl))],
     ],
@@ -112,7 +113,7 @@ def test_labels_written_per_iteration_do_not_grow(pure_engine, monkeypatch):
     counts = []
     for iterations in (4, 8, 16):
         calls.clear()
-        player_page(sgd_loop(iterations))
+        player_page(sgd_loop(iterations), full_iterations=None)
         counts.append(len(calls))
     # the labels one more iteration costs do not grow with the iterations before it
     assert (counts[2] - counts[1]) / 8 <= (counts[1] - counts[0]) / 4, counts
@@ -198,3 +199,146 @@ def test_a_summary_box_escapes_what_it_quotes(pure_engine):
     root = ET.fromstring(svg)
     assert [t.text for t in root.iter(f"{SVG}text")] == ["<b>&</b>", "</text><script>x</script>"]
     assert not list(root.iter(f"{SVG}script"))
+
+
+def polynomial_fit(iterations: int, points: int = 50):
+    """PyTorch's polynomial-fitting tutorial, short: a cubic fitted to sin(x) by hand-written
+    gradient steps under no_grad."""
+    import math
+
+    x = autoviz.linspace(-math.pi, math.pi, points)
+    y = autoviz.sin(x)
+    autoviz.manual_seed(0)
+    a, b, c, d = (autoviz.randn((), requires_grad=True) for _ in range(4))
+    with autoviz.trace() as tl:
+        for _ in range(iterations):
+            y_pred = a + b * x + c * x**2 + d * x**3
+            loss = (y_pred - y).pow(2).sum()
+            loss.backward()
+            with autoviz.no_grad():
+                for p in (a, b, c, d):
+                    p -= 1e-4 * p.grad
+                    p.grad = None
+    return tl, (a, b, c, d)
+
+
+def test_iterations_give_each_graphs_loss_and_parameters(pure_engine):
+    tl, (a, *_) = polynomial_fit(4)
+    its = tl.iterations
+    assert [it.number for it in its] == [0, 1, 2, 3]
+    assert its[0].steps.start == 0 and its[-1].steps.stop == len(tl)
+    for it, nxt in itertools.pairwise(its):
+        assert it.steps.stop == nxt.steps.start
+    seeds = [s for s in tl.steps if s.kind == "seed"]
+    for it, seed in zip(its, seeds, strict=True):
+        assert it.loss == pytest.approx(tl[seed.index].node(seed.nodes[0]).value)
+    assert its[0].loss > its[-1].loss  # the fit improves
+    assert its[-1].values["a"] == pytest.approx(a.item())  # after the last update
+    assert its[0].values["a"] != its[1].values["a"]
+
+
+def entries_of(page: str) -> dict:
+    return json.loads(re.search(r'id="av-data">(.*?)</script>', page, re.S).group(1))
+
+
+def test_later_iterations_are_condensed_into_one_entry_with_their_series(pure_engine):
+    tl, _ = polynomial_fit(10)
+    page = player_page(tl)  # full_iterations=3 by default
+    data = entries_of(page)
+    third = tl.iterations[2].steps
+    assert [s["index"] for s in data["steps"]] == [*range(third.stop), third.stop]
+    condensed = data["steps"][-1]
+    assert data["strings"][condensed["banner"]] == "Iterations 4–10, condensed"
+    assert "Iterations 4–10 (steps" in data["strings"][condensed["explain"]]
+    assert condensed["changes"] == []
+    assert {s["layout"] for s in data["steps"][:-1]}.isdisjoint({condensed["layout"]})
+    assert 'class="node condensed"' in page  # the chart, a picture of its own
+    its = data["iterations"]
+    assert its["first"] == [it.steps.start for it in tl.iterations]
+    assert its["loss"] == pytest.approx([it.loss for it in tl.iterations])
+    assert sorted(its["values"]) == ["a", "b", "c", "d"]
+    assert its["values"]["a"] == pytest.approx([it.values["a"] for it in tl.iterations])
+    assert its["full"] == [0, 1, 2]
+    assert its["condensed"] == [{"entry": len(data["steps"]) - 1, "first": 3, "last": 9}]
+
+
+def test_full_iterations_chooses_what_is_shown_step_by_step(pure_engine):
+    tl, _ = polynomial_fit(8)
+    every = entries_of(player_page(tl, full_iterations=None))
+    assert [s["index"] for s in every["steps"]] == list(range(len(tl)))
+    assert every["iterations"]["condensed"] == []
+    chosen = entries_of(player_page(tl, full_iterations=[0, 5]))
+    runs = [(r["first"], r["last"]) for r in chosen["iterations"]["condensed"]]
+    assert runs == [(1, 4), (6, 7)] and chosen["iterations"]["full"] == [0, 5]
+    fifth = tl.iterations[5].steps
+    indices = [s["index"] for s in chosen["steps"]]
+    assert (
+        list(fifth) == indices[indices.index(fifth.start) : indices.index(fifth.start) + len(fifth)]
+    )
+    with pytest.raises(ValueError, match="full_iterations must be"):
+        player_page(tl, full_iterations="3")
+    with pytest.raises(ValueError, match="full_iterations must be an integer >= 0"):
+        player_page(tl, full_iterations=-1)
+
+
+def test_condensed_iterations_in_frames_animation_and_stepper(pure_engine, tmp_path):
+    tl, _ = polynomial_fit(6)
+    paths = tl.save_frames(tmp_path / "f")
+    start = tl.iterations[3].steps.start
+    assert len(paths) == start + 1 and paths[-1].name == f"step-{start:03d}.svg"
+    chart = paths[-1].read_text()
+    texts = [t.text for t in ET.fromstring(chart).iter(f"{SVG}text")]
+    assert "Iterations 4–6, condensed" in texts and "loss" in texts and "a" in texts
+    animation = tl.save_animation(tmp_path / "a.svg").read_text()
+    assert "Iterations 4–6 (steps" in animation
+    stepper = autoviz.Stepper(tl)
+    assert stepper.frame_svg  # the widget's data comes from the same entries
+    stepper.step = len(tl) - 1  # a condensed iteration's step can still be shown
+    assert tl.draw(step=len(tl) - 1).svg().count("<svg") == 1
+
+
+def test_a_chart_escapes_parameter_names(pure_engine):
+    from autoviz.render.plot import condensed_svg
+    from autoviz.tracing.iterations import Iteration
+
+    its = [
+        Iteration(i, range(i, i + 1), 1.0 / (i + 1), {"</text>&<b>": float(i)}) for i in range(3)
+    ]
+    root = ET.fromstring(condensed_svg(its, get_theme("default")))
+    assert "</text>&<b>" in [t.text for t in root.iter(f"{SVG}text")]
+
+
+POLY_SCRIPT = """
+import math
+import autoviz as torch
+x = torch.linspace(-math.pi, math.pi, 20)
+y = torch.sin(x)
+a = torch.tensor(0.1, requires_grad=True)
+b = torch.tensor(0.2, requires_grad=True)
+for t in range(6):
+    loss = (a + b * x - y).pow(2).sum()
+    loss.backward()
+    with torch.no_grad():
+        a -= 1e-3 * a.grad
+        b -= 1e-3 * b.grad
+        a.grad = None
+        b.grad = None
+"""
+
+
+@pytest.mark.parametrize(("flag", "full"), [(["--full-iterations", "2"], [0, 1]), ([], [0, 1, 2])])
+def test_the_cli_condenses_iterations_too(tmp_path, pure_engine, flag, full, capsys):
+    from autoviz.cli import main
+
+    script = tmp_path / "fit.py"
+    script.write_text(POLY_SCRIPT)
+    out = tmp_path / "fit.html"
+    assert main(["html", str(script), "-o", str(out), *flag]) == 0
+    data = entries_of(out.read_text())
+    assert data["iterations"]["full"] == full
+    assert data["iterations"]["condensed"][0]["last"] == 5
+    assert main(["html", str(script), "-o", str(out), "--full-iterations", "all"]) == 0
+    assert entries_of(out.read_text())["iterations"]["condensed"] == []
+    with pytest.raises(SystemExit):
+        main(["html", str(script), "-o", str(out), "--full-iterations", "some"])
+    assert "expected a number or 'all'" in capsys.readouterr().err

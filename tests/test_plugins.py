@@ -25,9 +25,9 @@ def real_dot(monkeypatch, tmp_path):
     monkeypatch.setenv("AUTOVIZ_DOT", DOT or "dot")
     monkeypatch.delenv("AUTOVIZ_MEASURE_FONTS", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    plugins.plugin_folder.cache_clear()
+    plugins._FOLDERS.clear()
     yield DOT
-    plugins.plugin_folder.cache_clear()
+    plugins._FOLDERS.clear()
 
 
 def lesson_source(**options) -> str:
@@ -184,3 +184,40 @@ def test_autoviz_measure_fonts_takes_1_or_0(monkeypatch):
 def test_bad_dot_text_reports_dots_own_error(real_dot):
     with pytest.raises(LayoutError, match=r"syntax error in line 2"):
         run_layout("digraph {\n a -> }\n")
+
+
+@needs_dot
+@pytest.mark.parametrize("what", ["file", "dangling link", "link to a file", "file as cache"])
+def test_a_file_or_dangling_link_where_the_folder_goes_is_replaced(real_dot, what):
+    folder = plugins._folder_for(real_dot)
+    folder.parent.mkdir(parents=True)
+    spot = folder.parent if what == "file as cache" else folder
+    if what == "file as cache":
+        shutil.rmtree(spot)
+    if what in ("file", "file as cache"):
+        spot.write_text("left by something else")
+    elif what == "dangling link":
+        spot.symlink_to(folder.parent / "gone")
+    else:
+        (folder.parent / "a-file").write_text("")
+        spot.symlink_to(folder.parent / "a-file")
+    made = plugins.plugin_folder(real_dot)
+    assert made == str(folder) and folder.is_dir() and not folder.is_symlink()
+    assert any(folder.glob("config*"))
+    assert plugins.environment(real_dot, lesson_source()) is not None
+
+
+@needs_dot
+def test_forget_leaves_nothing_aside_when_the_folder_cannot_be_moved(real_dot, monkeypatch):
+    folder = Path(plugins.plugin_folder(real_dot))
+    monkeypatch.setattr(plugins, "_works", lambda *args: False)  # as if it stopped working
+    real_rename = Path.rename
+
+    def refused(self, target):
+        if self == folder:
+            raise PermissionError(f"cannot move {self}")
+        return real_rename(self, target)
+
+    monkeypatch.setattr(Path, "rename", refused)
+    plugins.forget(real_dot)
+    assert [p.name for p in folder.parent.iterdir()] == [folder.name]  # no empty "-old-" folder

@@ -12,11 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import autoviz
+from autoviz.engine import topk
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch
 
-from random_cases import same  # noqa: E402 (needs torch, imported just above)
+from random_cases import same, state  # noqa: E402 (needs torch, imported just above)
 
 # Sizes around every switch: the vectorised normal fill from 16 elements (ragged ends redraw
 # their last 16), 64-bit draws for integer ranges from 2**32.
@@ -51,6 +52,7 @@ EDGE_CASES = {
     # Box-Muller pairs: the second value waits in the generator, even across calls and dtypes
     "normal cache across calls": lambda T: [T.randn(3), T.randn(3), T.randn(1, dtype=T.float64)],
     "cache kept over a vectorised fill": lambda T: [T.randn(1), T.randn(40), T.randn(1)],
+    "size keyword": lambda T: [T.randn(size=(2, 3)), T.rand(size=[4]), T.randn(T.Size([2]))],
     "scalar randn": lambda T: [T.randn(()), T.randn(()), T.rand(())],
     "empty": lambda T: [T.randn(0), T.rand(0, 3), T.randint(0, 5, (0,)), T.randperm(0)],
     "non-contiguous normal_ goes element by element": lambda T: T.zeros(4, 8).t().normal_(),
@@ -120,6 +122,9 @@ EDGE_CASES = {
         T.multinomial(T.rand(3, 8), 8),
         T.multinomial(T.rand(6, dtype=T.float64), 2),
         T.multinomial(T.tensor([1.0, 0.0, 0.0, 2.0]), 2),
+        # equal keys: which zero-probability categories come last is torch's topk's choice
+        T.multinomial(T.tensor([[1.0] + [0.0] * 9, [0.0] * 6 + [3.0] * 4]), 8),
+        T.multinomial(T.tensor([0.0] * 300 + [1.0, 2.0]), 4),  # topk's partial_sort path
     ],
     "multinomial with replacement": lambda T: [
         T.multinomial(T.rand(10), 25, True),
@@ -134,6 +139,9 @@ EDGE_CASES = {
         T.normal(1.5, T.ones(3, 4)),
         T.normal(2.0, 3.0, (4, 5)),
         T.normal(T.zeros(2, 1), T.ones(3)),
+        T.normal(T.rand(5), 0.7),  # under 16: the number std goes into the kernel's double
+        T.normal(0.3, T.rand(5)),
+        T.normal(T.rand(5), T.rand(5)),
     ],
     "generator objects": lambda T: _generators(T),
     "nn.Linear default init": lambda T: _linears(T),
@@ -180,6 +188,8 @@ def _linears(T):
         T.nn.Linear(50, 17),
         T.nn.Linear(1, 1),
         T.nn.Linear(4, 3, bias=False),
+        T.nn.Linear(200, 10),
+        T.nn.Linear(6, 5, dtype=T.float64),
     ]
     return [p.detach() for net in nets for p in net.parameters()]
 
@@ -373,6 +383,16 @@ def test_multinomial_matches_torch(seed, rows, cols, data):
 
 
 @settings(max_examples=30, deadline=None)
+@given(st.integers(1, 60), st.integers(1, 400), st.integers(0, 4), st.data())
+def test_topk_tie_order_is_torchs(k, n, distinct, data):
+    """Where keys tie, multinomial's order is libstdc++'s nth_element/sort/partial_sort's."""
+    values = data.draw(st.lists(st.integers(0, distinct), min_size=n, max_size=n))
+    k = min(k, n)
+    expected = torch.topk(torch.tensor(values, dtype=torch.float32), k).indices.tolist()
+    assert topk.topk_row([float(v) for v in values], k) == expected
+
+
+@settings(max_examples=30, deadline=None)
 @given(seeds, shapes, st.floats(0, 1), floats)
 def test_bernoulli_and_dropout_match_torch(seed, shape, p, dtype):
     same(
@@ -389,4 +409,36 @@ def test_uniform_never_returns_its_upper_bound():
     float16 where float32's value rounds up."""
     same(lambda T: T.zeros(5000).uniform_(1e6, 1e6 + 1), seed=0)
     same(lambda T: T.zeros(5000, dtype=T.float16).uniform_(2, 3), seed=0)
+    same(lambda T: T.rand(15, dtype=T.float16), seed=-424188)  # 0.99995 rounds to 1: gives 0
     same(lambda T: T.zeros(5000, dtype=T.float64).uniform_(1e15, 1e15 + 1), seed=0)
+
+
+def test_named_random_leaves_and_deterministic_inits():
+    x = autoviz.randn(2, 3, requires_grad=True, name="x")
+    assert x.name == "x" and x.requires_grad and x.is_leaf
+    assert autoviz.rand(2, name="u").name == "u"
+    for make in (
+        lambda T: T.nn.init.eye_(T.zeros(3, 5)),
+        lambda T: T.nn.init.dirac_(T.zeros(4, 2, 3, 3), groups=2),
+        lambda T: T.nn.init.constant_(T.zeros(2, 2), 0.25),
+        lambda T: T.nn.init.ones_(T.zeros(3)),
+        lambda T: T.nn.init.zeros_(T.ones(3)),
+    ):
+        assert make(autoviz).tolist() == make(torch).tolist()
+
+
+def test_orthogonal_init_draws_as_torch_and_is_orthogonal():
+    torch.manual_seed(3)
+    expected = torch.nn.init.orthogonal_(torch.zeros(4, 6), gain=2.0).numpy()
+    autoviz.manual_seed(3)
+    got = autoviz.nn.init.orthogonal_(autoviz.zeros(4, 6), gain=2.0).numpy()
+    np.testing.assert_allclose(got, expected, atol=1e-5)  # numpy's QR: equal to rounding
+    np.testing.assert_allclose(got @ got.T, 4 * np.eye(4), atol=1e-5)
+    assert state(autoviz) == state(torch)
+
+
+def test_devices_as_a_cpu_build_of_torch_takes_them():
+    assert autoviz.randn(2, device="cpu").shape == (2,)
+    assert autoviz.rand(2, device="cpu:0").shape == (2,)
+    with pytest.raises(AssertionError, match="Torch not compiled with CUDA enabled"):
+        autoviz.rand(2, device="cuda")

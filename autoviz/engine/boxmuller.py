@@ -2,7 +2,7 @@
 the float32 log and sincos of the AVX2 kernel (Cephes polynomials, as avx_mathfun writes them)."""
 
 import math
-from fractions import Fraction
+import struct
 
 import numpy as np
 
@@ -77,9 +77,32 @@ def fma32(a, b, c) -> np.ndarray:
     redo = (bits & _LOW29) == _HALF29
     redo |= (np.abs(s) < _F32_TINY) & (s != 0)
     if redo.any():
-        a, b, c = (np.broadcast_to(v, s.shape)[redo] for v in (a, b, c))
-        r[redo] = _fma32_exact(a, b, c)
+        _redo(r, redo, a, b, c)
     return r
+
+
+def _redo(r: np.ndarray, redo: np.ndarray, a, b, c) -> None:
+    """Recompute r's flagged elements exactly (the few where rounding twice could differ)."""
+    i = np.flatnonzero(redo)
+    a, b, c = (
+        np.full(i.size, v) if np.ndim(v) == 0 else np.broadcast_to(v, r.shape).reshape(-1)[i]
+        for v in (a, b, c)
+    )
+    r.reshape(-1)[i] = _fma32_exact(a, b, c) if i.size > 16 else _fma32_few(a, b, c)
+
+
+def _fma32_few(a, b, c) -> np.ndarray:
+    """_fma32_exact for a handful of elements, in Python floats (numpy calls cost more)."""
+    out = []
+    for x, y, z in zip(a.tolist(), b.tolist(), c.tolist(), strict=True):
+        p = x * y  # exact
+        s = p + z
+        bb = s - p
+        err = (p - (s - bb)) + (z - bb)
+        if err and not struct.unpack("<q", struct.pack("<d", s))[0] & 1:
+            s = math.nextafter(s, math.inf if err > 0 else -math.inf)  # round to odd
+        out.append(s)
+    return np.array(out).astype(f32)
 
 
 def _fma32_exact(a, b, c) -> np.ndarray:
@@ -107,6 +130,8 @@ def fma64(a, b, c) -> np.ndarray:
 
 def _fma_exact(a: float, b: float, c: float) -> float:
     """a*b + c rounded once, through exact rationals (Python rounds int / int correctly)."""
+    from fractions import Fraction  # rarely needed, and slow to import
+
     if not all(map(math.isfinite, (a, b, c))):
         return a * b + c
     return float(Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c)))
@@ -120,8 +145,7 @@ def _fused(a, b, c) -> np.ndarray:
     r = s.astype(f32)
     tie = (s.view(np.int64) & _LOW29) == _HALF29
     if tie.any():
-        a, b, c = (np.broadcast_to(v, s.shape)[tie] for v in (a, b, c))
-        r[tie] = _fma32_exact(a, b, c)
+        _redo(r, tie, a, b, c)
     return r
 
 

@@ -21,6 +21,7 @@ module_stack: list = []
 
 # Like PyTorch's sequence_nr: later nodes run first when several are ready in backward.
 _sequence = itertools.count()
+next_seq = _sequence.__next__
 
 
 class Node:
@@ -198,10 +199,15 @@ def next_node(value):
     if fn is not None:
         return fn
     if getattr(value, "requires_grad", False):
-        ref = value._acc  # accumulator_for(value) without the call, when it already exists
-        acc = ref() if ref is not None else None
-        return acc if acc is not None else accumulator_for(value)
+        return leaf_node(value)
     return None
+
+
+def leaf_node(leaf) -> "AccumulateGrad":
+    """accumulator_for(leaf), without its call when the AccumulateGrad exists already."""
+    ref = leaf._acc
+    acc = ref() if ref is not None else None
+    return acc if acc is not None else accumulator_for(leaf)
 
 
 def edge(value) -> tuple:
@@ -219,7 +225,7 @@ def new_node(cls, inputs) -> Node:
         node._next = (next_node(inputs[0]),)
     else:
         node._next = tuple(map(next_node, inputs))
-    node._seq = next(_sequence)
+    node._seq = next_seq()
     node._pre_hooks = None
     node._saved = ()
     node.info = None

@@ -50,14 +50,15 @@ def dependencies(roots) -> dict:
     """How many edges point at each node reachable from `roots` (an explicit stack)."""
     deps = dict.fromkeys(roots, 0)
     stack = list(roots)
+    get, push, pop = deps.get, stack.append, stack.pop  # bound once: this runs for every edge
     while stack:
-        for fn in stack.pop()._next:
+        for fn in pop()._next:
             if fn is None:
                 continue
-            count = deps.get(fn)  # one lookup, not `in` and then `[]`: this runs for every edge
+            count = get(fn)  # one lookup, not `in` and then `[]`
             if count is None:
                 deps[fn] = 1
-                stack.append(fn)
+                push(fn)
             else:
                 deps[fn] = count + 1
     return deps
@@ -83,9 +84,10 @@ def execute(seeds: dict, retain_graph: bool, capture: set | None = None) -> dict
     if notify:
         events.on_backward_start(seeds)
     heappop, heappush = heapq.heappop, heapq.heappush
+    take, get = buffers.pop, buffers.get
     while ready:
         node = heappop(ready)[2]
-        grad = buffers.pop(node, None)
+        grad = take(node, None)
         if capture is not None:
             if grad is not None and node in capture:
                 captured[node] = grad
@@ -114,11 +116,12 @@ def execute(seeds: dict, retain_graph: bool, capture: set | None = None) -> dict
             if fn is None:
                 continue
             if g is not None:
-                total = buffers.get(fn)
+                total = get(fn)
                 buffers[fn] = g if total is None else total + g
             left = deps[fn] - 1
-            deps[fn] = left
-            if not left:
+            if left:
+                deps[fn] = left
+            else:
                 order += 1
                 heappush(ready, (-fn._seq, order, fn))
         if not retain_graph:

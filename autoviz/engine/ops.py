@@ -3,12 +3,25 @@
 import numpy as np
 
 from . import events
-from .function import NO_CONTEXT, Function, attach, new_node
+from .function import (
+    FREED,
+    FREED_MESSAGE,
+    NO_CONTEXT,
+    Function,
+    accumulator_for,
+    attach,
+    leaf_node,
+    module_stack,
+    new_node,
+    next_seq,
+)
 from .grad_mode import _state
 from .tensor import Tensor, make
 
 _F64 = np.dtype("float64")
 _F32 = np.dtype("float32")
+_F32_SCALAR = np.float32  # the type of a 0-d float32 op result
+_SCALARS = ((), ())  # the input shapes of an op on two 0-d values
 NUMBER = (int, float, bool, np.number, np.bool_)
 
 
@@ -30,13 +43,19 @@ class Op(Function):
                 record = record or t.requires_grad
                 t = t._data
             data.append(t)
-        if not (record and _state["enabled"]):
-            out = make(cls.forward(NO_CONTEXT, *data, **params))
-            if events.observers:
-                events.on_untracked(out, inputs)
-            return out
-        node = new_node(cls, inputs)
-        return attach(node, cls.forward(node, *data, **params), inputs)
+        ctx = new_node(cls, inputs) if record and _state["enabled"] else NO_CONTEXT
+        try:
+            out = cls.forward(ctx, *data, **params)
+        except ValueError:
+            if len(data) == 2:  # shapes that do not broadcast: PyTorch's message
+                check_broadcast(cls.symbol, *data)
+            raise
+        if ctx is not NO_CONTEXT:
+            return attach(ctx, out, inputs)
+        out = make(out)
+        if events.observers:
+            events.on_untracked(out, inputs)
+        return out
 
 
 def shape_of(x) -> tuple:
@@ -81,31 +100,134 @@ def result(out, *inputs):
 
 def binary(op, a, b):
     """Apply a two-input op where one side may be a Python number."""
-    if not isinstance(b, Tensor):
-        if not isinstance(b, NUMBER):
+    method = _BINARY.get(op)
+    if method is None:
+        method = _BINARY[op] = binary_method(op)
+    return method(a, b)
+
+
+def binary_method(op):
+    """The function computing `a op b` for tensor `a`, what Tensor's operators are.
+
+    What Op.apply, new_node and attach do, written out in one function for two inputs: scalar
+    code spends its time here, and each call saved is a tenth of an op's cost. While observers
+    listen (a trace), ops go through _traced, whose frames the recorder knows.
+    """
+    symbol, forward, backward_cls = op.symbol, op.forward, op._backward_cls
+
+    def method(a, b):
+        if isinstance(b, Tensor):
+            b_data, b_requires_grad = b._data, b.requires_grad
+        elif isinstance(b, NUMBER):
+            b_data, b_requires_grad = b, False
+        else:
             return NotImplemented
-        b_data, b_requires_grad = b, False
-    else:
-        b_data, b_requires_grad = b._data, b.requires_grad
-    if not isinstance(a, Tensor):
-        return op.apply(a, b)
-    # What Op.apply does, written out for two inputs: scalar code spends its time here.
-    a_data = a._data
-    record = _state["enabled"] and (a.requires_grad or b_requires_grad)
+        if not isinstance(a, Tensor):
+            return op.apply(a, b)
+        a_data = a._data
+        if events.observers:
+            return _traced(op, a, b, a_data, b_data, a.requires_grad or b_requires_grad)
+        if not ((a.requires_grad or b_requires_grad) and _state["enabled"]):
+            try:
+                return make(forward(NO_CONTEXT, a_data, b_data))
+            except ValueError:
+                check_broadcast(symbol, a_data, b_data)
+                raise
+        node = _new(backward_cls)
+        # The nodes behind the inputs: a grad_fn, or a leaf's AccumulateGrad (next_node's
+        # work without its calls: most ops have a leaf among their inputs).
+        first = a.grad_fn
+        if first is None and a.requires_grad:
+            ref = a._acc
+            first = ref() if ref is not None else None
+            if first is None:
+                first = accumulator_for(a)
+        second = None
+        if b_requires_grad:
+            second = b.grad_fn
+            if second is None:
+                ref = b._acc
+                second = ref() if ref is not None else None
+                if second is None:
+                    second = accumulator_for(b)
+        node._next = (first, second)
+        node._seq = next_seq()
+        node._pre_hooks = None
+        node._saved = ()
+        node.info = None
+        if module_stack:
+            node._modules = module_stack[-1]
+        try:
+            data = forward(node, a_data, b_data)
+        except ValueError:
+            # Shapes that do not broadcast: raise PyTorch's message, naming the op and both
+            # shapes. Checked only on failure, as comparing shapes before every op costs time.
+            check_broadcast(symbol, a_data, b_data)
+            raise
+        out = _new(Tensor)
+        out._data = node._out = data
+        out.requires_grad = True
+        out.grad_fn = node
+        out._grad = out._name = out._acc = None
+        out._retains_grad = False
+        return out
+
+    method.__name__ = method.__qualname__ = f"{op.__name__.lower()}"
+    return method
+
+
+_BINARY = {}  # op -> its binary_method
+
+
+def _traced(op, a, b, a_data, b_data, requires_grad: bool):
+    """A binary op while observers listen: the engine's events come from this function's
+    callees, two and three frames below the user's code (where the recorder looks)."""
+    record = requires_grad and _state["enabled"]
     ctx = new_node(op, (a, b)) if record else NO_CONTEXT
     try:
         out = op.forward(ctx, a_data, b_data)
     except ValueError:
-        # Shapes that do not broadcast: raise PyTorch's message, naming the op and both
-        # shapes. Checked only on failure, as comparing shapes before every op costs time.
         check_broadcast(op.symbol, a_data, b_data)
         raise
     if record:
         return attach(ctx, out, (a, b))
     out = make(out)
-    if events.observers:
-        events.on_untracked(out, (a, b))
+    events.on_untracked(out, (a, b))
     return out
+
+
+def unary_method(op):
+    """The method computing `op(a)` for tensor `a` (a.relu(), a.exp(), -a): Op.apply for one
+    input and no options, written out as binary_method is (Op.apply itself while traced)."""
+    forward, backward_cls = op.forward, op._backward_cls
+
+    def method(a):
+        if events.observers:
+            return op.apply(a)
+        if not (a.requires_grad and _state["enabled"]):
+            return make(forward(NO_CONTEXT, a._data))
+        node = _new(backward_cls)
+        first = a.grad_fn
+        node._next = (first if first is not None else leaf_node(a),)
+        node._seq = next_seq()
+        node._pre_hooks = None
+        node._saved = ()
+        node.info = None
+        if module_stack:
+            node._modules = module_stack[-1]
+        out = _new(Tensor)
+        out._data = node._out = forward(node, a._data)
+        out.requires_grad = True
+        out.grad_fn = node
+        out._grad = out._name = out._acc = None
+        out._retains_grad = False
+        return out
+
+    method.__name__ = method.__qualname__ = op.__name__.lower()
+    return method
+
+
+_new = object.__new__
 
 
 def _float(x):
@@ -122,12 +244,16 @@ class Add(Op):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.info = (shape_of(a), shape_of(b))  # sizes are kept after backward, as in PyTorch
-        return result(a + b, a, b)
+        out = a + b
+        if type(out) is _F32_SCALAR:  # 0-d inputs, the float32 result: scalar code's case
+            ctx.info = _SCALARS
+            return out
+        ctx.info = (a.shape, getattr(b, "shape", ()))  # kept after backward, as in PyTorch
+        return result(out, a, b) if out.dtype is _F64 else out
 
     @staticmethod
     def backward(ctx, grad):
-        if isinstance(grad, np.generic):  # a 0-d result: both inputs are 0-d, nothing to sum
+        if ctx.info is _SCALARS:  # a 0-d result: both inputs are 0-d, nothing to sum
             return grad, grad
         a_shape, b_shape = ctx.info
         return unbroadcast(grad, a_shape), unbroadcast(grad, b_shape)
@@ -141,8 +267,12 @@ class Sub(Op):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.info = (shape_of(a), shape_of(b))
-        return result(a - b, a, b)
+        out = a - b
+        if type(out) is _F32_SCALAR:
+            ctx.info = _SCALARS
+            return out
+        ctx.info = (a.shape, getattr(b, "shape", ()))
+        return result(out, a, b) if out.dtype is _F64 else out
 
     @staticmethod
     def backward(ctx, grad):
@@ -174,13 +304,19 @@ class Mul(Op):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return result(a * b, a, b)
+        ctx._saved = (a, b)  # save_for_backward, without its call
+        out = a * b
+        if type(out) is _F32_SCALAR:
+            return out
+        return result(out, a, b) if out.dtype is _F64 else out
 
     @staticmethod
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        if isinstance(grad, np.generic):  # a 0-d result: both inputs are 0-d, nothing to sum
+        saved = ctx._saved  # saved_tensors, without its call
+        if saved is FREED:
+            raise RuntimeError(FREED_MESSAGE)
+        a, b = saved
+        if type(grad) is _F32_SCALAR or isinstance(grad, np.generic):  # 0-d: nothing to sum
             return grad * b, grad * a
         return unbroadcast(grad * b, shape_of(a)), unbroadcast(grad * a, shape_of(b))
 
@@ -334,19 +470,21 @@ class Relu(Op):
 
     @staticmethod
     def forward(ctx, a):
-        if isinstance(a, np.floating):
+        if type(a) is _F32_SCALAR or isinstance(a, np.floating):
             # A numpy scalar, what ops on 0-d data return: comparing is ten times quicker than
             # the ufunc. NaN stays NaN and -0.0 becomes 0.0, as with np.maximum.
             out = type(a)(0) if a <= 0 else a
         else:
             out = np.maximum(a, 0).astype(np.result_type(a))
-        ctx.save_for_backward(out)
+        ctx._saved = (out,)
         return out
 
     @staticmethod
     def backward(ctx, grad):
-        (out,) = ctx.saved_tensors
-        return grad * (out > 0)
+        saved = ctx._saved  # saved_tensors, without its call
+        if saved is FREED:
+            raise RuntimeError(FREED_MESSAGE)
+        return grad * (saved[0] > 0)
 
 
 class Clamp(Op):

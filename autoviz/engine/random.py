@@ -6,11 +6,9 @@ Each kernel takes a Generator and returns a flat numpy array in the order PyTorc
 (aten/src/ATen/core/TransformationHelper.h, native/cpu/DistributionTemplates.h, ...).
 """
 
-import secrets
-
 import numpy as np
 
-from . import boxmuller
+from . import boxmuller, topk
 from .boxmuller import f32, f64
 
 DEFAULT_SEED = 67280421310721  # torch's seed for a new Generator and a new process
@@ -43,12 +41,12 @@ class Generator:
     """`torch.Generator`: PyTorch's CPU generator, mt19937 seeded as torch seeds it."""
 
     def __init__(self, device="cpu") -> None:
-        if str(device) != "cpu":
+        if str(device).partition(":")[0] != "cpu":
             raise RuntimeError(
                 f"autoviz has only a CPU generator (got device {str(device)!r}); use "
                 "torch.Generator() or torch.Generator(device='cpu')"
             )
-        self._mt = np.random.MT19937()
+        self._mt = np.random.MT19937(0)  # a fixed seed: no OS entropy to gather; reseeded below
         self.manual_seed(DEFAULT_SEED)
 
     def __repr__(self) -> str:
@@ -73,6 +71,8 @@ class Generator:
 
     def seed(self) -> int:
         """Seed from the operating system's randomness and return the seed."""
+        import secrets  # only here: it costs `import autoviz` several milliseconds
+
         value = secrets.randbits(64)
         self.manual_seed(value)
         return value
@@ -196,10 +196,10 @@ def uniform(gen: Generator, n: int, dtype, low: float, high: float) -> np.ndarra
         x = boxmuller.fma64(x, f64(high) - f64(low), low)
     else:
         x = unit_float32(gen, n)
-        if (low, high) == (0, 1):
-            return x.astype(dtype, copy=False)
+        if (low, high) == (0, 1) and dtype == f32:
+            return x  # below 1 - 2**-24: no rounding up
         x = boxmuller.fma32(x, f32(high) - f32(low), f32(low)).astype(dtype, copy=False)
-    return np.where(x >= dtype.type(high), dtype.type(low), x)
+    return np.where(x >= dtype.type(high), dtype.type(low), x)  # float16 may round up to 1
 
 
 # -- normal -------------------------------------------------------------------------------------
@@ -334,8 +334,21 @@ def multinomial(gen: Generator, probs: np.ndarray, count: int, replacement: bool
         keys = probs / q
         if count == 1:
             return np.argmax(keys, axis=-1)[:, None]
-        return np.argsort(-keys, axis=-1, kind="stable")[:, :count]
+        return _top(keys, count)
     return np.stack([_inverse_cdf(gen, row, count) for row in probs])
+
+
+def _top(keys: np.ndarray, count: int) -> np.ndarray:
+    """torch.topk(keys, count).indices per row: a sort, unless equal keys compete for a place
+    (zero probabilities, or two equal ratios), where torch's own algorithm decides the order."""
+    order = np.argsort(-keys, axis=-1, kind="stable")
+    ranked = np.take_along_axis(keys, order, axis=-1)
+    upto = min(count + 1, keys.shape[-1])
+    tied = np.any(ranked[:, : upto - 1] == ranked[:, 1:upto], axis=-1)
+    top = order[:, :count]
+    for row in np.flatnonzero(tied):
+        top[row] = topk.topk_row(keys[row].tolist(), count)
+    return top
 
 
 def _inverse_cdf(gen: Generator, row: np.ndarray, count: int) -> np.ndarray:

@@ -64,7 +64,10 @@ def _shape(size) -> tuple:
 
 
 def _check_device(device) -> None:
-    if device is not None and str(device) != "cpu":
+    kind = None if device is None else str(device).partition(":")[0]
+    if kind == "cuda":
+        raise AssertionError("Torch not compiled with CUDA enabled")  # a CPU build's words
+    if kind not in (None, "cpu"):
         raise RuntimeError(f"autoviz computes on the CPU only (got device={str(device)!r})")
 
 
@@ -105,9 +108,9 @@ def _inplace_target(t: Tensor, name: str) -> None:
         )
 
 
-def _new(shape, dt, values, requires_grad, device) -> Tensor:
+def _new(shape, dt, values, requires_grad, device, name=None) -> Tensor:
     _check_device(device)
-    return new_leaf(values.reshape(shape).astype(dt, copy=False), requires_grad)
+    return new_leaf(values.reshape(shape).astype(dt, copy=False), requires_grad, name)
 
 
 def _float_dtype(dtype) -> np.dtype:
@@ -115,21 +118,31 @@ def _float_dtype(dtype) -> np.dtype:
 
 
 # -- creation -------------------------------------------------------------------------------------
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """Uniform in [0, 1): torch.rand."""
-    shape, dt = _shape(size), _float_dtype(dtype)
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, name=None, **kw):
+    """Uniform in [0, 1): torch.rand (`name` labels the tensor in diagrams)."""
+    shape, dt = _shape(_size_keyword(size, kw, "rand")), _float_dtype(dtype)
     _need_float(dt, "check_uniform_bounds")
-    gen = generator_or_default(generator)
-    return _new(shape, dt, _random.uniform(gen, _numel(shape), dt, 0, 1), requires_grad, device)
+    values = _random.uniform(generator_or_default(generator), _numel(shape), dt, 0, 1)
+    return _new(shape, dt, values, requires_grad, device, name)
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
-    """Standard normal: torch.randn."""
-    shape, dt = _shape(size), _float_dtype(dtype)
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, name=None, **kw):
+    """Standard normal: torch.randn (`name` labels the tensor in diagrams)."""
+    shape, dt = _shape(_size_keyword(size, kw, "randn")), _float_dtype(dtype)
     _need_float(dt, "normal_kernel_cpu")
-    gen = generator_or_default(generator)
-    values = _random.normal(gen, _numel(shape), dt, 0.0, 1.0)
-    return _new(shape, dt, values, requires_grad, device)
+    values = _random.normal(generator_or_default(generator), _numel(shape), dt, 0.0, 1.0)
+    return _new(shape, dt, values, requires_grad, device, name)
+
+
+def _size_keyword(size, kw, name) -> tuple:
+    """The size given positionally or as size=..., as torch accepts both."""
+    if "size" in kw:
+        if size:
+            raise TypeError(f"{name}() got multiple values for argument 'size'")
+        size = (kw.pop("size"),)
+    if kw:
+        raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kw))}'")
+    return size
 
 
 def _numel(shape) -> int:
@@ -249,8 +262,12 @@ def _normal_tensors(mean, std, gen) -> Tensor:
     # does with a scalar.
     m, s = _raw(mean), _raw(std)
     shape = _broadcast(np.shape(m), np.shape(s))
-    z = _random.normal(gen, _numel(shape), dt, 0.0, 1.0).reshape(shape)
-    return make(np.asarray(np.asarray(z * s).astype(dt) + m).astype(dt))
+    if isinstance(std, Tensor):
+        z = _random.normal(gen, _numel(shape), dt, 0.0, 1.0).reshape(shape)
+        z = np.asarray(z * s).astype(dt)
+    else:  # torch passes a number std to the kernel: normal_(0, std), then + mean
+        z = _random.normal(gen, _numel(shape), dt, 0.0, s).reshape(shape)
+    return make(np.asarray(z + m).astype(dt))
 
 
 def _broadcast(a, b) -> tuple:

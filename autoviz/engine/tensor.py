@@ -188,27 +188,9 @@ class Tensor:
 
         retain_grad(self)
 
-    # -- operators (more methods are attached from functional.py below) ----------------------
-    def __add__(self, other):
-        return _ops.binary(_ops.Add, self, other)
-
-    def __radd__(self, other):
-        return _ops.binary(_ops.Add, self, other)  # PyTorch puts the tensor first
-
-    def __sub__(self, other):
-        return _ops.binary(_ops.Sub, self, other)
-
+    # -- operators (+, -, *, / and more methods are attached below) --------------------------
     def __rsub__(self, other):
         return _ops.Rsub.apply(self, c=other)
-
-    def __mul__(self, other):
-        return _ops.binary(_ops.Mul, self, other)
-
-    def __rmul__(self, other):
-        return _ops.binary(_ops.Mul, self, other)
-
-    def __truediv__(self, other):
-        return _ops.binary(_ops.Div, self, other)
 
     def __rtruediv__(self, other):
         return _ops.binary(_ops.Mul, _ops.Reciprocal.apply(self), other)
@@ -218,9 +200,6 @@ class Tensor:
 
     def __rpow__(self, other):
         return _F.pow(other, self)
-
-    def __neg__(self):
-        return _ops.Neg.apply(self)
 
     def __matmul__(self, other):
         return _F.matmul(self, other)
@@ -550,6 +529,12 @@ from . import functional as _F  # noqa: E402  (the ops need Tensor defined first
 from . import ops as _ops  # noqa: E402
 from . import shape_ops as _shape_ops  # noqa: E402
 
+# The arithmetic operators as one function each, without a call of ops.binary around it.
+Tensor.__add__ = Tensor.__radd__ = _ops.binary_method(_ops.Add)  # PyTorch puts the tensor first
+Tensor.__sub__ = _ops.binary_method(_ops.Sub)
+Tensor.__mul__ = Tensor.__rmul__ = _ops.binary_method(_ops.Mul)
+Tensor.__truediv__ = _ops.binary_method(_ops.Div)
+
 _RAW_UFUNC = {
     Tensor.__add__: np.add,
     Tensor.__sub__: np.subtract,
@@ -563,6 +548,10 @@ _METHODS = (
 )
 for _name in _METHODS.split():
     setattr(Tensor, _name, getattr(_F, _name))
+# One-input ops as methods without a call of Op.apply around them (scalar code's hot path).
+for _name in ("exp", "log", "sqrt", "abs", "sin", "cos", "tanh", "sigmoid", "relu"):
+    setattr(Tensor, _name, _ops.unary_method(getattr(_ops, _name.capitalize())))
+Tensor.__neg__ = Tensor.neg = _ops.unary_method(_ops.Neg)
 Tensor.view = _F.view
 Tensor.contiguous = _F.contiguous
 Tensor.unbind = _F.unbind

@@ -1,10 +1,11 @@
 """`tl.save_animation(path)`: the whole timeline as one looping image, animated SVG or GIF."""
 
 import io
+import numbers
 from pathlib import Path
 
 from .frames import PROGRESS_FROM
-from .keyframes import HOLD_STEPS, animated_svg, size_of, still_svg
+from .keyframes import HOLD_STEPS, animated_svg, picture, size_of, still_svg
 
 SUFFIXES = (".svg", ".gif")
 PILLOW_HINT = "saving a GIF needs Pillow: pip install 'autoviz[gif]' (or pip install pillow)"
@@ -24,13 +25,11 @@ def save_animation(tl, path, theme="default", seconds_per_step=1.0, **options) -
         )
     if not len(tl):
         raise ValueError("this timeline has no steps: nothing was recorded in the block")
-    if isinstance(seconds_per_step, bool) or not (
-        isinstance(seconds_per_step, (int, float)) and seconds_per_step > 0
-    ):
-        raise ValueError(f"seconds_per_step must be a positive number, got {seconds_per_step!r}")
+    seconds_per_step = check_seconds_per_step(seconds_per_step)
     captions = options.pop("captions", True)
     frames = Frames(tl, get_theme(theme), make_options(**options))
-    shown = frames.shown_steps()  # a graph too large to draw is one step, its summary
+    # A graph too large to draw is one step, its summary; condensed iterations one, a chart.
+    shown = frames.entries()
     if suffix == ".svg":
         text = animated_svg(frames, shown, _each_frame(frames, shown), seconds_per_step, captions)
         path.write_text(text, encoding="utf-8")
@@ -40,13 +39,26 @@ def save_animation(tl, path, theme="default", seconds_per_step=1.0, **options) -
     return path
 
 
-def _each_frame(frames, steps: list):
-    """Each step's frame SVG in turn, from one layout per graph (a progress bar when long)."""
-    if len(steps) > PROGRESS_FROM:
+SECONDS_PER_STEP = (0.02, 600.0)  # GIF delays are in hundredths; ten minutes is a still picture
+
+
+def check_seconds_per_step(value, what: str = "seconds_per_step") -> float:
+    """`value` as a float when it is a number of seconds in SECONDS_PER_STEP; else ValueError
+    naming the range (CSS needs a finite duration, a GIF a delay of 0.02 s or more)."""
+    low, high = SECONDS_PER_STEP
+    number = isinstance(value, numbers.Real) and not isinstance(value, bool)
+    if not number or not low <= value <= high:  # NaN fails both comparisons
+        raise ValueError(f"{what} must be a number from {low:g} to {high:g} seconds, got {value!r}")
+    return float(value)
+
+
+def _each_frame(frames, entries: list):
+    """Each entry's picture in turn, from one layout per graph (a progress bar when long)."""
+    if len(entries) > PROGRESS_FROM:
         from tqdm import tqdm
 
-        steps = tqdm(steps, desc="animation", unit="step")
-    return (frames.svg(k) for k in steps)
+        entries = tqdm(entries, desc="animation", unit="step")
+    return (frames.entry_svg(e) for e in entries)
 
 
 def require_pillow() -> None:
@@ -63,13 +75,13 @@ def _gif(tl, frames, shown: list, seconds_per_step: float, captions: bool) -> by
 
     from ..render.raster import svg_to_png
 
-    firsts = {id(frames.template(frames.graph_of_step(k))[1]): k for k in reversed(shown)}
-    sizes = [size_of(frames.svg(k)) for k in firsts.values()]
+    firsts = {picture(frames, e): e for e in reversed(shown)}
+    sizes = [size_of(frames.entry_svg(e)) for e in firsts.values()]
     canvas = (max(w for w, _ in sizes), max(h for _, h in sizes))
     images = []
-    for k, frame in zip(shown, _each_frame(frames, shown), strict=True):
-        note = frames.summary(k)
-        png = svg_to_png(still_svg(tl, frame, k, frames.theme, canvas, captions, note))
+    for entry, frame in zip(shown, _each_frame(frames, shown), strict=True):
+        note = frames.note(entry)
+        png = svg_to_png(still_svg(tl, frame, entry.step, frames.theme, canvas, captions, note))
         # GIF stores a palette per frame; the fast octree picks one in a tenth of the time
         # Pillow's default takes, and keeps a frame in a third of the memory of RGB.
         rgb = Image.open(io.BytesIO(png)).convert("RGB")

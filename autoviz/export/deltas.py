@@ -1,7 +1,6 @@
 """Per-step changes over each graph's single layout: the data the HTML player replays."""
 
 from dataclasses import dataclass, field
-from operator import itemgetter
 
 from ..render.frames import Frames, FrameSequence
 
@@ -19,13 +18,14 @@ class Layout:
 
 @dataclass
 class Deltas:
-    """Layouts in order of first use; per step shown its layout and the (slot, value) pairs it
+    """Layouts in order of first use; per entry its layout and the (slot, value) pairs it
     changes.
 
     Values are as they stand in the SVG (label text HTML-escaped). Replaying the changes of
     entries 0..i over the layouts' first states gives exactly the frame of entry i. Entries are
     the timeline's steps (`steps`), except that a graph too large to draw has one entry only,
-    with its summary line in `notes` (None for every other entry).
+    and so has each run of condensed iterations (Frames.entries), with what they show instead
+    of a caption in `notes` (None for every other entry).
     """
 
     layouts: list[Layout]
@@ -33,6 +33,7 @@ class Deltas:
     changes: list[list[tuple[int, str]]]
     steps: list[int] = field(default_factory=list)
     notes: list = field(default_factory=list)
+    condensed: list = field(default_factory=list)  # per entry: its iterations' range, or None
 
 
 def step_deltas(frames: Frames, ghost: bool = False) -> Deltas:
@@ -42,30 +43,36 @@ def step_deltas(frames: Frames, ghost: bool = False) -> Deltas:
     step touched; the changes are the slots whose values differ from the layout's previous
     frame. Graphs sharing a layout (a loop's iterations) follow on from each other in it.
     """
-    index, sequences, read, last = {}, {}, {}, {}
-    shown = frames.shown_steps()
-    deltas = Deltas([], [], [], shown, [frames.summary(k) for k in shown])
-    for k in _progress(shown):
-        graph_no = frames.graph_of_step(k)
-        _, template, plan = frames.template(graph_no)
-        key = id(template)  # graphs of one shape share it; a summary is its graph's own
+    index, sequences, slot_at = {}, {}, {}
+    entries = frames.entries()
+    deltas = Deltas([], [], [], [e.step for e in entries], [frames.note(e) for e in entries])
+    deltas.condensed = [e.graphs for e in entries]
+    for entry in _progress(entries):
+        k = entry.step
+        if entry.graphs is not None:  # condensed iterations: their chart, never changed
+            graph_no, (_, template), plan = entry.graphs[0], frames.condensed(entry.graphs), None
+        else:
+            graph_no = frames.graph_of_step(k)
+            _, template, plan = frames.template(graph_no)
+        key = id(template)  # graphs of one shape share it; a summary or chart is its own
         if key not in index:
             slots = [part for part in template.parts if type(part) is not str]
-            read[key] = _reader([template.index[slot] for slot in slots])
-            if plan is None:  # a graph too large to draw: its summary picture, never changed
+            slot_at[key] = {template.index[slot]: i for i, slot in enumerate(slots)}
+            if plan is None:  # a summary or a chart: one picture, never changed
                 sequences[key] = _Still(template.filled({}))
             else:
-                sequences[key] = FrameSequence(
-                    frames, frames.leader(frames.graph_of_step(k)), ghost
-                )
+                sequences[key] = FrameSequence(frames, frames.leader(graph_no), ghost)
             index[key] = len(deltas.layouts)
             pieces = sequences[key].pieces(k)
             deltas.layouts.append(Layout(graph_no, "".join(pieces), slots))
-        values = read[key](sequences[key].pieces(k))
-        before = last.get(key, values)
-        pairs = enumerate(zip(values, before, strict=True))
-        deltas.changes.append([(i, v) for i, (v, old) in pairs if v is not old and v != old])
-        last[key] = values
+            deltas.changes.append([])  # the inline SVG is this entry's frame already
+        else:
+            sequence = sequences[key]
+            pieces = sequence.pieces(k)
+            at, changed = slot_at[key], sequence.changed.items()
+            # The pieces the sequence rewrote, those not back to what they were: the changes.
+            now = [(at[p], pieces[p]) for p, old in changed if pieces[p] != old]
+            deltas.changes.append(sorted(now))
         deltas.layout_of_step.append(index[key])
     return deltas
 
@@ -74,22 +81,15 @@ class _Still:
     """The pieces of a picture that no step changes (a summary)."""
 
     def __init__(self, pieces: list) -> None:
-        self.out = pieces
+        self.out, self.changed = pieces, {}
 
     def pieces(self, k: int) -> list:
         return self.out
 
 
-def _reader(positions: list):
-    """A function taking the slot values out of a frame's pieces, as a tuple."""
-    if len(positions) < 2:
-        return lambda pieces: tuple(pieces[p] for p in positions)
-    return itemgetter(*positions)
-
-
-def _progress(steps: list):
-    if len(steps) <= PROGRESS_FROM:
-        return steps
+def _progress(entries: list):
+    if len(entries) <= PROGRESS_FROM:
+        return entries
     from tqdm import tqdm
 
-    return tqdm(steps, desc="player", unit="step")
+    return tqdm(entries, desc="player", unit="step")

@@ -11,10 +11,11 @@ def save_frames(tl, directory, format: str = "svg", theme: str = "default", **op
     """Write `step-000.svg` (or .png), `step-001.svg`, … into `directory`; returns the paths.
 
     PNG frames are the SVG frames rasterised, so nodes sit at the same places in both. A graph
-    too large to draw has a single frame saying so. Frames an earlier, longer run left in
-    `directory` are removed, so a slide deck never mixes runs.
+    too large to draw has a single frame saying so, and condensed iterations (full_iterations)
+    one with their chart. Frames an earlier, longer run left in `directory` are removed, so a
+    slide deck never mixes runs.
     """
-    from ..render import draw_frame, frames_for
+    from ..render import Diagram, draw_frame, frames_for
 
     if format not in FORMATS:
         raise ValueError(f"unknown frame format {format!r} (must be one of {list(FORMATS)})")
@@ -23,18 +24,25 @@ def save_frames(tl, directory, format: str = "svg", theme: str = "default", **op
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
     width = max(3, len(str(len(tl) - 1)))
-    # A graph too large to draw has one frame, its summary, named after its first step.
+    # A graph too large to draw has one frame, its summary, named after its first step; so
+    # has a run of condensed iterations, their chart.
     drawing = {k: v for k, v in options.items() if k not in ("ghost", "timeout")}
-    steps = frames_for(tl, theme, options.get("timeout"), **drawing).shown_steps()
-    if len(steps) > PROGRESS_FROM:
+    frames = frames_for(tl, theme, options.get("timeout"), **drawing)
+    entries = frames.entries()
+    if len(entries) > PROGRESS_FROM:
         from tqdm import tqdm
 
-        steps = tqdm(steps, desc="frames", unit="step")
+        entries = tqdm(entries, desc="frames", unit="step")
     _remove_old_frames(folder, format)
     paths = []
-    for k in steps:
+    for entry in entries:
+        k = entry.step
         path = folder / f"step-{k:0{width}d}.{format}"
-        frame = draw_frame(tl, k, theme, **options)
+        if entry.graphs is not None:
+            source = frames.condensed(entry.graphs)[0]
+            frame = Diagram(source, options.get("timeout"), svg=frames.entry_svg(entry))
+        else:
+            frame = draw_frame(tl, k, theme, **options)
         if format == "png":
             path.write_bytes(frame.png())
         else:

@@ -72,14 +72,14 @@ def size_of(svg: str) -> tuple[float, float]:
 
 
 def animated_svg(frames, shown: list, svgs, seconds_per_step: float, captions=True) -> str:
-    """One SVG stepping through the `shown` steps of `frames` (their SVGs come in order from
+    """One SVG stepping through the `shown` entries of `frames` (their SVGs come in order from
     `svgs`) with CSS keyframes, looping; no script at all. Frames are read one at a time: only
     their distinct looks are kept, one set per layout (a loop's iterations share one)."""
     tl, theme = frames.tl, frames.theme
     clock = Clock(len(shown), seconds_per_step)
     layers = {}  # layout -> Layer, in order of first use
-    for i, (k, svg) in enumerate(zip(shown, svgs, strict=True)):
-        key = id(frames.template(frames.graph_of_step(k))[1])
+    for i, (entry, svg) in enumerate(zip(shown, svgs, strict=True)):
+        key = picture(frames, entry)
         if key not in layers:
             layers[key] = Layer(len(layers), svg)
         layers[key].add(i, svg)
@@ -89,11 +89,18 @@ def animated_svg(frames, shown: list, svgs, seconds_per_step: float, captions=Tr
     body = [layer.svg(clock, several, width) for layer in layers.values()]
     if captions:
         body += [
-            _caption(tl, k, theme, width, height, clock, i, frames.summary(k))
-            for i, k in enumerate(shown)
+            _caption(tl, e.step, theme, width, height, clock, i, frames.note(e))
+            for i, e in enumerate(shown)
         ]
     first = next(iter(layers.values())).first
     return document(first, theme, width, height, captions, clock.css(), "".join(body))
+
+
+def picture(frames, entry) -> int:
+    """Which picture an entry restyles: its graph's layout, a summary, or a chart."""
+    if entry.graphs is not None:
+        return id(frames.condensed(entry.graphs)[1])
+    return id(frames.template(frames.graph_of_step(entry.step))[1])
 
 
 def still_svg(tl, frame: str, k: int, theme, size, captions=True, note=None) -> str:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..render.labels import visible_data
 from ..tracing import explain
+from ..tracing.iterations import iterations, plotted
 from .deltas import Deltas, step_deltas
 from .details import details
 
@@ -41,7 +42,7 @@ def build(
 ) -> Bundle:
     """Lay out every graph of `tl` (both directions) and derive what each step changes."""
     from ..render import get_theme, make_options
-    from ..render.frames import Frames
+    from ..render.frames import Entry, Frames
 
     for flag, value in (("quiz", quiz), ("ghost", ghost)):
         if not isinstance(value, bool):
@@ -56,8 +57,8 @@ def build(
     other = Frames(tl, look, replace(first, rankdir=directions[1]), timeout)
     svgs = []
     for i, layout in enumerate(deltas.layouts):
-        first_step = deltas.steps[deltas.layout_of_step.index(i)]  # its first state, that way
-        svg = other.svg(first_step, ghost)
+        first = deltas.layout_of_step.index(i)  # its first entry: its first state, that way
+        svg = other.entry_svg(Entry(deltas.steps[first], deltas.condensed[first]), ghost)
         svgs.append([_inline(layout.svg, look.name), _inline(svg, look.name)])
     # Texts as shown: characters a reader cannot see (and lone surrogates, which UTF-8 cannot
     # hold) spelled out, as the picture shows them.
@@ -87,11 +88,12 @@ def _data(tl, deltas: Deltas, quiz: bool) -> dict:
             strings.append(text)
         return where[text]
 
-    steps, panels = [], explain.panels(tl)
-    # One entry per step, but one only for a graph too large to draw (its note says so);
-    # `index` is the timeline's step, which the counter and the widget's `step` trait use.
+    steps, panels = [], explain.panels(tl, deltas.steps)
+    # One entry per step, but one only for a graph too large to draw (its note says so), and
+    # one for each run of condensed iterations; `index` is the timeline's step, which the
+    # counter and the widget's `step` trait use.
     for i, (k, note) in enumerate(zip(deltas.steps, deltas.notes, strict=True)):
-        panel, flat = panels[k], []
+        panel, flat = panels[i], []
         for slot, value in deltas.changes[i]:
             # Values as the DOM holds them: the script sets them with textContent or as a class.
             flat += [slot, intern(html.unescape(value))]
@@ -101,7 +103,7 @@ def _data(tl, deltas: Deltas, quiz: bool) -> dict:
                 "layout": deltas.layout_of_step[i],
                 "changes": flat,
                 "phase": panel["phase"],
-                "banner": intern(panel["banner"]),
+                "banner": intern(_banner(panel, deltas.condensed[i])),
                 "explain": intern(note or panel["explain"]),
                 "line": panel["line"],
                 "quiz": _quiz(tl, k) if quiz and note is None else None,
@@ -115,7 +117,52 @@ def _data(tl, deltas: Deltas, quiz: bool) -> dict:
         "strings": strings,
         "steps": steps,
         "code": [{"file": Path(s.file).name, "line": s.line, "text": s.text} for s in lines],
+        "iterations": iteration_data(tl, deltas),
     }
+
+
+def iteration_data(tl, deltas: Deltas) -> dict:
+    """Each iteration (graph) of the timeline as series for a plot, and which entries stand
+    for the condensed ones (perf's data contract with the front-end, issue 16 item 9).
+
+    `first`: the timeline step each iteration starts at; `loss`: the value its backward
+    started from (null when none, or not a finite number); `values`: for each leaf whose value
+    is a number, that value after each iteration (what an optimizer made of it); `full`: the
+    iterations stepped through in full; `condensed`: one {"entry", "first", "last"} per entry
+    standing for a run of condensed iterations (iteration numbers from 0, as `first`'s index).
+    """
+    its = iterations(tl)
+    names = list(dict.fromkeys(name for it in its for name in it.values))
+    values = {}
+    for name in names:
+        series = [it.values.get(name) for it in its]
+        if plotted(series):
+            values[name] = [_finite(v) for v in series]
+    at = {it.number: i for i, it in enumerate(its)}
+    condensed = [
+        {"entry": i, "first": at[graphs[0]], "last": at[graphs[-1]]}
+        for i, graphs in enumerate(deltas.condensed)
+        if graphs is not None
+    ]
+    hidden = {i for run in condensed for i in range(run["first"], run["last"] + 1)}
+    return {
+        "first": [it.steps[0] for it in its],
+        "loss": [_finite(it.loss) for it in its],
+        "values": values,
+        "full": [i for i in range(len(its)) if i not in hidden],
+        "condensed": condensed,
+    }
+
+
+def _banner(panel: dict, graphs) -> str:
+    if graphs is None:
+        return panel["banner"]
+    return f"Iterations {graphs[0] + 1:,}–{graphs[-1] + 1:,}, condensed"
+
+
+def _finite(value):
+    """A number JSON can hold, or None (NaN and infinities leave a gap in the plot)."""
+    return value if isinstance(value, int | float) and math.isfinite(value) else None
 
 
 def _slot(key: tuple) -> list:

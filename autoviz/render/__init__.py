@@ -25,9 +25,10 @@ def draw_graph(graph, theme: str = "default", timeout: float | None = None, **op
 def frames_for(tl, theme: str = "default", timeout=None, **options):
     """The Frames of timeline `tl` in `theme` with `options`, made once and kept with it."""
     from .frames import Frames
+    from .layout import check_timeout
 
     chosen = make_options(**options)
-    key = (theme, chosen, timeout)
+    key = (theme, chosen, check_timeout(timeout))
     cache = tl.__dict__.setdefault("_frames", {})
     if key not in cache:
         cache[key] = Frames(tl, get_theme(theme), chosen, timeout)

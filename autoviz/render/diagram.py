@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from ..errors import AutovizError
-from .layout import engine_name, find_engine, run_layout, svg_layout
+from .layout import check_timeout, engine_name, find_engine, run_layout, svg_layout
 
 SUFFIXES = (".svg", ".png", ".pdf", ".dot", ".json")
 
@@ -16,7 +16,7 @@ class Diagram:
     ) -> None:
         self.source = source
         self._graph = graph  # the plain-data graph drawn (or a function making it), for .json
-        self.timeout = timeout
+        self.timeout = check_timeout(timeout)
         self._svg = svg
         # A stepping frame's SVG is its layout restyled; DOT alone cannot redraw it.
         self.is_frame = svg is not None

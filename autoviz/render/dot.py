@@ -30,6 +30,7 @@ LEGEND_TEXT = {
 ID = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 COLLAPSE_ABOVE = 300  # nodes; bigger graphs draw each nn.Module as one box
 MAX_NODES = 5000  # drawn nodes; beyond this the layout engine is not started
+FULL_ITERATIONS = 3  # iterations a timeline's exports show step by step; the rest condensed
 
 
 @dataclass(frozen=True)
@@ -51,13 +52,23 @@ class Options:
     # Leave out intermediate tensors (edges run op to op, as torchviz draws): True, False, or
     # None to do so when the drawing would still have more than collapse_above nodes.
     hide_inner_tensors: bool | None = None
+    # A timeline's exports (player, Stepper, frames, animation) step through the first this
+    # many iterations (graphs) in full and show the others condensed, as one entry with their
+    # loss and parameters per iteration: a number, a list of iterations to show in full, or
+    # None for every one.
+    full_iterations: int | tuple | None = FULL_ITERATIONS
 
     def __post_init__(self) -> None:
         _choose("rankdir", self.rankdir, RANKDIRS)
         if self.op_label is not None:
             _choose("op_label", self.op_label, OP_LABELS)
         _choose("values", self.values, VALUES)
-        if not isinstance(self.precision, int) or not 1 <= self.precision <= 17:
+        precision = self.precision
+        if (
+            isinstance(precision, bool)
+            or not isinstance(precision, int)
+            or not 1 <= precision <= 17
+        ):
             raise ValueError(f"precision must be an integer from 1 to 17, got {self.precision!r}")
         for flag in ("show_grads", "legend", "show_saved"):
             if not isinstance(getattr(self, flag), bool):
@@ -77,6 +88,17 @@ class Options:
             _count("depth", self.depth, 0, "or None to open every module")
         _count("collapse_above", self.collapse_above, 1)
         _count("max_nodes", self.max_nodes, 1)
+        full = self.full_iterations
+        if full is not None and not (isinstance(full, int) and not isinstance(full, bool)):
+            chosen = _iterable(full)
+            if isinstance(full, str) or not all(_is_count(i) for i in chosen):
+                raise ValueError(
+                    "full_iterations must be a number of iterations (3), a list of iteration "
+                    f"numbers ([0, 1, 99]) or None for every iteration, got {full!r}"
+                )
+            object.__setattr__(self, "full_iterations", tuple(sorted(set(chosen))))
+        elif full is not None:
+            _count("full_iterations", full, 0, "(or a list of iteration numbers, or None)")
 
 
 def make_options(**options) -> Options:
@@ -86,6 +108,10 @@ def make_options(**options) -> Options:
         if key not in valid:
             raise ValueError(f"unknown option {key!r} (must be one of {valid})")
     return Options(**options)
+
+
+def _is_count(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def _iterable(value):

@@ -2,6 +2,7 @@
 
 import re
 from bisect import bisect_right
+from dataclasses import dataclass
 
 from ..errors import GraphTooLarge
 from ..tracing.index import GraphPart, index_of
@@ -11,7 +12,8 @@ from ..tracing.timeline import Timeline
 from .dot import Options, drawing_plan, heat_fills, label_rows, settle, to_dot
 from .groups import Plan
 from .labels import row
-from .layout import svg_layout
+from .layout import check_timeout, svg_layout
+from .plot import condensed_svg, condensed_text
 from .summary import summary_dot, summary_svg, summary_text
 from .theme import Theme
 
@@ -43,11 +45,13 @@ class Frames:
     """
 
     def __init__(self, tl: Timeline, theme: Theme, options: Options, timeout=None) -> None:
-        self.tl, self.theme, self.options, self.timeout = tl, theme, options, timeout
+        self.tl, self.theme, self.options = tl, theme, options
+        self.timeout = check_timeout(timeout)
         self.index = index_of(tl)
         self.templates = {}  # leading graph -> (DOT source, Template, Plan or None: a summary)
         self.summaries = {}  # graph -> its summary's template, for the later graphs of a shape
         self.too_large = {}  # leading graph -> the GraphTooLarge its drawing raised
+        self.charts = {}  # range of condensed graphs -> (DOT source, Template) of their chart
         self.sequences = {}  # (leading graph, ghost) -> FrameSequence
         self.parts = {}  # graph number -> Part
         self._leaders = None  # graph number -> the first graph of the same structure
@@ -109,14 +113,57 @@ class Frames:
         """Whether graph `graph_no` is too large to draw (its frames are one summary picture)."""
         return self.template(graph_no)[2] is None
 
-    def shown_steps(self) -> list:
-        """The steps an export shows: every step, but only the first of a graph too large to
-        draw, which stands for all of them (see summary)."""
-        shown = []
-        for g, part in sorted(self.index.parts.items()):
-            if part.steps:
-                shown += part.steps[:1] if self.is_summary(g) else part.steps
-        return sorted(shown)
+    def entries(self) -> list["Entry"]:
+        """What an export shows, in order: every step of the iterations shown in full (see
+        Options.full_iterations), but one entry for a graph too large to draw (its summary)
+        and one for each run of condensed iterations (their chart)."""
+        full = self.options.full_iterations
+        numbers = [g for g, part in sorted(self.index.parts.items()) if part.steps]
+        if full is None:
+            shown = set(numbers)
+        elif isinstance(full, int):
+            shown = set(numbers[:full])
+        else:
+            shown = set(full)
+        out, run = [], []
+        for g in [*numbers, None]:  # None: the end, which closes the last run
+            if g is not None and g not in shown:
+                run.append(g)
+                continue
+            if run:
+                out.append(Entry(self.index.graph(run[0]).steps[0], range(run[0], run[-1] + 1)))
+                run = []
+            if g is not None:
+                steps = self.index.graph(g).steps
+                out += [Entry(k) for k in (steps[:1] if self.is_summary(g) else steps)]
+        return out
+
+    def condensed(self, graphs: range):
+        """(DOT source, Template) of the chart standing for condensed iterations `graphs`."""
+        if graphs not in self.charts:
+            from ..tracing.iterations import iterations
+
+            wanted = set(graphs)
+            its = [it for it in iterations(self.tl) if it.number in wanted]
+            text = condensed_text(its)
+            source = summary_dot([text])
+            self.charts[graphs] = (source, Template(condensed_svg(its, self.theme), self.theme))
+        return self.charts[graphs]
+
+    def note(self, entry: "Entry") -> str | None:
+        """What an entry's caption says instead of its step's: a summary, or condensed runs."""
+        if entry.graphs is not None:
+            from ..tracing.iterations import iterations
+
+            wanted = set(entry.graphs)
+            return condensed_text([it for it in iterations(self.tl) if it.number in wanted])
+        return self.summary(entry.step)
+
+    def entry_svg(self, entry: "Entry", ghost: bool = False) -> str:
+        """The picture of an entry: its step's frame, or the chart of condensed iterations."""
+        if entry.graphs is not None:
+            return self.condensed(entry.graphs)[1].fill({})
+        return self.svg(entry.step, ghost)
 
     def summary(self, k: int) -> str | None:
         """For a step of a graph too large to draw, the line saying so; else None."""
@@ -143,6 +190,15 @@ class Frames:
         if layout is None:
             return template, {}
         return template, frame_state(self.part(graph_no), k, self.options, ghost, layout)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One picture an export shows: the frame of `step`; or, with `graphs`, a chart of those
+    condensed iterations (`step` is the first of their steps)."""
+
+    step: int
+    graphs: range | None = None
 
 
 def structure(index, graph: GraphPart, edges: list) -> tuple:
@@ -401,7 +457,9 @@ class FrameSequence:
         return "".join(self.chunks)
 
     def pieces(self, k: int) -> list:
-        """The SVG after step k as pieces, slot values in place (`Template.index` finds them)."""
+        """The SVG after step k as pieces, slot values in place (`Template.index` finds them);
+        `changed` holds the value each rewritten piece had before (position -> old value)."""
+        self.changed = {}
         part = self.frames.part(self.frames.graph_of_step(k))
         # Another graph's steps in between may have changed shared leaves: start afresh.
         if part is not self.part or k < self.at or not part.only_mine(self.at, k):
@@ -435,9 +493,11 @@ class FrameSequence:
             self.dirty,
             self.template.defaults,
         )
+        changed = self.changed
         for key, position in index.items():
             value = state.get(key, defaults[key])
             if out[position] != value:
+                changed.setdefault(position, out[position])
                 out[position] = value
                 dirty.add(position // CHUNK)
 
@@ -472,10 +532,11 @@ class FrameSequence:
             _edge_state(edge, live, self.flows, self.now, state)
         if made and self.grouped:
             _grouped_state(part, live, self.options, self.ghost, self.layout, state)
-        index, out, dirty = self.template.index, self.out, self.dirty
+        index, out, dirty, changed = self.template.index, self.out, self.dirty, self.changed
         for key, value in state.items():
             position = index.get(key)
             if position is not None and out[position] != value:
+                changed.setdefault(position, out[position])
                 out[position] = value
                 dirty.add(position // CHUNK)
         self.at = k

@@ -1,5 +1,7 @@
 """Which Graphviz executable lays the graph out, and running it with a timeout."""
 
+import math
+import numbers
 import os
 import shutil
 import subprocess
@@ -59,41 +61,70 @@ def svg_layout(source: str, timeout: float | None = None) -> str:
 
 
 def run_layout(source: str, fmt: str = "svg", timeout: float | None = None) -> bytes:
-    """Lay out DOT `source` and return the rendered bytes in format `fmt`."""
+    """Lay out DOT `source` and return the rendered bytes in format `fmt`; everything it
+    runs (a plugin lookup, a rerun) shares the one time limit."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (must be one of {list(FORMATS)})")
     engine = find_engine()
-    limit = timeout if timeout is not None else _timeout_from_env()
-    env = plugins.environment(engine, source, limit) if fmt == "svg" else None
-    if env is None:
-        return _checked(engine, fmt, source, limit)
-    code, stdout, _ = _run(engine, fmt, source, limit, env)
-    if code == 0 and stdout:
-        return stdout
-    # Rerun with every plugin: dot's own message for bad DOT, or a layout.
-    svg = _checked(engine, fmt, source, limit)
-    plugins.forget(engine)  # it worked with every plugin: the folder may no longer work
-    return svg
-
-
-def _checked(engine: str, fmt: str, source: str, limit: float) -> bytes:
-    code, stdout, stderr = _run(engine, fmt, source, limit)
-    if code != 0 or not stdout:
-        raise _failure(engine, fmt, code, stderr)
-    return stdout
-
-
-def _run(engine: str, fmt: str, source: str, limit: float, env: dict | None = None) -> tuple:
-    """Exit code, stdout and stderr of the engine writing `fmt` for `source`."""
-    command = [engine, f"-T{fmt}", *(["-Gdpi=144"] if fmt == "png" else [])]
+    limit = layout_timeout(timeout)
+    deadline = process.Deadline(limit)
     try:
-        return process.run(command, source.encode("utf-8"), limit, env)
+        env = plugins.environment(engine, source, deadline) if fmt == "svg" else None
+        if env is None:
+            return _checked(engine, fmt, source, deadline)
+        code, stdout, _ = process.run(_command(engine, fmt), source.encode("utf-8"), deadline, env)
+        if code == 0 and _is(fmt, stdout):
+            return stdout
+        # Rerun with every plugin: dot's own message for bad DOT, or a layout.
+        out = _checked(engine, fmt, source, deadline)
     except subprocess.TimeoutExpired:
         raise LayoutTimeout(
             f"{engine_name(engine)} did not finish laying out the graph within {limit:g} s. "
             "Draw a smaller graph (group modules or draw a part of it), or raise the limit "
             "with the timeout= argument or $AUTOVIZ_LAYOUT_TIMEOUT."
         ) from None
+    plugins.forget(engine, deadline)  # it worked with every plugin: the folder may not work
+    return out
+
+
+def _checked(engine: str, fmt: str, source: str, deadline) -> bytes:
+    """The engine's output, checked to be `fmt`; LayoutError saying what came instead."""
+    code, stdout, stderr = process.run(_command(engine, fmt), source.encode("utf-8"), deadline)
+    if code != 0 or not stdout:
+        raise _failure(engine, fmt, code, stderr)
+    if not _is(fmt, stdout):
+        raise LayoutError(
+            f"{engine_name(engine)} ({engine}) exited with code 0 but wrote {describe(stdout)} "
+            f"instead of {fmt.upper()}: is it Graphviz's dot or graphviz-pure? "
+            "Point $AUTOVIZ_DOT at one, or unset it."
+        )
+    return stdout
+
+
+def _command(engine: str, fmt: str) -> list:
+    return [engine, f"-T{fmt}", *(["-Gdpi=144"] if fmt == "png" else [])]
+
+
+_MAGIC = {"png": b"\x89PNG\r\n\x1a\n", "pdf": b"%PDF-"}
+
+
+def _is(fmt: str, data: bytes) -> bool:
+    """Whether `data` is a file of format `fmt`: by its first bytes, for SVG its whole text."""
+    if fmt != "svg":
+        return data.startswith(_MAGIC[fmt])
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    text = text.strip(" \t\r\n\ufeff")
+    return text.startswith("<") and "<svg" in text and text.endswith("</svg>")
+
+
+def describe(data: bytes) -> str:
+    """What some bytes look like, for an error message: their size and how they start."""
+    head = data[:60].decode("utf-8", "replace")
+    shown = "".join(ch if ch.isprintable() else " " for ch in head).strip()
+    return f"{len(data):,} bytes starting {shown!r}"
 
 
 def _failure(engine: str, fmt: str, code: int, stderr: bytes) -> LayoutError:
@@ -106,16 +137,32 @@ def _failure(engine: str, fmt: str, code: int, stderr: bytes) -> LayoutError:
     return LayoutError(f"{engine_name(engine)} failed (exit code {code}): {message[-800:]}")
 
 
-def _timeout_from_env() -> float:
-    raw = os.environ.get("AUTOVIZ_LAYOUT_TIMEOUT")
+MAX_TIMEOUT = 24 * 3600.0  # seconds: a longer limit is a mistake (10**20 would never end)
+_RANGE = f"a number of seconds greater than 0 and at most {MAX_TIMEOUT:g} (a day)"
+
+
+def check_timeout(value) -> float | None:
+    """`value` as a float when it is a number of seconds in (0, MAX_TIMEOUT], None as None;
+    otherwise ValueError naming the allowed range."""
+    if value is None:
+        return None
+    number = isinstance(value, numbers.Real) and not isinstance(value, bool)
+    if not number or not 0 < value <= MAX_TIMEOUT:  # NaN fails both comparisons
+        raise ValueError(f"timeout must be {_RANGE}, got {value!r}")
+    return float(value)
+
+
+def layout_timeout(timeout=None) -> float:
+    """The layout's time limit: `timeout`, else $AUTOVIZ_LAYOUT_TIMEOUT, else 30 seconds."""
+    if timeout is not None:
+        return check_timeout(timeout)
+    raw = os.environ.get("AUTOVIZ_LAYOUT_TIMEOUT", "").strip()
     if not raw:
         return DEFAULT_TIMEOUT
     try:
         value = float(raw)
     except ValueError:
-        raise ValueError(
-            f"AUTOVIZ_LAYOUT_TIMEOUT must be a number of seconds, got {raw!r}"
-        ) from None
-    if value <= 0:
-        raise ValueError(f"AUTOVIZ_LAYOUT_TIMEOUT must be positive, got {raw!r}")
+        value = math.nan  # refused below
+    if not 0 < value <= MAX_TIMEOUT:
+        raise ValueError(f"$AUTOVIZ_LAYOUT_TIMEOUT must be {_RANGE}, got {raw!r}")
     return value

@@ -11,7 +11,6 @@ $AUTOVIZ_MEASURE_FONTS=1 measures text in the installed fonts instead.
 """
 
 import contextlib
-import functools
 import hashlib
 import os
 import re
@@ -36,12 +35,13 @@ _PROBE = f'digraph {{ node [fontname="{FONT}"] a [label=<<b>a</b><br/>b>] }}'.en
 _ON, _OFF = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
 
 
-def environment(engine: str, source: str, timeout: float = TIMEOUT) -> dict | None:
+def environment(engine: str, source: str, limit=TIMEOUT) -> dict | None:
     """The environment to lay `source` out as SVG without Pango; None to run `engine` as is.
-    Looking up dot's plugins, the first time, waits at most `timeout` seconds per run."""
+    Looking up dot's plugins, the first time, shares `limit` (seconds or a process.Deadline)
+    with the layout, and takes TIMEOUT at most."""
     if _measure_fonts() or Path(engine).name.lower() not in ("dot", "dot.exe"):
         return None
-    folder = plugin_folder(engine, min(timeout, TIMEOUT)) if suits(source) else None
+    folder = plugin_folder(engine, limit) if suits(source) else None
     return None if folder is None else {**os.environ, "GVBINDIR": folder}
 
 
@@ -55,31 +55,51 @@ def suits(source: str) -> bool:
     return all(re.sub("[^a-z]", "", name) in TABLED for name in _FONT_NAME.findall(lowered))
 
 
-@functools.cache
-def plugin_folder(engine: str, timeout: float = TIMEOUT) -> str | None:
+_FOLDERS = {}  # engine -> its plugin folder, or None when it has none that works
+
+
+def plugin_folder(engine: str, limit=TIMEOUT) -> str | None:
     """The folder configuring `engine` with its SVG and layout plugins only, made on first use;
-    None when its `dot -v` report or the configured run is not as Graphviz's own."""
+    None when its `dot -v` report or the configured run is not as Graphviz's own. A lookup that
+    runs out of time raises subprocess.TimeoutExpired and is tried again next time."""
+    if engine not in _FOLDERS:
+        _FOLDERS[engine] = _lookup(engine, _within(limit))
+    return _FOLDERS[engine]
+
+
+def _within(limit) -> process.Deadline:
+    """`limit`, no longer than TIMEOUT from now."""
+    seconds = limit.left("dot -v") if isinstance(limit, process.Deadline) else limit
+    return process.Deadline(min(seconds, TIMEOUT))
+
+
+def _lookup(engine: str, deadline: process.Deadline) -> str | None:
     try:
         folder = _folder_for(engine)
         if not folder.is_dir():
-            _make(engine, folder, timeout)
+            _make(engine, folder, deadline)
         return str(folder) if folder.is_dir() else None
+    except subprocess.TimeoutExpired:
+        raise
     except (OSError, RuntimeError, ValueError, subprocess.SubprocessError):
         return None  # RuntimeError: no home folder
 
 
-def forget(engine: str) -> None:
+def forget(engine: str, limit=TIMEOUT) -> None:
     """After a layout failed in the folder but not with every plugin: if the folder itself no
     longer works (a Graphviz upgrade moved its libraries, say), remove it, so that the next
-    layout makes it again. A folder that works stays: the graph needed more."""
-    plugin_folder.cache_clear()
+    layout makes it again. A folder that works stays: the graph needed more. Checking shares
+    `limit`; with no time left, the folder is left as it is."""
+    _FOLDERS.pop(engine, None)
     try:
         folder = _folder_for(engine)
-        if not folder.is_dir() or _works(engine, folder, TIMEOUT):
+        if not folder.is_dir() or _works(engine, folder, _within(limit)):
             return
         aside = Path(tempfile.mkdtemp(prefix=f"{folder.name}-old-", dir=folder.parent))
-        folder.rename(aside / folder.name)  # out of the way at once; others make a new one
-        shutil.rmtree(aside, ignore_errors=True)
+        try:
+            folder.rename(aside / folder.name)  # out of the way at once; others make a new one
+        finally:
+            shutil.rmtree(aside, ignore_errors=True)  # with the folder, or empty if it stayed
     except (OSError, RuntimeError, ValueError, subprocess.SubprocessError):
         pass  # someone else moved it first, or it cannot be moved: the next layout will tell
 
@@ -111,12 +131,13 @@ def _fingerprint(engine: str) -> str:
     return hashlib.sha256(f"{path}\0{stat.st_mtime_ns}\0{stat.st_size}".encode()).hexdigest()[:16]
 
 
-def _make(engine: str, folder: Path, timeout: float) -> None:
+def _make(engine: str, folder: Path, limit) -> None:
     """Fill a draft folder and, if dot works from it, move it into place in one step."""
-    used = _plugins_used(engine, timeout)
+    used = _plugins_used(engine, limit)
     if used is None:
         return
     libdir, config, libraries = used
+    _not_a_file(folder.parent)
     folder.parent.mkdir(parents=True, exist_ok=True)
     draft = Path(tempfile.mkdtemp(prefix=f"{folder.name}-", dir=folder.parent))
     try:
@@ -125,16 +146,25 @@ def _make(engine: str, folder: Path, timeout: float) -> None:
                 _link(Path(libdir, name), draft / name)
         kept = _blocks_of(config.read_text(encoding="utf-8"), libraries)
         (draft / config.name).write_text(kept, encoding="utf-8")
-        if _works(engine, draft, timeout):
+        if _works(engine, draft, limit):
+            _not_a_file(folder)
             with contextlib.suppress(OSError):  # another process got there first: theirs will do
                 draft.rename(folder)
     finally:
         shutil.rmtree(draft, ignore_errors=True)
 
 
-def _plugins_used(engine: str, timeout: float) -> tuple[str, Path, list[str]] | None:
+def _not_a_file(path: Path) -> None:
+    """Remove a file or a symbolic link that does not lead to a folder where a folder goes
+    (a dangling link, a file left by something else); a folder stays."""
+    if not path.is_dir() and (path.is_symlink() or path.exists()):
+        with contextlib.suppress(FileNotFoundError):  # someone else removed it first
+            path.unlink()
+
+
+def _plugins_used(engine: str, limit) -> tuple[str, Path, list[str]] | None:
     """`dot -v`'s plugin folder, configuration file and the libraries an SVG layout loads."""
-    code, _, stderr = process.run([engine, "-v", "-Tsvg"], b"digraph {}", timeout)
+    code, _, stderr = process.run([engine, "-v", "-Tsvg"], b"digraph {}", limit)
     report = stderr.decode("utf-8", "replace").replace("\r\n", "\n")  # Windows writes CRLF
     libdir = re.search(r'^libdir = "(.+)"$', report, re.MULTILINE)
     config = re.search(r"configuration file:\s*\n\s*(.+?)\s*\n\s*was successfully", report)
@@ -164,9 +194,9 @@ def _link(target: Path, link: Path) -> None:
         shutil.copy2(target, link)
 
 
-def _works(engine: str, folder: Path, timeout: float) -> bool:
+def _works(engine: str, folder: Path, limit) -> bool:
     """Whether `engine` configured from `folder` lays out a label in the diagrams' font cleanly
     (Graphviz 2.50+ warns about a font it has no table for)."""
     env = {**os.environ, "GVBINDIR": str(folder)}
-    code, stdout, stderr = process.run([engine, "-Tsvg"], _PROBE, timeout, env)
+    code, stdout, stderr = process.run([engine, "-Tsvg"], _PROBE, limit, env)
     return code == 0 and not stderr and stdout.rstrip().endswith(b"</svg>")

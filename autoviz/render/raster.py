@@ -5,7 +5,7 @@ import subprocess
 
 from ..errors import LayoutError, LayoutTimeout
 from . import process
-from .layout import DEFAULT_TIMEOUT
+from .layout import describe, layout_timeout
 
 DPI = 144  # the layout engine's PNG resolution too: twice Graphviz's 72 points per inch
 
@@ -14,7 +14,7 @@ def svg_to_png(svg: str, timeout: float | None = None) -> bytes:
     """PNG bytes of `svg`: with `rsvg-convert` when on PATH, else with resvg (pip: resvg-py)."""
     rsvg = find_rsvg()
     if rsvg is not None:
-        return _rsvg_convert(rsvg, svg, timeout or DEFAULT_TIMEOUT)
+        return _rsvg_convert(rsvg, svg, layout_timeout(timeout))
     try:
         import resvg_py
     except ImportError:
@@ -22,7 +22,7 @@ def svg_to_png(svg: str, timeout: float | None = None) -> bytes:
             "cannot rasterise a frame to PNG: neither `rsvg-convert` (librsvg) nor the resvg-py "
             "package is installed. `pip install resvg-py`, or save frames as .svg."
         ) from None
-    return bytes(resvg_py.svg_to_bytes(svg_string=svg, dpi=float(DPI)))
+    return _checked("resvg", bytes(resvg_py.svg_to_bytes(svg_string=svg, dpi=float(DPI))))
 
 
 def find_rsvg() -> str | None:
@@ -39,4 +39,11 @@ def _rsvg_convert(executable: str, svg: str, timeout: float) -> bytes:
     if code != 0 or not stdout:
         message = stderr.decode("utf-8", "replace").strip()
         raise LayoutError(f"rsvg-convert failed (exit code {code}): {message[-800:]}")
-    return stdout
+    return _checked(f"rsvg-convert ({executable})", stdout)
+
+
+def _checked(rasteriser: str, data: bytes) -> bytes:
+    """`data` if it is a PNG; else LayoutError saying what `rasteriser` wrote instead."""
+    if not data.startswith(b"\x89PNG\r\n\x1a\n"):
+        raise LayoutError(f"{rasteriser} wrote {describe(data)} instead of PNG")
+    return data

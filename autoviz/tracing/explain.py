@@ -144,11 +144,13 @@ def quiz(tl, k: int) -> Question | None:
     return None
 
 
-def panels(tl) -> list[dict]:
-    """Per step: banner, caption, explanation, code-line index and quiz, as plain data."""
+def panels(tl, steps=None) -> list[dict]:
+    """Per step (or per step of `steps`, the ones shown): banner, caption, explanation,
+    code-line index and quiz, as plain data."""
     _, line_of = code_lines(tl)
     out = []
-    for k, step in enumerate(tl.steps):
+    for k in range(len(tl.steps)) if steps is None else steps:
+        step = tl.steps[k]
         q = quiz(tl, k)
         out.append(
             {

@@ -32,6 +32,14 @@ class Timeline:
     def __len__(self) -> int:
         return len(self.steps)
 
+    @property
+    def iterations(self) -> list:
+        """Each graph (a training loop's iteration) at a glance: its steps, the loss its
+        backward started from, and each leaf's value after it (see tracing/iterations.py)."""
+        from .iterations import iterations
+
+        return iterations(self)
+
     def __iter__(self):
         return (self[k] for k in range(len(self)))
 

@@ -1,0 +1,129 @@
+"""No process of ours is left behind: after a layout timeout, a Ctrl-C or a Jupyter kernel's
+restart, the layout engine and everything it started have stopped."""
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+import autoviz
+from autoviz.errors import LayoutTimeout
+
+pytestmark = pytest.mark.skipif(
+    not Path("/proc/self/stat").exists(), reason="reads process states in /proc"
+)
+
+
+def running(pid: int) -> bool:
+    """Whether process `pid` exists and is not a zombie."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[1][0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def hanging_engine(folder: Path, name: str = "dot") -> Path:
+    """A layout engine that never finishes: a script starting a shell that starts a sleep, each
+    writing its process id into `pids` (a wrapper script's dot holds the pipes like this)."""
+    pids = folder / "pids"
+    script = folder / name
+    script.write_text(
+        "#!/bin/sh\n"
+        f"echo $$ >> {pids}\n"
+        f"sh -c 'echo $$ >> {pids}; sleep 60 & echo $! >> {pids}; wait' &\n"
+        "wait\n"
+    )
+    script.chmod(0o755)
+    return script
+
+
+def pids_of(folder: Path, at_least: int = 3, wait: float = 20.0) -> list[int]:
+    path, end = folder / "pids", time.monotonic() + wait
+    while time.monotonic() < end:
+        found = [int(p) for p in path.read_text().split()] if path.exists() else []
+        if len(found) >= at_least:
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"the engine never started its processes: {path}")
+
+
+def gone(pids: list[int], wait: float = 5.0) -> list[int]:
+    """The processes of `pids` still running after up to `wait` seconds (killing is quick,
+    but a process is removed only when reaped)."""
+    end = time.monotonic() + wait
+    while time.monotonic() < end and any(running(p) for p in pids):
+        time.sleep(0.05)
+    left = [p for p in pids if running(p)]
+    for pid in left:  # never leave them to other tests
+        os.kill(pid, signal.SIGKILL)
+    return left
+
+
+def diagram():
+    x = autoviz.tensor(2.0, requires_grad=True, name="x")
+    return autoviz.draw(x * 3.0)
+
+
+@pytest.mark.parametrize("name", ["dot", "my-engine"])
+def test_a_timeout_stops_the_engine_and_all_it_started(tmp_path, monkeypatch, name):
+    """Named `dot`, the engine is also asked for its plugins first: that lookup shares the one
+    time limit, so it is the only run, and it is stopped with all it started."""
+    monkeypatch.setenv("AUTOVIZ_DOT", str(hanging_engine(tmp_path, name)))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    with pytest.raises(LayoutTimeout, match=r"within 1 s"):
+        diagram().svg() if name == "dot" else autoviz.draw(diagram().graph, timeout=1).svg()
+    pids = pids_of(tmp_path)
+    assert len(pids) == 3  # one run of the engine (script, shell, sleep), not one per attempt
+    assert gone(pids) == []
+
+
+@pytest.fixture(autouse=True)
+def one_second(monkeypatch):
+    monkeypatch.setenv("AUTOVIZ_LAYOUT_TIMEOUT", "1")
+
+
+CHILD = """
+import sys, autoviz
+x = autoviz.tensor(2.0, requires_grad=True)
+try:
+    autoviz.draw(x * 3.0, timeout=600).svg()
+except KeyboardInterrupt:
+    sys.exit(42)
+"""
+
+
+def test_ctrl_c_during_a_layout_stops_the_engine_and_all_it_started(tmp_path):
+    env = {**os.environ, "AUTOVIZ_DOT": str(hanging_engine(tmp_path, "my-engine"))}
+    child = subprocess.Popen([sys.executable, "-c", CHILD], env=env)
+    try:
+        pids = pids_of(tmp_path)
+        child.send_signal(signal.SIGINT)
+        assert child.wait(timeout=30) == 42  # KeyboardInterrupt reached the user's code
+    finally:
+        child.kill()
+    assert gone(pids) == []
+
+
+def test_a_kernel_restart_during_a_layout_stops_the_engine_and_all_it_started(tmp_path):
+    """Jupyter stops a kernel by killing its process group: the engine is in it."""
+    manager = pytest.importorskip("jupyter_client").KernelManager(kernel_name="python3")
+    manager.kernel_spec.argv[0] = sys.executable  # this venv's Python, with autoviz
+    engine = hanging_engine(tmp_path, "my-engine")
+    manager.start_kernel(env={**os.environ, "AUTOVIZ_DOT": str(engine)})
+    client = manager.client()
+    try:
+        client.start_channels()
+        client.wait_for_ready(timeout=60)
+        code = textwrap.dedent(CHILD).replace("sys.exit(42)", "pass")
+        client.execute(code)
+        pids = pids_of(tmp_path)
+        manager.restart_kernel(now=True)
+        assert gone(pids) == []
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
