@@ -293,3 +293,32 @@ def test_logistic_regression_is_refused_or_rerun_consistently():
         assert "cannot re-run" in str(error) or "not recorded" in str(error)
     else:
         assert math.isfinite(result["change"])
+
+
+def fitting_loop(iterations: int = 10):
+    """A line fitted with SGD: one graph per iteration."""
+    w = autoviz.tensor(1.0, requires_grad=True)
+    b = autoviz.tensor(0.0, requires_grad=True)
+    opt = autoviz.optim.SGD([w, b], lr=0.05)
+    xs, ys = autoviz.tensor([0.0, 1.0, 2.0, 3.0]), autoviz.tensor([1.0, 3.0, 5.0, 7.0])
+    with autoviz.trace() as tl:
+        for _ in range(iterations):
+            opt.zero_grad()
+            loss = ((w * xs + b - ys) ** 2).mean()
+            loss.backward()
+            opt.step()
+    return tl
+
+
+def test_the_stepper_expands_a_condensed_iteration_on_demand(pure_engine):
+    tl = fitting_loop(10)
+    stepper = autoviz.Stepper(tl)
+    its = stepper._data["iterations"]
+    assert its["full"] == [0, 1, 2] and its["condensed"][0]["first"] == 3
+    stepper._message(stepper, {"kind": "expand", "iteration": 6}, [])  # as the player asks
+    its = stepper._data["iterations"]
+    assert its["full"] == [0, 1, 2, 6]
+    assert stepper.step == tl.iterations[6].steps[0]
+    assert stepper.step in [s["index"] for s in stepper._data["steps"]]  # a step of its own
+    with pytest.raises(IndexError):
+        stepper.expand(10)

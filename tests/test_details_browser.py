@@ -341,3 +341,24 @@ def test_hostile_names_stay_text_in_cards_and_tooltips(page, tmp_path, pure_engi
     assert page.evaluate("window.__pwned") is None
     assert page.evaluate("document.querySelectorAll('img, .av-card script').length") == 0
     assert errors == []
+
+
+def test_a_long_run_is_plotted_and_any_iteration_is_one_click_away(page, tmp_path, pure_engine):
+    from test_details import fitting_loop
+
+    tl = fitting_loop(10)
+    open_player(page, tl.save_html(tmp_path / "fit.html"))
+    run = page.locator(".av-run")
+    assert run.locator("h2").inner_text().lower() == "10 iterations"
+    assert run.locator("polyline.av-plot-loss").count() == 1
+    assert run.locator(".av-plot-condensed").count() == 1  # iterations 4-10, condensed
+    run.locator(".av-go").fill("2")
+    run.locator("[data-go]").click()  # a full iteration: its first step
+    assert page.evaluate("window.autoviz.step()") == tl.iterations[1].steps[0]
+    assert page.locator(".av-where").inner_text() == "iteration 2 · forward · "
+    run.locator(".av-go").fill("7")
+    page.keyboard.press("Enter")  # condensed in this file: its entry, and how to expand it
+    assert page.locator(".av-where").inner_text() == "iterations 4–10 · condensed · "
+    assert "full_iterations=[6]" in run.locator(".av-run-note").inner_text()
+    bands = page.locator(".av-bands .av-band-condensed")
+    assert bands.count() == 1

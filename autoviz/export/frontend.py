@@ -16,6 +16,7 @@ PARTS = (
     "heatmap.js",
     "inspect.js",
     "nudge.js",
+    "iterations.js",
     "compare.js",
     "main.js",
 )

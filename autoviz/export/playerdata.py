@@ -74,7 +74,7 @@ def build(
     # fontSize: the smallest label text (value and grad rows), which the camera keeps legible.
     data |= {"rankdir": rankdir, "theme": look.name, "fontSize": look.small_size}
     data["details"] = details(tl, frames, deltas.steps)  # the node card, links, bands, nudge
-    data["precision"] = first.precision
+    data["precision"] = frames.options.precision
     return Bundle(data, svgs, frames)
 
 

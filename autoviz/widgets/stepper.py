@@ -130,9 +130,22 @@ class Stepper(anywidget.AnyWidget):
 
     def _message(self, _, content, buffers) -> None:
         """The player's nudge-and-verify asks the kernel to re-run the recorded graph."""
-        if not isinstance(content, dict) or content.get("kind") != "nudge":
+        if not isinstance(content, dict):
             return
-        self.send({"kind": "nudged", "id": content.get("id"), **nudge_reply(self.tl, content)})
+        if content.get("kind") == "nudge":
+            self.send({"kind": "nudged", "id": content.get("id"), **nudge_reply(self.tl, content)})
+        elif content.get("kind") == "expand" and isinstance(content.get("iteration"), int):
+            self.expand(content["iteration"])
+
+    def expand(self, iteration: int) -> None:
+        """Show iteration `iteration` (from 0) in full, step by step, and go to its first step:
+        its frames are made now (the player's plot asks for this when a condensed one is
+        clicked)."""
+        its = self.tl.iterations
+        chosen = its[iteration]  # IndexError for one the timeline does not have
+        full = {its[i].number for i in self._data["iterations"]["full"]} | {chosen.number}
+        self.options = {**self.options, "full_iterations": sorted(full)}
+        self.step = chosen.steps[0]
 
     # --- what Python can read about the step shown -------------------------------------------
 

@@ -1,7 +1,7 @@
 /* ---- scrub.js: the timeline: phase bands and iteration marks along the slider; steps by
    source line (Shift+→ / Shift+←) and by phase (PageDown / PageUp); the counter says where ---- */
 
-const PHASE_NAMES = { forward: "forward", backward: "backward", update: "update", error: "error" };
+const PHASE_NAMES = { forward: "forward", backward: "backward", update: "update", error: "error", condensed: "condensed" };
 
 class Scrubber {
   constructor(player) {
@@ -14,12 +14,17 @@ class Scrubber {
       const end = r + 1 < graphs.length ? graphs[r + 1][0] : steps.length;
       for (let i = start; i < end; i++) this.graphOf[i] = g;
     });
+    // An entry standing for a run of condensed iterations (issue 16 item 9) is a phase of its own.
+    const its = player.data.iterations;
+    this.condensed = new Map((its ? its.condensed : []).map((run) => [run.entry, run]));
+    this.phaseOf = (i) => (this.condensed.has(i) ? "condensed" : steps[i].phase);
     // Runs of one phase within one graph: the bands, and where PageDown goes.
     this.runs = [];
     steps.forEach((s, i) => {
       const last = this.runs[this.runs.length - 1];
-      if (last && last.phase === s.phase && last.graph === this.graphOf[i]) last.end = i;
-      else this.runs.push({ start: i, end: i, phase: s.phase, graph: this.graphOf[i] });
+      const phase = this.phaseOf(i);
+      if (last && last.phase === phase && last.graph === this.graphOf[i]) last.end = i;
+      else this.runs.push({ start: i, end: i, phase, graph: this.graphOf[i] });
     });
     this.build();
     Object.assign(player.keys, {
@@ -63,6 +68,8 @@ class Scrubber {
   /* Where the step is, before the counter: "iteration 2 · backward · " + "step 9 of 12"
      (no iteration for a single graph). */
   where(i = this.player.current) {
+    const run = this.condensed.get(i);
+    if (run) return `iterations ${run.first + 1}–${run.last + 1} · condensed · `;
     const step = this.player.data.steps[i];
     const parts = this.iterations > 1 ? [`iteration ${this.graphOf[i] + 1}`] : [];
     parts.push(PHASE_NAMES[step.phase] || step.phase);
