@@ -8,7 +8,8 @@ Layers, imported one way only:
 `tracing` turns tensors and events into plain-data graphs and timelines (`autoviz.trace()`);
 `bridge`, beside it, makes the same plain data from real torch (`autoviz.trace_torch()`, draw of
 a torch tensor) and is the only module that imports torch; `render` turns those into DOT, SVG
-and files and never touches engine or torch objects.
+and files and never touches engine or torch objects. `nn`, `optim` and `distributions` are
+PyTorch's namesakes built on the engine alone.
 `import autoviz` loads only the engine; the rest loads on first use, so
 `import autoviz as torch` stays quick.
 """

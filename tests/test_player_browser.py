@@ -249,3 +249,30 @@ def test_a_hostile_name_is_shown_as_text_and_runs_nothing(page, tmp_path, pure_e
     assert "</script><script>window.__pwned=1</script>" in text  # literal, in the picture
     assert img in text  # in the explanation panel
     assert [url for url in page.requests if not url.startswith("file:")] == []
+
+
+def test_the_code_panel_keeps_the_current_line_in_view(page, tmp_path, pure_engine):
+    """A program longer than its panel: the line of the step shown is scrolled into view."""
+    import runpy
+
+    lines = ["v0 = x * 1.0", *(f"v{i} = v{i - 1} * 1.01" for i in range(1, 40)), "v39.backward()"]
+    script = tmp_path / "long.py"
+    body = "".join(f"    {line}\n" for line in lines)
+    script.write_text(
+        "import autoviz\nx = autoviz.tensor(1.0, requires_grad=True)\n"
+        f"with autoviz.trace() as tl:\n{body}",
+        encoding="utf-8",
+    )
+    path = runpy.run_path(str(script))["tl"].save_html(tmp_path / "long.html")
+    page.goto(path.as_uri())
+    page.wait_for_selector(".av-player[data-ready]")
+    for k in (60, 3, 45):
+        page.evaluate(f"window.autoviz.goto({k})")
+        shown = page.evaluate(
+            """() => { const li = document.querySelector('.av-code li.current');
+            const a = li.getBoundingClientRect();
+            const b = li.closest('.av-panel').getBoundingClientRect();
+            return [li.querySelector('code').textContent, a.top >= b.top && a.bottom <= b.bottom];
+            }"""
+        )
+        assert shown[1], (k, shown)

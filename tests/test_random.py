@@ -442,3 +442,14 @@ def test_devices_as_a_cpu_build_of_torch_takes_them():
     assert autoviz.rand(2, device="cpu:0").shape == (2,)
     with pytest.raises(AssertionError, match="Torch not compiled with CUDA enabled"):
         autoviz.rand(2, device="cuda")
+
+
+def test_torch_random_module_names():
+    """torch.random's functions, reached as autoviz.random, and fork_rng restoring the state."""
+    for lib in (torch, autoviz):
+        lib.random.manual_seed(7)
+        with lib.random.fork_rng():
+            inside = lib.rand(3).tolist()
+        assert lib.rand(3).tolist() == inside
+        assert lib.random.initial_seed() == 7
+    assert autoviz.random.get_rng_state().numpy().tobytes() == bytes(torch.random.get_rng_state())

@@ -171,11 +171,17 @@ def run_all_cells(page, attempts: int = 10) -> None:
     )
     page.locator(".jp-Notebook .jp-Cell").first.wait_for()
     page.wait_for_timeout(1500)
+    seen = []
     for _ in range(attempts):
         dialog = page.locator(".jp-Dialog")
         if dialog.count():  # "Select Kernel": asked when Run came before the session was ready
+            seen.append(dialog.inner_text())
             dialog.locator("button.jp-mod-accept").click()
-            dialog.wait_for(state="detached")
+            try:
+                dialog.wait_for(state="detached", timeout=20000)
+            except PlaywrightTimeout:
+                page.keyboard.press("Escape")  # closed the other way; Run is tried again
+                continue
         page.get_by_role("menuitem", name="Run", exact=True).click()
         page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
         try:
@@ -183,7 +189,9 @@ def run_all_cells(page, attempts: int = 10) -> None:
             return
         except PlaywrightTimeout:
             continue
-    raise AssertionError(f"no cell started running after {attempts} tries of Run All Cells")
+    raise AssertionError(
+        f"no cell started running after {attempts} tries of Run All Cells (dialogs: {seen})"
+    )
 
 
 @pytest.fixture

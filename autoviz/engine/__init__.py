@@ -59,12 +59,17 @@ from .functional import (
     where,
 )
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from .random import Generator, default_generator
-from .sampling import (
-    bernoulli,
+from .random import (
+    Generator,
+    default_generator,
     get_rng_state,
     initial_seed,
     manual_seed,
+    seed,
+    set_rng_state,
+)
+from .sampling import (
+    bernoulli,
     multinomial,
     normal,
     rand,
@@ -74,8 +79,6 @@ from .sampling import (
     randn,
     randn_like,
     randperm,
-    seed,
-    set_rng_state,
 )
 from .tensor import Size, Tensor, tensor
 

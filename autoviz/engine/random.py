@@ -1,10 +1,13 @@
-"""torch's CPU random numbers, bit for bit: its Mersenne Twister generator and the kernels that
-turn the generator's 32-bit words into floats, integers, permutations and samples.
+"""torch's CPU random numbers, bit for bit: its Mersenne Twister generator, the seeding
+functions of `torch.random`, and the kernels that turn the generator's 32-bit words into
+floats, integers, permutations and samples.
 
 Each kernel takes a Generator and returns a flat numpy array in the order PyTorch fills memory;
 `sampling` puts them into tensors. The rules are PyTorch 2.13's CPU kernels
 (aten/src/ATen/core/TransformationHelper.h, native/cpu/DistributionTemplates.h, ...).
 """
+
+import contextlib
 
 import numpy as np
 
@@ -152,6 +155,42 @@ def _get(raw: np.ndarray, offset: int, dtype):
 
 
 default_generator = Generator()
+
+
+def manual_seed(seed):
+    """Seed the default generator, as torch.manual_seed does: the same seed gives torch's values."""
+    return default_generator.manual_seed(int(seed))
+
+
+def seed() -> int:
+    """Seed the default generator from the operating system's randomness; return the seed."""
+    return default_generator.seed()
+
+
+def initial_seed() -> int:
+    return default_generator.initial_seed()
+
+
+def get_rng_state():
+    """The default generator's state: a ByteTensor laid out as torch's."""
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state) -> None:
+    default_generator.set_state(new_state)
+
+
+@contextlib.contextmanager
+def fork_rng(devices=None, enabled=True, **_):
+    """Run a block and give the default generator its state back afterwards."""
+    if not enabled:
+        yield
+        return
+    state = get_rng_state()
+    try:
+        yield
+    finally:
+        set_rng_state(state)
 
 
 def generator_or_default(generator) -> Generator:

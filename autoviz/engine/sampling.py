@@ -7,7 +7,7 @@ from . import events
 from . import random as _random
 from .dtypes import TYPE_NAMES, to_numpy_dtype
 from .grad_mode import _state
-from .random import default_generator, generator_or_default
+from .random import generator_or_default
 from .tensor import Tensor, make, new_leaf
 
 _F32 = np.dtype(np.float32)
@@ -25,30 +25,6 @@ _CPP_NAMES = {
     "uint8": "unsigned char",
     "bool": "bool",
 }
-
-
-# -- seeding -----------------------------------------------------------------------------------
-def manual_seed(seed):
-    """Seed the default generator, as torch.manual_seed does: the same seed gives torch's values."""
-    return default_generator.manual_seed(int(seed))
-
-
-def seed() -> int:
-    """Seed the default generator from the operating system's randomness; return the seed."""
-    return default_generator.seed()
-
-
-def initial_seed() -> int:
-    return default_generator.initial_seed()
-
-
-def get_rng_state():
-    """The default generator's state: a ByteTensor laid out as torch's."""
-    return default_generator.get_state()
-
-
-def set_rng_state(new_state) -> None:
-    default_generator.set_state(new_state)
 
 
 # -- shapes, dtypes, filling ---------------------------------------------------------------------

@@ -36,7 +36,7 @@ class Deltas:
     condensed: list = field(default_factory=list)  # per entry: its iterations' range, or None
 
 
-def step_deltas(frames: Frames, ghost: bool = False) -> Deltas:
+def step_deltas(frames: Frames, ghost: bool = False, progress: bool = True) -> Deltas:
     """The layouts of `frames` and what each step changes in its layout's previous state.
 
     The renderer's FrameSequence derives the frames of a layout in order, rewriting only what a
@@ -47,7 +47,7 @@ def step_deltas(frames: Frames, ghost: bool = False) -> Deltas:
     entries = frames.entries()
     deltas = Deltas([], [], [], [e.step for e in entries], [frames.note(e) for e in entries])
     deltas.condensed = [e.graphs for e in entries]
-    for entry in _progress(entries):
+    for entry in _progress(entries) if progress else entries:
         k = entry.step
         if entry.graphs is not None:  # condensed iterations: their chart, never changed
             graph_no, (_, template), plan = entry.graphs[0], frames.condensed(entry.graphs), None

@@ -38,9 +38,11 @@ def build(
     ghost: bool = False,
     rankdir: str | None = None,
     timeout=None,
+    progress: bool = True,
     **options,
 ) -> Bundle:
-    """Lay out every graph of `tl` (both directions) and derive what each step changes."""
+    """Lay out every graph of `tl` (both directions) and derive what each step changes;
+    `progress` shows a progress bar for long timelines (not under a notebook's widget)."""
     from ..render import get_theme, make_options
     from ..render.frames import Entry, Frames
 
@@ -53,7 +55,7 @@ def build(
     first = make_options(**options, **({} if rankdir is None else {"rankdir": rankdir}))
     directions = [first.rankdir, PERPENDICULAR[first.rankdir]]
     frames = Frames(tl, look, first, timeout)
-    deltas = step_deltas(frames, ghost)
+    deltas = step_deltas(frames, ghost, progress)
     other = Frames(tl, look, replace(first, rankdir=directions[1]), timeout)
     svgs = []
     for i, layout in enumerate(deltas.layouts):

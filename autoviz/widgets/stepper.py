@@ -121,6 +121,7 @@ class Stepper(anywidget.AnyWidget):
             ghost=self.ghost,
             rankdir=self.rankdir,
             timeout=self.timeout,
+            progress=False,  # it would print under the widget, as an error-coloured stream
             **self.options,
         )
         self._frames = bundle.frames

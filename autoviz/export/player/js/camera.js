@@ -5,8 +5,10 @@ const GLIDE_MS = 320;
 const MAX_ZOOM = 2; // × the legible scale: a small graph is shown large, not huge
 const FOCUS_ZOOM = 1.4; // × the legible scale, at most, when framing part of a graph
 
-/* The view is a centre (x, y) in the layout's viewBox units and a scale s (CSS px per unit);
-   it is applied as the SVG's viewBox, so text stays crisp at every zoom. */
+/* The view is a centre (x, y) in the layout's viewBox units and a scale s (CSS px per unit).
+   The SVG is drawn whole at a raster scale and moved as a composited layer (a CSS transform):
+   panning repaints nothing, which matters for a picture of 500 nodes or more. When the scale
+   settles somewhere new the SVG is drawn again at that scale, so text stays crisp. */
 class Camera {
   constructor(stage, options) {
     this.stage = stage;
@@ -22,8 +24,16 @@ class Camera {
     this.listen();
   }
 
+  /* The stage's size, as last measured (reading it while stepping would force a layout in
+     the middle of the step: the player measures on resize). */
   size() {
-    return { W: this.stage.clientWidth, H: this.stage.clientHeight };
+    if (!this.W) this.measure();
+    return { W: this.W, H: this.H };
+  }
+
+  measure() {
+    this.W = this.stage.clientWidth;
+    this.H = this.stage.clientHeight;
   }
 
   /* CSS px per viewBox unit at which the graph's text is just legible. */
@@ -52,10 +62,26 @@ class Camera {
       target = this.centred(all, Math.min(whole, legible * MAX_ZOOM));
     } else {
       const focus = this.focusBoxes(variant);
+      if (focus && !switched && this.keeps(focus.own, legible)) return; // already in view
       if (focus) target = this.around(focus, legible, whole);
       else target = switched || !this.view ? this.centred(all, whole) : this.view;
     }
     this.moveTo(target, instant || switched);
+  }
+
+  /* Whether the view already shows `box` legibly, well inside its edges: then the camera
+     stays (less motion to follow, and no repaint of the whole picture). */
+  keeps(box, legible) {
+    const v = this.view;
+    if (!v || v.s < legible || v.s > legible * MAX_ZOOM) return false;
+    const { W, H } = this.size();
+    const margin = (2 * FOCUS_PAD) / v.s;
+    return (
+      box.x - margin >= v.x - W / 2 / v.s &&
+      box.x + box.w + margin <= v.x + W / 2 / v.s &&
+      box.y - margin >= v.y - H / 2 / v.s &&
+      box.y + box.h + margin <= v.y + H / 2 / v.s
+    );
   }
 
   /* The step's nodes with their neighbours when that is legible, else with the edges the
@@ -115,7 +141,10 @@ class Camera {
 
   moveTo(target, instant) {
     if (!target) return;
+    const v = this.view;
+    if (v && target.x === v.x && target.y === v.y && target.s === v.s && !this.glide) return;
     cancelAnimationFrame(this.glide);
+    this.glide = null;
     const from = this.view;
     if (instant || !from || prefersReducedMotion()) {
       this.apply(target);
@@ -126,21 +155,45 @@ class Camera {
       const t = Math.min(1, (now - start) / GLIDE_MS);
       const e = t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
       const s = Math.exp(Math.log(from.s) + (Math.log(target.s) - Math.log(from.s)) * e);
-      this.apply({ x: from.x + (target.x - from.x) * e, y: from.y + (target.y - from.y) * e, s });
-      if (t < 1) this.glide = requestAnimationFrame(tick);
+      const x = from.x + (target.x - from.x) * e;
+      this.apply({ x, y: from.y + (target.y - from.y) * e, s }, t >= 1);
+      this.glide = t < 1 ? requestAnimationFrame(tick) : null;
     };
     this.glide = requestAnimationFrame(tick);
   }
 
-  apply(view) {
+  /* Show `view`; `settled` (the default) draws the SVG again if its scale changed, else the
+     layer is only scaled (a glide's frames, a zoom gesture until it rests). */
+  apply(view, settled = true) {
     this.view = view;
+    const variant = this.variant;
+    if (!variant) return;
+    clearTimeout(this.resting);
+    if (settled) this.raster(variant, view.s);
+    else if (!variant.raster) this.raster(variant, view.s);
     const { W, H } = this.size();
-    const w = W / view.s;
-    const h = H / view.s;
-    const box = `${view.x - w / 2} ${view.y - h / 2} ${w} ${h}`;
-    if (this.variant) this.variant.svg.setAttribute("viewBox", box);
-    this.minimap.draw();
+    const all = variant.box;
+    const k = view.s / variant.raster;
+    const tx = Math.round(W / 2 - (view.x - all.x) * view.s);
+    const ty = Math.round(H / 2 - (view.y - all.y) * view.s);
+    variant.svg.style.transform = `translate(${tx}px, ${ty}px) scale(${k})`;
+    this.minimap.paint();
     this.onMove(view);
+  }
+
+  /* Draw the variant's SVG whole at scale s (a repaint; only when s changed). */
+  raster(variant, s) {
+    if (variant.raster && Math.abs(s / variant.raster - 1) < 1e-3) return;
+    variant.raster = s;
+    const all = variant.box;
+    variant.svg.style.width = `${all.w * s}px`;
+    variant.svg.style.height = `${all.h * s}px`;
+  }
+
+  /* A gesture's many small zooms: the layer is scaled at once and drawn again once it rests. */
+  zoomTo(view) {
+    this.apply(view, false);
+    this.resting = setTimeout(() => this.apply(this.view), 150);
   }
 
   /* What the learner asks for: zoom by a factor about a stage point, pan, fit everything. */
@@ -154,7 +207,7 @@ class Camera {
     // Keep the point under (px, py) where it is.
     const ux = v.x + (px - W / 2) / v.s;
     const uy = v.y + (py - H / 2) / v.s;
-    this.moveTo({ x: ux - (px - W / 2) / s, y: uy - (py - H / 2) / s, s }, true);
+    this.zoomTo({ x: ux - (px - W / 2) / s, y: uy - (py - H / 2) / s, s });
   }
 
   pan(dx, dy) {
@@ -241,7 +294,7 @@ class Minimap {
     this.camera = camera;
     this.canvas = h("canvas", { class: "av-minimap", "aria-hidden": "true", hidden: true });
     stage.append(this.canvas);
-    this.pending = false;
+    this.colours = null; // read once: asking for computed style while stepping costs a restyle
     const moveTo = (event) => {
       const p = this.toLayout(event);
       if (p) camera.moveTo({ x: p.x, y: p.y, s: camera.view.s }, true);
@@ -253,15 +306,6 @@ class Minimap {
     });
     this.canvas.addEventListener("pointermove", (event) => {
       if (this.canvas.hasPointerCapture(event.pointerId)) moveTo(event);
-    });
-  }
-
-  draw() {
-    if (this.pending) return;
-    this.pending = true;
-    requestAnimationFrame(() => {
-      this.pending = false;
-      this.paint();
     });
   }
 
@@ -287,9 +331,11 @@ class Minimap {
     const ctx = this.canvas.getContext("2d");
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     ctx.clearRect(0, 0, cw, ch);
-    const style = getComputedStyle(this.canvas);
-    const ink = style.color;
-    const accent = style.getPropertyValue("--accent") || ink;
+    if (!this.colours) {
+      const style = getComputedStyle(this.canvas);
+      this.colours = [style.color, style.getPropertyValue("--accent") || style.color];
+    }
+    const [ink, accent] = this.colours;
     const toMap = (b) => [(b.x - all.x) * scale, (b.y - all.y) * scale, b.w * scale, b.h * scale];
     for (const g of variant.svg.querySelectorAll("g.node")) {
       if (!visibleGroup(g)) continue;

@@ -11,8 +11,9 @@ class Variant {
     this.shown = null;
     const box = svg.viewBox.baseVal;
     this.box = { x: box.x, y: box.y, w: box.width, h: box.height }; // the whole drawing
-    svg.removeAttribute("width"); // the camera sizes it to the stage and moves the viewBox
+    svg.removeAttribute("width"); // the camera sizes it and moves it (see camera.js)
     svg.removeAttribute("height");
+    this.raster = null; // the scale it is drawn at, CSS px per viewBox unit
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
     svg.classList.add("av-svg");
     this.groups = null;
@@ -50,6 +51,14 @@ class Variant {
     if (slot.attr) slot.el.setAttribute(slot.attr, value);
     else slot.el.textContent = value;
     this.shown[i] = value;
+  }
+
+  /* Every node's and edge's box, measured in one layout when the variant is first shown:
+     measuring one while stepping would force a layout in the middle of the step. */
+  measureAll() {
+    if (this.measured) return;
+    this.measured = true;
+    for (const id of this.groups.keys()) this.boundsOf(id);
   }
 
   /* A group's box in viewBox units (getBBox is in the graph group's units). */
@@ -181,6 +190,8 @@ class Picture {
       variant.svg.style.display = "";
       this.shown = variant;
     }
+    variant.resolve();
+    variant.measureAll(); // geometry does not change with the classes written below
     variant.sync(this.values[l]);
     return variant;
   }

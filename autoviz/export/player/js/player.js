@@ -90,7 +90,6 @@ class Player {
       this.followButton,
       this.directionButton,
     );
-    this.stage.append(this.viewBar);
     this.prompt = h("label", { class: "av-prompt" });
     this.answerBox = h("input", {
       class: "av-answer",
@@ -154,7 +153,7 @@ class Player {
       this.projectorButton,
     );
     root.replaceChildren(
-      h("header", { class: "av-top" }, this.banner, this.counter),
+      h("header", { class: "av-top" }, this.banner, this.viewBar, this.counter),
       h("div", { class: "av-body" }, this.stage, this.side),
       this.controls,
     );
@@ -298,6 +297,7 @@ class Player {
   /* ---- start and size ---- */
 
   resized() {
+    this.camera.measure();
     const { W, H } = this.camera.size();
     if (!W || !H) return; // not on screen yet (a widget before its cell output is attached)
     if (!this.started) {
@@ -512,7 +512,13 @@ class Player {
       this.model.set("projector", on);
       this.model.save_changes();
     }
-    if (this.started) requestAnimationFrame(() => this.camera.frame(this.picture.shown, true));
+    if (this.started) {
+      requestAnimationFrame(() => {
+        this.camera.minimap.colours = null;
+        this.camera.measure();
+        this.camera.frame(this.picture.shown, true);
+      });
+    }
   }
 
   setFollow(on) {
