@@ -65,13 +65,14 @@ def draw(obj, *, theme: str = "default", timeout: float | None = None, **options
     return draw_graph(graph, theme, timeout, **options)
 
 
-def compare(tl_a, tl_b, *, labels=("a", "b"), theme: str = "default", **options):
+def compare(tl_a, tl_b, *, labels=("a", "b"), step: int = 0, theme: str = "default", **options):
     """Two timelines side by side, stepping together (phase by phase when their lengths
     differ): a widget in Jupyter, and `.save_html(path)` writes it as one page. `labels` name
-    the two (`("tanh", "relu")`); the drawing options are those of `tl.draw`."""
+    the two (`("tanh", "relu")`), `step` is where both start (-1: at their ends); the drawing
+    options are those of `tl.draw`."""
     from .widgets import Comparison
 
-    return Comparison(tl_a, tl_b, labels=labels, theme=theme, **options)
+    return Comparison(tl_a, tl_b, labels=labels, step=step, theme=theme, **options)
 
 
 def __getattr__(name: str):

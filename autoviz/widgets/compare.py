@@ -19,7 +19,8 @@ _SIZE = re.compile(r'<svg[^>]*?\swidth="([\d.]+)pt"[^>]*?\sheight="([\d.]+)pt"')
 class Comparison(anywidget.AnyWidget):
     """Two players, each stepping as the Stepper does; a step in one moves the other to the
     same step, or, when the timelines differ in length, to the same place in the same phase
-    of the same iteration. `steps` (a synced trait) holds where each one is."""
+    of the same iteration. `steps` (a synced trait) holds where each one is; `step` is where
+    both start (-1: their last steps)."""
 
     _esm = traitlets.Unicode(frontend.module()).tag(sync=True)
     _css = traitlets.Unicode(frontend.stylesheet()).tag(sync=True)
@@ -28,7 +29,9 @@ class Comparison(anywidget.AnyWidget):
     labels = traitlets.List().tag(sync=True)
     steps = traitlets.List([0, 0]).tag(sync=True)
 
-    def __init__(self, tl_a, tl_b, *, labels=("a", "b"), theme="default", timeout=None, **options):
+    def __init__(
+        self, tl_a, tl_b, *, labels=("a", "b"), step=0, theme="default", timeout=None, **options
+    ):
         for tl in (tl_a, tl_b):
             if not isinstance(tl, Timeline):
                 raise TypeError(
@@ -45,6 +48,8 @@ class Comparison(anywidget.AnyWidget):
             _pair_svgs=[b.svgs for b in self._bundles],
             labels=[str(label) for label in labels],
         )
+        # Both start at `step` of their own (negative counts from the end, as in tl[k]).
+        self.steps = [step, step]
 
     @traitlets.validate("steps")
     def _valid_steps(self, proposal) -> list:
@@ -71,7 +76,7 @@ class Comparison(anywidget.AnyWidget):
             "csp": csp(script),
             "title": escape(f"autoviz — {self.labels[0]} and {self.labels[1]} compared"),
             "css": frontend.stylesheet(compact=True),
-            "labels": embed_json(self.labels),
+            "pair": embed_json({"labels": self.labels, "steps": self.steps}),
             "js": script,
         }
         for side, bundle in enumerate(self._bundles):
@@ -97,7 +102,16 @@ class Comparison(anywidget.AnyWidget):
             svg = svg[svg.index("<svg") :]
             match = _SIZE.search(svg)
             w, h = (float(match.group(1)), float(match.group(2))) if match else (400.0, 300.0)
-            nested = svg.replace("<svg", f'<svg x="{x}" y="24"', 1)
+            # In the outer picture's units (1 = 1 pt): a nested "pt" would be scaled twice.
+            nested = _SIZE.sub(
+                lambda m: (
+                    m.group(0)
+                    .replace(f'"{m.group(1)}pt"', f'"{m.group(1)}"', 1)
+                    .replace(f'"{m.group(2)}pt"', f'"{m.group(2)}"', 1)
+                ),
+                svg,
+                count=1,
+            ).replace("<svg", f'<svg x="{x}" y="24"', 1)
             pieces.append(
                 f'<text x="{x + 4}" y="16" font-family="sans-serif" font-size="14" '
                 f'font-weight="bold">{escape(label)}</text>{nested}'

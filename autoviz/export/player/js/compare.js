@@ -84,8 +84,8 @@ function startComparePage() {
       }),
     );
   });
-  const labels = JSON.parse(document.getElementById("av-labels").textContent);
-  const model = localModel({ _pair: pair, labels, steps: [0, 0] });
+  const { labels, steps } = JSON.parse(document.getElementById("av-pair").textContent);
+  const model = localModel({ _pair: pair, labels, steps });
   const mounted = mountPair(document.getElementById("av-root"), model, svgs, true);
   for (const side of [0, 1]) document.getElementById(`av-layouts-${side}`).remove();
   window.autoviz = {

@@ -31,12 +31,14 @@ class Facts {
   /* The graph (a training loop's iteration) of entry i. */
   graph(i = this.player.current) {
     const runs = this.d.graphs;
-    let g = runs[0][1];
-    for (const [start, value] of runs) {
-      if (start > i) break;
-      g = value;
+    let lo = 0;
+    let hi = runs.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (runs[mid][0] <= i) lo = mid;
+      else hi = mid - 1;
     }
-    return g;
+    return runs[lo][1];
   }
 
   /* Timeline node (or edge) index a slot id shows in graph g; null for legends and boxes. */
@@ -127,6 +129,18 @@ class Facts {
     return this.outs.get(i) || [];
   }
 
+  /* The first backward step of graph g (Infinity when it has none). */
+  backwardFrom(g) {
+    if (!this.firstBackward) {
+      this.firstBackward = new Map();
+      this.player.data.steps.forEach((s, i) => {
+        const h = this.graph(i);
+        if (s.phase === "backward" && !this.firstBackward.has(h)) this.firstBackward.set(h, s.index);
+      });
+    }
+    return this.firstBackward.has(g) ? this.firstBackward.get(g) : Infinity;
+  }
+
   graphOfStep(k) {
     return this.graph(this.player.entryOf(k));
   }
@@ -173,7 +187,7 @@ class Facts {
     const g = this.grad(i, k);
     if (g !== null) return this.text(g, i);
     if (!n.requires_grad) return "None (requires_grad=False)";
-    const started = this.player.data.steps.some((s) => s.phase === "backward" && s.index <= k && this.graphOfStep(s.index) === this.graph());
+    const started = this.backwardFrom(this.graph()) <= k;
     if ((n.kind === "intermediate" || n.kind === "output") && !this.retains(i, k) && started) return "None (not retained)";
     return "None";
   }
