@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import autoviz
 from autoviz.export.playerdata import build
 from autoviz.render import heat
+from autoviz.render.labels import visible
 from autoviz.tracing.replay import ReplayError, nudge
 from autoviz.widgets.stepper import nudge_reply
 from conftest import lesson_timeline
@@ -262,7 +263,7 @@ def test_a_comparison_page_holds_both_players_and_escapes_its_labels(tmp_path, p
     page = c.save_html(tmp_path / "c.html").read_text()
     assert page.count('type="application/json"') == 3 and "startComparePage();" in page
     assert "<script><script>" not in page and "window.__pwned=1</script>" not in page
-    assert c.labels == [HOSTILE, "loop"] and c.steps == [0, 0]
+    assert c.labels == [visible(HOSTILE), "loop"] and c.steps == [0, 0]  # a newline spelled out
     c.steps = [-1, 3]
     assert c.steps == [11, 3]
     with pytest.raises(IndexError):
@@ -322,3 +323,22 @@ def test_the_stepper_expands_a_condensed_iteration_on_demand(pure_engine):
     assert stepper.step in [s["index"] for s in stepper._data["steps"]]  # a step of its own
     with pytest.raises(IndexError):
         stepper.expand(10)
+
+
+def test_timeline_nudge_says_what_the_gradient_predicts_and_what_the_rerun_gives():
+    x = autoviz.tensor(2.0, requires_grad=True)
+    w = autoviz.tensor(3.0, requires_grad=True)
+    b = autoviz.tensor(1.0, requires_grad=True)
+    with autoviz.trace() as tl:
+        z = w * x * x + b  # x fans out: ∂z/∂x = 2wx = 12
+        z.backward()
+    result = tl.nudge("x", 0.001)
+    assert result.slope == 12.0 and math.isclose(result.predicted, 0.012)
+    assert math.isclose(result.change, 0.012003, rel_tol=1e-9)  # 3 × 0.001² more: a curve
+    assert repr(result) == (
+        "predicted Δz ≈ ∂z/∂x × h = 12.0 × 0.001 = 0.012\n"
+        "actual Δz = z(x + h) − z(x) = 13.012 − 13.0 = 0.012"
+    )
+    assert repr(autoviz.Stepper(tl, step=-1).nudge("x", 0.001)) == repr(result)
+    with pytest.raises(ReplayError, match="has no leaf called 'q'"):
+        tl.nudge("q")

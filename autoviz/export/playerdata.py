@@ -75,7 +75,8 @@ def build(
     ]
     # fontSize: the smallest label text (value and grad rows), which the camera keeps legible.
     data |= {"rankdir": rankdir, "theme": look.name, "fontSize": look.small_size}
-    data["details"] = details(tl, frames, deltas.steps)  # the node card, links, bands, nudge
+    # The node card, links, bands and nudge read these; their names are shown as text too.
+    data["details"] = visible_data(details(tl, frames, deltas.steps))
     data["precision"] = frames.options.precision
     return Bundle(data, svgs, frames)
 

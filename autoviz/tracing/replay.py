@@ -8,11 +8,13 @@ not hold (a reduction's dims, a loss's reduction) is refused rather than re-run 
 """
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
 from .index import index_of
 from .model import PERSISTENT
+from .text import number
 
 
 class ReplayError(ValueError):
@@ -223,3 +225,65 @@ def _agrees(result, recorded) -> bool:
     if recorded.shape != result.shape:
         return False
     return bool(np.allclose(result, recorded, rtol=1e-4, atol=1e-6, equal_nan=True))
+
+
+@dataclass(frozen=True)
+class Nudged:
+    """A leaf nudged by h: the output's change that ∂out/∂leaf × h predicts (`slope` None when
+    backward did not reach the leaf), and its change when the recorded graph is re-run."""
+
+    output: str
+    leaf: str
+    h: float
+    slope: float | None
+    before: float
+    after: float
+
+    @property
+    def predicted(self) -> float | None:
+        return None if self.slope is None else self.slope * self.h
+
+    @property
+    def change(self) -> float:
+        return self.after - self.before
+
+    def __repr__(self) -> str:
+        z, w, n = self.output, self.leaf, number
+        if self.slope is None:
+            first = f"predicted: backward did not reach {w} in this graph"
+        else:
+            first = (
+                f"predicted Δ{z} ≈ ∂{z}/∂{w} × h = {n(self.slope)} × {n(self.h)} = "
+                f"{n(self.predicted)}"
+            )
+        return (
+            f"{first}\nactual Δ{z} = {z}({w} + h) − {z}({w}) = {n(self.after, 6)} − "
+            f"{n(self.before, 6)} = {n(self.change)}"
+        )
+
+
+def nudged(tl, name: str, h: float = 0.01, element: tuple = (), step: int = -1) -> Nudged:
+    """Leaf `name` of the graph of step `step` (or its `element`) raised by h: what its
+    gradient predicts the output's change to be, and what re-running the graph gives."""
+    index = index_of(tl)
+    k = range(len(tl.steps))[step]
+    part = index.graph(index.graph_of_step[k])
+    leaf = next((n for n in part.nodes if n.kind == "leaf" and n.name == name), None)
+    if leaf is None:
+        raise ReplayError(f"the graph of step {k} has no leaf called {name!r}")
+    element = tuple(element)
+    result = nudge(tl, part.number, leaf.id, h, element)
+    sent = _sent(tl, part, leaf.id)
+    for i in element if sent is not None else ():
+        sent = sent[i]
+    where = f"{name}{list(element) if element else ''}"
+    return Nudged(result["output"], where, h, sent, result["before"], result["after"])
+
+
+def _sent(tl, part, node_id: str):
+    """What the graph's backward pass delivered to leaf `node_id` (∂out/∂leaf), or None."""
+    for k in part.steps:
+        step = tl.steps[k]
+        if step.kind == "accumulate" and step.nodes == [node_id]:
+            return step.details.get("incoming")
+    return None

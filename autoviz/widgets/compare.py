@@ -10,7 +10,7 @@ import traitlets
 from ..export import frontend
 from ..export.html import SUFFIXES, csp, embed_json, fill_template, layouts_html
 from ..export.playerdata import build
-from ..render.labels import escape
+from ..render.labels import escape, visible
 from ..tracing.timeline import Timeline
 
 _SIZE = re.compile(r'<svg[^>]*?\swidth="([\d.]+)pt"[^>]*?\sheight="([\d.]+)pt"')
@@ -46,7 +46,7 @@ class Comparison(anywidget.AnyWidget):
         super().__init__(
             _pair=[b.data for b in self._bundles],
             _pair_svgs=[b.svgs for b in self._bundles],
-            labels=[str(label) for label in labels],
+            labels=[visible(label) for label in labels],  # shown as text, invisibles spelled out
         )
         # Both start at `step` of their own (negative counts from the end, as in tl[k]).
         self.steps = [step, step]

@@ -2,7 +2,6 @@
 the browser."""
 
 import math
-from dataclasses import dataclass
 
 import anywidget
 import traitlets
@@ -12,8 +11,7 @@ from ..export.playerdata import build
 from ..render import get_theme, make_options
 from ..render.dot import RANKDIRS
 from ..tracing.explain import banner, code_lines, explain
-from ..tracing.replay import ReplayError, nudge
-from ..tracing.text import number
+from ..tracing.replay import ReplayError, nudge, nudged
 from ..tracing.timeline import Timeline
 
 # Traits whose change needs new frames from the renderer (the rest the browser handles).
@@ -140,23 +138,11 @@ class Stepper(anywidget.AnyWidget):
         elif content.get("kind") == "expand" and isinstance(content.get("iteration"), int):
             self.expand(content["iteration"])
 
-    def nudge(self, name: str, h: float = 0.01, element: tuple = ()) -> "Nudged":
-        """Raise leaf `name` (or its `element`) by h in the graph of the step shown, re-run the
-        recorded graph: the output's actual change beside the one its gradient predicts (what
-        the card's Nudge shows)."""
-        from ..tracing.index import index_of
-
-        index = index_of(self.tl)
-        g = index.graph_of_step[self.step]
-        part = index.graph(g)
-        leaf = next((n for n in part.nodes if n.kind == "leaf" and n.name == name), None)
-        if leaf is None:
-            raise ReplayError(f"the graph of step {self.step} has no leaf called {name!r}")
-        result = nudge(self.tl, g, leaf.id, h, tuple(element))
-        sent = _sent(self.tl, part, leaf.id)
-        slope = None if sent is None else _element(sent, tuple(element))
-        where = f"{name}{list(element) if element else ''}"
-        return Nudged(result["output"], where, h, slope, result["before"], result["after"])
+    def nudge(self, name: str, h: float = 0.01, element: tuple = ()):
+        """Raise leaf `name` (or its `element`) by h in the graph of the step shown and re-run
+        the recorded graph: the output's actual change beside the one its gradient predicts
+        (what the card's Nudge shows); see Timeline.nudge."""
+        return nudged(self.tl, name, h, element, step=self.step)
 
     def expand(self, iteration: int) -> None:
         """Show iteration `iteration` (from 0) in full, step by step, and go to its first step:
@@ -221,56 +207,6 @@ def nudge_reply(tl, content: dict) -> dict:
         return {"error": str(error)}
     finite = all(math.isfinite(v) for v in (result["before"], result["after"]))
     return {"result": result} if finite else {"error": "the re-run output is not finite"}
-
-
-@dataclass(frozen=True)
-class Nudged:
-    """A leaf nudged by h: the output's change ∂out/∂leaf × h predicts (None before backward
-    reached it), and its change when the recorded graph is re-run."""
-
-    output: str
-    leaf: str
-    h: float
-    slope: float | None
-    before: float
-    after: float
-
-    @property
-    def predicted(self) -> float | None:
-        return None if self.slope is None else self.slope * self.h
-
-    @property
-    def change(self) -> float:
-        return self.after - self.before
-
-    def __repr__(self) -> str:
-        z, w, n = self.output, self.leaf, number
-        if self.slope is None:
-            first = f"predicted: backward did not reach {w} in this graph"
-        else:
-            first = (
-                f"predicted Δ{z} ≈ ∂{z}/∂{w} × h = {n(self.slope)} × {n(self.h)} = "
-                f"{n(self.predicted)}"
-            )
-        return (
-            f"{first}\nactual Δ{z} = {z}({w} + h) − {z}({w}) = {n(self.after, 6)} − "
-            f"{n(self.before, 6)} = {n(self.change)}"
-        )
-
-
-def _sent(tl, part, node_id: str):
-    """What graph `part`'s backward pass delivered to leaf `node_id` (∂out/∂leaf), or None."""
-    for k in part.steps:
-        step = tl.steps[k]
-        if step.kind == "accumulate" and step.nodes == [node_id]:
-            return step.details.get("incoming")
-    return None
-
-
-def _element(value, element: tuple):
-    for i in element:
-        value = value[i]
-    return value
 
 
 def _check_arguments(tl, quiz, ghost, follow) -> None:

@@ -89,7 +89,7 @@ const GLYPHS = { nan: "?", inf: "+∞", "-inf": "−∞" };
 function heatmap(scale, value, shape, { label = "value", p = 4, width = 260, kind = "" } = {}) {
   const items = flat(value).map(num);
   const [rows, cols] = shape.length === 1 ? [1, shape[0]] : [shape[0], shape[1]];
-  const cell = Math.max(4, Math.min(26, Math.floor(width / Math.max(cols, 1))));
+  const cell = Math.max(4, Math.min(18, Math.floor(width / Math.max(cols, 1))));
   const m = heatLimit(items);
   const svg = svgEl("svg", {
     class: "av-heat-grid",
@@ -129,31 +129,31 @@ function heatmap(scale, value, shape, { label = "value", p = 4, width = 260, kin
     .filter(([, n]) => n)
     .map(([k, n]) => `${GLYPHS[k]} ${k} ×${n}`);
   const stats = finite.length
-    ? `min ${fmt(Math.min(...finite), p)} · max ${fmt(Math.max(...finite), p)} · mean ${fmt(mean, p)}`
+    ? `min ${fmt(Math.min(...finite), p)}, max ${fmt(Math.max(...finite), p)}, mean ${fmt(mean, p)}`
     : "no finite elements";
   return h(
     "figure",
     { class: `av-heat${kind ? ` av-heat-${kind}` : ""}` },
+    h("figcaption", { class: "av-heat-title" }, `${label} ${shapeText(shape)}`),
     svg,
     scaleBar(scale, m, p),
-    h("figcaption", {}, `${label} ${shapeText(shape)} · ${stats}${odd.length ? ` · ${odd.join(" · ")}` : ""}`),
+    h("figcaption", {}, `${stats}${odd.length ? ` · ${odd.join(" · ")}` : ""}`),
   );
 }
 
-/* The scale as a bar from −m (blue) through 0 (white) to +m (orange), its ends written. */
+/* The scale as a bar from −m (blue) through 0 (grey) to +m (orange), its ends written. */
 function scaleBar(scale, m, p) {
   const n = 11;
-  const bar = svgEl("svg", { class: "av-heat-bar", width: n * 10, height: 8, "aria-hidden": "true" });
+  const bar = svgEl("svg", { class: "av-heat-bar", width: n * 7, height: 8, "aria-hidden": "true" });
   for (let i = 0; i < n; i++) {
     const x = m * (2 * i / (n - 1) - 1);
-    bar.append(svgEl("rect", { x: i * 10, y: 0, width: 10, height: 8, fill: heatColor(scale, x, m) }));
+    bar.append(svgEl("rect", { x: i * 7, y: 0, width: 7, height: 8, fill: heatColor(scale, x, m) }));
   }
   return h(
     "div",
-    { class: "av-heat-scale" },
+    { class: "av-heat-scale", title: "blue below zero, orange above; darker is larger" },
     h("span", {}, `−${fmt(m, p)}`),
     bar,
     h("span", {}, `+${fmt(m, p)}`),
-    h("span", { class: "av-muted" }, "(blue < 0 < orange)"),
   );
 }

@@ -401,15 +401,22 @@ class Inspector {
       ["retains_grad", f.retains(i) ? "True" : "False"],
       ["grad_fn", n.grad_fn ? `<${n.grad_fn}>` : "None"],
     ];
+    const row = (name, text) => h("div", {}, h("dt", {}, name), h("dd", {}, text));
+    const values = h("dl", { class: "av-values" }, row("value", f.text(value, i)));
     const out = [
       h("p", { class: "av-kind" }, [kind, ...where].join(" · ")),
-      h("dl", { class: "av-facts" }, ...facts.map(([k, v]) => h("div", {}, h("dt", {}, k), h("dd", {}, v)))),
-      h("dl", { class: "av-values" }, h("div", {}, h("dt", {}, "value"), h("dd", {}, f.text(value, i)))),
+      h("dl", { class: "av-facts" }, ...facts.map(([k, v]) => row(k, v))),
+      values,
     ];
-    if (this.pictured(n)) out.push(heatmap(f.d.scale, value, n.shape, { label: "value", p: f.p, kind: "value" }));
+    // The value's and the grad's pictures side by side (each on its own scale, written out).
+    const pictures = h("div", { class: "av-heats" });
+    if (this.pictured(n)) pictures.append(heatmap(f.d.scale, value, n.shape, { label: "value", p: f.p, kind: "value" }));
     if (n.requires_grad) {
-      out.push(h("dl", { class: "av-values" }, h("div", {}, h("dt", {}, "grad"), h("dd", {}, f.gradText(i)))));
-      if (grad !== null && this.pictured(n)) out.push(heatmap(f.d.scale, grad, n.shape, { label: "grad", p: f.p }));
+      values.append(row("grad", f.gradText(i)));
+      if (grad !== null && this.pictured(n)) pictures.append(heatmap(f.d.scale, grad, n.shape, { label: "grad", p: f.p }));
+    }
+    if (pictures.children.length) out.push(pictures, h("p", { class: "av-muted av-heat-key" }, "blue < 0 < orange, darker is larger; point at a cell for its number"));
+    if (n.requires_grad) {
       const sent = f.received(i);
       if (sent !== undefined) {
         const d = `∂${f.rootName()}/∂${n.name} = ${f.text(sent, i)}`;

@@ -20,10 +20,11 @@ class RunPlot {
     this.plot = h("div", { class: "av-plot" });
     this.go = h("input", { class: "av-go", type: "number", min: 1, max: this.n, value: 1, "aria-label": "Iteration to go to" });
     this.note = h("p", { class: "av-muted av-run-note", role: "status" });
+    // Open from the start where iterations are condensed: there the plot is their picture.
     this.panel = h(
-      "section",
-      { class: "av-panel av-run" },
-      h("h2", {}, `${this.n} iterations`),
+      "details",
+      { class: "av-panel av-run", open: its.condensed.length > 0 },
+      h("summary", {}, h("h2", {}, `${this.n} iterations`)),
       this.plot,
       h("div", { class: "av-run-row" }, this.choice, h("label", {}, "iteration ", this.go), h("button", { type: "button", "data-go": "" }, "Go")),
       this.note,
