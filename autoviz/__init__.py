@@ -10,32 +10,76 @@ Layers, imported one way only:
 a torch tensor) and is the only module that imports torch; `render` turns those into DOT, SVG
 and files and never touches engine or torch objects. `nn`, `optim` and `distributions` are
 PyTorch's namesakes built on the engine alone.
-`import autoviz` loads only the engine; the rest loads on first use, so
-`import autoviz as torch` stays quick.
+`import autoviz` loads only the engine (and `errors`, the exceptions a user can meet, listed in
+the README's "Errors" section); the rest loads on first use, so `import autoviz as torch` stays
+quick. `files` (atomic writes) is imported by every layer that writes the user's files.
 """
 
 from __future__ import annotations  # `float`, `bool` below are PyTorch dtypes
 
+from . import autograd as _autograd
 from . import engine as _engine
 from .engine import *  # PyTorch's top-level names: tensor, zeros, exp, ...)
-from .engine import autograd
+from .errors import (
+    AutovizError,
+    GraphTooLarge,
+    LayoutEngineNotFound,
+    LayoutError,
+    LayoutTimeout,
+    NotInAutoviz,
+    TimelineFormatError,
+    TorchNotInstalled,
+)
+
+autograd = _autograd  # torch.autograd; the star import brought the engine's module of that name
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AutovizError",
     "Comparison",
     "Diagram",
+    "GraphTooLarge",
+    "LayoutEngineNotFound",
+    "LayoutError",
+    "LayoutTimeout",
+    "NotInAutoviz",
+    "TimelineFormatError",
+    "TorchNotInstalled",
     "Stepper",
     "Timeline",
+    "as_torch",
     "autograd",
     "compare",
     "distributions",
     "draw",
+    "load",
     "nn",
     "optim",
+    "save",
+    "set_printoptions",
     "trace",
     "trace_torch",
+    "utils",
 ] + [n for n in dir(_engine) if not n.startswith("_")]
+
+# Submodules loaded on first use (`torch.nn`, `torch.utils.data`, ...), by the name PyTorch
+# gives them, and functions that live in one: {name: (module, attribute or None)}.
+_LAZY = {
+    "nn": ("nn", None),
+    "optim": ("optim", None),
+    "utils": ("utils", None),
+    "cuda": ("cuda", None),
+    "backends": ("backends", None),
+    "accelerator": ("accelerator", None),
+    "distributions": ("distributions", None),
+    "serialization": ("serialization", None),
+    "save": ("serialization", "save"),
+    "load": ("serialization", "load"),
+    "as_torch": ("compat", "as_torch"),
+    "set_printoptions": ("engine.printing", "set_printoptions"),
+    "get_printoptions": ("engine.printing", "get_printoptions"),
+}
 
 
 def draw(obj, *, theme: str = "default", timeout: float | None = None, **options):
@@ -51,17 +95,20 @@ def draw(obj, *, theme: str = "default", timeout: float | None = None, **options
     exceed collapse_above nodes). Returns a `Diagram`.
     """
     from .bridge import graph_of_torch, is_torch_object
-    from .render import draw_graph
+    from .render import draw_graph, make_options
     from .tracing import Graph, Timeline, caller_namespace, graph_of
 
     if isinstance(obj, Timeline):
         return obj.draw(theme=theme, timeout=timeout, **options)
+    # Options are checked before the walk, which stops at max_nodes (a huge graph is refused
+    # without being walked whole).
+    limit = make_options(**options).max_nodes
     if isinstance(obj, Graph):
         graph = obj
     elif is_torch_object(obj):  # told by its type's module, without importing torch
-        graph = graph_of_torch(obj, caller_namespace(2))
+        graph = graph_of_torch(obj, caller_namespace(2), limit)
     else:
-        graph = graph_of(obj, caller_namespace(2))
+        graph = graph_of(obj, caller_namespace(2), max_nodes=limit)
     return draw_graph(graph, theme, timeout, **options)
 
 
@@ -92,8 +139,18 @@ def __getattr__(name: str):
         from . import widgets
 
         return getattr(widgets, name)
-    if name in ("nn", "optim", "distributions"):
+    if name in _LAZY:
         import importlib
 
-        return importlib.import_module(f"{__name__}.{name}")
-    raise AttributeError(f"module 'autoviz' has no attribute {name!r}")
+        module, attribute = _LAZY[name]
+        try:
+            found = importlib.import_module(f"{__name__}.{module}")
+        except ModuleNotFoundError as missing:
+            if missing.name != f"{__name__}.{module}":
+                raise
+            found = None  # a part of PyTorch not written yet: said so below
+        if found is not None:
+            return getattr(found, attribute) if attribute else found
+    from .torchnames import module_attribute
+
+    raise module_attribute("torch", name)

@@ -4,11 +4,10 @@ import argparse
 import os
 import runpy
 import shlex
-import shutil
 import sys
 from pathlib import Path
 
-from . import __version__
+from . import __version__, files
 from .errors import AutovizError
 
 
@@ -25,6 +24,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
+    if isinstance(getattr(args, "output", None), Path):  # where meant, whatever the script's chdir
+        args.output = Path(os.path.abspath(args.output))
     try:
         return args.run(args)
     except KeyboardInterrupt:
@@ -34,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
         # ImportError: an optional dependency is missing (Pillow for GIFs); the message says
         # which extra to install. The user's own script reports its errors in runscript.
         print(f"autoviz: error: {error}", file=sys.stderr)
-        return 1
+        return getattr(error, "exit_code", 1)  # a script's sys.exit(3) ends autoviz with 3
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -106,7 +107,19 @@ def _script_command(commands, name: str, run, help_text: str) -> argparse.Argume
         help="colours and type: colorblind (Okabe–Ito), projector (large type), dark",
     )
     command.add_argument(
-        "--torch", action="store_true", help="trace real PyTorch code (autoviz.trace_torch)"
+        "--engine",
+        choices=("auto", "autoviz", "torch"),
+        default="auto",
+        help="run the script on autoviz's engine (`import torch` included) or on real PyTorch "
+        "through the bridge; auto (the default): PyTorch for a script that imports torch, "
+        "where it is installed",
+    )
+    command.add_argument(
+        "--torch",
+        dest="engine",
+        action="store_const",
+        const="torch",
+        help="the same as --engine torch",
     )
     command.add_argument(
         "--partial",
@@ -296,36 +309,61 @@ def _writable_file(path: Path, suffixes=None) -> None:
 def _traced(args):
     """The script's Run; a script that raised shows its traceback and stops here unless
     --partial; one that traced nothing is an error."""
-    from .runscript import ScriptError, run_script
+    from .runscript import ScriptError, exit_code, run_script
 
-    run = run_script(args.script, args.script_args, torch=args.torch)
-    name = args.script.name
+    run = run_script(args.script, args.script_args, engine=args.engine)
     if run.error is not None:
         sys.stderr.write(run.traceback)
         if not args.partial:
             raise ScriptError(
-                f"{name} raised {type(run.error).__name__}, so nothing was written "
-                "(--partial writes what was traced before the error)"
+                f"{_what_happened(args, run)}, so nothing was written "
+                f"(--partial writes what was traced before the error){_torch_hint(run)}",
+                exit_code(run.error),
             )
     if not len(run.timeline):
         when = " before its error" if run.error is not None else ""
         raise ScriptError(
-            f"{name} traced nothing{when}: it made no autoviz tensors; write it with "
-            "`import autoviz as torch` (or use --torch for PyTorch code)"
+            f"{args.script.name} traced nothing{when}: {_nothing_traced(run.engine)}",
+            1 if run.error is None else exit_code(run.error),
         )
     return run
 
 
+def _nothing_traced(engine: str) -> str:
+    """What a script that traced nothing was missing, for the engine it ran on."""
+    return (
+        f"no {engine} tensor in it required grad, so no graph was recorded; make the tensors "
+        "to differentiate with requires_grad=True (nn.Module parameters do)"
+    )
+
+
+def _what_happened(args, run) -> str:
+    """`lesson.py raised RuntimeError`, or `lesson.py exited with code 3` (sys.exit)."""
+    error = run.error
+    if isinstance(error, SystemExit):
+        code = error.code if isinstance(error.code, int) else 1
+        return f"{args.script.name} exited with code {code}"
+    return f"{args.script.name} raised {type(error).__name__}"
+
+
+def _torch_hint(run) -> str:
+    """For a script that reached a part of PyTorch autoviz lacks: how to run it anyway."""
+    if run.engine == "autoviz" and "is not in autoviz yet" in str(run.error):
+        return "; --engine torch runs it on real PyTorch"
+    return ""
+
+
 def _done(args, run, message: str | None = None) -> int:
     """Report what was written; a script that raised still fails (with --partial)."""
-    from .runscript import ScriptError
+    from .runscript import ScriptError, exit_code
 
     if message:
         print(message)
     if run.error is not None:
         raise ScriptError(
-            f"{args.script.name} raised {type(run.error).__name__}: wrote what was traced before "
-            f"it ({len(run.timeline)} steps)"
+            f"{_what_happened(args, run)}: wrote what was traced before it "
+            f"({len(run.timeline)} steps)",
+            exit_code(run.error),
         )
     return 0
 
@@ -349,7 +387,9 @@ def _lessons(args) -> int:
         source = package.parent / "notebooks"
     notebooks = sorted(source.glob("*.ipynb"))
     if not notebooks:
-        raise FileNotFoundError(f"no lesson notebooks in {source}: reinstall autoviz")
+        raise FileNotFoundError(
+            f"no lesson notebooks in {source}: reinstall from the clone (pip install .)"
+        )
     if args.dir.exists() and not args.dir.is_dir():
         raise FileExistsError(f"{args.dir} is a file, not a folder: name a folder to copy into")
     clashes = [n.name for n in notebooks if (args.dir / n.name).exists()]
@@ -360,11 +400,12 @@ def _lessons(args) -> int:
             "or name another folder"
         )
     args.dir.mkdir(parents=True, exist_ok=True)
-    for notebook in notebooks:
-        shutil.copyfile(notebook, args.dir / notebook.name)
+    with files.batch() as copies:  # all or none: a full disk leaves the folder as it was
+        for notebook in notebooks:
+            copies.add(args.dir / notebook.name, notebook.read_bytes())
     print(f"copied {len(notebooks)} lesson notebooks into {args.dir}")
     print(f"open them with: jupyter lab {shlex.quote(str(args.dir))}")
-    print('(JupyterLab and matplotlib come with: pip install "autoviz[lessons]")')
+    print("(JupyterLab and matplotlib come with: pip install jupyterlab matplotlib)")
     return 0
 
 

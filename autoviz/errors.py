@@ -27,3 +27,7 @@ class GraphTooLarge(AutovizError, ValueError):
 
 class TorchNotInstalled(AutovizError, ModuleNotFoundError):
     """The PyTorch bridge was used where torch is not installed."""
+
+
+class NotInAutoviz(AutovizError, AttributeError):
+    """A PyTorch API that autoviz does not have yet (an AttributeError, so hasattr works)."""

@@ -1,6 +1,10 @@
 """Run a user's script under the tracer, as the classroom commands do; keep what it traced."""
 
+import ast
 import builtins
+import contextlib
+import importlib.util
+import os
 import runpy
 import sys
 import traceback
@@ -13,7 +17,11 @@ _PACKAGE = str(Path(__file__).resolve().parent)
 
 
 class ScriptError(AutovizError):
-    """The user's script raised, or could not be traced."""
+    """The user's script raised, or could not be traced; `exit_code` is the command's."""
+
+    def __init__(self, message: str, exit_code: int = 1) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
 
 
 @dataclass
@@ -23,31 +31,51 @@ class Run:
     timeline: object
     error: BaseException | None = None
     traceback: str = ""
+    engine: str = "autoviz"  # the engine it ran on: "autoviz" or "torch"
 
 
-def run_script(path, args=(), torch: bool = False) -> Run:
-    """Run `path` as `python path args...` would (`__main__`, its folder on sys.path), traced."""
+ENGINES = ("auto", "autoviz", "torch")
+
+
+def run_script(path, args=(), engine: str = "autoviz") -> Run:
+    """Run `path` as `python path args...` would (`__main__`, its folder on sys.path), traced.
+
+    engine "autoviz": on autoviz's engine, `import torch` included (as_torch); "torch": real
+    PyTorch through the bridge; "auto": torch for a script that imports it where it is
+    installed, else autoviz.
+    """
     script = Path(path)
     if not script.is_file():
         problem = "is a folder" if script.is_dir() else "does not exist"
         raise ScriptError(f"cannot run {str(path)!r}: it {problem}; give the path of a .py file")
+    engine = choose_engine(script, engine)
     namespace = _main_namespace(script)
-    tracer = _tracer(torch, namespace)
-    saved_argv, saved_path = sys.argv[:], sys.path[:]
+    tracer = _tracer(engine, namespace)
+    saved_argv, saved_path, saved_cwd = sys.argv[:], sys.path[:], os.getcwd()
     sys.argv = [str(script), *args]
     sys.path.insert(0, str(script.resolve().parent))
-    error = None
+    error, tl = None, None
     try:
-        with tracer as tl:
-            try:
-                exec(compile(script.read_bytes(), str(script), "exec"), namespace)
-            except SystemExit as exit_:
-                error = None if exit_.code in (None, 0) else exit_
-            except Exception as raised:
-                error = raised
+        # The tracer sees what the script raised (its timeline ends with an error step).
+        with _engine_context(engine), tracer as tl:
+            exec(compile(script.read_bytes(), str(script), "exec"), namespace)
+    except SystemExit as exit_:
+        error = None if exit_.code in (None, 0) else exit_
+    except Exception as raised:
+        error = raised
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
-    return Run(tl, error, "" if error is None else user_traceback(error, script))
+        with contextlib.suppress(OSError):  # the script may have moved away with os.chdir
+            os.chdir(saved_cwd)
+    return Run(tl, error, "" if error is None else user_traceback(error, script), engine)
+
+
+def exit_code(error: BaseException) -> int:
+    """The exit code `python script.py` ends with after `error`: sys.exit's own number (1 to
+    255), else 1 (an exception, or sys.exit("a message"))."""
+    if isinstance(error, SystemExit) and isinstance(error.code, int):
+        return error.code if 1 <= error.code <= 255 else 1
+    return 1
 
 
 def _main_namespace(script: Path) -> dict:
@@ -64,18 +92,54 @@ def _main_namespace(script: Path) -> dict:
     }
 
 
-def _tracer(torch: bool, namespace: dict):
+def choose_engine(script: Path, engine: str) -> str:
+    """ "autoviz" or "torch" for `engine`; "auto" looks at the script's imports and at whether
+    PyTorch is installed."""
+    if engine not in ENGINES:
+        raise ScriptError(f"unknown engine {engine!r} (must be one of {list(ENGINES)})")
+    if engine != "auto":
+        return engine
+    if imports_torch(script) and importlib.util.find_spec("torch") is not None:
+        return "torch"
+    return "autoviz"
+
+
+def imports_torch(script: Path) -> bool:
+    """Whether the script says `import torch` or `from torch... import` (not `as` autoviz)."""
+    try:
+        tree = ast.parse(script.read_bytes())
+    except (SyntaxError, ValueError):
+        return False  # running it reports the error
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(
+            a.name.split(".")[0] == "torch" for a in node.names
+        ):
+            return True
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "torch":
+            return True
+    return False
+
+
+def _engine_context(engine: str):
+    if engine == "torch":
+        return contextlib.nullcontext()
+    from .compat import as_torch
+
+    return as_torch()  # `import torch` gives autoviz; undone when the script ends
+
+
+def _tracer(engine: str, namespace: dict):
     import autoviz
 
     # trace_torch imports torch only now, and says how to install it when it is missing.
     # It finds the script's globals from the frames it sees; autoviz.trace is told them.
-    return autoviz.trace_torch() if torch else autoviz.trace(namespace=namespace)
+    return autoviz.trace_torch() if engine == "torch" else autoviz.trace(namespace=namespace)
 
 
 def user_traceback(error: BaseException, script: Path) -> str:
     """The traceback as Python prints it, with only the user's frames (not autoviz's or runpy's)."""
-    if isinstance(error, SystemExit):
-        return f"SystemExit: {error.code}\n"
+    if isinstance(error, SystemExit):  # Python prints a message given to sys.exit, not a number
+        return "" if isinstance(error.code, int) else f"{error.code}\n"
     mine = (str(script), str(script.resolve()))
     frames = [
         f

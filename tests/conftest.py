@@ -109,6 +109,7 @@ def loop_timeline():
         h.backward()
         with autoviz.no_grad():
             a -= 0.1 * a.grad
+            scaled = a * 2  # noqa: F841 (computed under no_grad: a step of kind no_grad)
         a.grad.zero_()
         d = h.detach() * 3
         q = a * d

@@ -141,14 +141,14 @@ def test_a_training_loop_animates_graph_after_graph(pure_engine, tmp_path):
     graphs = [s.details["graph"] for s in tl.steps]
     anim = Animation(tl.save_animation(tmp_path / "loop.svg").read_text())
     layers = {e.get("id"): e for e in anim.root.iter(f"{SVG}svg") if e.get("id")}
-    assert sorted(layers) == ["graph-0", "graph-1"]
+    # The two iterations have one structure (x and 3.0 drawn in each): they share one layout.
+    assert sorted(layers) == ["graph-0"] and sorted(set(graphs)) == [0, 1]
     ids = [e.get("id") for e in anim.root.iter() if e.get("id")]
     assert len(ids) == len(set(ids)), "ids must be unique across the layers"
-    for k, graph in enumerate(graphs):
+    for k in range(len(graphs)):
         t = k + 0.5
-        assert anim.shown(layers["graph-0"], t) == (graph == 0)
-        assert anim.shown(layers["graph-1"], t) == (graph == 1)
-        assert anim.looks(t, f"graph-{graph}") == frame_looks(tl, k), f"step {k}"
+        assert anim.shown(layers["graph-0"], t)
+        assert anim.looks(t, "graph-0") == frame_looks(tl, k), f"step {k}"
 
 
 def mlp():
@@ -206,9 +206,7 @@ def test_gif_has_one_frame_per_step_and_loops(lesson, tmp_path):
 
 def test_gif_without_pillow_says_how_to_install_it(lesson, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "PIL", None)
-    with pytest.raises(
-        ImportError, match=r"saving a GIF needs Pillow: pip install 'autoviz\[gif\]'"
-    ):
+    with pytest.raises(ImportError, match=r"^saving a GIF needs Pillow: pip install pillow$"):
         lesson.save_animation(tmp_path / "a.gif")
     assert not (tmp_path / "a.gif").exists()
 

@@ -206,3 +206,33 @@ def test_the_camera_glides_and_ends_where_reduced_motion_jumps(browser, pages):
         context.close()
     glide, jump = views["no-preference"], views["reduce"]
     assert glide == pytest.approx(jump)
+
+
+PINCH_JS = """() => {
+  const stage = document.querySelector('.av-stage');
+  const r = stage.getBoundingClientRect();
+  const at = (id, x, y, type) => stage.dispatchEvent(new PointerEvent(type, {
+    pointerId: id, clientX: r.left + x, clientY: r.top + y, bubbles: true, isPrimary: id === 1,
+    pointerType: 'touch'}));
+  at(1, 200, 200, 'pointerdown');
+  at(2, 300, 200, 'pointerdown');
+  at(2, 400, 200, 'pointermove');  // the fingers twice as far apart
+  at(1, 200, 200, 'pointerup');
+  at(2, 400, 200, 'pointerup');
+}"""
+
+
+def test_a_pinch_zooms_about_the_fingers(browser, pages):
+    context, page = open_player(browser, pages["mlp"], "1366x768")
+    try:
+        page.keyboard.press("c")  # following off: the view is the learner's
+        before = view_of(page)
+        page.evaluate(PINCH_JS)
+        after = view_of(page)
+        assert after["s"] == pytest.approx(2 * before["s"])
+        # The point between the fingers at the end (300, 200 on the stage) stays put.
+        w, h = page.evaluate("[window.autoviz.player.camera.W, window.autoviz.player.camera.H]")
+        point = lambda v, px, py: (v["x"] + (px - w / 2) / v["s"], v["y"] + (py - h / 2) / v["s"])  # noqa: E731
+        assert point(after, 300, 200) == pytest.approx(point(before, 300, 200), abs=1)
+    finally:
+        context.close()

@@ -100,10 +100,12 @@ def test_missing_engine_error_says_how_to_fix(monkeypatch):
     monkeypatch.setenv("PATH", "")
     monkeypatch.setattr("autoviz.render.layout._bundled", lambda: None)
     diagram = lesson_diagram()
-    with pytest.raises(LayoutEngineNotFound, match=r"Install Graphviz.*reinstall autoviz"):
+    with pytest.raises(
+        LayoutEngineNotFound, match=r"Install Graphviz.*pip install --force-reinstall graphviz-pure"
+    ):
         diagram.svg()
     assert diagram.source.startswith("digraph")  # the DOT text stays available
-    assert "reinstall autoviz" in diagram._repr_mimebundle_()["text/plain"]
+    assert "graphviz-pure" in diagram._repr_mimebundle_()["text/plain"]
 
 
 def test_bad_autoviz_dot_is_reported(monkeypatch):

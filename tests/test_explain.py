@@ -35,16 +35,25 @@ def test_fan_out_shows_the_running_sum():
     add = next(k for k, s in enumerate(tl.steps) if s.kind == "backward" and "Add" in s.caption)
     lines = explain(tl, add).splitlines()
     assert lines[0].endswith("upstream 2.0 × 1.0 = 2.0 → a.grad")
-    assert lines[1].endswith("→ a.grad (sum so far 4.0)")
+    assert lines[1].endswith("→ a.grad (a fans out: 2.0 + 2.0 = 4.0 so far)")
     assert a.grad.item() == 4.0
 
 
 def test_code_lines_are_distinct_and_every_step_points_into_them():
     tl = lesson_timeline()
     lines, index = code_lines(tl)
-    assert [src.text.strip() for src in lines] == ["y = w * x", "z = y + b", "z.backward()"]
+    # In source order: the traced lines, and around them the function and `with` they are in.
+    assert [(src.role, src.text.strip()) for src in lines] == [
+        ("context", "def lesson_timeline():"),
+        ("context", "with autoviz.trace() as tl:"),
+        ("code", "y = w * x"),
+        ("code", "z = y + b"),
+        ("code", "z.backward()"),
+    ]
+    assert [lines[i].line for i in range(len(lines))] == sorted(src.line for src in lines)
     assert [lines[i].text.strip() for i in index[:3]] == ["y = w * x"] * 3
     assert lines[index[-1]].text.strip() == "z.backward()"
+    assert all(lines[i].role == "code" for i in index)
 
 
 def test_quiz_asks_for_gradients_the_step_reveals():

@@ -98,6 +98,9 @@ BINARY = {
     "torch.div": (autoviz.div, floats(), away_from_zero(0.5)),
     "torch.pow": (autoviz.pow, floats(0.5, 2.0), floats()),
     "torch.maximum": (autoviz.maximum, floats(0.6, 2.0), floats(-2.0, 0.4)),
+    "torch.minimum": (autoviz.minimum, floats(0.6, 2.0), floats(-2.0, 0.4)),
+    "a % b": (lambda a, b: a % b, floats(0.1, 0.9), floats(1.1, 2.0)),
+    "torch.fmod": (autoviz.fmod, floats(-0.9, -0.1), floats(1.1, 2.0)),
 }
 
 
@@ -108,7 +111,8 @@ def test_binary_op_with_broadcast_shapes(name, data):
     """Each binary op, on every pair of mutually broadcastable shapes, sums its gradient back."""
     fn, left, right = BINARY[name]
     shapes = data.draw(hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=3))
-    if data.draw(st.booleans()) and name != "torch.maximum":
+    ordered = ("torch.maximum", "torch.minimum", "a % b", "torch.fmod")  # their ranges differ
+    if data.draw(st.booleans()) and name not in ordered:
         fn, left, right = (lambda f: lambda a, b: f(b, a))(fn), right, left  # swap the roles
     a = data.draw(arrays(shapes.input_shapes[0], left))
     b = data.draw(arrays(shapes.input_shapes[1], right))
@@ -190,6 +194,20 @@ UNARY = {
         _clamp_elements(),
     ),
     "clone": (autoviz.clone, lambda x: x.clone(), floats()),
+    "log10": (autoviz.log10, lambda x: x.log10(), floats(0.1, 3.0)),
+    "log2": (autoviz.log2, lambda x: x.log2(), floats(0.1, 3.0)),
+    "log1p": (autoviz.log1p, lambda x: x.log1p(), floats(-0.5, 3.0)),
+    "expm1": (autoviz.expm1, lambda x: x.expm1(), floats()),
+    "exp2": (autoviz.exp2, lambda x: x.exp2(), floats()),
+    "tan": (autoviz.tan, lambda x: x.tan(), floats(-1.2, 1.2)),
+    "rsqrt": (autoviz.rsqrt, lambda x: x.rsqrt(), floats(0.1, 3.0)),
+    "reciprocal": (autoviz.reciprocal, lambda x: x.reciprocal(), away_from_zero(0.3)),
+    "square": (autoviz.square, lambda x: x.square(), floats()),
+    "leaky_relu": (
+        lambda x: autoviz.nn.functional.leaky_relu(x, 0.2),
+        lambda x: autoviz.nn.LeakyReLU(0.2)(x),
+        away_from_zero(),
+    ),
 }
 
 
@@ -233,7 +251,31 @@ REDUCTIONS = {
     "x.mean(-1, keepdim=True)": lambda x: x.mean(-1, keepdim=True),
     "x.mean((1, 2))": lambda x: x.mean((1, 2)),
     "torch.mean(x, dim=(0, 1), keepdim=True)": lambda x: autoviz.mean(x, dim=(0, 1), keepdim=True),
+    "x.sum(axis=1, keepdims=True)": lambda x: x.sum(axis=1, keepdims=True),
+    "x.mean(axis=(0, 2))": lambda x: x.mean(axis=(0, 2)),
+    "x.var()": lambda x: x.var(),
+    "x.var(1)": lambda x: x.var(1),
+    "x.var(dim=(0, 2), unbiased=False, keepdim=True)": lambda x: x.var(
+        dim=(0, 2), unbiased=False, keepdim=True
+    ),
+    "x.std(0, correction=0)": lambda x: x.std(0, correction=0),
+    "torch.std(x, dim=-1, keepdim=True)": lambda x: autoviz.std(x, dim=-1, keepdim=True),
+    "x.norm()": lambda x: x.norm(),
+    "x.norm(p=1)": lambda x: x.norm(p=1),
+    "x.norm(p=3, dim=1)": lambda x: x.norm(p=3, dim=1),
+    "torch.norm(x, dim=(0, 2), keepdim=True)": lambda x: autoviz.norm(x, dim=(0, 2), keepdim=True),
+    "x.cumsum(1)": lambda x: x.cumsum(1),
+    "torch.cumsum(x, dim=-1)": lambda x: autoviz.cumsum(x, dim=-1),
+    "x.prod()": lambda x: x.prod(),
+    "x.prod(2, keepdim=True)": lambda x: x.prod(2, keepdim=True),
+    "torch.logsumexp(x, 1)": lambda x: autoviz.logsumexp(x, 1),
+    "x.logsumexp((0, 2), keepdim=True)": lambda x: x.logsumexp((0, 2), keepdim=True),
 }
+
+
+def _spread(shape):
+    """Values at least 0.1 apart and away from zero (var of equal values, |x| at 0)."""
+    return distinct(shape).map(lambda a: a + np.sign(a + 1e-9) * 0.3)
 
 
 @pytest.mark.parametrize("name", sorted(REDUCTIONS))
@@ -241,7 +283,8 @@ REDUCTIONS = {
 @given(data=st.data())
 def test_sum_and_mean(name, data):
     """sum and mean over everything, one dim, negative dims, tuples of dims, with keepdim."""
-    x = data.draw(arrays(data.draw(SHAPES_3D)))
+    shape = data.draw(SHAPES_3D.filter(lambda s: min(s) >= 2))
+    x = data.draw(_spread(shape) if "norm" in name or "std" in name else arrays(shape))
     gradcheck(REDUCTIONS[name], x)
 
 

@@ -148,7 +148,7 @@ def test_above_collapse_above_modules_become_boxes_and_repeats_roll_up():
     assert list(boxes(source).values()) == ["net.0", "net.1 … net.4 ×4", "net.5"]
     assert "(2, 8) → (2, 8)" in source  # the rolled-up blocks' shapes in and out
     assert re.search(r"m1 -> m2 .*\n\tm2 -> m3 ", source)
-    assert legend(source) == ["op", "output", "module"]
+    assert legend(source) == ["op", "output", "constant", "module"]  # x is drawn, grey
 
 
 def test_repeats_stay_rolled_up_while_the_rest_opens_as_far_as_it_fits():
@@ -219,7 +219,7 @@ def test_too_many_nodes_stop_before_the_layout_engine(monkeypatch):
     with pytest.raises(GraphTooLarge) as info:
         autoviz.draw(y, max_nodes=50)
     message = str(info.value)
-    assert "would draw 61 nodes, more than max_nodes=50" in message
+    assert "would draw 91 nodes, more than max_nodes=50" in message  # 1.5 is drawn each time
     assert "was not started" in message and "nn.Module" in message and "max_nodes=" in message
     assert calls == []
 

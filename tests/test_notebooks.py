@@ -115,7 +115,7 @@ def test_bridge_lesson_says_plainly_when_torch_is_missing(kernel_specs, tmp_path
     (error,) = [o for o in first.outputs if o.output_type == "error"]
     assert error.traceback == [
         "PyTorch is not installed here, so this lesson cannot run. Install it with "
-        '`pip install "autoviz[torch]"`, restart the kernel and run again. '
+        "`pip install torch`, restart the kernel and run again. "
         "Lessons 1-7 do not need it."
     ]
 

@@ -18,8 +18,10 @@ def legend_kinds(source: str) -> list[str]:
 
 def test_legend_lists_only_the_kinds_present():
     a = autoviz.tensor(1.0, requires_grad=True)
-    source = autoviz.draw(a * 2.0).source
+    source = autoviz.draw(a.exp()).source
     assert legend_kinds(source) == ["leaf", "op", "output"]  # no intermediate, no constant
+    # Every input of an op is drawn: the 2.0 of a * 2.0 is a grey constant.
+    assert legend_kinds(autoviz.draw(a * 2.0).source) == ["leaf", "op", "output", "constant"]
     assert legend_kinds(autoviz.draw(a * 2.0, legend=False).source) == []
 
 
@@ -107,7 +109,7 @@ def test_save_json_and_pdf(tmp_path, engine):
     diagram = autoviz.draw(x * 3.0)
     doc = json.loads(diagram.save(tmp_path / "g.json").read_text())
     assert doc["format"] == "autoviz-graph" and [n["kind"] for n in doc["nodes"]] == [
-        "leaf", "op", "output", ]  # fmt: skip
+        "leaf", "constant", "op", "output", ]  # fmt: skip
     if engine == "dot":
         assert diagram.save(tmp_path / "g.pdf").read_bytes().startswith(b"%PDF")
     else:

@@ -36,6 +36,15 @@ def freed_graph_timeline():
     return tl
 
 
+def error_timeline():
+    """A program that raises: its timeline ends with an error step, the failing op red."""
+    w = autoviz.ones(3, 2, requires_grad=True)
+    with pytest.raises(RuntimeError), autoviz.trace() as tl:
+        h = autoviz.ones(4, 3) @ w
+        h @ w
+    return tl
+
+
 @functools.cache
 def texts() -> dict:
     return {
@@ -43,6 +52,7 @@ def texts() -> dict:
         "mlp": mlp_timeline().to_json(),
         "loop": loop_timeline().to_json(),
         "freed": freed_graph_timeline().to_json(),
+        "error": error_timeline().to_json(),
     }
 
 
@@ -67,7 +77,8 @@ def test_the_real_timelines_load_and_write_back_byte_for_byte():
         assert load(text).to_json() == text, name
     kinds = {s["kind"] for text in texts().values() for s in json.loads(text)["steps"]}
     assert {"leaf", "op", "seed", "backward", "accumulate", "free", "zero_grad"} <= kinds
-    assert {"update", "detach", "no_grad", "retain_grad", "set_grad"} <= kinds
+    assert {"update", "detach", "no_grad", "constant", "retain_grad", "set_grad"} <= kinds
+    assert "error" in kinds
 
 
 def test_every_view_works_after_backward_into_a_freed_graph(tmp_path, pure_engine):
@@ -136,15 +147,21 @@ def test_each_bad_field_is_named(text, message):
     assert message in str(raised.value)
 
 
+ACCUMULATE = 18  # the mlp timeline's first accumulate step (net.2.bias.grad, shape (1,))
+
+
 def test_a_bad_field_deep_in_the_file_is_named_by_its_path():
-    text = mutated("mlp", lambda d: d["steps"][19]["changes"][0].__setitem__(2, [[1.0, "x"]]))
-    with pytest.raises(TimelineFormatError, match=r"^steps\[19\]\.changes\[0\]\[2\]\[0\]\[1\]: "):
+    assert json.loads(texts()["mlp"])["steps"][ACCUMULATE]["kind"] == "accumulate"
+    text = mutated(
+        "mlp", lambda d: d["steps"][ACCUMULATE]["changes"][0].__setitem__(2, [[1.0, "x"]])
+    )
+    with pytest.raises(TimelineFormatError, match=r"^steps\[18\]\.changes\[0\]\[2\]\[0\]\[1\]: "):
         load(text)
 
 
 def test_a_grad_of_another_shape_than_its_tensor_is_refused():
-    text = mutated("mlp", lambda d: d["steps"][19]["changes"][0].__setitem__(2, [1.0, 2.0]))
-    with pytest.raises(TimelineFormatError, match=r"steps\[19\]\.changes\[0\]\[2\]: .*\(2,\)"):
+    text = mutated("mlp", lambda d: d["steps"][ACCUMULATE]["changes"][0].__setitem__(2, [1.0, 2.0]))
+    with pytest.raises(TimelineFormatError, match=r"steps\[18\]\.changes\[0\]\[2\]: .*\(2,\)"):
         load(text)
 
 

@@ -33,7 +33,7 @@ def test_lesson_example_steps_by_hand():
         "x": "leaf", "w": "leaf", "b": "leaf", "y": "intermediate", "z": "output",
     }  # fmt: skip
     seed = tl.steps[5]
-    assert seed.details["grad"] == 1.0 and seed.caption == "Backward starts at z: dz/dz = 1.0."
+    assert seed.details["grad"] == 1.0 and seed.caption == "Backward starts at z: ∂z/∂z = 1.0."
     mul = tl.steps[8]
     assert tl.nodes[int(mul.nodes[0][1:]) - 1].op == "MulBackward0"
     flows = {tl.nodes[int(tl.edges[f.edge].source[1:]) - 1].name: f for f in mul.flows}
@@ -100,7 +100,15 @@ def test_broadcast_reduction_is_a_visible_step_with_both_shapes():
     reduce = next(s for s in tl.steps if s.kind == "reduce")
     assert reduce.details["from_shape"] == [3, 4] and reduce.details["to_shape"] == [4]
     assert tl.nodes[int(reduce.nodes[0][1:]) - 1].name == "bias"
-    assert "summed back to (4,)" in reduce.caption
+    assert "(3, 4) is summed over dim 0 back to (4,)" in reduce.caption
+    assert reduce.details["dims"] == [0]
+    # The addition sends bias the upstream gradient at the output's shape, (3, 4) ones: the
+    # sum over dim 0 happens at the reduce step, which sends the (4,) threes along the edge.
+    add = tl.steps[reduce.index - 1]
+    assert add.kind == "backward" and add.flows[1].shape == (3, 4)
+    np.testing.assert_array_equal(add.flows[1].contribution, np.ones((3, 4)))
+    np.testing.assert_array_equal(reduce.flows[0].contribution, [3.0, 3.0, 3.0, 3.0])
+    assert reduce.flows[0].edge == add.flows[1].edge
     np.testing.assert_array_equal(names(tl[-1])["bias"].grad, [3.0, 3.0, 3.0, 3.0])
 
 
@@ -115,7 +123,9 @@ def test_large_gradients_keep_their_shapes():
     reduce = next(s for s in tl.steps if s.kind == "reduce")
     assert reduce.details["from_shape"] == [2, 2000] and reduce.details["to_shape"] == [2000]
     mul = next(s for s in tl.steps if s.kind == "backward" and len(s.flows) == 2)
-    assert [f.shape for f in mul.flows] == [(2, 2000), (2000,)]
+    # The op sends both inputs a gradient of its output's shape; bias's is summed next step.
+    assert [f.shape for f in mul.flows] == [(2, 2000), (2, 2000)]
+    assert [f.shape for f in reduce.flows] == [(2000,)] and reduce.index == mul.index + 1
     assert mul.flows[0].contribution is None and mul.details["grad"] is None
     accumulated = [s for s in tl.steps if s.kind == "accumulate"]
     assert [s.details["incoming"] for s in accumulated] == [None, None]
@@ -224,11 +234,12 @@ def test_names_come_from_the_variable_each_result_is_stored_in():
     made_by = {e.target: e.source for e in tl.edges}
     ops = {n.id: n.op for n in tl.nodes}
     tensors = [n for n in tl.nodes if n.kind in ("leaf", "intermediate", "output")]
+    # Distinct tensors get distinct labels: a rebound variable's later tensors are y₁, h₁.
     assert [n.name for n in tensors] == [
         "w",
         "x",
         "y",
-        "y",
+        "y₁",
         "t1",
         "z",
         "a",
@@ -237,7 +248,7 @@ def test_names_come_from_the_variable_each_result_is_stored_in():
         "t2",
         "loss",
         "h",
-        "h",
+        "h₁",
     ]
     made = {n.name: ops.get(made_by.get(n.id)) for n in tensors}
     assert made["t2"] == "LogSoftmaxBackward0" and made["loss"] == "NllLossBackward0"
@@ -259,7 +270,7 @@ def test_names_survive_python_calls_in_loops_and_stores_that_are_not_the_tensor(
         kept = len(copies)  # noqa: F841 (a store of something that is not a tensor)
         out = total.sum()
     tensors = [n.name for n in tl.nodes if n.kind in ("intermediate", "output")]
-    assert tensors[:3] == ["h", "h", "h"] and tensors[-1] == "out"
+    assert tensors[:3] == ["h", "h₁", "h₂"] and tensors[-1] == "out"
     assert tensors.count("total") == 1 and "parts" not in tensors and "kept" not in tensors
     assert out.item() == pytest.approx(6 * float(h.sum().item()))
 
@@ -281,7 +292,7 @@ def test_names_in_a_module_with_hundreds_of_variables():
         "    y = y * 2.0\n"
         "    y = y * 2.0\n"
     )
-    assert tensor_names_of_module(source) == ["w", "y", "y", "y"]
+    assert tensor_names_of_module(source) == ["w", "y", "y₁", "y₂"]
 
 
 def test_in_place_ops_on_graph_tensors_feed_later_ops_from_their_result():
@@ -294,7 +305,7 @@ def test_in_place_ops_on_graph_tensors_feed_later_ops_from_their_result():
     nodes = {n.id: n for n in tl.nodes}
     chain = [(nodes[e.source].name or nodes[e.source].op, nodes[e.target].op) for e in tl.edges]
     assert ("MulBackward0", None) in chain and chain[-2:] == [
-        ("y", "SumBackward0"),
+        ("y₁", "SumBackward0"),  # the in-place op's result, a tensor of its own
         ("SumBackward0", None),
     ]
     into_sum = next(e for e in tl.edges if nodes[e.target].op == "SumBackward0")
@@ -343,7 +354,7 @@ def test_names_in_code_run_at_module_level():
         "    y = x * 3.0\n"
         "    y = (y + 1.0).relu()\n"
     )
-    assert tensor_names_of_module(source) == ["x", "y", "t1", "y"]
+    assert tensor_names_of_module(source) == ["x", "y", "t1", "y₁"]
 
 
 def test_json_round_trip_and_determinism():

@@ -671,7 +671,7 @@ LESSONS["08_pytorch_bridge"] = [
         "pictures are drawn from **real PyTorch**: autoviz reads the graph torch recorded "
         "(`grad_fn`, `next_functions`) and watches torch's own backward pass.\n\n"
         "This lesson needs PyTorch. If it is not installed, the first cell says so and stops; "
-        'install it with `pip install "autoviz[torch]"` and restart the kernel. The other '
+        "install it with `pip install torch` and restart the kernel. The other "
         "lessons run without it."
     ),
     code(
@@ -691,7 +691,7 @@ LESSONS["08_pytorch_bridge"] = [
         'if importlib.util.find_spec("torch") is None:\n'
         "    raise NoPyTorch(\n"
         '        "PyTorch is not installed here, so this lesson cannot run. Install it with "\n'
-        "        '`pip install \"autoviz[torch]\"`, restart the kernel and run again.'\n"
+        "        '`pip install torch`, restart the kernel and run again.'\n"
         '        " Lessons 1-7 do not need it."\n'
         "    )\n"
         "import torch  # the real one this time\n"

@@ -9,16 +9,19 @@ __all__ = ["graph_of_torch", "is_torch_object", "require_torch", "trace_torch"]
 
 
 def is_torch_object(obj) -> bool:
-    """Whether `obj`'s type comes from torch, told without importing torch."""
-    return type(obj).__module__.split(".")[0] == "torch"
+    """Whether `obj`'s type comes from torch, told without importing torch (autoviz's own
+    tensors take torch's module name inside `as_torch()`, so they are told apart first)."""
+    from ..engine.tensor import Tensor
+
+    return type(obj).__module__.split(".")[0] == "torch" and not isinstance(obj, Tensor)
 
 
-def graph_of_torch(root, namespace: dict | None = None):
+def graph_of_torch(root, namespace: dict | None = None, max_nodes: int | None = None):
     """The plain-data Graph behind torch tensor `root`, named after `namespace`'s variables."""
     require_torch("draw() of a torch tensor")
     from .walk import graph_of_torch as walk
 
-    return walk(root, namespace or {})
+    return walk(root, namespace or {}, max_nodes)
 
 
 class trace_torch:
@@ -40,5 +43,5 @@ class trace_torch:
         self.recorder = TorchRecorder(sys._getframe(1))
         return self.recorder.start()
 
-    def __exit__(self, *exc) -> None:
-        self.recorder.stop()
+    def __exit__(self, kind, error, tb) -> None:
+        self.recorder.stop(error)

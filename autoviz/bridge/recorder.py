@@ -9,12 +9,15 @@ from pathlib import Path
 
 import torch
 from torch.nn.modules import module as nn_module
+from torch.optim import optimizer as optim_module
 from torch.overrides import TorchFunctionMode
 
 from ..tracing.builder import build
 from ..tracing.naming import StoredNames
+from ..tracing.recorder import op_name
 from ..tracing.symbols import ELEMENTWISE
 from ..tracing.timeline import Timeline
+from ..tracing.updates import update_rule
 from .calls import (
     as_list,
     constant_value,
@@ -24,7 +27,7 @@ from .calls import (
     tensors_in,
 )
 from .modules import ModuleMap
-from .saved import saved_tensors
+from .saved import saved_arguments, saved_tensors
 from .view import ACCUMULATE_GRAD, TorchView, Unseen, keep_gradient, tensor_preview
 
 # Frames inside these are skipped when finding the user's line: autoviz, and torch's own Python
@@ -62,6 +65,10 @@ class TorchRecorder:
         self.module_stack = []  # nn.Modules whose forward is running
         self.op_stacks = {}  # id(grad_fn) -> the modules running when it was made
         self.saved = {}  # id(grad_fn) -> its saved tensors, read before backward frees them
+        self.arguments = {}  # id(grad_fn) -> what it used besides its inputs (an exponent)
+        self.stepping = False  # inside an optimizer's step: its in-place work is one update
+        self.callers = {}  # code object -> the caller's (file, line), as recorder._callers
+        self.zeroing = None  # the frame of the zero_grad() whose grads are being reset
         self.locals = {}  # id(grad_fn) -> local derivatives, found before it ran on a zero
         self.user_globals = {}  # id -> globals of the user's modules seen (a script run by the CLI)
         self.active = False
@@ -74,14 +81,19 @@ class TorchRecorder:
         self.handles += [
             nn_module.register_module_forward_pre_hook(self._enter_module),
             nn_module.register_module_forward_hook(self._exit_module, always_call=True),
+            optim_module.register_optimizer_step_pre_hook(self._enter_step),
+            optim_module.register_optimizer_step_post_hook(self._exit_step),
         ]
         self.mode = _Mode(self)
         self.mode.__enter__()
         self.active = True
         return self.timeline
 
-    def stop(self) -> None:
-        """Stop recording, name what the block's variables hold, then build on first use."""
+    def stop(self, error: BaseException | None = None) -> None:
+        """Stop recording, name what the block's variables hold, then build on first use.
+        `error`: what the block raised, if it did."""
+        if isinstance(error, Exception):
+            self._raised(error)
         self.active = False
         self.mode.__exit__(None, None, None)
         for handle in self.handles:
@@ -96,10 +108,10 @@ class TorchRecorder:
                 self.names.setdefault(id(value), name)
         modules = ModuleMap(namespace)
         op_modules = {key: modules.of_stack(stack) for key, stack in self.op_stacks.items()}
-        view = TorchView(modules, op_modules, self.saved)
+        view = TorchView(modules, op_modules, self.saved, self.arguments)
         log, names = self.log, self.names
         self.timeline._pending = lambda tl: build(tl, log, names, view=view)
-        self.log, self.block_frame = [], None
+        self.log, self.block_frame, self.zeroing, self.callers = [], None, None, {}
 
     # -- where a call came from, and what it is called ---------------------------------------------
     def _where(self):
@@ -109,7 +121,22 @@ class TorchRecorder:
         frame = frame or self.block_frame
         self.user_globals.setdefault(id(frame.f_globals), frame.f_globals)
         self._name_pending()
-        return frame, (frame.f_code.co_filename, frame.f_lineno)
+        code = frame.f_code
+        if code not in self.callers:
+            self.callers[code] = self._caller(frame)
+        return frame, (code.co_filename, frame.f_lineno, self.callers[code])
+
+    def _caller(self, frame):
+        """(file, line) of the user's line that called `frame`'s function (through torch's
+        frames, such as nn.Module.__call__); None at the traced block's own level."""
+        if frame is self.block_frame:
+            return None
+        caller = frame.f_back
+        while caller is not None and caller is not self.block_frame:
+            if not _is_internal(caller.f_code):
+                return caller.f_code.co_filename, caller.f_lineno
+            caller = caller.f_back
+        return None
 
     def _expect_name(self, tensor, frame) -> None:
         target = self.stored.get(frame.f_code, frame.f_lasti)
@@ -125,7 +152,7 @@ class TorchRecorder:
     # -- every torch function call -----------------------------------------------------------------
     def call(self, func, args, kwargs):
         kind = kind_of(func)
-        if kind == "get":
+        if kind == "get" or (self.stepping and kind != "backward"):
             return func(*args, **kwargs)
         if kind == "backward":
             return self._backward(func, args, kwargs)
@@ -133,7 +160,11 @@ class TorchRecorder:
         retaining = isinstance(first, torch.Tensor) and first.retains_grad
         needed_grad = isinstance(first, torch.Tensor) and first.requires_grad
         grad_enabled = torch.is_grad_enabled()
-        out = func(*args, **kwargs)
+        try:
+            out = func(*args, **kwargs)
+        except Exception as error:
+            self._failed(func, args, kwargs, error)
+            raise
         if kind == "set":
             if getattr(func.__self__, "__name__", "") == "grad":
                 self._set_grad(*args[:2])
@@ -163,7 +194,8 @@ class TorchRecorder:
                     self._leaf(t)
                 elif t.grad_fn is None and inputs:
                     frame, src = self._where()
-                    self.log.append(("untracked", src, t, inputs, tensor_preview(t)))
+                    value = tensor_preview(t)
+                    self.log.append(("untracked", src, t, inputs, value, grad_enabled))
                     self._expect_name(t, frame)
 
     def _new_nodes(self, outs) -> list:
@@ -204,6 +236,7 @@ class TorchRecorder:
             constants = [constant_value(v) for v in inputs]
             self.log.append(("op", src, fn, out, inputs, constants, tensor_preview(out)))
             self.op_stacks[id(fn)], self.saved[id(fn)] = stack, saved_tensors(fn)
+            self.arguments[id(fn)] = _arguments(fn, args)
             self.handles.append(fn.register_hook(partial(self._on_node, fn)))
             if fn.name() in ELEMENTWISE and not out.shape:  # scalars only, as _before_node
                 self.handles.append(fn.register_prehook(partial(self._before_node, fn)))
@@ -246,14 +279,94 @@ class TorchRecorder:
     def _inplace(self, func, args) -> None:
         _, src = self._where()
         targets = args[0] if args and isinstance(args[0], list | tuple) else args[:1]
-        kind = "zero" if func.__name__ == "zero_" else "inplace"
+        zero = func.__name__ in ("zero_", "_foreach_zero_")
         for t in targets:
-            if isinstance(t, torch.Tensor):
-                self.log.append((kind, src, t, tensor_preview(t)))
+            if not isinstance(t, torch.Tensor):
+                continue
+            if zero and self._reset_grad(t, src, False):
+                continue
+            self.log.append(("zero" if zero else "inplace", src, t, tensor_preview(t)))
 
     def _set_grad(self, t, value) -> None:
         _, src = self._where()
+        if value is None and self._reset_grad(t, src, True):
+            return
         self.log.append(("set_grad", src, t, value, tensor_preview(value)))
+
+    def _reset_grad(self, t, src, set_to_none: bool) -> bool:
+        """A grad reset by zero_grad(): one record for every parameter it resets, as
+        autoviz's engine sends one event. `t` is the parameter (`p.grad = None`) or its grad
+        (`p.grad.zero_()`). False when no zero_grad() is running."""
+        frame = _zero_grad_frame()
+        if frame is None:
+            return False
+        if set_to_none:
+            owner, value = t, None
+        else:
+            owner = self._grad_owners().get(id(t))
+            if owner is None:
+                return False
+            value = tensor_preview(t)
+        last = self.log[-1] if self.log else None
+        if last is not None and last[0] == "zero_grad" and self.zeroing is frame:
+            last[2].append(owner)
+            last[3].append(value)
+        else:
+            self.log.append(("zero_grad", src, [owner], [value], set_to_none))
+            self.zeroing = frame
+        return True
+
+    def _grad_owners(self) -> dict:
+        """id(a .grad tensor) -> the leaf it belongs to, for the leaves the log has seen."""
+        owners = {}
+        for fn in self.known.values():
+            if isinstance(fn, ACCUMULATE_GRAD) and fn.variable.grad is not None:
+                owners[id(fn.variable.grad)] = fn.variable
+        return owners
+
+    # -- optimizer steps ---------------------------------------------------------------------------
+    def _enter_step(self, optimizer, args, kwargs) -> None:
+        self.stepping = True
+
+    def _exit_step(self, optimizer, args, kwargs) -> None:
+        """One update record per parameter the step changed, as autoviz's optimizers send.
+        (Still `stepping` meanwhile: this hook runs under the recorder's mode, so the previews'
+        own torch calls would be recorded.)"""
+        _, src = self._where()
+        for group in optimizer.param_groups:
+            rule = update_rule(type(optimizer).__name__, group)
+            for p in group["params"]:
+                if p.grad is not None:
+                    self.log.append(("update", src, p, tensor_preview(p), rule))
+        self.stepping = False
+
+    # -- the program raised ------------------------------------------------------------------------
+    def _failed(self, func, args, kwargs, error, roots=None) -> None:
+        """A torch call raised: the op, given its tensors, drawn red; for a backward through
+        a freed graph, the node whose saved tensors were gone."""
+        self.stepping = False
+        _, src = self._where()
+        node = _freed_node(roots) if roots else None
+        if node is not None and id(node) in self.known:
+            failed = (node, None, [], ())
+        else:
+            tensors = tensors_in((args, kwargs))
+            failed = (None, op_name(getattr(func, "__name__", "call")), tensors, ())
+            if self.module_stack:
+                failed = (*failed[:3], tuple(self.module_stack))
+        self.log.append(("error", src, *failed, type(error).__name__, str(error)))
+        self.failed = error
+
+    def _raised(self, error) -> None:
+        """The block raised outside any torch call (a Python error in the user's code)."""
+        if error is getattr(self, "failed", None):
+            return
+        tb, src = error.__traceback__, None
+        while tb is not None:
+            if not _is_internal(tb.tb_frame.f_code):
+                src = (tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+            tb = tb.tb_next
+        self.log.append(("error", src, None, None, [], (), type(error).__name__, str(error)))
 
     # -- backward ----------------------------------------------------------------------------------
     def _backward(self, func, args, kwargs):
@@ -271,7 +384,11 @@ class TorchRecorder:
             if isinstance(t, torch.Tensor) and t.grad_fn is not None
         ]
         self.log.append(("seed", src, seeds))
-        result = func(*args, **kwargs)
+        try:
+            result = func(*args, **kwargs)
+        except Exception as error:
+            self._failed(func, args, kwargs, error, roots)
+            raise
         retain = bound.get("retain_graph")
         retain = bound.get("create_graph", False) if retain is None else retain
         self.log.append(("end", None, bool(retain)))
@@ -312,6 +429,43 @@ class TorchRecorder:
     def _exit_module(self, module, args, output) -> None:
         if self.module_stack and self.module_stack[-1] is module:
             self.module_stack.pop()
+
+
+def _arguments(fn, args) -> list:
+    """What `fn` used besides its inputs, read now (backward frees saved values): the
+    exponent of `t ** 2`, nll_loss's labels; the number of `1 - t`, which torch keeps no
+    trace of, from the call's arguments."""
+    if fn.name() == "RsubBackward1":
+        return [a for a in args[1:2] if isinstance(a, int | float)]
+    return saved_arguments(fn)
+
+
+def _freed_node(roots):
+    """The node a backward through a freed graph fails at: the first, in torch's order
+    (latest made first), whose saved tensors backward has freed."""
+    found, stack = {}, [t.grad_fn for t in roots if getattr(t, "grad_fn", None) is not None]
+    while stack:
+        fn = stack.pop()
+        if fn is not None and id(fn) not in found and not isinstance(fn, ACCUMULATE_GRAD):
+            found[id(fn)] = fn
+            stack += [child for child, _ in fn.next_functions]
+    for fn in sorted(found.values(), key=lambda f: -f._sequence_nr()):
+        for attr in (a for a in dir(fn) if a.startswith("_saved_")):
+            try:
+                getattr(fn, attr)
+            except RuntimeError:
+                return fn
+    return None
+
+
+def _zero_grad_frame():
+    """The frame of the optimizer's or module's zero_grad() running now, if any."""
+    frame = sys._getframe(2)
+    while frame is not None and _is_internal(frame.f_code):
+        if frame.f_code.co_name == "zero_grad":
+            return frame
+        frame = frame.f_back
+    return None
 
 
 def _is_internal(code) -> bool:

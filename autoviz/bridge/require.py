@@ -9,8 +9,7 @@ def require_torch(what: str):
         import torch
     except ImportError as error:
         raise TorchNotInstalled(
-            f"{what} needs PyTorch, which is not installed. "
-            'Install it with: pip install "autoviz[torch]"',
+            f"{what} needs PyTorch, which is not installed. Install it with: pip install torch",
             name="torch",
         ) from error
     return torch

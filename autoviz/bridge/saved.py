@@ -36,3 +36,25 @@ def _attributes(fn) -> list:
     roles = [f"{SAVED_PREFIX}{name}" for name, _ in SAVED.get(fn.name(), ())]
     found = sorted(a for a in dir(fn) if a.startswith(SAVED_PREFIX))
     return sorted(found, key=lambda a: roles.index(a) if a in roles else len(roles))
+
+
+# Backward node -> the saved attributes holding what the op used besides its inputs.
+_ARGUMENTS = {
+    "PowBackward0": ("_saved_exponent",),
+    "PowBackward2": ("_saved_self",),
+    "DivBackward1": ("_saved_other",),
+    "NllLossBackward0": ("_saved_target",),
+    "NllLoss2DBackward0": ("_saved_target",),
+}
+
+
+def saved_arguments(fn) -> list:
+    """The numbers and tensors `fn` used besides its inputs, as autoviz's ops keep them
+    (tracing.view's _ARGUMENTS); empty where backward has freed them."""
+    found = []
+    for attr in _ARGUMENTS.get(fn.name(), ()):
+        try:
+            found.append(getattr(fn, attr))
+        except RuntimeError:  # "Trying to backward through the graph a second time ..."
+            return []
+    return found

@@ -4,8 +4,9 @@ import numpy as np
 import torch
 
 from ..tracing.preview import PREVIEW_LIMIT
+from ..tracing.saved import SAVED
 from .modules import ModuleMap
-from .saved import saved_tensors
+from .saved import saved_arguments, saved_tensors
 
 ACCUMULATE_GRAD = torch._C._functions.AccumulateGrad
 _NUMPY_FLOATS = (torch.float16, torch.float32, torch.float64)
@@ -67,9 +68,12 @@ class TorchView:
     tensor_types = (torch.Tensor, Unseen)
     accumulate_types = (ACCUMULATE_GRAD,)
 
-    def __init__(self, modules: ModuleMap | None = None, op_modules=None, saved=None) -> None:
+    def __init__(
+        self, modules: ModuleMap | None = None, op_modules=None, saved=None, arguments=None
+    ) -> None:
         self.modules = modules or ModuleMap({})
-        self.op_modules, self.saved_by_op = op_modules, saved  # id(grad_fn) -> ...
+        # id(grad_fn) -> what the recorder saw while forward ran (backward frees saved tensors)
+        self.op_modules, self.saved_by_op, self.arguments_by_op = op_modules, saved, arguments
 
     @staticmethod
     def given_name(t) -> None:
@@ -88,33 +92,71 @@ class TorchView:
 
     @staticmethod
     def value(t):
+        if isinstance(t, Unseen):
+            try:
+                result = getattr(t.grad_fn, "_saved_result", None)  # exp and others keep it
+            except RuntimeError:  # freed by backward
+                result = None
+            return tensor_preview(result) if isinstance(result, torch.Tensor) else None
         return tensor_preview(t)
 
     @staticmethod
     def grad(t):
         # .grad of a non-leaf that does not retain it warns in torch: never ask for it.
-        if t.is_leaf or t.retains_grad:
+        if not isinstance(t, Unseen) and (t.is_leaf or t.retains_grad):
             return tensor_preview(t.grad)
         return None
 
     @staticmethod
     def retains_grad(t) -> bool:
-        return t.retains_grad
+        return not isinstance(t, Unseen) and t.retains_grad
+
+    def in_module(self, fn) -> bool:
+        """Whether the op ran in an nn.Module: recorded, or told by its parameters."""
+        if self.op_modules is not None:
+            return bool(self.op_modules.get(id(fn)))
+        owner = self.modules.owner
+        return any(
+            child is not None and id(getattr(child, "variable", None)) in owner
+            for child, _ in fn.next_functions
+        )
 
     @staticmethod
-    def output(fn) -> tuple:
-        unseen = Unseen(fn)
-        try:
-            result = getattr(fn, "_saved_result", None)  # ops such as exp keep their output
-        except RuntimeError:  # freed by backward
-            result = None
-        value = tensor_preview(result) if isinstance(result, torch.Tensor) else None
-        return unseen.shape, dtype_name(unseen.dtype), value
+    def storage(t):
+        """Where `t`'s data is: the same for a detached tensor and its source."""
+        if isinstance(t, Unseen):
+            return None
+        return (t.untyped_storage().data_ptr(), t.storage_offset(), tuple(t.shape), t.stride())
+
+    @staticmethod
+    def stand_in(fn):
+        return Unseen(fn)
+
+    @staticmethod
+    def constant_input(fn, index: int):
+        """Input `index` of `fn` that needs no gradient, when torch saved it (the `x` of
+        `w * x` is `_saved_other`); None when torch keeps no trace of it (the 1 of `y + 1`)."""
+        for name, where in SAVED.get(fn.name(), ()):
+            if where == index:
+                try:
+                    return getattr(fn, f"_saved_{name}")
+                except (AttributeError, RuntimeError):  # freed by backward
+                    return None
+        return None
+
+    def arguments(self, fn) -> list:
+        """What the op used besides its inputs (nll_loss's labels, an exponent)."""
+        if self.arguments_by_op is not None:
+            return self.arguments_by_op.get(id(fn), [])
+        return saved_arguments(fn)
 
     def op_module(self, fn) -> list:
         if self.op_modules is not None:
             return self.op_modules.get(id(fn), [])
         return self.modules.of_op(fn)
+
+    def running_modules(self, running: tuple) -> list:
+        return self.modules.of_stack(running)
 
     def param_module(self, t) -> list:
         return self.modules.of_parameter(t) if isinstance(t, torch.Tensor) else []

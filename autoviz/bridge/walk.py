@@ -8,14 +8,14 @@ from .modules import ModuleMap, common_chain
 from .view import TorchView
 
 
-def graph_of_torch(root, namespace: dict) -> Graph:
+def graph_of_torch(root, namespace: dict, max_nodes: int | None = None) -> Graph:
     """Walk `root.grad_fn` as walk.graph_of walks autoviz's tensors, with torch's view."""
     if not isinstance(root, torch.Tensor):
         raise TypeError(
             f"draw() expects a tensor, a Graph or a Timeline, got {type(root).__name__}; "
             "to draw a module, draw what it returns: autoviz.draw(net(x))"
         )
-    graph = graph_of(root, namespace, TorchView(ModuleMap(namespace)))
+    graph = graph_of(root, namespace, TorchView(ModuleMap(namespace)), max_nodes)
     _enclose_ops_between_modules(graph)
     return graph
 

@@ -1,60 +1,181 @@
 """Making tensors: zeros, ones, ranges, from numpy (random ones: `sampling`)."""
 
+import math
+
 import numpy as np
 
+from .device import check_device
 from .dtypes import to_numpy_dtype
+from .fma import fma, fma32
+from .keywords import into
 from .tensor import Tensor, make, new_leaf
 
 
-def _shape(size) -> tuple:
+def _shape(size, name: str = "") -> tuple:
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        return tuple(size[0])
-    return tuple(size)
+        size = tuple(size[0])
+    shape = tuple(size)
+    if any(n < 0 for n in shape):
+        if name == "zeros":  # PyTorch's zeros checks the sizes itself, in its own words
+            raise RuntimeError("zeros: Dimension size must be non-negative.")
+        raise RuntimeError(
+            f"Trying to create tensor with negative dimension {min(shape)}: {list(shape)}"
+        )
+    return shape
+
+
+def _size_keyword(size: tuple, keywords: dict, name: str) -> tuple:
+    """`torch.zeros(size=(2, 3))`: the shape given by keyword, as PyTorch allows."""
+    if set(keywords) - {"size", "layout", "pin_memory", "memory_format"}:
+        raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(keywords))}'")
+    if "size" in keywords:
+        if size:
+            raise TypeError(f"{name}() got multiple values for argument 'size'")
+        return (keywords["size"],)
+    return size
 
 
 def _dt(dtype, default="float32"):
     return to_numpy_dtype(dtype) if dtype is not None else np.dtype(default)
 
 
-def zeros(*size, dtype=None, requires_grad=False, name=None) -> Tensor:
-    return new_leaf(np.zeros(_shape(size), _dt(dtype)), requires_grad, name)
+def _made(arr, requires_grad, name, device, out, what):
+    check_device(device)
+    result = new_leaf(arr, requires_grad, name)
+    return result if out is None else into(out, result, what)
 
 
-def ones(*size, dtype=None, requires_grad=False, name=None) -> Tensor:
-    return new_leaf(np.ones(_shape(size), _dt(dtype)), requires_grad, name)
+def zeros(*size, out=None, dtype=None, device=None, requires_grad=False, name=None, **kw):
+    size = _size_keyword(size, kw, "zeros")
+    arr = np.zeros(_shape(size, "zeros"), _dt(dtype))
+    return _made(arr, requires_grad, name, device, out, "zeros")
 
 
-def full(size, fill_value, dtype=None, requires_grad=False, name=None) -> Tensor:
-    default = "int64" if isinstance(fill_value, int) and not isinstance(fill_value, bool) else None
-    kind = dtype if dtype is not None else default
-    arr = np.full(
-        tuple(size), fill_value, _dt(kind, "bool" if isinstance(fill_value, bool) else "float32")
-    )
-    return new_leaf(arr, requires_grad, name)
+def ones(*size, out=None, dtype=None, device=None, requires_grad=False, name=None, **kw):
+    size = _size_keyword(size, kw, "ones")
+    arr = np.ones(_shape(size), _dt(dtype))
+    return _made(arr, requires_grad, name, device, out, "ones")
 
 
-def zeros_like(t, dtype=None, requires_grad=False) -> Tensor:
-    return new_leaf(np.zeros(t.shape, _dt(dtype, t._data.dtype)), requires_grad)
+def empty(*size, out=None, dtype=None, device=None, requires_grad=False, name=None, **kw):
+    """Like zeros: PyTorch leaves the memory uninitialised, autoviz fills it with zeros."""
+    size = _size_keyword(size, kw, "empty")
+    arr = np.zeros(_shape(size), _dt(dtype))
+    return _made(arr, requires_grad, name, device, out, "empty")
 
 
-def ones_like(t, dtype=None, requires_grad=False) -> Tensor:
-    return new_leaf(np.ones(t.shape, _dt(dtype, t._data.dtype)), requires_grad)
+def _fill_dtype(fill_value):
+    if isinstance(fill_value, bool):
+        return "bool"
+    return "int64" if isinstance(fill_value, int) else "float32"
 
 
-def arange(start, end=None, step=1, dtype=None, requires_grad=False) -> Tensor:
+def full(size, fill_value, *, out=None, dtype=None, device=None, requires_grad=False, name=None):
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value.item()
+    arr = np.full(_shape((size,)), fill_value, _dt(dtype, _fill_dtype(fill_value)))
+    return _made(arr, requires_grad, name, device, out, "full")
+
+
+def _like(t, dtype, device):
+    check_device(device)
+    return t.shape, _dt(dtype, t._data.dtype)
+
+
+def zeros_like(input, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    shape, dt = _like(input, dtype, device)
+    return new_leaf(np.zeros(shape, dt), requires_grad)
+
+
+def ones_like(input, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    shape, dt = _like(input, dtype, device)
+    return new_leaf(np.ones(shape, dt), requires_grad)
+
+
+def empty_like(input, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    shape, dt = _like(input, dtype, device)
+    return new_leaf(np.zeros(shape, dt), requires_grad)
+
+
+def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    shape, dt = _like(input, dtype, device)
+    return new_leaf(np.full(shape, fill_value, dt), requires_grad)
+
+
+def _number(value):
+    return value.item() if isinstance(value, Tensor) else value
+
+
+def arange(start, end=None, step=1, *, out=None, dtype=None, device=None, requires_grad=False):
+    """start, start + step, ... below end, with the values PyTorch's CPU kernel computes."""
+    start, end, step = _number(start), _number(end), _number(step)
     if end is None:
         start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     ints = all(isinstance(v, int) for v in (start, end, step))
-    arr = np.arange(start, end, step, dtype=_dt(dtype, "int64" if ints else "float32"))
-    return new_leaf(arr, requires_grad)
+    dt = _dt(dtype, "int64" if ints else "float32")
+    count = math.ceil((end - start) / step) if not ints else len(range(start, end, step))
+    arr = arange_values(start, step, count, dt)
+    return _made(arr, requires_grad, None, device, out, "arange")
 
 
-def linspace(start, end, steps, dtype=None, requires_grad=False) -> Tensor:
-    return new_leaf(np.linspace(start, end, steps, dtype=_dt(dtype)), requires_grad)
+def arange_values(start, step, count: int, dt) -> np.ndarray:
+    """The CPU kernel: in double precision, vectors of 8 floats (4 doubles) two at a time,
+    each from its first element start + step·i (a fused multiply-add) plus j·step; the rest
+    one by one."""
+    i = np.arange(count)
+    if dt.kind != "f":
+        return (start + step * i).astype(dt)
+    width = 32 // dt.itemsize  # elements in an AVX2 register
+    vectored = count - count % (2 * width)
+    # The kernel works in double for float32 too, then rounds to float: a plain double
+    # multiply-add is that but for the last double bit, which a float cannot see.
+    fused = fma if dt.itemsize == 8 else _madd
+    base = fused(step, i - i % width, start).astype(dt)  # each vector's first element
+    values = np.where(i < vectored, fused(i % width, step, base), fused(step, i, start))
+    return values.astype(dt)
 
 
-def eye(n, m=None, dtype=None, requires_grad=False) -> Tensor:
-    return new_leaf(np.eye(n, m, dtype=_dt(dtype)), requires_grad)
+def _madd(a, b, c):
+    return np.asarray(a, np.float64) * np.asarray(b, np.float64) + np.asarray(c, np.float64)
+
+
+def linspace(start, end, steps, *, out=None, dtype=None, device=None, requires_grad=False):
+    """`steps` values from start to end, as PyTorch's CPU kernel computes them: the first half
+    counts up from start, the second half down from end, each with one fused multiply-add."""
+    start, end = _number(start), _number(end)
+    if not isinstance(steps, int) or steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    dt = _dt(dtype)
+    arr = linspace_values(start, end, steps, dt)
+    return _made(arr, requires_grad, None, device, out, "linspace")
+
+
+def linspace_values(start, end, steps: int, dt) -> np.ndarray:
+    """start + step·i for the first half, end - step·(steps - 1 - i) for the rest, each one
+    fused multiply-add; the step in the tensor's precision (a double for integers)."""
+    work = dt if dt.kind == "f" else np.dtype(np.float64)
+    lo, hi = np.asarray(start).astype(dt).astype(work), np.asarray(end).astype(dt).astype(work)
+    if steps <= 1:
+        return np.full(steps, lo).astype(dt)
+    step = (hi - lo) / work.type(steps - 1)
+    i = np.arange(steps)
+    fused = fma if work.itemsize == 8 else fma32  # each rounded once, to the work precision
+    values = np.where(i < steps // 2, fused(step, i, lo), fused(-step, steps - i - 1, hi))
+    return values.astype(work).astype(dt) if dt.kind == "f" else np.trunc(values).astype(dt)
+
+
+def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
+    dt = _dt(dtype)
+    exponents = linspace_values(start, end, steps, np.dtype(np.float64))
+    return _made(np.power(base, exponents).astype(dt), requires_grad, None, device, None, "")
+
+
+def eye(n, m=None, *, out=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _made(np.eye(n, m, dtype=_dt(dtype)), requires_grad, None, device, out, "eye")
 
 
 def from_numpy(array: np.ndarray) -> Tensor:
@@ -64,7 +185,8 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return make(array)
 
 
-def as_tensor(data, dtype=None) -> Tensor:
+def as_tensor(data, dtype=None, device=None) -> Tensor:
+    check_device(device)
     if isinstance(data, Tensor):
         return data if dtype is None else data.to(dtype)
     if isinstance(data, np.ndarray) and dtype is None:

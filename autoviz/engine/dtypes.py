@@ -6,13 +6,14 @@ import numpy as np
 class dtype:
     """A tensor element type, printed as PyTorch prints it: `torch.float32`."""
 
-    __slots__ = ("is_floating_point", "itemsize", "name", "numpy")
+    __slots__ = ("is_floating_point", "is_signed", "itemsize", "name", "numpy")
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.numpy = np.dtype(name)
         self.itemsize = self.numpy.itemsize
         self.is_floating_point = self.numpy.kind == "f"
+        self.is_signed = self.numpy.kind in "fi"
 
     def __repr__(self) -> str:
         return f"torch.{self.name}"
@@ -24,12 +25,15 @@ class dtype:
 float16 = dtype("float16")
 float32 = dtype("float32")
 float64 = dtype("float64")
+int8 = dtype("int8")
+int16 = dtype("int16")
 int32 = dtype("int32")
 int64 = dtype("int64")
 uint8 = dtype("uint8")
 bool = dtype("bool")
 
-_BY_NUMPY = {d.numpy: d for d in (float16, float32, float64, int32, int64, uint8, bool)}
+_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool)
+_BY_NUMPY = {d.numpy: d for d in _ALL}
 
 
 def from_name(name: str) -> dtype:
@@ -59,6 +63,8 @@ TYPE_NAMES = {
     "float16": "Half",
     "float32": "Float",
     "float64": "Double",
+    "int8": "Char",
+    "int16": "Short",
     "int32": "Int",
     "int64": "Long",
     "uint8": "Byte",

@@ -17,6 +17,8 @@ EVENTS = (
     "on_zero",
     "on_grad_set",
     "on_retain_grad",
+    "on_update",
+    "on_zero_grad",
     "on_backward_start",
     "on_node",
     "on_accumulate",
@@ -30,6 +32,7 @@ def _nobody(*args) -> None:
 
 on_leaf = on_op = on_untracked = on_detach = on_inplace = on_rebind = on_zero = _nobody
 on_grad_set = on_retain_grad = on_backward_start = on_node = on_accumulate = _nobody
+on_update = on_zero_grad = _nobody
 on_backward_end = _nobody
 
 

@@ -30,9 +30,12 @@ class Node:
     # `_next` holds the node behind each input (None for a constant), not PyTorch's
     # (node, 0) pairs: one tuple per node instead of three, smaller and quicker to walk.
     # `_modules`: the nn.Modules running when the op was recorded, outermost first; set only
-    # inside a module's forward (read with getattr(node, "_modules", ())).
+    # inside a module's forward (read with getattr(node, "_modules", ())). `_inputs`: the op's
+    # inputs, kept only when one of them needs no gradient (a constant, a number), as the
+    # graph has no node to reach it by (read with getattr(node, "_inputs", None)).
     __slots__ = (
         "__weakref__",
+        "_inputs",
         "_modules",
         "_next",
         "_out",
@@ -220,11 +223,16 @@ def new_node(cls, inputs) -> Node:
     node = cls._backward_cls()
     count = len(inputs)
     if count == 2:  # most ops: spelled out, as tuple(map(...)) costs more than two calls
-        node._next = (next_node(inputs[0]), next_node(inputs[1]))
+        a, b = next_node(inputs[0]), next_node(inputs[1])
+        node._next = (a, b)
+        if a is None or b is None:
+            node._inputs = inputs
     elif count == 1:
         node._next = (next_node(inputs[0]),)
     else:
-        node._next = tuple(map(next_node, inputs))
+        node._next = nodes = tuple(map(next_node, inputs))
+        if None in nodes:
+            node._inputs = inputs
     node._seq = next_seq()
     node._pre_hooks = None
     node._saved = ()

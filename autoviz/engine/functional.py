@@ -6,6 +6,7 @@ from collections import namedtuple
 import numpy as np
 
 from . import linalg, ops, reductions, shape_ops
+from .keywords import into
 from .tensor import Tensor, make, tensor
 
 sum_ = builtins.sum  # `sum` below is torch.sum
@@ -15,116 +16,210 @@ def _t(x) -> Tensor:
     return x if isinstance(x, Tensor) else tensor(x)
 
 
-def add(a, b):
-    return ops.binary(ops.Add, _t(a), b)
+def add(input, other, *, alpha=1, out=None):
+    result = ops.binary(ops.Add, _t(input), other if alpha == 1 else other * alpha)
+    return result if out is None else into(out, result, "add")
 
 
-def sub(a, b):
-    return ops.binary(ops.Sub, _t(a), b)
+def sub(input, other, *, alpha=1, out=None):
+    result = ops.binary(ops.Sub, _t(input), other if alpha == 1 else other * alpha)
+    return result if out is None else into(out, result, "sub")
 
 
-def mul(a, b):
-    return ops.binary(ops.Mul, _t(a), b)
+def mul(input, other, *, out=None):
+    result = ops.binary(ops.Mul, _t(input), other)
+    return result if out is None else into(out, result, "mul")
 
 
-def div(a, b):
-    return ops.binary(ops.Div, _t(a), b)
+def div(input, other, *, rounding_mode=None, out=None):
+    result = ops.binary(ops.Div, _t(input), other)
+    if rounding_mode is not None:
+        result = _round_quotient(result, rounding_mode, input, other)
+    return result if out is None else into(out, result, "div")
 
 
-def pow(a, b):
-    if not isinstance(a, Tensor):
-        return ops.PowScalarBase.apply(b, c=a)
-    if isinstance(b, Tensor):
-        return ops.binary(ops.PowTensor, a, b)
-    return ops.Pow.apply(a, p=b)
+def _round_quotient(result, mode, a, b):
+    if mode not in ("trunc", "floor"):
+        raise RuntimeError(
+            f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{mode}'"
+        )
+    rounded = (ops.Trunc if mode == "trunc" else ops.Floor).apply(result)
+    kinds = [np.result_type(getattr(x, "_data", x)).kind for x in (a, b)]
+    ints = all(k in "biu" for k in kinds)
+    return (
+        rounded.to(np.result_type(*[getattr(x, "_data", x) for x in (a, b)])) if ints else rounded
+    )
 
 
-def neg(a):
-    return ops.Neg.apply(a)
+def pow(input, exponent, *, out=None):
+    if not isinstance(input, Tensor):
+        result = ops.PowScalarBase.apply(exponent, c=input)
+    elif isinstance(exponent, Tensor):
+        result = ops.binary(ops.PowTensor, input, exponent)
+    else:
+        result = ops.Pow.apply(input, p=exponent)
+    return result if out is None else into(out, result, "pow")
 
 
-def exp(a):
-    return ops.Exp.apply(_t(a))
+def square(input, *, out=None):
+    return pow(input, 2, out=out)
 
 
-def log(a):
-    return ops.Log.apply(_t(a))
+def neg(input, *, out=None):
+    result = ops.Neg.apply(input)
+    return result if out is None else into(out, result, "neg")
 
 
-def sqrt(a):
-    return ops.Sqrt.apply(_t(a))
+def _pointwise(op):
+    """A one-input function of PyTorch's (`torch.exp(x, out=None)`) over op."""
+
+    def function(input, *, out=None):
+        result = op.apply(_t(input))
+        return result if out is None else into(out, result, name)
+
+    name = op.__name__.lower()
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"torch.{name}: {op.__doc__}"
+    return function
 
 
-def abs(a):
-    return ops.Abs.apply(_t(a))
+exp = _pointwise(ops.Exp)
+log = _pointwise(ops.Log)
+sqrt = _pointwise(ops.Sqrt)
+abs = _pointwise(ops.Abs)
+sin = _pointwise(ops.Sin)
+cos = _pointwise(ops.Cos)
+tan = _pointwise(ops.Tan)
+tanh = _pointwise(ops.Tanh)
+sigmoid = _pointwise(ops.Sigmoid)
+relu = _pointwise(ops.Relu)
+log10 = _pointwise(ops.Log10)
+log2 = _pointwise(ops.Log2)
+log1p = _pointwise(ops.Log1p)
+expm1 = _pointwise(ops.Expm1)
+exp2 = _pointwise(ops.Exp2)
+rsqrt = _pointwise(ops.Rsqrt)
+reciprocal = _pointwise(ops.Reciprocal)
 
 
-def sin(a):
-    return ops.Sin.apply(_t(a))
+def _rounding(op):
+    """sign, floor, ceil, round, trunc: integer tensors come back unchanged in dtype."""
+    pointwise = _pointwise(op)
+
+    def function(input, *, out=None):
+        if np.result_type(input._data).kind in "biu":
+            data = input._data if op is not ops.Sign else np.sign(input._data)
+            result = make(np.array(data))
+            return result if out is None else into(out, result, pointwise.__name__)
+        return pointwise(input, out=out)
+
+    function.__name__ = function.__qualname__ = pointwise.__name__
+    function.__doc__ = pointwise.__doc__
+    return function
 
 
-def cos(a):
-    return ops.Cos.apply(_t(a))
+sign = _rounding(ops.Sign)
+floor = _rounding(ops.Floor)
+ceil = _rounding(ops.Ceil)
+round = _rounding(ops.Round)
+trunc = _rounding(ops.Trunc)
 
 
-def tanh(a):
-    return ops.Tanh.apply(_t(a))
-
-
-def sigmoid(a):
-    return ops.Sigmoid.apply(_t(a))
-
-
-def relu(a):
-    return ops.Relu.apply(_t(a))
-
-
-def clamp(a, min=None, max=None):
+def clamp(input, min=None, max=None, *, out=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    return ops.Clamp.apply(a, lo=min, hi=max)
+    result = ops.Clamp.apply(input, lo=_number(min), hi=_number(max))
+    return result if out is None else into(out, result, "clamp")
 
 
-def clamp_min(a, min):
-    return ops.ClampMin.apply(a, lo=min, hi=None)
+clip = clamp
 
 
-def where(condition, a, b):
+def _number(bound):
+    return bound.item() if isinstance(bound, Tensor) else bound
+
+
+def clamp_min(input, min):
+    return ops.ClampMin.apply(input, lo=_number(min), hi=None)
+
+
+def where(condition, input=None, other=None):
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
+    if input is None and other is None:
+        return tuple(make(i) for i in np.nonzero(cond))  # torch.where(c): nonzero's tuple
     if np.result_type(cond) != np.bool_:
         raise RuntimeError(
             "where expected condition to be a boolean tensor, but got a tensor with dtype "
             f"{reductions._dtype_name(cond)}"
         )
-    return ops.Where.apply(a, b, cond=cond)
+    return ops.Where.apply(input, other, cond=cond)
 
 
-def maximum(a, b):
-    return ops.binary(ops.Maximum, a, b)
+def maximum(input, other, *, out=None):
+    result = ops.binary(ops.Maximum, input, other)
+    return result if out is None else into(out, result, "maximum")
 
 
-def matmul(a, b):
-    flags = (a._data, b._data, a.requires_grad, b.requires_grad)
+def minimum(input, other, *, out=None):
+    result = ops.binary(ops.Minimum, input, other)
+    return result if out is None else into(out, result, "minimum")
+
+
+def matmul(input, other, *, out=None):
+    flags = (input._data, other._data, input.requires_grad, other.requires_grad)
     linalg.check_matmul(*flags)
-    return linalg.matmul_op(*flags).apply(a, b)
+    result = linalg.matmul_op(*flags).apply(input, other)
+    return result if out is None else into(out, result, "matmul")
 
 
-def mm(a, b):
-    if a.ndim != 2:
+def mm(input, mat2, *, out=None):
+    if input.ndim != 2:
         raise RuntimeError("self must be a matrix")
-    if b.ndim != 2:
+    if mat2.ndim != 2:
         raise RuntimeError("mat2 must be a matrix")
-    return matmul(a, b)
+    return matmul(input, mat2, out=out)
 
 
-def sum(a, dim=None, keepdim=False):
+def mv(input, vec, *, out=None):
+    if input.ndim != 2 or vec.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}")
+    return matmul(input, vec, out=out)
+
+
+def dot(input, other, *, out=None):
+    if input.ndim != 1 or other.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
+    return matmul(input, other, out=out)
+
+
+def outer(input, vec2, *, out=None):
+    result = mul(unsqueeze(input, 1), vec2)
+    return result if out is None else into(out, result, "outer")
+
+
+def _dim(dim, axis):
+    """`dim`, or numpy's name for it, `axis`, which PyTorch accepts too."""
+    return axis if axis is not None else dim
+
+
+def sum(input, dim=None, keepdim=False, *, dtype=None, out=None, axis=None, keepdims=None):
+    dim, keepdim = _dim(dim, axis), keepdims if keepdims is not None else keepdim
+    if dtype is not None:
+        input = input.to(dtype)
+    elif input._data.dtype.kind in "biu":  # PyTorch sums integers and bools as int64
+        input = input.to(np.int64)
     op = reductions.Sum if dim is None else reductions.SumDim
-    return op.apply(a, dim=dim, keepdim=keepdim)
+    result = op.apply(input, dim=dim, keepdim=keepdim)
+    return result if out is None else into(out, result, "sum")
 
 
-def mean(a, dim=None, keepdim=False):
+def mean(input, dim=None, keepdim=False, *, dtype=None, out=None, axis=None, keepdims=None):
+    dim, keepdim = _dim(dim, axis), keepdims if keepdims is not None else keepdim
+    if dtype is not None:
+        input = input.to(dtype)
     op = reductions.Mean if dim is None else reductions.MeanDim
-    return op.apply(a, dim=dim, keepdim=keepdim)
+    result = op.apply(input, dim=dim, keepdim=keepdim)
+    return result if out is None else into(out, result, "mean")
 
 
 class _ReturnType:
@@ -154,55 +249,63 @@ def _values_indices(kind, a, dim, keepdim):
     return result(values, make(np.asarray(np.expand_dims(idx, dim) if keepdim else idx)))
 
 
-def max(a, dim=None, keepdim=False):
+def max(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
+    dim, keepdim = _dim(dim, axis), keepdims if keepdims is not None else keepdim
     if isinstance(dim, Tensor):
-        return maximum(a, dim)
+        return maximum(input, dim, out=out)
     if dim is None:
-        return reductions.Amax.apply(a)
-    return _values_indices("max", a, dim, keepdim)
+        result = reductions.Amax.apply(input)
+        return result if out is None else into(out, result, "max")
+    return _values_indices("max", input, dim, keepdim)
 
 
-def min(a, dim=None, keepdim=False):
+def min(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
+    dim, keepdim = _dim(dim, axis), keepdims if keepdims is not None else keepdim
+    if isinstance(dim, Tensor):
+        return minimum(input, dim, out=out)
     if dim is None:
-        return reductions.Amin.apply(a)
-    return _values_indices("min", a, dim, keepdim)
+        result = reductions.Amin.apply(input)
+        return result if out is None else into(out, result, "min")
+    return _values_indices("min", input, dim, keepdim)
 
 
-def argmax(a, dim=None, keepdim=False):
-    dim = None if dim is None else shape_ops.wrap_dim(dim, a.ndim)
-    idx = np.argmax(a._data) if dim is None else np.argmax(a._data, axis=dim)
+def _arg(find, input, dim, keepdim):
+    dim = None if dim is None else shape_ops.wrap_dim(dim, input.ndim)
+    idx = find(input._data) if dim is None else find(input._data, axis=dim)
     if keepdim and dim is not None:
         idx = np.expand_dims(idx, dim)
     return make(np.asarray(idx, dtype=np.int64))
 
 
-def argmin(a, dim=None, keepdim=False):
-    dim = None if dim is None else shape_ops.wrap_dim(dim, a.ndim)
-    idx = np.argmin(a._data) if dim is None else np.argmin(a._data, axis=dim)
-    if keepdim and dim is not None:
-        idx = np.expand_dims(idx, dim)
-    return make(np.asarray(idx, dtype=np.int64))
+def argmax(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
+    keepdim = keepdims if keepdims is not None else keepdim
+    return _arg(np.argmax, input, _dim(dim, axis), keepdim)
 
 
-def softmax(a, dim=-1):
-    return reductions.Softmax.apply(a, dim=shape_ops.wrap_dim(dim, a.ndim))
+def argmin(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
+    keepdim = keepdims if keepdims is not None else keepdim
+    return _arg(np.argmin, input, _dim(dim, axis), keepdim)
 
 
-def log_softmax(a, dim=-1):
-    return reductions.LogSoftmax.apply(a, dim=shape_ops.wrap_dim(dim, a.ndim))
+def softmax(input, dim=-1):
+    return reductions.Softmax.apply(input, dim=shape_ops.wrap_dim(dim, input.ndim))
+
+
+def log_softmax(input, dim=-1):
+    return reductions.LogSoftmax.apply(input, dim=shape_ops.wrap_dim(dim, input.ndim))
 
 
 def _shape_arg(shape) -> tuple:
     return tuple(shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape)
 
 
-def reshape(a, *shape):
+def reshape(input, *shape):
     """A view when the memory layout allows one, else a copy, named as PyTorch names each."""
     shape = _shape_arg(shape)
-    op = shape_ops.reshape_op(a._data, shape)
+    op = shape_ops.reshape_op(input._data, shape)
     if op is None:  # PyTorch copies to row-major order first: CloneBackward0, then the view
-        return shape_ops.UnsafeView.apply(shape_ops.Contiguous.apply(a), shape=shape)
-    return op.apply(a, shape=shape)
+        return shape_ops.UnsafeView.apply(shape_ops.Contiguous.apply(input), shape=shape)
+    return op.apply(input, shape=shape)
 
 
 def view(a, *shape):
@@ -215,21 +318,31 @@ def contiguous(a):
     return a if shape_ops.is_contiguous(a._data) else shape_ops.Contiguous.apply(a)
 
 
-def flatten(a):
-    return a if a.ndim == 1 else reshape(a, -1)
+def flatten(input, start_dim=0, end_dim=-1):
+    """Merge the axes start_dim..end_dim into one; nothing is recorded when none merge."""
+    n = input.ndim
+    if n == 0:
+        return reshape(input, 1)
+    start, end = shape_ops.wrap_dim(start_dim, n), shape_ops.wrap_dim(end_dim, n)
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if start == end:
+        return input
+    shape = tuple(input.shape)
+    return reshape(input, (*shape[:start], -1, *shape[end + 1 :]))
 
 
-def transpose(a, dim0, dim1):
-    n = a.ndim
+def transpose(input, dim0, dim1):
+    n = input.ndim
     return shape_ops.Transpose.apply(
-        a, dim0=shape_ops.wrap_dim(dim0, n), dim1=shape_ops.wrap_dim(dim1, n)
+        input, dim0=shape_ops.wrap_dim(dim0, n), dim1=shape_ops.wrap_dim(dim1, n)
     )
 
 
-def t(a):
-    if a.ndim > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {a.ndim}D")
-    return shape_ops.T.apply(a, dim0=0, dim1=a.ndim - 1 if a.ndim else 0)
+def t(input):
+    if input.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
+    return shape_ops.T.apply(input, dim0=0, dim1=input.ndim - 1 if input.ndim else 0)
 
 
 def mT(a):
@@ -241,36 +354,41 @@ def mT(a):
     return shape_ops.Transpose.apply(a, dim0=-2, dim1=-1)
 
 
-def permute(a, *dims):
+def permute(input, *dims):
     dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
-    if len(dims) != a.ndim:
+    if len(dims) != input.ndim:
         raise RuntimeError(
             "permute(sparse_coo): number of dimensions in the tensor input does not match the "
             "length of the desired ordering of dimensions i.e. input.dim() = "
-            f"{a.ndim} is not equal to len(dims) = {len(dims)}"
+            f"{input.ndim} is not equal to len(dims) = {len(dims)}"
         )
-    dims = tuple(shape_ops.wrap_dim(d, a.ndim) for d in dims)
+    dims = tuple(shape_ops.wrap_dim(d, input.ndim) for d in dims)
     if len(set(dims)) != len(dims):
         raise RuntimeError("permute(): duplicate dims are not allowed.")
-    return shape_ops.Permute.apply(a, dims=dims)
+    return shape_ops.Permute.apply(input, dims=dims)
 
 
-def unsqueeze(a, dim):
-    return shape_ops.Unsqueeze.apply(a, dim=shape_ops.wrap_dim(dim, a.ndim + 1))
+def unsqueeze(input, dim):
+    return shape_ops.Unsqueeze.apply(input, dim=shape_ops.wrap_dim(dim, input.ndim + 1))
 
 
-def squeeze(a, dim=None):
+def squeeze(input, dim=None):
     if dim is None:
-        return shape_ops.Squeeze.apply(a, dim=None)
-    return shape_ops.SqueezeDim.apply(a, dim=shape_ops.wrap_dim(dim, a.ndim))
+        return shape_ops.Squeeze.apply(input, dim=None)
+    return shape_ops.SqueezeDim.apply(input, dim=shape_ops.wrap_dim(dim, input.ndim))
 
 
-def cat(tensors, dim=0):
-    return shape_ops.Cat.apply(*map(_t, tensors), dim=dim)
+def cat(tensors, dim=0, *, out=None, axis=None):
+    result = shape_ops.Cat.apply(*map(_t, tensors), dim=_dim(dim, axis))
+    return result if out is None else into(out, result, "cat")
 
 
-def stack(tensors, dim=0):
-    return shape_ops.Stack.apply(*map(_t, tensors), dim=dim)
+concat = concatenate = cat
+
+
+def stack(tensors, dim=0, *, out=None, axis=None):
+    result = shape_ops.Stack.apply(*map(_t, tensors), dim=_dim(dim, axis))
+    return result if out is None else into(out, result, "stack")
 
 
 def _index_part(part):
@@ -390,16 +508,21 @@ def index(a, key):
     return shape_ops.Alias.apply(a) if out is a else out
 
 
-def unbind(a, dim=0):
-    dim = shape_ops.wrap_dim(dim, a.ndim)
+def unbind(input, dim=0):
+    dim = shape_ops.wrap_dim(dim, input.ndim)
     before = (slice(None),) * dim
-    return tuple(shape_ops.Unbind.apply(a, key=(*before, i)) for i in range(a.shape[dim]))
+    return tuple(shape_ops.Unbind.apply(input, key=(*before, i)) for i in range(input.shape[dim]))
 
 
-def clone(a):
-    return ops.Clone.apply(a)
+def clone(input):
+    return ops.Clone.apply(input)
 
 
 def expand(a, *shape):
     shape = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
     return shape_ops.Expand.apply(a, shape=tuple(shape))
+
+
+def flip(input, dims):
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    return shape_ops.Flip.apply(input, dims=tuple(shape_ops.wrap_dim(d, input.ndim) for d in dims))

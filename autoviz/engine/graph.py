@@ -9,12 +9,22 @@ from . import events
 from .function import FREED, AccumulateGrad
 
 
-def run_backward(roots, grad_outputs, retain_graph=None) -> None:
+def run_backward(roots, grad_outputs, retain_graph=None, create_graph=False) -> None:
     """Back-propagate from `roots`, seeding each with its grad output (1 for scalars)."""
     seeds = {}
     for root, grad in zip(roots, grad_outputs, strict=True):
         node = _root_node(root)
-        seeds[node] = _add(seeds.get(node), _seed(root, grad))
+        seed = _seed(root, grad)
+        if create_graph:  # the gradients are recorded too, to be differentiated again
+            from .higher import record_seed
+
+            seed = record_seed(grad if grad is not None else seed)
+        seeds[node] = _add(seeds.get(node), seed)
+    if create_graph:
+        from .higher import execute_graph
+
+        execute_graph(seeds)
+        return
     execute(seeds, bool(retain_graph))
 
 
@@ -165,6 +175,21 @@ def retain_grad(tensor) -> None:
             t._accumulate(grad)
 
     tensor.grad_fn.register_prehook(keep)
+
+
+def zero_grads(params, set_to_none: bool) -> None:
+    """Set each parameter's `.grad` to None, or fill it with zeros; one event for them all."""
+    reset = []
+    for p in params:
+        if p._grad is None:
+            continue
+        if set_to_none:
+            p._grad = None
+        else:
+            p._grad._storage()[...] = 0
+        reset.append(p)
+    if reset and events.observers:
+        events.on_zero_grad(reset, set_to_none)
 
 
 class RemovableHandle:

@@ -134,6 +134,26 @@ def _mm_error(sa, sb):
     )
 
 
+def product(a, b):
+    """a @ b; for the small row-major float32 matrices of lessons, added up over the inner
+    dimension one term after another, which is how PyTorch's CPU BLAS rounds them (measured:
+    outputs 2 to 8 columns wide, or one row); numpy's BLAS otherwise."""
+    if (
+        np.ndim(a) == 2
+        and np.ndim(b) == 2
+        and a.dtype == b.dtype == np.float32
+        and a.shape[1] <= 64
+        and (2 <= b.shape[1] <= 8 or a.shape[0] == 1)
+        and a.flags.c_contiguous
+        and b.flags.c_contiguous
+    ):
+        out = a[:, :1] * b[:1]
+        for i in range(1, a.shape[1]):
+            out += a[:, i : i + 1] * b[i : i + 1]
+        return out
+    return np.matmul(a, b)
+
+
 class Matmul(Op):
     """z = a @ b;  dL/da = g @ bᵀ, dL/db = aᵀ @ g (1-D sides treated as row/column)."""
 
@@ -142,7 +162,7 @@ class Matmul(Op):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
-        return np.asarray(result(np.matmul(a, b), a, b))
+        return np.asarray(result(product(a, b), a, b))
 
     @staticmethod
     def backward(ctx, grad):

@@ -16,6 +16,7 @@ from .function import (
     next_seq,
 )
 from .grad_mode import _state
+from .sums import cascade_sum
 from .tensor import Tensor, make
 
 _F64 = np.dtype("float64")
@@ -73,7 +74,7 @@ def unbroadcast(grad, shape):
     axes = tuple(range(extra)) + tuple(
         i + extra for i, n in enumerate(shape) if n == 1 and gshape[i + extra] != 1
     )
-    return np.sum(grad, axis=axes).reshape(shape)
+    return cascade_sum(grad, axes).reshape(shape)  # added up in PyTorch's order
 
 
 def check_broadcast(op: str, a, b) -> None:
@@ -151,6 +152,8 @@ def binary_method(op):
                 if second is None:
                     second = accumulator_for(b)
         node._next = (first, second)
+        if first is None or second is None:  # a constant input: kept for drawings
+            node._inputs = (a, b)
         node._seq = next_seq()
         node._pre_hooks = None
         node._saved = ()
@@ -289,6 +292,7 @@ class Rsub(Op):
 
     @staticmethod
     def forward(ctx, a, c=0):
+        ctx.info = c
         return result(c - a, a)
 
     @staticmethod
@@ -426,8 +430,9 @@ class Neg(Op):
         return -grad
 
 
-def _unary(name, fwd, local, saves="input"):
-    """An elementwise op z = f(a) whose derivative `local(a, z)` needs only a and z."""
+def _unary(name, fwd, chain, saves="input"):
+    """An elementwise op z = f(a) whose gradient `chain(grad, a or z)` needs only a or z
+    (written in PyTorch's order of operations, so it rounds as PyTorch's does)."""
 
     def forward(ctx, a):
         out = result(fwd(_float(a)), a)
@@ -436,7 +441,7 @@ def _unary(name, fwd, local, saves="input"):
 
     def backward(ctx, grad):
         (saved,) = ctx.saved_tensors
-        return grad * local(saved)
+        return chain(grad, saved)
 
     doc = f"z = {name.removesuffix('Backward0').lower()}(a)."
     body = {
@@ -446,21 +451,62 @@ def _unary(name, fwd, local, saves="input"):
         "__doc__": doc,
         "__module__": __name__,
     }
-    return type(name.removesuffix("Backward0"), (Op,), body)
+    return type(name.removesuffix("Backward0").capitalize(), (Op,), body)
+
+
+def wide(f):
+    """f computed in float64 and rounded once: PyTorch's float32 exp, sin, log, ... are (all
+    but) correctly rounded, numpy's float32 loops are not (exp(12.) is one step below)."""
+
+    def rounded(a):
+        if a.dtype.itemsize >= 8:
+            return f(a)
+        return f(a, dtype=np.float64).astype(a.dtype)
+
+    rounded.__name__ = f.__name__
+    return rounded
+
+
+exp, log, sin, cos, tanh = wide(np.exp), wide(np.log), wide(np.sin), wide(np.cos), wide(np.tanh)
+log10, log2, log1p, expm1 = wide(np.log10), wide(np.log2), wide(np.log1p), wide(np.expm1)
+_LN10, _LN2 = 2.3025850929940456, 0.6931471805599453
 
 
 def _sigmoid(a):
-    return np.exp(-np.logaddexp(0, -a)).astype(a.dtype)
+    """1 / (1 + exp(-a)), in a's precision, as PyTorch's kernel computes it."""
+    one = a.dtype.type(1)
+    return one / (one + exp(-a))
 
 
-Exp = _unary("ExpBackward0", np.exp, lambda z: z, saves="output")  # dz/da = z
-Log = _unary("LogBackward0", np.log, lambda a: 1 / a)  # dz/da = 1 / a
-Sqrt = _unary("SqrtBackward0", np.sqrt, lambda z: 0.5 / z, saves="output")  # dz/da = 1 / (2z)
-Abs = _unary("AbsBackward0", np.abs, np.sign)  # dz/da = sign(a)
-Sin = _unary("SinBackward0", np.sin, np.cos)  # dz/da = cos(a)
-Cos = _unary("CosBackward0", np.cos, lambda a: -np.sin(a))  # dz/da = -sin(a)
-Tanh = _unary("TanhBackward0", np.tanh, lambda z: 1 - z * z, saves="output")  # 1 - z²
-Sigmoid = _unary("SigmoidBackward0", _sigmoid, lambda z: z * (1 - z), saves="output")
+Exp = _unary("ExpBackward0", exp, lambda g, z: g * z, saves="output")  # dz/da = z
+Log = _unary("LogBackward0", log, lambda g, a: g / a)  # dz/da = 1 / a
+Sqrt = _unary("SqrtBackward0", np.sqrt, lambda g, z: g / (2 * z), saves="output")
+Abs = _unary("AbsBackward0", np.abs, lambda g, a: g * np.sign(a))  # dz/da = sign(a)
+Sin = _unary("SinBackward0", sin, lambda g, a: g * cos(a))  # dz/da = cos(a)
+Cos = _unary("CosBackward0", cos, lambda g, a: g * -sin(a))  # dz/da = -sin(a)
+Tanh = _unary("TanhBackward0", tanh, lambda g, z: g * (1 - z * z), saves="output")  # 1 - z²
+Sigmoid = _unary("SigmoidBackward0", _sigmoid, lambda g, z: g * (1 - z) * z, saves="output")
+Log10 = _unary("Log10Backward0", log10, lambda g, a: g / (a * a.dtype.type(_LN10)))
+Log2 = _unary("Log2Backward0", log2, lambda g, a: g / (a * a.dtype.type(_LN2)))
+Log1p = _unary("Log1PBackward0", log1p, lambda g, a: g / (a + 1))  # dz/da = 1 / (1 + a)
+Expm1 = _unary("Expm1Backward0", expm1, lambda g, z: g * (z + 1), saves="output")  # z + 1
+Exp2 = _unary("Exp2Backward0", np.exp2, lambda g, z: g * z * z.dtype.type(_LN2), saves="output")
+Tan = _unary("TanBackward0", np.tan, lambda g, z: g * (1 + z * z), saves="output")  # 1 + z²
+Rsqrt = _unary(
+    "RsqrtBackward0", lambda a: 1 / np.sqrt(a), lambda g, z: -0.5 * g * z**3, saves="output"
+)
+
+
+def _zero_slope(grad, a):
+    return np.zeros(np.shape(a), np.result_type(grad))
+
+
+# Piecewise constant: the derivative is 0 wherever it exists, as PyTorch defines it.
+Sign = _unary("SignBackward0", np.sign, _zero_slope)
+Floor = _unary("FloorBackward0", np.floor, _zero_slope)
+Ceil = _unary("CeilBackward0", np.ceil, _zero_slope)
+Round = _unary("RoundBackward0", np.round, _zero_slope)
+Trunc = _unary("TruncBackward0", np.trunc, _zero_slope)
 
 
 class Relu(Op):
@@ -558,6 +604,26 @@ class Maximum(Op):
         )
 
 
+class Minimum(Op):
+    """z = min(a, b) elementwise;  the gradient goes to the smaller (split on ties)."""
+
+    _backward_name = "MinimumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return result(np.minimum(a, b), a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        share = np.where(a == b, 0.5, 1.0).astype(np.result_type(grad))
+        return (
+            unbroadcast(grad * share * (a <= b), np.shape(a)),
+            unbroadcast(grad * share * (b <= a), np.shape(b)),
+        )
+
+
 class ToDtype(Op):
     """z = a converted to another dtype;  dz/da = 1, converted back."""
 
@@ -585,3 +651,49 @@ class Clone(Op):
     @staticmethod
     def backward(ctx, grad):
         return grad
+
+
+class Remainder(Op):
+    """z = a mod b, with b's sign (Python's %);  dz/da = 1, dz/db = -floor(a / b)."""
+
+    _backward_name = "RemainderBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return result(np.remainder(a, b), a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return unbroadcast(grad, shape_of(a)), unbroadcast(-grad * np.floor(a / b), np.shape(b))
+
+
+class Fmod(Op):
+    """z = a mod b, with a's sign (C's fmod);  dz/da = 1, dz/db = -trunc(a / b)."""
+
+    _backward_name = "FmodBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return result(np.fmod(a, b), a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return unbroadcast(grad, shape_of(a)), unbroadcast(-grad * np.trunc(a / b), np.shape(b))
+
+
+class FloorDivide(Op):
+    """z = floor(a / b): PyTorch has no derivative for it (its node says NotImplemented)."""
+
+    _backward_name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return result(np.floor_divide(a, b), a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("the derivative for 'floor_divide' is not implemented.")

@@ -11,7 +11,41 @@ PRECISION = 4
 THRESHOLD = 1000
 EDGEITEMS = 3
 LINEWIDTH = 80
+SCI_MODE = None  # None: chosen from the values, as torch does; True or False forces it
 PREFIX = "tensor("
+
+_PROFILES = {
+    "default": {"precision": 4, "threshold": 1000, "edgeitems": 3, "linewidth": 80},
+    "short": {"precision": 2, "threshold": 1000, "edgeitems": 2, "linewidth": 80},
+    "full": {"precision": 4, "threshold": math.inf, "edgeitems": 3, "linewidth": 80},
+}
+
+
+def set_printoptions(
+    precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None
+) -> None:
+    """`torch.set_printoptions`: digits after the point, when to summarise with `...`, ..."""
+    global PRECISION, THRESHOLD, EDGEITEMS, LINEWIDTH, SCI_MODE
+    options = dict(_PROFILES[profile]) if profile is not None else {}
+    given = {"precision": precision, "threshold": threshold, "edgeitems": edgeitems}
+    given["linewidth"] = linewidth
+    options.update({k: v for k, v in given.items() if v is not None})
+    PRECISION = options.get("precision", PRECISION)
+    THRESHOLD = options.get("threshold", THRESHOLD)
+    EDGEITEMS = options.get("edgeitems", EDGEITEMS)
+    LINEWIDTH = options.get("linewidth", LINEWIDTH)
+    SCI_MODE = sci_mode
+
+
+def get_printoptions() -> dict:
+    return {
+        "precision": PRECISION,
+        "threshold": THRESHOLD,
+        "edgeitems": EDGEITEMS,
+        "linewidth": LINEWIDTH,
+        "sci_mode": SCI_MODE,
+    }
+
 
 # dtypes torch prints without a `dtype=` suffix: its default float dtype, int64 and bool.
 _IMPLICIT_DTYPES = {"float32", "int64", "bool"}
@@ -84,6 +118,8 @@ class _Formatter:
         self.int_mode = all(v == math.ceil(v) for v in shown)
         big, small = max(map(abs, shown)), min(map(abs, shown))
         self.sci_mode = big / small > 1000.0 or big > 1.0e8 or small < 1.0e-4
+        if SCI_MODE is not None:
+            self.sci_mode = SCI_MODE
         if self.sci_mode:
             widths = [len(f"{v:.{PRECISION}e}") for v in shown]
         elif self.int_mode:

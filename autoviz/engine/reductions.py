@@ -6,6 +6,7 @@ import numpy as np
 
 from .ops import Op
 from .shape_ops import wrap_dim
+from .sums import cascade_sum
 
 
 def _axes(dim, ndim):
@@ -40,8 +41,10 @@ class Sum(Op):
     def forward(ctx, a, dim=None, keepdim=False):
         axes = _axes(dim, np.ndim(a))
         ctx.info = (np.shape(a), axes, keepdim)
-        out = np.sum(a, axis=axes, keepdims=keepdim)
-        return np.asarray(out, order="C") if np.ndim(a) else np.asarray(a).copy()
+        if not np.ndim(a):
+            return np.asarray(a).copy()
+        out = cascade_sum(a, axes)  # added up in PyTorch's order, so it rounds the same
+        return np.expand_dims(out, axes if axes is not None else ()) if keepdim else out
 
     @staticmethod
     def backward(ctx, grad):
@@ -69,7 +72,7 @@ class Mean(Op):
             )
         axes = _axes(dim, np.ndim(a))
         ctx.info = (np.shape(a), axes, keepdim)
-        return np.asarray(np.mean(a, axis=axes, keepdims=keepdim), order="C")
+        return mean_of(a, axes, keepdim)
 
     @staticmethod
     def backward(ctx, grad):
@@ -77,6 +80,17 @@ class Mean(Op):
         # A Python int: numpy's int64 would make a float32 gradient float64.
         count = math.prod([shape[i] for i in axes] if axes is not None else shape)
         return np.array(_expand(grad / count, shape, axes, keepdim))
+
+
+def mean_of(a, axes, keepdim=False):
+    """PyTorch's mean: the sum in its order, then divided by the count in the same dtype."""
+    a = np.asarray(a)
+    count = math.prod([a.shape[i] for i in axes] if axes is not None else a.shape)
+    total = cascade_sum(a, axes) if a.ndim else a.copy()
+    out = np.asarray(total / total.dtype.type(count), total.dtype)
+    if keepdim and a.ndim:
+        out = np.expand_dims(out, axes if axes is not None else tuple(range(a.ndim)))
+    return out
 
 
 def _dtype_name(a) -> str:
@@ -199,3 +213,196 @@ class LogSoftmax(Op):
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
         return grad - np.exp(out) * np.sum(grad, axis=ctx.info, keepdims=True)
+
+
+class Cumsum(Op):
+    """z_i = a_1 + ... + a_i along dim;  dz/da · g = the running sum of g taken from the end."""
+
+    _backward_name = "CumsumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=0):
+        ctx.info = dim
+        return np.asarray(np.cumsum(a, axis=dim), order="C")
+
+    @staticmethod
+    def backward(ctx, grad):
+        dim = ctx.info
+        return np.flip(np.cumsum(np.flip(grad, dim), axis=dim), dim)
+
+
+def _others_product(a, axis):
+    """The product of every element but each one along `axis`, without dividing by it (so a
+    zero in `a` gives the right gradient, as PyTorch's ProdBackward does)."""
+    ones = np.ones_like(np.take(a, [0], axis=axis))
+    left = np.cumprod(
+        np.concatenate([ones, np.take(a, range(a.shape[axis] - 1), axis)], axis), axis
+    )
+    flipped = np.flip(a, axis)
+    right = np.concatenate([ones, np.take(flipped, range(a.shape[axis] - 1), axis)], axis)
+    return left * np.flip(np.cumprod(right, axis), axis)
+
+
+class Prod(Op):
+    """z = the product of all of a;  dz/da_i = the product of the other elements."""
+
+    _backward_name = "ProdBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return np.asarray(np.prod(a), dtype=np.result_type(a))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        flat = np.reshape(a, -1)
+        if flat.size == 0:
+            return np.zeros(np.shape(a), np.result_type(grad))
+        return grad * _others_product(flat, 0).reshape(np.shape(a))
+
+
+class ProdDim(Op):
+    """z = the product of a along dim;  dz/da_i = the product of the others along dim."""
+
+    _backward_name = "ProdBackward1"
+
+    @staticmethod
+    def forward(ctx, a, dim=0, keepdim=False):
+        ctx.save_for_backward(a)
+        ctx.info = (dim, keepdim)
+        return np.asarray(np.prod(a, axis=dim, keepdims=keepdim), order="C")
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        dim, keepdim = ctx.info
+        g = grad if keepdim else np.expand_dims(grad, dim)
+        return g * _others_product(np.asarray(a), dim)
+
+
+def _count(shape, axes) -> int:
+    return math.prod([shape[i] for i in axes] if axes is not None else shape)
+
+
+class Var(Op):
+    """z = Σ (a - mean)² / (n - correction);  dz/da = 2 (a - mean) / (n - correction)."""
+
+    _backward_name = "VarBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=None, correction=1, keepdim=False):
+        axes = _axes(dim, np.ndim(a))
+        wide = np.asarray(a, dtype=np.float64)  # PyTorch accumulates in double on the CPU
+        centred = wide - np.mean(wide, axis=axes, keepdims=True)
+        dof = max(_count(np.shape(a), axes) - correction, 0)
+        ctx.save_for_backward(centred.astype(np.result_type(a)))
+        ctx.info = (axes, keepdim, dof)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = np.sum(centred * centred, axis=axes, keepdims=keepdim) / dof
+        return np.asarray(out, dtype=np.result_type(a), order="C")
+
+    @staticmethod
+    def backward(ctx, grad):
+        (centred,) = ctx.saved_tensors
+        axes, keepdim, dof = ctx.info
+        g = _expand(grad, np.shape(centred), axes, keepdim)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return g * centred * (2 / dof if dof else np.inf)
+
+
+class Std(Op):
+    """z = √var(a);  dz/da = (a - mean) / ((n - correction) z)."""
+
+    _backward_name = "StdBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=None, correction=1, keepdim=False):
+        axes = _axes(dim, np.ndim(a))
+        wide = np.asarray(a, dtype=np.float64)
+        centred = wide - np.mean(wide, axis=axes, keepdims=True)
+        dof = max(_count(np.shape(a), axes) - correction, 0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            var = np.sum(centred * centred, axis=axes, keepdims=keepdim) / dof
+        out = np.asarray(np.sqrt(var), dtype=np.result_type(a), order="C")
+        ctx.save_for_backward(centred.astype(np.result_type(a)), out)
+        ctx.info = (axes, keepdim, dof)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        centred, out = ctx.saved_tensors
+        axes, keepdim, dof = ctx.info
+        g = _expand(grad / out, np.shape(centred), axes, keepdim)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.asarray(g * centred / dof, dtype=np.result_type(centred))
+
+
+class Norm(Op):
+    """z = (Σ |a|^p)^(1/p);  dz/da = a |a|^(p-2) / z^(p-1) (p = 2: a / z; p = ∞: at the max)."""
+
+    _backward_name = "LinalgVectorNormBackward0"
+
+    @staticmethod
+    def forward(ctx, a, p=2.0, dim=None, keepdim=False):
+        axes = _axes(dim, np.ndim(a))
+        mag = np.abs(np.asarray(a, dtype=np.float64))
+        if p == math.inf:
+            out = np.max(mag, axis=axes, keepdims=True)
+        elif p == -math.inf:
+            out = np.min(mag, axis=axes, keepdims=True)
+        elif p == 0:
+            out = np.sum(mag != 0, axis=axes, keepdims=True).astype(np.float64)
+        else:
+            out = np.sum(mag**p, axis=axes, keepdims=True) ** (1 / p)
+        ctx.save_for_backward(a, out.astype(np.result_type(a)))
+        ctx.info = (p, axes, keepdim)
+        return np.asarray(_drop(out, axes, keepdim), dtype=np.result_type(a), order="C")
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        p, axes, keepdim = ctx.info
+        g = _expand(grad, np.shape(a), axes, keepdim)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if p == 0:
+                local = np.zeros_like(a)
+            elif math.isinf(p):
+                hit = np.abs(a) == out
+                local = np.sign(a) * hit / np.sum(hit, axis=axes, keepdims=True)
+            elif p == 1:
+                local = np.sign(a)
+            else:
+                local = a * np.abs(a) ** (p - 2) / out ** (p - 1)
+                local = np.where(out == 0, 0, local)
+        return np.asarray(g * local, dtype=np.result_type(a))
+
+
+def _drop(values, axes, keepdim):
+    """Remove the reduced axes that keepdims=True kept, unless keepdim asks for them."""
+    if keepdim:
+        return values
+    return np.squeeze(values, axis=axes) if axes is not None else np.reshape(values, ())
+
+
+class Logsumexp(Op):
+    """z = log Σ exp(a) along dim;  dz/da = exp(a - z) (the softmax)."""
+
+    _backward_name = "LogsumexpBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=0, keepdim=False):
+        axes = _axes(dim, np.ndim(a))
+        top = np.max(a, axis=axes, keepdims=True)
+        top = np.where(np.isfinite(top), top, 0)
+        out = top + np.log(np.sum(np.exp(a - top), axis=axes, keepdims=True))
+        ctx.save_for_backward(a, out)
+        ctx.info = axes
+        return np.asarray(_drop(out, axes, keepdim), dtype=np.result_type(a), order="C")
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        axes = ctx.info
+        g = grad if np.ndim(grad) == np.ndim(a) else np.expand_dims(grad, axes)
+        return g * np.exp(a - out)

@@ -379,3 +379,57 @@ class Stack(Op):
     def backward(ctx, grad):
         dim = ctx.info
         return tuple(np.moveaxis(grad, dim, 0))
+
+
+class MaskedFill(Op):
+    """z = value where mask, else a;  dz/da = 1 where the mask is False, else 0."""
+
+    _backward_name = "MaskedFillBackward0"
+
+    @staticmethod
+    def forward(ctx, a, cond=None, value=0):
+        ctx.info = (cond, np.shape(a))
+        return np.asarray(np.where(cond, np.asarray(value, np.result_type(a)), a), order="C")
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .ops import unbroadcast
+
+        cond, shape = ctx.info
+        return unbroadcast(np.where(cond, np.zeros((), np.result_type(grad)), grad), shape)
+
+
+class Repeat(Op):
+    """z = a tiled `sizes` times;  dz/da = the sum of the gradient over the copies."""
+
+    _backward_name = "RepeatBackward0"
+
+    @staticmethod
+    def forward(ctx, a, sizes=()):
+        lead = len(sizes) - np.ndim(a)
+        shape = (1,) * lead + np.shape(a)
+        ctx.info = (np.shape(a), shape, sizes)
+        return np.tile(np.reshape(a, shape), sizes)
+
+    @staticmethod
+    def backward(ctx, grad):
+        original, shape, sizes = ctx.info
+        # Split every axis into (copies, size) and sum over the copies.
+        split = [n for pair in zip(sizes, shape, strict=True) for n in pair]
+        total = np.sum(np.reshape(grad, split), axis=tuple(range(0, len(split), 2)))
+        return np.reshape(total, original)
+
+
+class Flip(Op):
+    """z = a reversed along dims;  dz/da = the gradient reversed back."""
+
+    _backward_name = "FlipBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dims=()):
+        ctx.info = dims
+        return np.flip(a, dims).copy()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return np.flip(grad, ctx.info).copy()

@@ -3,7 +3,9 @@
 import numpy as np
 
 from . import events
+from .device import CPU, NO_CUDA, check_device
 from .dtypes import TYPE_NAMES, float32, float64, int64, to_numpy_dtype
+from .dtypes import dtype as _dtype_class
 from .function import accumulator_for
 from .grad_mode import _state
 from .printing import format_tensor
@@ -180,7 +182,7 @@ class Tensor:
         """Compute the gradient of this tensor with respect to the graph's leaves."""
         from .graph import run_backward
 
-        run_backward((self,), (gradient,), retain_graph)
+        run_backward((self,), (gradient,), retain_graph, create_graph)
 
     def retain_grad(self) -> None:
         """Keep `.grad` on this non-leaf tensor after backward."""
@@ -302,8 +304,33 @@ class Tensor:
         self.requires_grad = bool(requires_grad) or self.grad_fn is not None
         return self
 
-    def to(self, dtype):
-        return self._as(to_numpy_dtype(dtype))
+    def to(self, *args, dtype=None, device=None, non_blocking=False, copy=False, **kwargs):
+        """A tensor of another dtype (the same one if nothing changes); devices: CPU only."""
+        for arg in args:
+            if isinstance(arg, Tensor):
+                dtype = arg.dtype
+            elif isinstance(arg, (_dtype_class, type, np.dtype)):  # torch.float64, float, ...
+                dtype = arg
+            elif not isinstance(arg, bool):  # a bool is non_blocking, meaningless here
+                device = arg
+        if device is not None:
+            check_device(device)
+        out = self if dtype is None else self._as(to_numpy_dtype(dtype))
+        return _F.clone(out) if copy and out is self else out
+
+    @property
+    def device(self):
+        return CPU
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    def cpu(self):
+        return self
+
+    def cuda(self, device=None, non_blocking=False):
+        raise AssertionError(NO_CUDA)
 
     def _as(self, np_dtype):
         if self._data.dtype == np_dtype:
@@ -327,8 +354,13 @@ class Tensor:
     def bool(self):
         return self._as(np.dtype("bool"))
 
-    def type(self, dtype=None):
-        return self.to(dtype)
+    def type(self, dtype=None, non_blocking=False):
+        """`x.type()` names the legacy type ('torch.FloatTensor'); given a type, converts."""
+        from .legacy import legacy_type
+
+        if dtype is None:
+            return f"torch.{legacy_type(self._data.dtype).__name__}"
+        return self.to(legacy_type(dtype).dtype if isinstance(dtype, (str, type)) else dtype)
 
     # -- in place ------------------------------------------------------------------------------
     def _check_inplace(self) -> None:
@@ -399,6 +431,17 @@ class Tensor:
 
     __hash__ = object.__hash__
 
+    def __new__(cls, *args, device=None):
+        """`torch.Tensor(data)` or `torch.Tensor(*sizes)`: the legacy float32 constructor."""
+        from .legacy import construct
+
+        return construct(np.float32, args, device, any_dtype=True)
+
+    def __reduce_ex__(self, protocol):
+        # Data as bytes, not a numpy array: torch.load(weights_only=True) then needs to trust
+        # only this function (pickle.py's weakref to the AccumulateGrad is never saved).
+        return (_rebuild, _saved(self))
+
 
 class Size(tuple):
     """A shape, printed as PyTorch prints it: `torch.Size([2, 3])`."""
@@ -409,6 +452,13 @@ class Size(tuple):
     def numel(self) -> int:
         return int(np.prod(self))
 
+    def __reduce__(self):
+        return (_rebuild_size, (tuple(self),))  # a function: pickled by its own module's name
+
+
+def _rebuild_size(values) -> Size:
+    return Size(values)
+
 
 def dtype_of(data):
     """The dtype object for `data`, printed as PyTorch names it."""
@@ -418,6 +468,17 @@ def dtype_of(data):
 
 
 _new = object.__new__
+
+
+def _saved(t) -> tuple:
+    data = np.ascontiguousarray(t._data)
+    return (data.tobytes(), data.dtype.name, data.shape, t.requires_grad)
+
+
+def _rebuild(data: bytes, dtype: str, shape: tuple, requires_grad: bool) -> Tensor:
+    """A tensor from what `__reduce_ex__` saved (torch.save, pickle, copy)."""
+    arr = np.frombuffer(data, dtype=np.dtype(dtype)).reshape(shape).copy()
+    return new_leaf(arr, requires_grad)
 
 
 def make(data, requires_grad=False, grad_fn=None, name=None) -> Tensor:
@@ -514,8 +575,10 @@ def new_leaf(arr: np.ndarray, requires_grad=False, name=None) -> Tensor:
     return t
 
 
-def tensor(data, dtype=None, requires_grad=False, name=None) -> Tensor:
+def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False, name=None):
     """A new leaf tensor holding a copy of `data`."""
+    if device is not None:
+        check_device(device)
     if isinstance(data, Tensor):
         data = data._data
     return new_leaf(as_tensor_data(data, to_numpy_dtype(dtype)), requires_grad, name)
@@ -559,3 +622,8 @@ Tensor.is_contiguous = lambda self: _shape_ops.is_contiguous(self._data)
 Tensor.clamp_min = _F.clamp_min
 Tensor.mT = property(lambda self: _F.mT(self))
 Tensor.expand = lambda self, *shape: _F.expand(self, *shape)
+
+from ..torchnames import mark_missing  # noqa: E402
+from . import methods as _methods  # noqa: E402, F401  (more methods, and in-place variants)
+
+mark_missing(Tensor, "torch.Tensor")  # the rest of torch.Tensor's names: "not in autoviz yet"

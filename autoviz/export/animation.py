@@ -4,11 +4,12 @@ import io
 import numbers
 from pathlib import Path
 
+from .. import files
 from .frames import PROGRESS_FROM
 from .keyframes import HOLD_STEPS, animated_svg, picture, size_of, still_svg
 
 SUFFIXES = (".svg", ".gif")
-PILLOW_HINT = "saving a GIF needs Pillow: pip install 'autoviz[gif]' (or pip install pillow)"
+PILLOW_HINT = "saving a GIF needs Pillow: pip install pillow"
 
 
 def save_animation(tl, path, theme="default", seconds_per_step=1.0, **options) -> Path:
@@ -32,10 +33,10 @@ def save_animation(tl, path, theme="default", seconds_per_step=1.0, **options) -
     shown = frames.entries()
     if suffix == ".svg":
         text = animated_svg(frames, shown, _each_frame(frames, shown), seconds_per_step, captions)
-        path.write_text(text, encoding="utf-8")
+        files.write_text(path, text)
     else:
         require_pillow()
-        path.write_bytes(_gif(tl, frames, shown, seconds_per_step, captions))
+        files.write_bytes(path, _gif(tl, frames, shown, seconds_per_step, captions))
     return path
 
 

@@ -12,9 +12,11 @@ def save_frames(tl, directory, format: str = "svg", theme: str = "default", **op
 
     PNG frames are the SVG frames rasterised, so nodes sit at the same places in both. A graph
     too large to draw has a single frame saying so, and condensed iterations (full_iterations)
-    one with their chart. Frames an earlier, longer run left in `directory` are removed, so a
-    slide deck never mixes runs.
+    one with their chart. The frames are written all or none (an error or a full disk leaves
+    the folder as it was); then those an earlier, longer run left in `directory` are removed,
+    so a slide deck never mixes runs.
     """
+    from .. import files
     from ..render import Diagram, draw_frame, frames_for
 
     if format not in FORMATS:
@@ -33,27 +35,25 @@ def save_frames(tl, directory, format: str = "svg", theme: str = "default", **op
         from tqdm import tqdm
 
         entries = tqdm(entries, desc="frames", unit="step")
-    _remove_old_frames(folder, format)
     paths = []
-    for entry in entries:
-        k = entry.step
-        path = folder / f"step-{k:0{width}d}.{format}"
-        if entry.graphs is not None:
-            source = frames.condensed(entry.graphs)[0]
-            frame = Diagram(source, options.get("timeout"), svg=frames.entry_svg(entry))
-        else:
-            frame = draw_frame(tl, k, theme, **options)
-        if format == "png":
-            path.write_bytes(frame.png())
-        else:
-            path.write_text(frame.svg(), encoding="utf-8")
-        paths.append(path)
+    with files.batch() as written:
+        for entry in entries:
+            k = entry.step
+            if entry.graphs is not None:
+                source = frames.condensed(entry.graphs)[0]
+                frame = Diagram(source, options.get("timeout"), svg=frames.entry_svg(entry))
+            else:
+                frame = draw_frame(tl, k, theme, **options)
+            data = frame.png() if format == "png" else frame.svg().encode("utf-8")
+            paths.append(written.add(folder / f"step-{k:0{width}d}.{format}", data))
+    _remove_old_frames(folder, format, keep={p.name for p in paths})
     return paths
 
 
-def _remove_old_frames(folder: Path, format: str) -> None:
-    """Delete files named as this function names frames (`step-<digits>.<format>`), only those."""
+def _remove_old_frames(folder: Path, format: str, keep: set) -> None:
+    """Delete files named as this function names frames (`step-<digits>.<format>`), only those,
+    except the ones just written."""
     pattern = re.compile(rf"step-\d{{3,}}\.{format}")
     for old in folder.iterdir():
-        if pattern.fullmatch(old.name) and old.is_file():
+        if pattern.fullmatch(old.name) and old.name not in keep and old.is_file():
             old.unlink()

@@ -8,6 +8,7 @@ import re
 from importlib import resources
 from pathlib import Path
 
+from .. import files
 from . import frontend
 from .playerdata import build
 
@@ -26,7 +27,7 @@ def save_html(tl, path, **options) -> Path:
             f"cannot save the player as {path.name!r}: unknown suffix "
             f"{path.suffix or '(none)'!r} (must be one of {list(SUFFIXES)})"
         )
-    path.write_text(player_page(tl, **options), "utf-8")
+    files.write_text(path, player_page(tl, **options))
     return path
 
 

@@ -119,7 +119,12 @@ def _data(tl, deltas: Deltas, quiz: bool) -> dict:
         "total": len(tl),
         "strings": strings,
         "steps": steps,
-        "code": [{"file": Path(s.file).name, "line": s.line, "text": s.text} for s in lines],
+        # role: "code" (a step's line), "context" (a loop, `with` or `def` header, the call
+        # into a function) or "label" (the file or notebook cell the rows below are from)
+        "code": [
+            {"file": Path(s.file).name, "line": s.line, "text": s.text, "role": s.role}
+            for s in lines
+        ],
         "iterations": iteration_data(tl, deltas),
     }
 

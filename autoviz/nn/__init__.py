@@ -1,7 +1,9 @@
 """`torch.nn`: modules, parameters, losses, and the `functional` and `init` helpers."""
 
 from . import functional, init
-from .loss import BCELoss, CrossEntropyLoss, MSELoss, NLLLoss
+from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
+from .layers import BatchNorm1d, Embedding, LeakyReLU
+from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from .module import Module
 from .modules import (
     Dropout,
@@ -9,9 +11,7 @@ from .modules import (
     Identity,
     Linear,
     LogSoftmax,
-    ModuleList,
     ReLU,
-    Sequential,
     Sigmoid,
     Softmax,
     Tanh,
@@ -20,17 +20,25 @@ from .parameter import Parameter
 
 __all__ = [
     "BCELoss",
+    "BCEWithLogitsLoss",
+    "BatchNorm1d",
     "CrossEntropyLoss",
     "Dropout",
+    "Embedding",
     "Flatten",
     "Identity",
+    "L1Loss",
+    "LeakyReLU",
     "Linear",
     "LogSoftmax",
     "MSELoss",
     "Module",
+    "ModuleDict",
     "ModuleList",
     "NLLLoss",
     "Parameter",
+    "ParameterDict",
+    "ParameterList",
     "ReLU",
     "Sequential",
     "Sigmoid",
@@ -39,3 +47,9 @@ __all__ = [
     "functional",
     "init",
 ]
+
+
+def __getattr__(name: str):
+    from ..torchnames import module_attribute
+
+    raise module_attribute("torch.nn", name)

@@ -68,6 +68,10 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
 def linear(input, weight, bias=None):
     """y = input @ weightᵀ + bias, recorded as PyTorch records it (Addmm, or Mm without bias)."""
+    if weight.ndim == 2 and input.ndim >= 1 and input.shape[-1] != weight.shape[1]:
+        # Before the transpose is recorded: PyTorch records nothing for a failing linear.
+        rows = int(np.prod(input.shape[:-1])) if input.ndim > 1 else 1
+        linalg.check_matmul(np.empty((rows, input.shape[-1])), np.empty(weight.shape[::-1]))
     w_t = shape_ops.T.apply(weight, dim0=0, dim1=1) if weight.ndim == 2 else weight
     if input.ndim == 2:
         return _matmul_2d(input, w_t, bias)
@@ -176,6 +180,7 @@ def nll_loss(
         "weight": None if weight is None else np.asarray(weight._data, dtype=input._data.dtype),
         "ignore_index": ignore_index,
         "reduction": reduction,
+        "labels": target,
     }
     labels = np.asarray(target._data)
     if input.ndim <= 2:
@@ -244,3 +249,116 @@ def binary_cross_entropy(
         raise RuntimeError("all elements of input should be between 0 and 1")
     w = None if weight is None else np.asarray(weight._data, dtype=data.dtype)
     return ops.BinaryCrossEntropy.apply(input, target, weight=w, reduction=reduction)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    return ops.LeakyRelu.apply(input, slope=negative_slope)  # out of place, as relu
+
+
+def one_hot(tensor_, num_classes=-1):
+    """Each integer class index as a row of zeros with a one at that index (int64)."""
+    data = np.asarray(tensor_._data)
+    if data.dtype != np.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if data.size and data.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        num_classes = int(data.max()) + 1 if data.size else 0
+    elif data.size and data.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    out = np.zeros((*data.shape, num_classes), np.int64)
+    np.put_along_axis(out, data[..., None], 1, axis=-1)
+    return make(out)
+
+
+def binary_cross_entropy_with_logits(
+    input, target, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None
+):
+    """Binary cross-entropy on logits (sigmoid inside, computed stably); pos_weight scales the
+    positive targets' term."""
+    _check_reduction(reduction)
+    target = _as_tensor(target)
+    if input.shape != target.shape:
+        raise ValueError(
+            f"Target size ({target.shape!r}) must be the same as input size ({input.shape!r})"
+        )
+    w = None if weight is None else np.asarray(weight._data, dtype=input._data.dtype)
+    pw = None if pos_weight is None else np.asarray(pos_weight._data, dtype=input._data.dtype)
+    return ops.BinaryCrossEntropyWithLogits.apply(
+        input, target, weight=w, pos_weight=pw, reduction=reduction
+    )
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """Mean (or sum) of absolute differences."""
+    _check_reduction(reduction)
+    losses = _F.abs(input - _as_tensor(target))
+    if reduction == "none":
+        return losses
+    return _F.sum(losses) if reduction == "sum" else _F.mean(losses)
+
+
+def embedding(
+    input,
+    weight,
+    padding_idx=None,
+    max_norm=None,
+    norm_type=2.0,
+    scale_grad_by_freq=False,
+    sparse=False,
+):
+    """The rows of `weight` at the integer indices `input`."""
+    indices = np.asarray(input._data)
+    if indices.dtype.kind not in "iu":
+        raise RuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar "
+            f"types: Long, Int; but got torch.{_dtype_word(input)}Tensor instead (while "
+            "checking arguments for embedding)"
+        )
+    if indices.size and (indices.max() >= weight.shape[0] or indices.min() < 0):
+        raise IndexError("index out of range in self")
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += weight.shape[0]
+    return ops.Embedding.apply(weight, indices=indices, padding_idx=padding_idx)
+
+
+def batch_norm(
+    input,
+    running_mean,
+    running_var,
+    weight=None,
+    bias=None,
+    training=False,
+    momentum=0.1,
+    eps=1e-05,
+):
+    """Normalise each channel (axis 1) by the batch's statistics in training, updating the
+    running ones, or by the running ones in evaluation."""
+    if training:
+        size = int(np.prod([n for i, n in enumerate(input.shape) if i != 1]))
+        if size == 1:
+            raise ValueError(
+                "Expected more than 1 value per channel when training, got input size "
+                f"{input.shape!r}"
+            )
+        if running_mean is not None:
+            _update_running(input, running_mean, running_var, momentum)
+    stats = None if training else (running_mean._data, running_var._data)
+    return ops.NativeBatchNorm.apply(input, weight, bias, stats=stats, eps=eps, training=training)
+
+
+def _update_running(input, running_mean, running_var, momentum) -> None:
+    """running = momentum · batch statistic + (1 - momentum) · running, in float64 as
+    PyTorch does it (the variance unbiased)."""
+    mean, var_sum = ops.batch_stats(input._data)
+    n = input.numel() // input.shape[1]
+    unbiased = var_sum.astype(np.float64) / (n - 1)
+    for stat, value in ((running_mean, mean.astype(np.float64)), (running_var, unbiased)):
+        store = stat._storage()
+        store[...] = momentum * value + (1 - momentum) * store.astype(np.float64)
+
+
+def __getattr__(name: str):
+    from ..torchnames import module_attribute
+
+    raise module_attribute("torch.nn.functional", name)

@@ -74,3 +74,26 @@ class CrossEntropyLoss(_WeightedLoss):
             reduction=self.reduction,
             label_smoothing=self.label_smoothing,
         )
+
+
+class L1Loss(_Loss):
+    """Mean absolute error: mean(|input - target|)."""
+
+    def forward(self, input, target):
+        return F.l1_loss(input, target, reduction=self.reduction)
+
+
+class BCEWithLogitsLoss(_Loss):
+    """Binary cross-entropy of logits, the sigmoid inside: stabler than Sigmoid then BCELoss."""
+
+    def __init__(
+        self, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None
+    ) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+        self.register_buffer("pos_weight", pos_weight)
+
+    def forward(self, input, target):
+        return F.binary_cross_entropy_with_logits(
+            input, target, self.weight, reduction=self.reduction, pos_weight=self.pos_weight
+        )

@@ -4,9 +4,12 @@ from collections import OrderedDict, namedtuple
 
 import numpy as np
 
+from ..engine.device import NO_CUDA, check_device
 from ..engine.dtypes import dtype as _dtype
 from ..engine.function import module_stack
+from ..engine.graph import zero_grads
 from ..engine.tensor import Size, Tensor
+from . import hooks
 from .parameter import Parameter
 
 _TENSOR_TYPES = {
@@ -52,6 +55,9 @@ class Module:
         object.__setattr__(self, "_buffers", {})
         object.__setattr__(self, "_non_persistent_buffers", set())
         object.__setattr__(self, "_modules", {})
+        object.__setattr__(self, "_forward_pre_hooks", {})
+        object.__setattr__(self, "_forward_hooks", {})
+        object.__setattr__(self, "_backward_hooks", {})
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError(
@@ -63,9 +69,34 @@ class Module:
         stack = module_stack
         stack.append(stack[-1] + (self,) if stack else (self,))
         try:
+            if self._forward_pre_hooks or self._forward_hooks or self._backward_hooks:
+                return self._call_with_hooks(args, kwargs)
             return self.forward(*args, **kwargs)
         finally:
             stack.pop()
+
+    def _call_with_hooks(self, args, kwargs):
+        """forward between the hooks, in PyTorch's order: pre-hooks, forward, forward hooks."""
+        args = hooks.run_pre_hooks(self, args)
+        backward = hooks.BackwardHook(self) if self._backward_hooks else None
+        if backward is not None:
+            args = backward.setup_inputs(args)
+        output = hooks.run_forward_hooks(self, args, self.forward(*args, **kwargs))
+        return backward.setup_outputs(output) if backward is not None else output
+
+    # -- hooks -------------------------------------------------------------------------------
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """Call `hook(module, args)` before each forward; it may return new args."""
+        return hooks.add_hook(self._forward_pre_hooks, hook, prepend)
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        """Call `hook(module, args, output)` after each forward; it may return a new output."""
+        return hooks.add_hook(self._forward_hooks, hook, prepend)
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        """Call `hook(module, grad_input, grad_output)` once backward has reached this module's
+        input; it may return a new grad_input."""
+        return hooks.add_hook(self._backward_hooks, hook, prepend)
 
     # -- registration ------------------------------------------------------------------------
     def __setattr__(self, name: str, value) -> None:
@@ -116,7 +147,11 @@ class Module:
             found = self.__dict__.get(store)
             if found is not None and name in found:
                 return found[name]
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        from ..torchnames import missing
+
+        raise missing(
+            "torch.nn.Module", name, f"'{type(self).__name__}' object has no attribute '{name}'"
+        )
 
     def __delattr__(self, name: str) -> None:
         for store in (self._parameters, self._buffers, self._modules):
@@ -230,13 +265,7 @@ class Module:
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Reset the gradients: to None by default, as PyTorch ≥ 2.0 does."""
-        for param in self.parameters():
-            if param._grad is None:
-                continue
-            if set_to_none:
-                param._grad = None
-            else:
-                param._grad.zero_()
+        zero_grads(list(self.parameters()), set_to_none)
 
     # -- dtypes -------------------------------------------------------------------------------
     def _cast_floats(self, np_dtype):
@@ -255,7 +284,10 @@ class Module:
         return self._cast_floats(np.float32)
 
     def to(self, *args, **kwargs):
-        """Only dtypes matter here: autoviz has one device, so devices are accepted and ignored."""
+        """Only dtypes change anything: the one device autoviz has is the CPU."""
+        for arg in (*args, kwargs.get("device")):
+            if arg is not None and not isinstance(arg, (_dtype, Tensor, bool)):
+                check_device(arg)
         for arg in (*args, kwargs.get("dtype")):
             if isinstance(arg, _dtype) and arg.is_floating_point:
                 return self._cast_floats(arg.numpy)
@@ -263,6 +295,9 @@ class Module:
 
     def cpu(self):
         return self
+
+    def cuda(self, device=None):
+        raise AssertionError(NO_CUDA)
 
     # -- saving and loading -------------------------------------------------------------------
     def state_dict(self, destination=None, prefix: str = "", keep_vars: bool = False):

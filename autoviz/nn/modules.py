@@ -1,107 +1,15 @@
-"""Layers and containers: Linear, activations, Sequential, ModuleList."""
+"""Layers: Linear, Identity, Flatten and the activations."""
 
-import itertools
 import math
-import operator
-from collections import OrderedDict
 
 import numpy as np
 
+from ..engine import functional as _F
 from ..engine.dtypes import to_numpy_dtype
 from . import functional as F
 from . import init
 from .module import Module
 from .parameter import Parameter
-
-
-class Sequential(Module):
-    """Modules applied one after the other; named "0", "1", ... unless given an OrderedDict."""
-
-    def __init__(self, *args) -> None:
-        super().__init__()
-        if len(args) == 1 and isinstance(args[0], OrderedDict):
-            for name, module in args[0].items():
-                self.add_module(name, module)
-        else:
-            for i, module in enumerate(args):
-                self.add_module(str(i), module)
-
-    def forward(self, input):
-        for module in self._modules.values():
-            input = module(input)
-        return input
-
-    def __getitem__(self, idx):
-        items = list(self._modules.items())
-        if isinstance(idx, slice):
-            return type(self)(OrderedDict(items[idx]))  # slices keep their names, as in torch
-        return items[_check_index(idx, len(items))][1]
-
-    def __setitem__(self, idx: int, module) -> None:
-        key = list(self._modules)[_check_index(idx, len(self))]
-        setattr(self, key, module)
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
-
-
-def _check_index(idx, size: int) -> int:
-    idx = operator.index(idx)
-    if not -size <= idx < size:
-        raise IndexError(f"index {idx} is out of range")
-    return idx % size
-
-
-class ModuleList(Module):
-    """A list of modules whose parameters the parent registers; it has no forward of its own."""
-
-    def __init__(self, modules=None) -> None:
-        super().__init__()
-        if modules is not None:
-            self.extend(modules)
-
-    def __getitem__(self, idx):
-        if isinstance(idx, slice):
-            return type(self)(list(self._modules.values())[idx])
-        return self._modules[str(_check_index(idx, len(self)))]
-
-    def __setitem__(self, idx: int, module) -> None:
-        self.add_module(str(_check_index(idx, len(self))), module)
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
-
-    def extend(self, modules):
-        for module in modules:
-            self.append(module)
-        return self
-
-    def __repr__(self) -> str:
-        # PyTorch folds runs of identical children: "(0-2): 3 x Linear(...)".
-        if not self._modules:
-            return f"{self._get_name()}()"
-        lines, start = [], 0
-        for text, run in itertools.groupby(repr(m) for m in self._modules.values()):
-            count = len(list(run))
-            end = start + count - 1
-            label = f"({start}): " if count == 1 else f"({start}-{end}): {count} x "
-            lines.append(label + text.replace("\n", "\n  "))
-            start = end + 1
-        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
 
 
 class Linear(Module):
@@ -170,11 +78,7 @@ class Flatten(Module):
         self.start_dim, self.end_dim = start_dim, end_dim
 
     def forward(self, input):
-        start, end = self.start_dim % input.ndim, self.end_dim % input.ndim
-        if start == end:
-            return input  # PyTorch returns the tensor itself: no node is recorded
-        shape = tuple(input.shape)
-        return input.reshape((*shape[:start], -1, *shape[end + 1 :]))
+        return _F.flatten(input, self.start_dim, self.end_dim)
 
     def extra_repr(self) -> str:
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ..engine.tensor import Tensor, as_tensor_data, make
+from ..engine.tensor import Tensor, _rebuild, _saved, as_tensor_data, make
 
 
 class Parameter(Tensor):
@@ -40,4 +40,9 @@ class Parameter(Tensor):
         return new
 
     def __reduce_ex__(self, protocol):
-        return (Parameter, (np.asarray(self._data), self.requires_grad))
+        return (rebuild_parameter, _saved(self))
+
+
+def rebuild_parameter(data: bytes, dtype: str, shape: tuple, requires_grad: bool) -> Parameter:
+    """A Parameter from what `__reduce_ex__` saved (torch.save, pickle)."""
+    return Parameter(_rebuild(data, dtype, shape, False), requires_grad)

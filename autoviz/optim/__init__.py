@@ -2,6 +2,13 @@
 
 from .adam import Adam, AdamW
 from .optimizer import Optimizer
+from .rmsprop import RMSprop
 from .sgd import SGD
 
-__all__ = ["SGD", "Adam", "AdamW", "Optimizer"]
+__all__ = ["SGD", "Adam", "AdamW", "Optimizer", "RMSprop"]
+
+
+def __getattr__(name: str):
+    from ..torchnames import module_attribute
+
+    raise module_attribute("torch.optim", name)

@@ -2,7 +2,9 @@
 
 import numpy as np
 
+from ..engine import events
 from ..engine.grad_mode import enable_grad, no_grad
+from ..engine.graph import zero_grads
 from ..engine.tensor import Tensor, make
 
 
@@ -43,14 +45,7 @@ class Optimizer:
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Reset every parameter's gradient: to None by default, as PyTorch ≥ 2.0 does."""
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p._grad is None:
-                    continue
-                if set_to_none:
-                    p._grad = None
-                else:
-                    p._grad.zero_()
+        zero_grads([p for group in self.param_groups for p in group["params"]], set_to_none)
 
     def step(self, closure=None):
         """Apply one update to every parameter that has a gradient; returns closure()'s loss."""
@@ -64,10 +59,43 @@ class Optimizer:
                     if p._grad is not None:
                         grad = np.asarray(p._grad._data)
                         self._update(p._storage(), grad, group, self.state.setdefault(p, {}))
+                        if events.observers:
+                            events.on_update(p, self, group)
         return loss
 
     def _update(self, param: np.ndarray, grad: np.ndarray, group: dict, state: dict) -> None:
         raise NotImplementedError
+
+    # -- saving and loading ------------------------------------------------------------------
+    def state_dict(self) -> dict:
+        """{"state": {index: per-parameter state}, "param_groups": [options, "params": [indices]]},
+        parameters numbered in the order the groups list them, as PyTorch numbers them."""
+        index = {}
+        groups = []
+        for group in self.param_groups:
+            packed = {k: v for k, v in group.items() if k != "params"}
+            packed["params"] = [index.setdefault(id(p), len(index)) for p in group["params"]]
+            groups.append(packed)
+        state = {index[id(p)]: dict(s) for p, s in self.state.items() if id(p) in index and s}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        """Take on the options and per-parameter state of `state_dict` (from state_dict())."""
+        groups = state_dict["param_groups"]
+        if len(groups) != len(self.param_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        for mine, saved in zip(self.param_groups, groups, strict=True):
+            if len(mine["params"]) != len(saved["params"]):
+                raise ValueError(
+                    "loaded state dict contains a parameter group that doesn't match the size "
+                    "of optimizer's group"
+                )
+        self.state = {}
+        for mine, saved in zip(self.param_groups, groups, strict=True):
+            for p, i in zip(mine["params"], saved["params"], strict=True):
+                if i in state_dict["state"]:
+                    self.state[p] = {k: _copied(v, p) for k, v in state_dict["state"][i].items()}
+            mine.update({k: v for k, v in saved.items() if k != "params"})
 
     def __repr__(self) -> str:
         blocks = []
@@ -96,3 +124,13 @@ def state_tensor(data: np.ndarray) -> Tensor:
 def accepted_options(foreach, differentiable, fused) -> dict:
     """Options of PyTorch's fused and multi-tensor kernels: stored so groups and reprs match."""
     return {"foreach": foreach, "differentiable": differentiable, "fused": fused}
+
+
+def _copied(value, param):
+    """Saved state as the optimizer's own tensor (a copy, in the parameter's float dtype)."""
+    if isinstance(value, Tensor):
+        data = np.array(value._data, copy=True)
+        if data.dtype.kind == "f" and data.ndim:
+            data = data.astype(param._data.dtype)
+        return make(data)
+    return value

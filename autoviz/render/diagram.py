@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+from .. import files
 from ..errors import AutovizError
 from .layout import check_timeout, engine_name, find_engine, run_layout, svg_layout
 
@@ -53,24 +54,24 @@ class Diagram:
                 f"(must be one of {list(SUFFIXES)})"
             )
         if suffix == ".dot":
-            path.write_text(self.source, encoding="utf-8")
+            files.write_text(path, self.source)
         elif suffix == ".json":
             if self.graph is None:
                 raise ValueError("this diagram was made from DOT text alone: it has no graph")
             from ..tracing.jsonio import graph_dumps
 
-            path.write_text(graph_dumps(self.graph), encoding="utf-8")
+            files.write_text(path, graph_dumps(self.graph))
         elif suffix == ".svg":
-            path.write_text(self.svg(), encoding="utf-8")
+            files.write_text(path, self.svg())
         elif suffix == ".png":
-            path.write_bytes(self.png())
+            files.write_bytes(path, self.png())
         elif self.is_frame:
             raise ValueError(
                 f"cannot save a stepping frame as {suffix}: frames are the layout restyled per "
                 "step; save it as .svg or .png (or .dot for its layout)"
             )
         else:
-            path.write_bytes(run_layout(self.source, suffix[1:], self.timeout))
+            files.write_bytes(path, run_layout(self.source, suffix[1:], self.timeout))
         return path
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict:

@@ -24,6 +24,7 @@ LEGEND_TEXT = {
     "constant": "constant (no grad)",
     "module": "nn.Module, collapsed",
     "saved": "saved for backward",
+    "error": "the op that raised",
 }
 # What a node or edge id may be: written into DOT unquoted and into SVG as its id. The tracer
 # writes n1, e1, …; the renderer adds m1 (module boxes), n3_s1 and n3-saved1 (saved tensors).
@@ -235,12 +236,14 @@ def _edge_lines(graph: Graph, layout: Plan, theme: Theme, edge_labels) -> list:
             continue
         edge_id = e.id or f"e{i}"
         extra = ""
-        if edge_labels is not None:
+        if e.kind != "data":  # detached from, or computed untracked from: no gradient flows
+            extra = f' style=dashed color="{theme.kinds["constant"]["border"]}"'
+        elif edge_labels is not None:
             extra = " dir=both arrowtail=normal"
             if edge_id in edge_labels:
                 text = dot_row(edge_labels[edge_id]) or "&#32;"
                 extra += f' label=<<font point-size="{theme.small_size}">{text}</font>>'
-        lines.append(f'\t{source} -> {target} [id="{edge_id}" class="data"{extra}]')
+        lines.append(f'\t{source} -> {target} [id="{edge_id}" class="{e.kind}"{extra}]')
     return lines
 
 
@@ -331,13 +334,17 @@ def _node_line(node: Node, graph: Graph, theme: Theme, options: Options, current
         classes.append("no-grad" if node.made_in_no_grad else "detached")
     if _non_finite(node.value) or _non_finite(node.grad):
         classes.append("non-finite")
+    fill, border = look["fill"], look["border"]
+    if node.error:  # the op the program raised at
+        classes.append("error")
+        fill, border = theme.error
     attrs = {
         "id": node.id,
         "class": " ".join(classes + (["current"] if current else [])),
         "shape": look["shape"],
         "style": style,
-        "fillcolor": look["fill"],
-        "color": theme.highlight if current else look["border"],
+        "fillcolor": fill,
+        "color": theme.highlight if current else border,
     }
     if current or node.kind == "output":
         attrs["penwidth"] = theme.output_pen
@@ -438,14 +445,29 @@ def _grad_text(node: Node, graph: Graph, options: Options) -> str:
 
 def _non_finite(value) -> bool:
     """True when a preview holds NaN or an infinity anywhere."""
-    stack = [value]
+    if type(value) is float:  # a scalar's preview, the usual case
+        return not math.isfinite(value)
+    stack = [value] if type(value) is list else []
     while stack:
         item = stack.pop()
-        if isinstance(item, list):
+        if item and isinstance(item[0], list):
             stack.extend(item)
-        elif isinstance(item, float) and not math.isfinite(item):
-            return True
+            continue
+        try:  # a row of numbers: its exact sum is finite exactly when every number is
+            if not math.isfinite(math.fsum(item)):
+                return True
+        except (OverflowError, TypeError):  # huge numbers, or something else in the row
+            if any(isinstance(x, float) and not math.isfinite(x) for x in _flat(item)):
+                return True
     return False
+
+
+def _flat(items):
+    for item in items:
+        if isinstance(item, list):
+            yield from _flat(item)
+        else:
+            yield item
 
 
 def _warning(value) -> str:
@@ -458,7 +480,9 @@ def _legend(nodes: list, theme: Theme, extra=(), gradients=False, hidden=False) 
     `gradients`: the frames of a timeline whose backward pass turns edges into gradient flow.
     `hidden`: intermediate tensors are left out, so edges run from op to op.
     """
-    kinds = {n.kind for n in nodes} | set(extra)
+    kinds = (
+        {n.kind for n in nodes} | set(extra) | ({"error"} if any(n.error for n in nodes) else set())
+    )
     present = [k for k in LEGEND_TEXT if k in kinds]
     lines = [
         "\tsubgraph cluster_legend {",
@@ -467,11 +491,12 @@ def _legend(nodes: list, theme: Theme, extra=(), gradients=False, hidden=False) 
         f'\t\tnode [fontsize={theme.small_size} margin="0.16,0.04"]',
     ]
     for kind in present:
-        look = theme.kinds[kind]
+        look = theme.kinds.get(kind) or {**theme.kinds["op"], "fill": theme.error[0]}
+        border = theme.error[1] if kind == "error" else look["border"]
         pen = f" penwidth={theme.output_pen}" if kind == "output" else ""
         lines.append(
             f'\t\tlegend_{kind} [id="legend-{kind}" class="legend {kind}" shape="{look["shape"]}" '
-            f'style="{look["style"]}" fillcolor="{look["fill"]}" color="{look["border"]}"{pen} '
+            f'style="{look["style"]}" fillcolor="{look["fill"]}" color="{border}"{pen} '
             f'label="{LEGEND_TEXT[kind]}"]'
         )
     if any(n.made_in_no_grad or n.detached for n in nodes):

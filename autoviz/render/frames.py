@@ -2,7 +2,7 @@
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..errors import GraphTooLarge
 from ..tracing.index import GraphPart, index_of
@@ -192,8 +192,7 @@ class Frames:
         return template, frame_state(self.part(graph_no), k, self.options, ghost, layout)
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One picture an export shows: the frame of `step`; or, with `graphs`, a chart of those
     condensed iterations (`step` is the first of their steps)."""
 
@@ -227,6 +226,7 @@ def structure(index, graph: GraphPart, edges: list) -> tuple:
             position.get(edges[i].source, edges[i].source),
             position.get(edges[i].target, edges[i].target),
             edges[i].index,
+            edges[i].kind,
         )
         for i in graph.edges
     )
@@ -255,7 +255,7 @@ class Part:
             lead_ids = [frames.tl.edges[i].id for i in leader.edges]
             slot = self.slot
             self.edges = [
-                Edge(slot[e.source], slot[e.target], e.index, id=lead_id)
+                Edge(slot[e.source], slot[e.target], e.index, id=lead_id, kind=e.kind)
                 for e, lead_id in zip(edges, lead_ids, strict=True)
             ]
         # the timeline's index of each edge -> its slot's id
@@ -332,7 +332,8 @@ def layout_graph(parts: list, options: Options) -> tuple[Graph, dict, Plan]:
                 width = _width(label_rows(node, context, options))
                 if width > rows.get(node.id, (-1,))[0]:
                     rows[node.id] = (width, node)
-    graph.nodes = [rows[n.id][1] for n in graph.nodes]
+    # Laid out as each node first looks: frames paint the op that raised red (class `error`).
+    graph.nodes = [_without_error(rows[n.id][1]) for n in graph.nodes]
     labels = {}
     for part in parts:
         for k in part.steps:
@@ -341,6 +342,14 @@ def layout_graph(parts: list, options: Options) -> tuple[Graph, dict, Plan]:
                 if len(text) > len(labels.get(edge_id, "")):
                     labels[edge_id] = text
     return graph, labels, layout
+
+
+def _without_error(node: Node) -> Node:
+    if not node.error:
+        return node
+    copy = _renamed(node, node.id)
+    copy.error = False
+    return copy
 
 
 _NEW = Graph()  # what label_rows reads for a node just made: no backward yet
@@ -383,13 +392,17 @@ def _node_class(shown, current: bool) -> str:
     classes = ["node", shown.kind]
     if shown.made_in_no_grad or shown.detached:
         classes.append("no-grad" if shown.made_in_no_grad else "detached")
+    if shown.error:
+        classes.append("error")
     classes += ["current"] * current + ["freed"] * shown.freed
     return " ".join(classes)
 
 
 def _edge_state(edge, visible, flows: dict, now: set, state) -> None:
     if edge.source not in visible or edge.target not in visible:
-        state[("ec", edge.id)] = "edge data hidden"
+        state[("ec", edge.id)] = f"edge {edge.kind} hidden"
+    elif edge.kind != "data":  # a detached tensor's link: no gradient flows along it
+        state[("ec", edge.id)] = f"edge {edge.kind}"
     elif edge.id in flows:
         state[("ec", edge.id)] = "edge data grad" + (" current" if edge.id in now else "")
         state[("et", edge.id)] = row(flows[edge.id])
@@ -581,7 +594,7 @@ class Template:
         elif what == "node":
             self._node_body(item_id, body)
         else:
-            self._edge_body(item_id, body)
+            self._edge_body(item_id, body, classes.split()[0] == "data")
         self.parts.append("</g>")
 
     def _node_body(self, node_id: str, body: str) -> None:
@@ -602,9 +615,10 @@ class Template:
             pos = match.end()
         self.parts.append(body[pos:])
 
-    def _edge_body(self, edge_id: str, body: str) -> None:
-        polygons = iter(("tail", "head"))
-        body = re.sub(r"<polygon ", lambda m: f'<polygon class="{next(polygons, "")}" ', body)
+    def _edge_body(self, edge_id: str, body: str, data: bool) -> None:
+        if data:  # drawn with arrowheads at both ends: a frame shows one (see _add_style)
+            polygons = iter(("tail", "head"))
+            body = re.sub(r"<polygon ", lambda m: f'<polygon class="{next(polygons, "")}" ', body)
         match = _TEXT.search(body)
         if match is None:
             self.parts.append(body)
@@ -638,6 +652,7 @@ def _add_style(head: str, theme: Theme) -> str:
 .node.current > path, .node.current > polygon, .node.current > ellipse {{
   stroke: {theme.highlight}; stroke-width: {theme.output_pen + 1.5}px; }}
 .node.freed.op > ellipse {{ stroke-dasharray: 5 3; }}
+.node.error > ellipse {{ fill: {theme.error[0]}; stroke: {theme.error[1]}; }}
 .edge .tail {{ display: none; }}
 .edge.grad > path {{ stroke: {theme.grad}; stroke-width: {theme.pen * 2}px; }}
 .edge.grad > polygon {{ fill: {theme.grad}; stroke: {theme.grad}; }}

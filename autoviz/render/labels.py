@@ -61,11 +61,15 @@ _LINE = re.compile(r"[^\n]+")
 
 def visible_lines(text: str) -> str:
     """`visible` for each line of a multi-line text (the player's panels), newlines kept."""
+    if text.isprintable():  # one line that needs nothing: most texts
+        return text
     return _LINE.sub(lambda m: visible(m.group()), text)
 
 
 def visible_data(data):
     """JSON-like `data` with every string made visible line by line (see `visible_lines`)."""
+    if type(data) is list and all(type(v) is int for v in data):
+        return list(data)  # a player step's changes: slot and string numbers, most of the data
     if isinstance(data, str):
         return visible_lines(data)
     if isinstance(data, dict):

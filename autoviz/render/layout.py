@@ -33,9 +33,9 @@ def find_engine() -> str:
         raise LayoutEngineNotFound(
             "No Graphviz layout engine found: neither `dot` on PATH nor the `graphviz-pure` "
             "executable installed with autoviz. Install Graphviz (https://graphviz.org/download/, "
-            "e.g. `apt install graphviz` or `brew install graphviz`) or reinstall autoviz "
-            "(`pip install --force-reinstall autoviz`). The DOT text is still available as "
-            "Diagram.source."
+            "e.g. `apt install graphviz` or `brew install graphviz`), or reinstall the engine "
+            "autoviz installs (`pip install --force-reinstall graphviz-pure`). The DOT text is "
+            "still available as Diagram.source."
         )
     return found
 

@@ -2,12 +2,14 @@
 
 import re
 
+import numpy as np
+
 from .theme import FONT, FONT_FAMILY
 
 _NODE = re.compile(r'<g id="[^"]+" class="node[^"]*">')
 _CX = re.compile(r' cx="([-\d.]+)"')
 _POINTS = re.compile(r' (?:points|d)="([^"]*)"')
-_XS = re.compile(r"(-?[\d.]+),")  # the x of each "x,y" pair
+_COMMANDS = re.compile(r"[A-Za-z,]")  # path commands and the commas between x and y
 # Inside a node only its <text> elements carry these; escaped label text cannot contain a quote.
 _X = re.compile(r' x="[-\d.]+"')
 _ANCHOR = re.compile(r'text-anchor="\w+"')
@@ -55,5 +57,10 @@ def center_x(body: str) -> float:
         return float(_CX.search(body, ellipse).group(1))
     starts = [i for i in (body.find("<polygon"), body.find("<path")) if i >= 0]
     points = _POINTS.search(body, min(starts)) if starts else None  # the first shape drawn
-    xs = [float(x) for x in _XS.findall(points.group(1))] if points else [0.0]
-    return (min(xs) + max(xs)) / 2
+    if points is None:
+        return 0.0
+    # "M x,y C x,y x,y …" as numbers, parsed by numpy (a regex over a rounded box's 26 points
+    # took most of a drawing's post-processing): x is every other one.
+    numbers = np.fromstring(_COMMANDS.sub(" ", points.group(1)), sep=" ")
+    xs = numbers[0::2]
+    return float(xs.min() + xs.max()) / 2 if xs.size else 0.0

@@ -20,6 +20,7 @@ class Theme:
     highlight: str  # the node the current step acts on
     kinds: dict = field(default_factory=dict)
     cluster: str = "#868e96"  # border and label of a module's cluster
+    error: tuple = ("#ffc9c9", "#c92a2a")  # fill and border of the op that raised
     font_size: float = 14.0
     small_size: float = 11.0
     pen: float = 1.2
@@ -80,6 +81,7 @@ COLORBLIND = Theme(
         saved=("#f5d9a0", "#9a6700"),
     ),
     cluster="#555555",
+    error=("#f5c6a5", "#a33600"),  # vermillion, apart from the yellow ops for every deficiency
 )
 
 PROJECTOR = Theme(
@@ -99,6 +101,7 @@ PROJECTOR = Theme(
         saved=("#ffc078", "#a33600"),
     ),
     cluster="#343a40",
+    error=("#ffa8a8", "#a50e0e"),
     font_size=22.0,
     small_size=18.0,
     pen=2.6,
@@ -122,6 +125,7 @@ DARK = Theme(
         saved=("#5c3400", "#ffa94d"),
     ),
     cluster="#adb5bd",
+    error=("#6b1d1d", "#ff8787"),
 )
 
 THEMES = {t.name: t for t in (DEFAULT, COLORBLIND, PROJECTOR, DARK)}

@@ -1,10 +1,16 @@
-"""Build a Timeline's nodes, edges and steps from the recorder's event log."""
+"""Nodes, edges and steps from a log of records: one builder for timelines and for draw().
+
+A traced program's records come from the recorder (autoviz's engine events) or the bridge
+(torch); draw() walks a tensor's graph and hands the same records over (walk.py), so every
+graph, drawn or stepped, is made by this one code path.
+"""
 
 import linecache
 
 import numpy as np
 
 from .captions import write_captions
+from .labels import label_tensors
 from .model import Edge, Flow, Node, Source, Step, node_at
 from .modules import ModuleNames
 from .preview import preview
@@ -12,108 +18,148 @@ from .symbols import ELEMENTWISE
 from .timeline import PERSISTENT
 from .view import EngineView
 
+# A node an op's input could not be found for: torch keeps no trace of some constants (the 1
+# of `y + 1`); drawn as a constant of unknown value.
+UNKNOWN = object()
+
 
 def build(tl, log: list, names: dict, modules: ModuleNames | None = None, view=None) -> None:
-    """Fill `tl` with what the logged events did, then write the captions.
+    """Fill timeline `tl` with what the logged events did, then write the captions.
 
     `view` reads the logged tensors and nodes: autoviz's own (with `modules`), or torch's
     from the bridge.
     """
-    builder = _Builder(tl, names, view or EngineView(modules))
+    builder = Builder(tl._nodes, tl._edges, tl._steps, names, view or EngineView(modules))
     for record in log:
         getattr(builder, record[0])(*record[1:])
     builder.finish()
+    write_captions(tl)
 
 
-class _Builder:
-    """Replays the log: each record adds nodes, edges and one or more steps."""
+class Builder:
+    """Replays records: each adds nodes, edges and one or more steps.
 
-    def __init__(self, tl, names: dict, view) -> None:
-        self.tl, self.names = _Parts(tl._nodes, tl._edges, tl._steps), names
-        self.view = view
+    `live`: the records describe tensors as they are now (draw()), so each tensor's node takes
+    its current `.grad`; in a timeline, grads come from the backward steps instead.
+    """
+
+    def __init__(self, nodes, edges, steps, names: dict, view, live: bool = False) -> None:
+        self.nodes, self.edges, self.steps = nodes, edges, steps
+        self.names, self.view, self.live = names, view, live
         self.tensor_types, self.acc_types = view.tensor_types, view.accumulate_types
         self.ids = {}  # id(tensor), id(grad_fn) or ("out", id(grad_fn)) -> node id
         self.input_edge = {}  # (op node id, input index) -> edge index
         self.grad_owner = {}  # id(a .grad tensor) -> node id of its owner
         self.arrived = {}  # node id -> gradient summed so far in this backward pass
+        self.values = {}  # id(constant tensor) -> its latest preview, for its copy in a new graph
+        self.objects = {}  # id(tensor) -> the tensor, when live (draw() links detached ones)
+        self.current = {}  # node id -> its value after the steps so far changed it
         self.graph_no, self.graph_freed = 0, False
         self.src = None
         self.lines = {}
 
     # -- building blocks -------------------------------------------------------------------
     def _node(self, key, **fields) -> str:
-        node_id = f"n{len(self.tl.nodes) + 1}"
+        node_id = f"n{len(self.nodes) + 1}"
         fields.setdefault("graph", self.graph_no)
-        self.tl.nodes.append(Node(id=node_id, step=len(self.tl.steps), **fields))
+        self.nodes.append(Node(id=node_id, step=len(self.steps), **fields))
         if key is not None:
             self.ids[key] = node_id
         return node_id
 
     def _tensor(self, t, kind: str, value, **flags) -> str:
         view = self.view
-        return self._node(
-            id(t),
-            kind=kind,
-            name=view.given_name(t) or self.names.get(id(t)) or view.param_name(t) or "",
-            shape=view.shape(t),
-            dtype=view.dtype(t),
-            value=value,
-            requires_grad=t.requires_grad,
-            **flags,
-        )
+        fields = {
+            "kind": kind,
+            # A parameter is called by its module path even where a variable still holds it
+            # (the `p` a `for name, p in net.named_parameters()` loop leaves behind).
+            "name": view.given_name(t) or view.param_name(t) or self.names.get(id(t)) or "",
+            "shape": view.shape(t),
+            "dtype": view.dtype(t),
+            "value": value,
+            "requires_grad": t.requires_grad,
+        }
+        if self.live:
+            fields["grad"] = view.grad(t)
+            fields["retains_grad"] = bool(view.retains_grad(t))
+            self.objects[id(t)] = t
+        fields.update(flags)
+        return self._node(id(t), **fields)
+
+    def _known(self, t) -> str | None:
+        """The node of tensor `t` in the graph being built (or a leaf, which every graph has)."""
+        node_id = self.ids.get(id(t))
+        if node_id is not None and self._by_id(node_id).graph in (self.graph_no, PERSISTENT):
+            return node_id
+        return None
 
     def _shape_value(self, node_id: str) -> tuple:
         node = self._by_id(node_id)
         return node.shape, node.value
 
     def _by_id(self, node_id: str) -> Node:
-        return node_at(self.tl.nodes, node_id)
+        return node_at(self.nodes, node_id)
 
-    def _edge(self, source: str, target: str, index: int) -> int:
-        edges = self.tl.edges
-        edges.append(Edge(source, target, index, id=f"e{len(edges) + 1}"))
+    def _edge(self, source: str, target: str, index: int, kind: str = "data") -> int:
+        edges = self.edges
+        edges.append(Edge(source, target, index, id=f"e{len(edges) + 1}", kind=kind))
         return len(edges) - 1
 
     def _step(self, phase, kind, src, nodes=(), edges=(), **extra) -> Step:
         if src is not None:
             self.src = src
-        source = Source(self.src[0], self.src[1], self._line(self.src)) if self.src else None
+        source = self._source(self.src) if self.src else None
         details = extra.pop("details", {})
-        details["graph"] = self.graph_no
-        step = Step(
-            len(self.tl.steps),
-            phase,
-            kind,
-            "",
-            list(nodes),
-            list(edges),
-            source,
-            details=details,
-            **extra,
-        )
-        self.tl.steps.append(step)
+        details.setdefault("graph", self.graph_no)
+        for node_id, field, value in extra.get("changes", ()):
+            if field == "value":
+                self.current[node_id] = value
+        step = Step(len(self.steps), phase, kind, "", list(nodes), list(edges), source)
+        step.details = details
+        for key, value in extra.items():
+            setattr(step, key, value)
+        self.steps.append(step)
         return step
 
-    def _line(self, src) -> str:
-        if src not in self.lines:
-            self.lines[src] = linecache.getline(*src).strip()
-        return self.lines[src]
+    def _source(self, src) -> Source:
+        """A step's line of code, from (file, line) or (file, line, caller's (file, line))."""
+        file, line = src[0], src[1]
+        caller = src[2] if len(src) > 2 and src[2] is not None else None
+        return Source(file, line, self._line(file, line), caller and self._source(caller))
+
+    def _line(self, file, line) -> str:
+        key = (file, line)
+        if key not in self.lines:
+            self.lines[key] = linecache.getline(file, line).strip()
+        return self.lines[key]
+
+    def _next_graph(self) -> None:
+        """An op after a graph was freed builds the next one (a training loop's next
+        iteration); what else happens in between belongs to the graph before."""
+        if self.graph_freed:
+            self.graph_no, self.graph_freed = self.graph_no + 1, False
 
     def _input(self, value, constant_preview, src) -> str:
         """The node of an op input; a leaf's first use is a step of its own."""
         if isinstance(value, self.tensor_types):
-            known = self.ids.get(id(value))
+            known = self._known(value)
             if known is not None:
                 return known
             if value.requires_grad and value.grad_fn is None:
                 node_id = self._leaf(value, constant_preview)
                 self._step("forward", "leaf", src, [node_id])
                 return node_id
-            kind = "intermediate" if value.requires_grad else "constant"
-            return self._tensor(value, kind, constant_preview)
-        return self._node(None, kind="constant", name=repr(value), value=value)
+            if value.requires_grad:
+                return self._tensor(value, "intermediate", constant_preview)
+            if constant_preview is None:  # used before, in an earlier graph: as it was then
+                constant_preview = self.values.get(id(value))
+            self.values[id(value)] = constant_preview
+            return self._tensor(value, "constant", constant_preview)
+        if value is UNKNOWN:
+            return self._node(None, kind="constant", name="constant")
+        return self._node(None, kind="constant", name=number_name(value), value=_plain(value))
 
-    # -- one method per record ---------------------------------------------------------------
+    # -- forward -----------------------------------------------------------------------------
     def _leaf(self, t, value) -> str:
         """A leaf node; a parameter belongs to the module that owns it."""
         module = self.view.param_module(t)
@@ -123,26 +169,36 @@ class _Builder:
         node_id = self._leaf(t, value)
         self._step("forward", "leaf", src, [node_id])
 
+    def constant(self, src, t, value) -> None:
+        """A tensor that needs no gradient, drawn on its own (draw() of a constant)."""
+        self._tensor(t, "constant", value)
+
     def op(self, src, fn, out, inputs, constants, value) -> None:
-        if self.graph_freed:  # the previous graph is gone: a new iteration builds a new one
-            self.graph_no, self.graph_freed = self.graph_no + 1, False
+        self._next_graph()
         # An input of None has no node: torch's next_functions has (None, 0) for an input
         # that needs no gradient, where the bridge cannot tell which argument it was.
         sources = [
             None if v is None else self._input(v, c, src)
             for v, c in zip(inputs, constants, strict=True)
         ]
+        # What the op used besides its inputs: the labels of nll_loss, the exponent of `** 2`.
+        arguments = self.view.arguments(fn)
+        sources += [self._input(v, self._argument_preview(v), src) for v in arguments]
         module = self.view.op_module(fn)
-        for v, source in zip(inputs, sources, strict=True):
+        for v, source in zip([*inputs, *arguments], sources, strict=True):
             if source is not None and not isinstance(v, self.tensor_types):
                 # a number written in the module's code
                 self._by_id(source).module = [list(p) for p in module]
         op_id = self._node(
             id(fn), kind="op", name=fn.name(), op=fn.name(), requires_grad=True, module=module
         )
+        if value is None and fn.name() == "TBackward0" and sources[0] is not None:
+            # torch makes W.t() inside F.linear and never returns it: its value is W's, turned
+            seen = self.current.get(sources[0], self._by_id(sources[0]).value)
+            value = np.transpose(seen).tolist() if isinstance(seen, list) else value
         out_id = self._tensor(out, "intermediate", value, module=[list(p) for p in module])
         known = {i: self._shape_value(source) for i, source in enumerate(sources) if source}
-        self.tl.nodes[-2].saved = self.view.saved(fn, known, self._shape_value(out_id))
+        self.nodes[-2].saved = self.view.saved(fn, known, self._shape_value(out_id))
         edges = []
         for index, source in enumerate(sources):
             if source is None:
@@ -153,6 +209,49 @@ class _Builder:
         self.ids[("out", id(fn))] = out_id
         self._step("forward", "op", src, [op_id, out_id], edges)
 
+    def _argument_preview(self, value):
+        if isinstance(value, self.tensor_types):
+            return self.view.value(value)
+        return value
+
+    def detach(self, src, source, out, value) -> None:
+        source_id = self._known(source)
+        if source_id is not None:
+            node_id = self._tensor(out, "constant", value, detached=True)
+            edge = self._edge(source_id, node_id, 0, kind="detach")
+            self._step("forward", "detach", src, [node_id], [edge], details={"from": source_id})
+
+    def untracked(self, src, out, inputs, value, grad_enabled=False) -> None:
+        """A tensor computed without being recorded: under no_grad, or from tensors that need
+        no gradient (`h.detach() + 1`). Drawn once one of its inputs is in the graph."""
+        used = [self._known(v) for v in inputs if isinstance(v, self.tensor_types)]
+        used = list(dict.fromkeys(u for u in used if u is not None))
+        if not used:
+            return
+        node_id = self._tensor(out, "constant", value, made_in_no_grad=not grad_enabled)
+        edges = [self._edge(u, node_id, i, kind="untracked") for i, u in enumerate(used)]
+        kind = "constant" if grad_enabled else "no_grad"
+        self._step("forward", kind, src, [node_id], edges, details={"from": used})
+
+    def rebind(self, src, t, out) -> None:
+        """An in-place op on a tensor in the graph (`y.mul_(3)`): from now on `t` is the op's
+        result, which is named after `t` as PyTorch keeps the name on the tensor."""
+        new, old = self.ids.get(id(out)), self.ids.get(id(t))
+        if new is None:
+            return
+        if old is not None:
+            result = self._by_id(new)
+            result.name = result.name or self._by_id(old).name
+        self.ids[id(t)] = new
+
+    def retain(self, src, t) -> None:
+        node_id = self._known(t)
+        if node_id is not None:
+            self._step(
+                "forward", "retain_grad", src, [node_id], changes=[[node_id, "retains_grad", True]]
+            )
+
+    # -- backward ----------------------------------------------------------------------------
     def seed(self, src, seeds) -> None:
         self.arrived = {}
         for fn, grad in seeds:
@@ -166,7 +265,7 @@ class _Builder:
         op_id = self.ids.get(id(fn))
         if op_id is None or isinstance(fn, self.acc_types):
             return
-        grad, grad_shape = preview(grad_data), np.shape(grad_data)
+        grad, grad_shape = preview(grad_data), tuple(np.shape(grad_data))
         grads = [None if g is None else (preview(g), np.shape(g)) for g in grads_data]
         locals_ = local or _divide(fn, grad, grads)
         flows, reductions = [], []
@@ -174,14 +273,18 @@ class _Builder:
             edge_index = self.input_edge.get((op_id, index))
             if child is None or g is None or edge_index is None:
                 continue
-            contribution, shape = g
-            source = self.tl.edges[edge_index].source
-            total = self._arrive(source, contribution)
+            contribution, shape = g[0], tuple(g[1])
+            source = self.edges[edge_index].source
             local_i = locals_[index] if locals_ else None
-            flows.append(Flow(edge_index, grad, local_i, contribution, tuple(shape), total))
-            broadcast = fn.name() in ELEMENTWISE and tuple(shape) != tuple(grad_shape)
-            if broadcast and np.prod(shape) < np.prod(grad_shape):
-                reductions.append((source, list(grad_shape), list(shape), edge_index))
+            if _reduces(fn.name(), index, shape, grad_shape):
+                # The op's gradient for a broadcast input has the output's shape; the sum back
+                # to the input's shape is the next step, shown with both shapes.
+                full = self._unreduced(fn, op_id, index, grad, grad_shape)
+                flows.append(Flow(edge_index, grad, local_i, full, grad_shape))
+                reductions.append((source, edge_index, full, contribution, shape))
+                continue
+            total = self._arrive(source, contribution)
+            flows.append(Flow(edge_index, grad, local_i, contribution, shape, total))
         self._step(
             "backward",
             "backward",
@@ -191,15 +294,35 @@ class _Builder:
             flows=flows,
             details={"grad": grad},
         )
-        for source, before, after, edge_index in reductions:
+        for source, edge_index, full, contribution, shape in reductions:
+            total = self._arrive(source, contribution)
+            flow = Flow(edge_index, full, None, contribution, shape, total)
+            details = {
+                "from_shape": list(grad_shape),
+                "to_shape": list(shape),
+                "dims": summed_dims(grad_shape, shape),
+            }
             self._step(
-                "backward",
-                "reduce",
-                src,
-                [source],
-                [edge_index],
-                details={"from_shape": before, "to_shape": after},
+                "backward", "reduce", src, [source], [edge_index], flows=[flow], details=details
             )
+
+    def _unreduced(self, fn, op_id: str, index: int, grad, grad_shape: tuple):
+        """What the op sends a broadcast input before the sum: upstream × local, at the
+        output's shape (None where the previews do not tell)."""
+        if grad is None:
+            return None
+        up = np.broadcast_to(np.asarray(grad, dtype=float), grad_shape)
+        name = fn.name()
+        if name in ("AddBackward0", "AddmmBackward0") or (name == "SubBackward0" and index == 0):
+            return up.tolist()
+        if name == "SubBackward0":
+            return (-up).tolist()
+        if name == "MulBackward0":
+            other = self.input_edge.get((op_id, 1 - index))
+            value = self._by_id(self.edges[other].source).value if other is not None else None
+            if value is not None:
+                return (up * np.broadcast_to(np.asarray(value, dtype=float), grad_shape)).tolist()
+        return None
 
     def _arrive(self, node_id: str, contribution):
         """The running sum at a node that fans out (None for its first contribution)."""
@@ -231,74 +354,109 @@ class _Builder:
     def end(self, src, retain_graph) -> None:
         if retain_graph:
             return
-        ops = [n.id for n in self.tl.nodes if n.kind == "op" and n.graph == self.graph_no]
+        ops = [n.id for n in self.nodes if n.kind == "op" and n.graph == self.graph_no]
         self._step("backward", "free", src, ops, changes=[[i, "freed", True] for i in ops])
         self.graph_freed = True
+
+    # -- updates: parameters and gradients changed outside the graph -------------------------
+    def update(self, src, t, value, rule) -> None:
+        """An optimizer's step changed parameter `t`; `rule` says how (see updates.py)."""
+        node_id = self._known(t)
+        if node_id is not None:
+            self._set_value(t, value)
+            details = {"rule": rule}
+            changes = [[node_id, "value", value]]
+            self._step("update", "update", src, [node_id], changes=changes, details=details)
+
+    def zero_grad(self, src, tensors, values, set_to_none) -> None:
+        """`optimizer.zero_grad()` or `net.zero_grad()`: every parameter's grad at once."""
+        nodes = [self._known(t) for t in tensors]
+        changes = [[n, "grad", v] for n, v in zip(nodes, values, strict=True) if n is not None]
+        if changes:
+            ids = [c[0] for c in changes]
+            details = {"set_to_none": set_to_none}
+            self._step("update", "zero_grad", src, ids, changes=changes, details=details)
 
     def zero(self, src, t, value) -> None:
         owner = self.grad_owner.get(id(t))
         if owner is not None:
-            self._step("forward", "zero_grad", src, [owner], changes=[[owner, "grad", value]])
-        elif id(t) in self.ids:
-            node_id = self.ids[id(t)]
-            self._step("forward", "update", src, [node_id], changes=[[node_id, "value", value]])
+            self._step("update", "zero_grad", src, [owner], changes=[[owner, "grad", value]])
+        else:
+            self.inplace(src, t, value)
 
     def set_grad(self, src, t, value, new) -> None:
-        node_id = self.ids.get(id(t))
+        node_id = self._known(t)
         if node_id is not None:
             if value is not None:
                 self.grad_owner[id(value)] = node_id
-            self._step("forward", "set_grad", src, [node_id], changes=[[node_id, "grad", new]])
-
-    def detach(self, src, source, out, value) -> None:
-        source_id = self.ids.get(id(source))
-        if source_id is not None:
-            node_id = self._tensor(out, "constant", value, detached=True)
-            self._step("forward", "detach", src, [node_id], details={"from": source_id})
-
-    def untracked(self, src, out, inputs, value) -> None:
-        tensors = self.tensor_types
-        used = [self.ids[id(v)] for v in inputs if isinstance(v, tensors) and id(v) in self.ids]
-        if used:
-            node_id = self._tensor(out, "constant", value, made_in_no_grad=True)
-            self._step("forward", "no_grad", src, [node_id], details={"from": used})
+            self._step("update", "set_grad", src, [node_id], changes=[[node_id, "grad", new]])
 
     def inplace(self, src, t, value) -> None:
-        node_id = self.ids.get(id(t))
-        if node_id is not None:
-            self._step("forward", "update", src, [node_id], changes=[[node_id, "value", value]])
-
-    def rebind(self, src, t, out) -> None:
-        """An in-place op on a tensor in the graph (`y.mul_(3)`): from now on `t` is the op's
-        result, which is named after `t` as PyTorch keeps the name on the tensor."""
-        new, old = self.ids.get(id(out)), self.ids.get(id(t))
-        if new is None:
+        """A tensor changed in place without being recorded: a parameter under no_grad (a
+        hand-written update step), or data that needs no gradient."""
+        node_id = self._known(t)
+        if node_id is None:
             return
-        if old is not None:
-            result = self._by_id(new)
-            result.name = result.name or self._by_id(old).name
-        self.ids[id(t)] = new
+        self._set_value(t, value)
+        changes = [[node_id, "value", value]]
+        if self._by_id(node_id).kind == "leaf":
+            self._step("update", "update", src, [node_id], changes=changes, details={"rule": None})
+        else:
+            self._step("forward", "inplace", src, [node_id], changes=changes)
 
-    def retain(self, src, t) -> None:
-        node_id = self.ids.get(id(t))
-        if node_id is not None:
-            self._step(
-                "forward", "retain_grad", src, [node_id], changes=[[node_id, "retains_grad", True]]
-            )
+    def _set_value(self, t, value) -> None:
+        if id(t) in self.values:
+            self.values[id(t)] = value
 
+    # -- the program raised ------------------------------------------------------------------
+    def error(self, src, node, name, tensors, modules, kind: str, message: str) -> None:
+        """The step the program raised at: the backward node that failed (`node`), or the op
+        that was called (`name`, given `tensors`, inside `modules`), drawn red; or neither,
+        when the user's own code raised."""
+        details = {"type": kind, "message": message}
+        op_id = self.ids.get(id(node)) if node is not None else None
+        if op_id is not None:
+            details["graph"] = self._by_id(op_id).graph
+            changes = [[op_id, "error", True]]
+            self._step("error", "error", src, [op_id], changes=changes, details=details)
+            return
+        if name is None:
+            self._step("error", "error", src, details=details)
+            return
+        self._next_graph()
+        sources = [self._input(t, self._argument_preview(t), src) for t in tensors]
+        module = self.view.running_modules(modules)
+        op_id = self._node(None, kind="op", name=name, op=name, module=module, error=True)
+        edges = [self._edge(source, op_id, i) for i, source in enumerate(sources)]
+        self._step("error", "error", src, [op_id], edges, details=details)
+
+    # -- the end -----------------------------------------------------------------------------
     def finish(self) -> None:
-        unnamed = [n for n in self.tl.nodes if n.kind != "op" and not n.name]
-        for number, node in enumerate(unnamed, 1):
-            node.name = f"t{number}"
-        _mark_outputs(self.tl)
-        write_captions(self.tl)
+        label_tensors(self.nodes, self.edges)
+        _mark_outputs(self.nodes, self.edges, self.steps)
 
 
-class _Parts:
-    """The lists being filled, without going through the Timeline's lazy properties."""
+def number_name(value) -> str:
+    """How a number an op used is labelled: as Python prints it."""
+    return repr(_plain(value))
 
-    def __init__(self, nodes, edges, steps) -> None:
-        self.nodes, self.edges, self.steps = nodes, edges, steps
+
+def _plain(value):
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _reduces(op: str, index: int, shape: tuple, grad_shape: tuple) -> bool:
+    """Whether input `index` was broadcast, so its gradient is the upstream summed back."""
+    if shape == grad_shape or np.prod(shape) >= np.prod(grad_shape):
+        return False
+    return op in ELEMENTWISE or (op == "AddmmBackward0" and index == 0)
+
+
+def summed_dims(big: tuple, small: tuple) -> list:
+    """The dimensions of `big` that summing back to `small` adds up (as unbroadcast does)."""
+    extra = len(big) - len(small)
+    kept = [i + extra for i, n in enumerate(small) if n == 1 and big[i + extra] != 1]
+    return list(range(extra)) + kept
 
 
 def _divide(fn, grad, grads):
@@ -317,11 +475,11 @@ def _divide(fn, grad, grads):
     return result
 
 
-def _mark_outputs(tl) -> None:
+def _mark_outputs(nodes, edges, steps) -> None:
     """In a graph where backward never ran, tensors no op consumed are its outputs."""
-    with_backward = {s.details.get("graph") for s in tl.steps if s.kind == "seed"}
-    consumed = {e.source for e in tl.edges}
-    for node in tl.nodes:
+    with_backward = {s.details.get("graph") for s in steps if s.kind == "seed"}
+    consumed = {e.source for e in edges if e.kind == "data"}
+    for node in nodes:
         unused = node.kind == "intermediate" and node.id not in consumed
         if unused and node.graph not in with_backward:
             node.kind = "output"

@@ -1,139 +1,264 @@
 """One plain-language sentence per step, written once every node has its name."""
 
+import numpy as np
+
+from .index import index_of
 from .model import Step
-from .symbols import BINARY, FUNCTIONS
+from .rules import expression, gradient
 from .text import number, shape_text, value_text
+from .updates import rule_text
 
 
 def write_captions(tl) -> None:
     """Fill in `caption` on every step of timeline `tl`."""
-    names = {n.id: n for n in tl.nodes}
+    context = Context(tl)
     for step in tl.steps:
-        step.caption = _CAPTIONS[step.kind](step, names, tl)
+        step.caption = _CAPTIONS[step.kind](step, context)
+        context.advance(step)
 
 
-def _name(names, node_id) -> str:
-    return names[node_id].name
+class Context:
+    """What captions and explanations read: nodes by id, each op's inputs and output (from
+    the timeline's index), and the state replayed up to the step being written (grads, the
+    output backward started at)."""
+
+    def __init__(self, tl) -> None:
+        self.tl, self.index = tl, index_of(tl)
+        self.nodes = self.index.by_id
+        self.grads = {}  # node id -> its grad before the step being written
+        self.roots = {}  # graph -> the output the latest backward pass started at
+
+    def advance(self, step: Step) -> None:
+        for node_id, field, value in step.changes:
+            if field == "grad":
+                self.grads[node_id] = value
+        if step.kind == "seed":
+            self.roots[step.details.get("graph", 0)] = self.nodes[step.nodes[0]]
+
+    def name(self, node_id: str) -> str:
+        return self.nodes[node_id].name
+
+    def input_nodes(self, op_id: str) -> list:
+        """The op's inputs, in the order the op takes them."""
+        edges = [self.tl.edges[i] for i in self.index.inputs.get(op_id, ())]
+        return [self.nodes[e.source] for e in sorted(edges, key=lambda e: e.index)]
+
+    def output_of(self, op_id: str):
+        """The tensor the op made (None for an op that raised before making one)."""
+        for i in self.index.outputs.get(op_id, ()):
+            edge = self.tl.edges[i]
+            if edge.kind == "data":
+                return self.nodes[edge.target]
+        return None
+
+    def root(self, step: Step):
+        """The output backward started at, in the pass `step` belongs to (None before)."""
+        graph = step.details.get("graph", 0)
+        if graph not in self.roots:
+            for k in reversed(self.index.graph(graph).steps_until(step.index)):
+                if self.tl.steps[k].kind == "seed":
+                    self.roots[graph] = self.nodes[self.tl.steps[k].nodes[0]]
+                    break
+        return self.roots.get(graph)
 
 
 def _val(node, value) -> str:
     return value_text(value, node.shape)
 
 
-def _leaf(step: Step, names, tl) -> str:
-    node = names[step.nodes[0]]
+def _leaf(step: Step, c: Context) -> str:
+    node = c.nodes[step.nodes[0]]
+    if node.module:
+        path, kind = node.module[-1]
+        return (
+            f"{node.name} is a leaf: a parameter of {path} ({kind}), so backward will fill "
+            f"{node.name}.grad."
+        )
     return (
         f"{node.name} is a leaf: a tensor made with requires_grad=True, "
         f"so backward will fill {node.name}.grad."
     )
 
 
-def _op(step: Step, names, tl) -> str:
-    op, out = names[step.nodes[0]], names[step.nodes[1]]
-    inputs = [_name(names, tl.edges[e].source) for e in step.edges[:-1]]
-    if op.op in BINARY and len(inputs) == 2:
-        expr = f"{inputs[0]} {BINARY[op.op]} {inputs[1]}"
-    else:
-        expr = f"{FUNCTIONS.get(op.op, op.op)}({', '.join(inputs)})"
+def _op(step: Step, c: Context) -> str:
+    op, out = c.nodes[step.nodes[0]], c.nodes[step.nodes[1]]
+    expr = expression(op.op, [n.name for n in c.input_nodes(op.id)])
+    where = f" in {op.module[-1][0]} ({op.module[-1][1]})" if op.module else ""
     return (
-        f"{out.name} = {expr} = {_val(out, out.value)} is computed and recorded: "
+        f"{out.name} = {expr} = {_val(out, out.value)} is computed and recorded{where}: "
         f"{out.name}.grad_fn is {op.op}."
     )
 
 
-def _seed(step: Step, names, tl) -> str:
-    out = names[step.nodes[0]]
+def _seed(step: Step, c: Context) -> str:
+    out = c.nodes[step.nodes[0]]
     if not out.shape:
         grad = number(step.details["grad"])
-        return f"Backward starts at {out.name}: d{out.name}/d{out.name} = {grad}."
+        return f"Backward starts at {out.name}: ∂{out.name}/∂{out.name} = {grad}."
     return (
         f"Backward starts at {out.name} with the gradient you passed, "
         f"shape {shape_text(out.shape)}."
     )
 
 
-def _backward(step: Step, names, tl) -> str:
-    op = names[step.nodes[0]]
-    parts = []
+def _backward(step: Step, c: Context) -> str:
+    op = c.nodes[step.nodes[0]]
+    parts, scalar = [], True
     for flow in step.flows:
-        target = _name(names, tl.edges[flow.edge].source)
+        edge = c.tl.edges[flow.edge]
+        target = c.name(edge.source)
         if flow.local is not None and not flow.shape:
             part = (
                 f"{number(flow.upstream)} × {number(flow.local)} = "
                 f"{number(flow.contribution)} to {target}"
             )
         else:
-            part = f"a gradient of shape {shape_text(flow.shape)} to {target}"
-            if flow.local is not None:
-                part += f" (local derivative {value_text(flow.local, flow.shape)})"
+            scalar = False
+            rule = flow_rule(c, op, edge.index)
+            sent = value_text(flow.contribution, flow.shape)
+            part = f"{target} gets {rule} = {sent}" if rule else f"{target} gets {sent}"
         if flow.total is not None:
-            total = value_text(flow.total, flow.shape)
-            part += f" (its running sum is now {total})"
+            part += f" (its running sum is now {value_text(flow.total, flow.shape)})"
         parts.append(part)
     if not parts:
         return f"{op.op} runs, but none of its inputs needs a gradient."
-    return f"{op.op} applies the chain rule, upstream × local: {'; '.join(parts)}."
+    how = ", upstream × local" if scalar else ""
+    return f"{op.op} applies the chain rule{how}: {'; '.join(parts)}."
 
 
-def _reduce(step: Step, names, tl) -> str:
-    node = names[step.nodes[0]]
+def flow_rule(c: Context, op, index: int) -> str | None:
+    """The gradient op sends its input `index`, as a formula over the op's tensors' names."""
+    inputs = c.input_nodes(op.id)
+    out = c.output_of(op.id)
+    count = int(np.prod(inputs[0].shape)) if inputs and inputs[0].shape else None
+    names = [n.name for n in inputs]
+    return gradient(op.op, index, names, out.name if out else "out", "upstream", count)
+
+
+def _reduce(step: Step, c: Context) -> str:
+    node = c.nodes[step.nodes[0]]
     big, small = step.details["from_shape"], step.details["to_shape"]
+    dims = step.details.get("dims", [])
+    over = f" over dim {', '.join(map(str, dims))}" if dims else ""
     return (
         f"{node.name} was broadcast from {shape_text(small)} to {shape_text(big)} going "
-        f"forward, so its gradient is summed back to {shape_text(small)}."
+        f"forward, so its gradient {shape_text(big)} is summed{over} back to "
+        f"{shape_text(small)}."
     )
 
 
-def _accumulate(step: Step, names, tl) -> str:
-    node = names[step.nodes[0]]
-    incoming, total = step.details["incoming"], step.details["grad"]
+def _accumulate(step: Step, c: Context) -> str:
+    node = c.nodes[step.nodes[0]]
+    total = step.details["grad"]
     if node.kind != "leaf":
         return f"{node.name}.grad keeps {_val(node, total)} because of retain_grad()."
-    if not node.shape and isinstance(total, float) and total != incoming:
-        before = total - incoming
+    before = c.grads.get(node.id)
+    if before is None or not np.any(np.asarray(before, dtype=float)):
+        return f"{node.name}.grad is now {_val(node, total)}."
+    if not node.shape and isinstance(total, float) and isinstance(before, (int, float)):
         return (
-            f"{node.name}.grad accumulates: {number(before)} + {number(incoming)} = "
+            f"{node.name}.grad accumulates: {number(before)} + {number(total - before)} = "
             f"{number(total)}."
         )
-    return f"{node.name}.grad is now {_val(node, total)}."
+    return (
+        f"{node.name}.grad accumulates: it held {_val(node, before)}, and with this gradient "
+        f"added it is {_val(node, total)}."
+    )
 
 
-def _free(step: Step, names, tl) -> str:
+def _free(step: Step, c: Context) -> str:
     return (
         "Backward is done and the graph's saved tensors are freed; "
         "backward through it again needs retain_graph=True."
     )
 
 
-def _zero_grad(step: Step, names, tl) -> str:
-    name = _name(names, step.nodes[0])
-    return f"{name}.grad is set to zero, so the next backward starts from 0."
+def _zero_grad(step: Step, c: Context) -> str:
+    names = [c.name(i) for i in step.nodes]
+    if len(names) == 1 and "set_to_none" not in step.details:
+        return f"{names[0]}.grad is set to zero, so the next backward starts from 0."
+    grads = ", ".join(f"{n}.grad" for n in names)
+    if step.details.get("set_to_none", True):
+        return f"zero_grad(): {grads} set to None, so the next backward starts afresh."
+    return f"zero_grad(): {grads} filled with zeros, so the next backward starts from 0."
 
 
-def _set_grad(step: Step, names, tl) -> str:
-    name = _name(names, step.nodes[0])
+def _set_grad(step: Step, c: Context) -> str:
+    name = c.name(step.nodes[0])
     value = step.changes[0][2]
     return f"{name}.grad is set to {'None' if value is None else 'a new value'}."
 
 
-def _detach(step: Step, names, tl) -> str:
-    new, src = _name(names, step.nodes[0]), _name(names, step.details["from"])
-    return f"{new} = {src}.detach() shares {src}'s data but is cut off from the graph."
+def _detach(step: Step, c: Context) -> str:
+    new, src = c.name(step.nodes[0]), c.name(step.details["from"])
+    made = f"{src}.detach()" if new == f"{src}.detach()" else f"{new} = {src}.detach()"
+    return f"{made} shares {src}'s data but is cut off from the graph: a constant."
 
 
-def _no_grad(step: Step, names, tl) -> str:
-    name = _name(names, step.nodes[0])
-    return f"{name} is computed under no_grad: nothing is recorded and it needs no gradient."
+def _no_grad(step: Step, c: Context) -> str:
+    node = c.nodes[step.nodes[0]]
+    return (
+        f"{node.name} = {_val(node, node.value)} is computed under no_grad: nothing is "
+        "recorded and it needs no gradient."
+    )
 
 
-def _update(step: Step, names, tl) -> str:
-    name = _name(names, step.nodes[0])
-    return f"{name} is changed in place without being recorded, as an optimizer step does."
+def _constant(step: Step, c: Context) -> str:
+    node = c.nodes[step.nodes[0]]
+    sources = [c.name(i) for i in step.details["from"]]
+    need = "needs" if len(sources) == 1 else "need"
+    return (
+        f"{node.name} = {_val(node, node.value)} is computed from {' and '.join(sources)}, "
+        f"which {need} no gradient: nothing is recorded and it is a constant."
+    )
 
 
-def _retain_grad(step: Step, names, tl) -> str:
-    name = _name(names, step.nodes[0])
+def _update(step: Step, c: Context) -> str:
+    node = c.nodes[step.nodes[0]]
+    value = _val(node, step.changes[0][2])
+    rule = step.details.get("rule")
+    if rule:
+        return f"{rule_text(rule, node.name)}: {node.name} is now {value}."
+    code = f" ({step.source.text})" if step.source and step.source.text else ""
+    return (
+        f"{node.name} is changed in place under no_grad{code}, without being recorded: "
+        f"it is now {value}."
+    )
+
+
+def _inplace(step: Step, c: Context) -> str:
+    node = c.nodes[step.nodes[0]]
+    return (
+        f"{node.name} is changed in place to {_val(node, step.changes[0][2])}; it needs no "
+        "gradient, so nothing is recorded."
+    )
+
+
+def _retain_grad(step: Step, c: Context) -> str:
+    name = c.name(step.nodes[0])
     return f"{name}.retain_grad(): {name}.grad will be kept after backward."
+
+
+def _error(step: Step, c: Context) -> str:
+    kind, message = step.details["type"], step.details["message"]
+    where = f" at line {step.source.line}" if step.source else ""
+    if not step.nodes:
+        return f"The program raised {kind}{where}: {message}"
+    op = c.nodes[step.nodes[0]]
+    if step.changes:  # a backward node that failed
+        return f"{op.op} could not run its backward: {kind}{where}: {message}"
+    names = [n.name for n in c.input_nodes(op.id)]
+    symbol = _OPERATORS.get(op.op)
+    if symbol and len(names) == 2:
+        call = f" {symbol} ".join(names)
+    else:
+        call = f"{op.op}({', '.join(names)})"
+    return f"{call} raised {kind}{where}: {message}"
+
+
+# The names of ops called with Python's operators, as the program wrote them.
+_OPERATORS = {"add": "+", "sub": "-", "mul": "*", "div": "/", "matmul": "@", "pow": "**"}
+_OPERATORS.update({"add_": "+=", "sub_": "-=", "mul_": "*=", "div_": "/="})
 
 
 _CAPTIONS = {
@@ -148,7 +273,10 @@ _CAPTIONS = {
     "set_grad": _set_grad,
     "detach": _detach,
     "no_grad": _no_grad,
+    "constant": _constant,
     "update": _update,
+    "inplace": _inplace,
     "retain_grad": _retain_grad,
+    "error": _error,
 }
 STEP_KINDS = tuple(_CAPTIONS)

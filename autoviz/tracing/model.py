@@ -3,7 +3,12 @@
 from dataclasses import dataclass, field
 
 KINDS = ("leaf", "op", "intermediate", "output", "constant")
-PHASES = ("forward", "backward")
+# forward: the graph grows; backward: gradients flow; update: an optimizer (or a manual no_grad
+# step) changes parameters and zero_grad() resets their grads; error: the op that raised.
+PHASES = ("forward", "backward", "update", "error")
+# data: an op's input or output; detach: a detached tensor from the tensor it shares data with;
+# untracked: a tensor computed without recording (no_grad, or from constants) from its inputs.
+EDGE_KINDS = ("data", "detach", "untracked")
 PERSISTENT = -1  # the `graph` of leaves: they outlive every graph built from them
 
 
@@ -24,6 +29,7 @@ class Node:
     detached: bool = False
     made_in_no_grad: bool = False
     freed: bool = False
+    error: bool = False  # the op that raised (drawn red); its message is in the error step
     graph: int = 0  # which graph of a timeline (a training loop builds one per iteration)
     step: int = 0  # the step at which it appears
     # Enclosing nn.Modules, outermost first, as [path, type] pairs: [["net", "Sequential"],
@@ -46,6 +52,7 @@ class Edge:
     target: str
     index: int = 0
     id: str = ""
+    kind: str = "data"  # see EDGE_KINDS
 
 
 @dataclass
@@ -55,6 +62,9 @@ class Source:
     file: str
     line: int
     text: str
+    # The user's line that called the function this line is in (the call that entered it),
+    # when it is not the traced block's own code.
+    caller: "Source | None" = None
 
 
 @dataclass

@@ -50,7 +50,10 @@ class ModuleNames:
 
     def of_op(self, fn) -> list:
         """[[path, type], ...] for the modules running when `fn` was recorded, outermost first."""
-        running = getattr(fn, "_modules", ())
+        return self.of_running(getattr(fn, "_modules", ()))
+
+    def of_running(self, running: tuple) -> list:
+        """[[path, type], ...] for a tuple of running modules, outermost first."""
         if not running:
             return []
         chain = self._chains.get(running)

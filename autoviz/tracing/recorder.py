@@ -6,10 +6,12 @@ from pathlib import Path
 import numpy as np
 
 from ..engine import Tensor, events
+from ..engine.grad_mode import _state as _grad_mode
 from .naming import StoredNames
 from .preview import PREVIEW_LIMIT, preview
 from .symbols import ELEMENTWISE
 from .timeline import Timeline
+from .updates import update_rule
 
 _PACKAGE = str(Path(__file__).resolve().parent.parent)
 _EXAMPLES = str(Path(_PACKAGE) / "examples")  # lesson scripts shipped with autoviz are user code
@@ -36,8 +38,10 @@ class trace:
         events.add_observer(self.recorder)
         return self.recorder.timeline
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, kind, error, tb) -> None:
         events.remove_observer(self.recorder)
+        if isinstance(error, Exception):  # not Ctrl-C or sys.exit(): the block raised
+            self.recorder.on_error(error)
         self.recorder.finish()
 
 
@@ -56,6 +60,7 @@ class Recorder:
     # in events.add_observer would make real, is slower to read).
     __slots__ = (
         "_all_sites",
+        "_callers",
         "_sites",
         "_stored",
         "_used",
@@ -81,6 +86,9 @@ class Recorder:
         self.pending = None
         self._sites = {}  # offset -> the _Site last seen at it (checked: offsets collide)
         self._all_sites = {}  # (id(code), offset) -> _Site; the site keeps its code alive
+        # code object -> (code, offset) of the user's line that first called it (the call that
+        # entered a function, shown for context beside its lines), or None at the block's level
+        self._callers = {}
         self._stored = StoredNames()
         # The code of the user's frame of an earlier op: an op from the same code skips the test
         # of its file name (ops in a loop all come from one code object).
@@ -98,7 +106,22 @@ class Recorder:
         if self.pending is not None:
             self._check_name(self.pending)
             self.pending = None
+        if frame.f_code not in self._callers:
+            self._callers[frame.f_code] = self._caller(frame)
         return frame
+
+    def _caller(self, frame):
+        """(code, offset) of the user's line that called `frame`'s function, skipping
+        autoviz's own frames (nn.Module.__call__); None for the block's own level."""
+        if frame is self.block_frame:
+            return None
+        caller = frame.f_back
+        while caller is not None and caller is not self.block_frame:
+            name = caller.f_code.co_filename
+            if name not in _INSIDE and (name in _OUTSIDE or not _is_inside(name)):
+                return caller.f_code, caller.f_lasti
+            caller = caller.f_back
+        return None
 
     def _user_frame(self, frame):
         """`frame`, or the first frame out from it that runs code outside autoviz (the block's
@@ -118,17 +141,19 @@ class Recorder:
         code, lasti = frame.f_code, frame.f_lasti
         site = self._sites.get(lasti)
         if site is None or site.code is not code:
-            site = self._site(code, lasti)
+            site = self._site(code, lasti, frame)
         if site.trusted:
             self.names.setdefault(id(tensor), site.name)
         elif site.check:
             self.pending = (tensor, site, frame)
 
-    def _site(self, code, lasti) -> "_Site":
+    def _site(self, code, lasti, frame) -> "_Site":
         site = self._all_sites.get((id(code), lasti))
         if site is None:
             site = _Site(code, lasti, self._stored.get(code, lasti))
             self._all_sites[(id(code), lasti)] = site
+            if code not in self._callers:
+                self._callers[code] = self._caller(frame)
         self._sites[lasti] = site
         return site
 
@@ -186,7 +211,7 @@ class Recorder:
             data = None if data.size > PREVIEW_LIMIT else preview(data)
         site = self._sites.get(lasti)
         if site is None or site.code is not code:
-            site = self._site(code, lasti)
+            site = self._site(code, lasti, frame)
         # Flat in the log, inputs too (see _resolve): fewer objects for the garbage collector
         # to visit again and again (a tuple of tensors stays tracked; one of gradients not).
         # extend(), as the += operator's dispatch costs more than the method call.
@@ -269,12 +294,23 @@ class Recorder:
         frame = self._where()
         data = out._data
         value = preview(data) if type(data) is _ARRAY else data
-        self.log.append(("untracked", frame.f_code, frame.f_lasti, out, inputs, value))
+        enabled = _grad_mode["enabled"]  # off: under no_grad; on: its inputs need no grad
+        self.log.append(("untracked", frame.f_code, frame.f_lasti, out, inputs, value, enabled))
         self._expect_name(out, frame)
 
     def on_inplace(self, t: Tensor) -> None:
         frame = self._where()
         self.log.append(("inplace", frame.f_code, frame.f_lasti, t, preview(t._data)))
+
+    def on_update(self, t: Tensor, optimizer, group: dict) -> None:
+        frame = self._where()
+        rule = update_rule(type(optimizer).__name__, group)
+        self.log.append(("update", frame.f_code, frame.f_lasti, t, preview(t._data), rule))
+
+    def on_zero_grad(self, tensors, set_to_none: bool) -> None:
+        frame = self._where()
+        grads = [None if t._grad is None else preview(t._grad._data) for t in tensors]
+        self.log.append(("zero_grad", frame.f_code, frame.f_lasti, tensors, grads, set_to_none))
 
     def on_rebind(self, t: Tensor, out: Tensor) -> None:
         # An in-place op on a tensor in the graph: `t` now stands for the op's result `out`.
@@ -283,6 +319,28 @@ class Recorder:
     def on_retain_grad(self, t: Tensor) -> None:
         frame = self._where()
         self.log.append(("retain", frame.f_code, frame.f_lasti, t))
+
+    def on_error(self, error: Exception) -> None:
+        """The block raised: log the line that raised, and the op that failed (see
+        failed_call) with the tensors it was given, or the backward node that did."""
+        if self.pending is not None:
+            self._check_name(self.pending)
+            self.pending = None
+        frames = []
+        tb = error.__traceback__
+        while tb is not None:
+            frames.append((tb.tb_frame, tb.tb_lasti))
+            tb = tb.tb_next
+        user = [i for i, (f, _) in enumerate(frames) if not _is_inside(f.f_code.co_filename)]
+        if not user:
+            return
+        frame, lasti = frames[user[-1]]
+        if frame.f_code not in self._callers:  # a function that raised before any event
+            outer = frames[user[-2]] if len(user) > 1 else None
+            self._callers[frame.f_code] = (outer[0].f_code, outer[1]) if outer else None
+        inner = [f for f, _ in frames[user[-1] + 1 :]]
+        failed = failed_call(inner)
+        self.log.append(("error", frame.f_code, lasti, *failed, type(error).__name__, str(error)))
 
     # -- the end of the block ----------------------------------------------------------------
     def finish(self) -> None:
@@ -302,9 +360,80 @@ class Recorder:
         names.update(self.names)
         log = self.log
         modules = ModuleNames(scope)
-        self.timeline._pending = lambda tl: build(tl, _resolve(log, names), names, modules)
+        callers = self._callers
+        self.timeline._pending = lambda tl: build(tl, _resolve(log, names, callers), names, modules)
         self.log, self.names, self.block_frame = [], {}, None
         self._sites, self._all_sites, self._stored, self._used = {}, {}, StoredNames(), set()
+        self._callers = {}
+
+
+def failed_call(frames: list) -> tuple:
+    """What raised, from autoviz's frames under the user's line (outermost first): the
+    backward node whose backward failed, or else the op called (its name, the tensors given
+    it, the modules running), the innermost public function of autoviz given a tensor.
+
+    Returns (node, name, tensors, modules): node None for an op, name None when nothing of
+    autoviz's raised (a Python error in the user's own code).
+    """
+    from ..engine.function import AccumulateGrad, Node
+    from ..engine.graph import execute
+    from .modules import _module_class
+
+    backward = [i for i, f in enumerate(frames) if f.f_code is execute.__code__]
+    for frame in reversed(frames[backward[0] :] if backward else []):
+        for value in frame.f_locals.values():
+            if isinstance(value, Node) and not isinstance(value, AccumulateGrad):
+                return value, None, [], ()
+    module_cls = _module_class() or ()
+    modules = tuple(
+        f.f_locals.get("self")
+        for f in frames
+        if f.f_code.co_name == "__call__" and isinstance(f.f_locals.get("self"), module_cls)
+    )
+    for frame in reversed(frames):
+        code = frame.f_code
+        name = code.co_name
+        if name in _HELPERS or (name.startswith("_") and not name.startswith("__")):
+            continue
+        count = code.co_argcount + bool(code.co_flags & 0x04)  # and *args
+        args = [frame.f_locals.get(v) for v in code.co_varnames[:count]]
+        args = [a for arg in args for a in (arg if isinstance(arg, tuple) else (arg,))]
+        tensors = [a for a in args if isinstance(a, Tensor)]
+        if tensors:
+            return None, op_name(name), tensors, modules
+    return None, None, [], ()
+
+
+# Functions every op goes through, which name no op of their own.
+_HELPERS = frozenset(["binary", "apply", "attach", "new_node", "forward", "__call__"])
+# Python's names for the operators, as a learner writes the op.
+_DUNDERS = {
+    "__add__": "add",
+    "__radd__": "add",
+    "__sub__": "sub",
+    "__rsub__": "rsub",
+    "__mul__": "mul",
+    "__rmul__": "mul",
+    "__truediv__": "div",
+    "__rtruediv__": "div",
+    "__matmul__": "matmul",
+    "__pow__": "pow",
+    "__rpow__": "pow",
+    "__neg__": "neg",
+    "__getitem__": "index",
+    "__setitem__": "setitem",
+    "__iadd__": "add_",
+    "__isub__": "sub_",
+    "__imul__": "mul_",
+    "__itruediv__": "div_",
+}
+
+
+def op_name(function: str) -> str:
+    """`__matmul__` -> `matmul`: the name of the op a function (or an operator) runs."""
+    if function in _DUNDERS:
+        return _DUNDERS[function]
+    return function[2:-2] if function.startswith("__") and function.endswith("__") else function
 
 
 def _is_inside(name: str) -> bool:
@@ -366,8 +495,8 @@ _ZERO = np.float32(0)
 _OP, _NODE = "op", "node"  # the first item of a flat record in the log
 
 
-def _resolve(log: list, names: dict) -> list:
-    """The log as the builder reads it: (kind, (file, line) or None, ...), numpy scalars
+def _resolve(log: list, names: dict, callers: dict) -> list:
+    """The log as the builder reads it: (kind, (file, line, caller) or None, ...), numpy scalars
     previewed, large gradients as shapes. Each place of the user's code is looked up once.
     The results of ops at trusted sites are named in `names` (see _Site).
 
@@ -406,10 +535,15 @@ def _resolve(log: list, names: dict) -> list:
             key = (id(code), lasti)
             src = sources.get(key)
             if src is None:
-                src = sources[key] = (code.co_filename, _line_number(code, lasti))
+                caller = callers.get(code)
+                if caller is not None:
+                    caller = (caller[0].co_filename, _line_number(*caller))
+                src = sources[key] = (code.co_filename, _line_number(code, lasti), caller)
         rest = record[3:]
-        if kind in ("leaf", "untracked") and isinstance(rest[-1], np.generic):
+        if kind == "leaf" and isinstance(rest[-1], np.generic):
             rest = (*rest[:-1], rest[-1].item())
+        elif kind == "untracked" and isinstance(rest[-2], np.generic):
+            rest = (*rest[:-2], rest[-2].item(), rest[-1])
         elif kind == "accumulate":
             t, grad_tensor, incoming, total = rest
             rest = (t, grad_tensor, _heavy(incoming), total)

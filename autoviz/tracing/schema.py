@@ -12,7 +12,7 @@ import re
 
 from ..errors import TimelineFormatError
 from .captions import STEP_KINDS
-from .model import KINDS, PERSISTENT, PHASES
+from .model import EDGE_KINDS, KINDS, PERSISTENT, PHASES
 
 MAX_DIMS = 64  # numpy 2's limit on a tensor's dimensions: deeper previews are not tensors
 MAX_INT = 2**63 - 1  # shapes, line numbers: what a C long holds
@@ -216,7 +216,13 @@ def record(fields: dict, required=None):
 
 # --- the tables ---------------------------------------------------------------------------------
 
-CHANGES = {"grad": preview, "value": preview, "freed": flag, "retains_grad": flag}
+CHANGES = {
+    "grad": preview,
+    "value": preview,
+    "freed": flag,
+    "retains_grad": flag,
+    "error": flag,
+}
 
 
 def change(value, path, ctx):
@@ -265,14 +271,19 @@ NODE = {
     "step": integer(0, _last_step),
     "module": list_of(pair(text, text)),
     "saved": list_of(record(SAVED)),
+    "error": flag,
 }
+NEWER = ("error",)  # fields files written before they existed may lack (then: the default)
 EDGE = {
     "id": positional("e"),
     "source": node_ref,
     "target": node_ref,
     "index": integer(0, lambda ctx: ctx.counts["edges"]),
+    "kind": choice(EDGE_KINDS),
 }
-SOURCE = {"file": text, "line": integer(0), "text": text}
+LINE = {"file": text, "line": integer(0), "text": text}
+# A step's line of code, and the line that called the function it is in (one level).
+SOURCE = {**LINE, "caller": optional(record(LINE))}
 FLOW = {
     "edge": edge_index,
     "upstream": preview,
@@ -296,13 +307,39 @@ def check_flow(value, path, ctx) -> dict:
     return fields
 
 
+def real(value, path, ctx):
+    """A finite number (an optimizer's learning rate, say)."""
+    if isinstance(value, list) or value is None:
+        fail(path, f"expected a number, got {_type(value)}")
+    return _number(value, path)
+
+
+# An optimizer step's rule (tracing/updates.py): its name and the hyperparameters it used.
+RULE = {
+    "optimizer": text,
+    "lr": real,
+    "momentum": real,
+    "dampening": real,
+    "nesterov": flag,
+    "weight_decay": real,
+    "betas": list_of(real, 2, 2),
+    "eps": real,
+    "amsgrad": flag,
+    "maximize": flag,
+    "decoupled_weight_decay": flag,
+}
 DETAILS = {
     "graph": integer(0, _graphs),
     "grad": preview,
     "incoming": preview,
     "from_shape": shape,
     "to_shape": shape,
+    "dims": list_of(integer(0, MAX_DIMS)),
     "from": one_or_more_nodes,
+    "rule": optional(record(RULE, required=["optimizer"])),
+    "set_to_none": flag,
+    "type": text,
+    "message": text,
 }
 STEP = {
     "index": index_here,
@@ -311,7 +348,7 @@ STEP = {
     "caption": text,
     "nodes": list_of(node_ref),
     "edges": list_of(edge_index),
-    "source": optional(record(SOURCE)),
+    "source": optional(record(SOURCE, required=list(LINE))),
     "flows": list_of(check_flow),
     "changes": list_of(change),
     "details": record(DETAILS, required=["graph"]),
@@ -326,7 +363,9 @@ STEP_NEEDS = {
     "reduce": ((None,), ("from_shape", "to_shape")),
     "detach": ((None,), ("from",)),
     "no_grad": ((None,), ("from",)),
+    "constant": ((None,), ("from",)),
     "free": ((), ()),
+    "error": ((), ("type", "message")),
 }
 
 
@@ -343,7 +382,7 @@ def document(doc: dict) -> dict:
             fail(key, "missing" if key not in doc else f"expected a list, got {_type(doc[key])}")
     ctx = Context(doc)
     nodes = [check_node(n, f"nodes[{i}]", ctx) for i, n in enumerate(doc["nodes"])]
-    edges = [record(EDGE)(e, f"edges[{i}]", ctx) for i, e in enumerate(doc["edges"])]
+    edges = [edge(e, f"edges[{i}]", ctx) for i, e in enumerate(doc["edges"])]
     steps = [check_step(s, f"steps[{i}]", ctx) for i, s in enumerate(doc["steps"])]
     for i, node in enumerate(nodes):  # a graph's own nodes appear at its steps
         made_in = steps[node["step"]]["details"]["graph"]
@@ -352,8 +391,12 @@ def document(doc: dict) -> dict:
     return {"nodes": nodes, "edges": edges, "steps": steps}
 
 
+def edge(value, path, ctx) -> dict:
+    return record(EDGE, required=[k for k in EDGE if k != "kind"])(value, path, ctx)
+
+
 def check_node(value, path, ctx) -> dict:
-    fields = record(NODE)(value, path, ctx)
+    fields = record(NODE, required=[k for k in NODE if k not in NEWER])(value, path, ctx)
     if (fields["kind"] == "op") != (fields["op"] is not None):
         want = "PyTorch's node name" if fields["kind"] == "op" else "null"
         fail(f"{path}.op", f"a node of kind {fields['kind']!r} has op {want}")

@@ -1,6 +1,7 @@
 """Numbers and shapes as short text, for captions and labels."""
 
 import math
+from itertools import islice
 
 
 def number(value: float, precision: int = 4) -> str:
@@ -27,7 +28,7 @@ def value_text(value, shape, precision: int = 4) -> str:
     """A scalar as a number; a tensor as its shape plus a short preview when small."""
     if not shape:
         return number(value, precision) if value is not None else "?"
-    flat = list(_flatten(value)) if value is not None else []
+    flat = list(islice(_flatten(value), 5)) if value is not None else []  # 4 shown, 1 more?
     head = ", ".join(number(v, precision) for v in flat[:4])
     more = ", …" if len(flat) > 4 else ""
     return f"shape {shape_text(shape)}" + (f" [{head}{more}]" if flat else "")

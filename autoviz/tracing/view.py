@@ -3,6 +3,7 @@
 import numpy as np
 
 from ..engine import AccumulateGrad, Tensor
+from ..engine.tensor import make
 from .modules import ModuleNames
 from .preview import preview
 from .saved import saved_entries
@@ -61,13 +62,40 @@ class EngineView:
         return t._retains_grad
 
     @staticmethod
-    def output(fn) -> tuple:
-        """(shape, dtype, value) of what `fn` made, when no variable holds that tensor."""
-        return tuple(np.shape(fn._out)), dtype_name(fn._out), preview(fn._out)
+    def in_module(fn) -> bool:
+        """Whether the op ran inside an nn.Module's forward."""
+        return bool(getattr(fn, "_modules", ()))
+
+    @staticmethod
+    def storage(t):
+        """What tensors sharing data have in common (a detached tensor and its source)."""
+        return id(t._data)
+
+    @staticmethod
+    def stand_in(fn):
+        """A tensor for what `fn` made, when no variable holds the one the program made."""
+        return make(fn._out, True, fn)
+
+    @staticmethod
+    def constant_input(fn, index: int):
+        """Input `index` of `fn`, one that needs no gradient (next_functions has None)."""
+        inputs = getattr(fn, "_inputs", None)
+        return inputs[index] if inputs is not None and index < len(inputs) else None
+
+    @staticmethod
+    def arguments(fn) -> list:
+        """What the op used besides its inputs, drawn as constants: the labels of nll_loss,
+        the exponent of `t ** 2` (numbers or tensors; see the ops' `ctx.info`)."""
+        read = _ARGUMENTS.get(type(fn).__name__)
+        return read(fn.info) if read is not None and fn.info is not None else []
 
     def op_module(self, fn) -> list:
         """[[path, type], ...] of the modules an op ran in, outermost first."""
         return self.modules.of_op(fn)
+
+    def running_modules(self, running: tuple) -> list:
+        """The module chain of modules that were running (an op that raised inside them)."""
+        return self.modules.of_running(running)
 
     def param_module(self, t) -> list:
         """The module chain of the module owning parameter `t` ([] for other tensors)."""
@@ -77,3 +105,14 @@ class EngineView:
     def saved(fn, inputs: dict, result) -> list:
         """What `fn` saved for backward, as {"name", "shape", "value"} (see saved.py)."""
         return saved_entries(fn, inputs, result)
+
+
+# Backward node -> what its `info` holds that the op used besides its inputs.
+_ARGUMENTS = {
+    "PowBackward0": lambda info: [info],  # a ** p: the exponent p
+    "PowBackward2": lambda info: [info],  # c ** b: the base c
+    "RsubBackward1": lambda info: [info],  # c - a
+    "DivBackward1": lambda info: [info],  # a / c
+    "NllLossBackward0": lambda info: [info[-1]] if info[-1] is not None else [],  # the labels
+    "NllLoss2DBackward0": lambda info: [info[-1]] if info[-1] is not None else [],
+}

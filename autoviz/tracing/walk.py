@@ -1,132 +1,130 @@
-"""Turn the graph behind a tensor into the plain-data Graph, as torchviz walks it."""
+"""The graph behind a tensor, for draw(): its grad_fn nodes walked once each, inputs first,
+handed to the timeline's builder as records, so drawings and timelines are built alike."""
 
-from .model import Edge, Graph, Node, node_at
+from ..errors import GraphTooLarge
+from .builder import UNKNOWN, Builder
+from .model import Edge, Graph
 from .modules import ModuleNames
 from .naming import names_by_identity
 from .view import EngineView
 
+# Ops inside nn.Modules may collapse into module boxes, so only those outside count against
+# max_nodes; past this many ops in all the walk stops too, whatever modules could do.
+_MODULE_OPS_PER_NODE = 20
 
-def graph_of(root, namespace: dict | None = None, view=None) -> Graph:
+
+def graph_of(root, namespace: dict | None = None, view=None, max_nodes: int | None = None):
     """The graph that ends at `root`, walking grad_fn.next_functions without recursion.
 
     `view` reads the tensors and nodes: autoviz's own by default, torch's from the bridge.
+    With `max_nodes`, a graph that could not be drawn in that many nodes raises GraphTooLarge
+    as soon as the walk has seen enough of it to know.
     """
     view = view or EngineView(ModuleNames(namespace or {}))
     if not isinstance(root, view.tensor_types):
         raise TypeError(
             f"draw() expects an autoviz Tensor, a Graph or a Timeline, got {type(root).__name__}"
         )
-    names = names_by_identity(namespace or {}, lambda v: isinstance(v, view.tensor_types))
-    builder = _Builder(names, view)
-    builder.add_root(root)
+    found = names_by_identity(namespace or {}, lambda v: isinstance(v, view.tensor_types))
+    builder = Builder([], [], [], {id(t): name for name, t in found.values()}, view, live=True)
+    if root.grad_fn is None:
+        kind = builder.leaf if root.requires_grad else builder.constant
+        kind(None, root, view.value(root))
+    else:
+        _add_ops(builder, root, found, view, ops_in_order(root.grad_fn, view, max_nodes))
+    _link_detached(builder, view)
     builder.finish()
-    return builder.graph
+    graph = Graph(builder.nodes, builder.edges)
+    graph.backward_ran = any(n.grad is not None for n in graph.nodes)
+    return graph
 
 
-def ops_in_order(top) -> list:
-    """Post-order over grad_fn nodes, inputs first, with an explicit stack."""
-    order, seen, stack = [], {top}, [(top, False)]
+def _add_ops(builder: Builder, root, found: dict, view, order: list) -> None:
+    """One op record per backward node; a node's inputs are the leaves, constants and the
+    tensors earlier ops made (a variable's tensor, or a stand-in for one nobody holds)."""
+    made = {}  # id(grad_fn) -> the tensor standing for its output
+    for fn in order:
+        if isinstance(fn, view.accumulate_types):
+            continue  # a leaf: drawn as the input of the ops that use it
+        inputs = []
+        for index, (child, _) in enumerate(fn.next_functions):
+            if child is None:
+                value = view.constant_input(fn, index)
+                inputs.append(UNKNOWN if value is None else value)
+            elif isinstance(child, view.accumulate_types):
+                inputs.append(child.variable)
+            else:
+                inputs.append(made[id(child)])
+        if fn is root.grad_fn:
+            out = root
+        else:
+            out = found.get(("fn", id(fn)), (None, None))[1]
+            out = view.stand_in(fn) if out is None else out
+        made[id(fn)] = out
+        previews = [
+            view.value(v) if isinstance(v, view.tensor_types) else None if v is UNKNOWN else v
+            for v in inputs
+        ]
+        builder.op(None, fn, out, inputs, previews, view.value(out))
+
+
+def ops_in_order(top, view=None, max_nodes: int | None = None) -> list:
+    """Every grad_fn node reachable from `top`, each once and after all its inputs (an
+    explicit stack: no recursion limit). Past `max_nodes` ops that no module could collapse
+    (or many more inside modules) it stops with GraphTooLarge."""
+    view = view or EngineView()
+    order, seen, stack = [], set(), [(top, False)]
+    outside = total = 0
     while stack:
-        fn, expanded = stack.pop()
-        if expanded:
+        fn, finished = stack.pop()
+        if finished:
             order.append(fn)
             continue
+        if fn in seen:  # reached again by another path, and already placed or on its way
+            continue
+        seen.add(fn)
         stack.append((fn, True))
         for child, _ in reversed(fn.next_functions):
             if child is not None and child not in seen:
-                seen.add(child)
                 stack.append((child, False))
+        if max_nodes is not None and not isinstance(fn, view.accumulate_types):
+            total += 1
+            outside += not view.in_module(fn)
+            if outside > max_nodes or total > _MODULE_OPS_PER_NODE * max_nodes:
+                raise GraphTooLarge(_too_large(outside, total, max_nodes))
     return order
 
 
-class _Builder:
-    """Collects nodes in creation-like order: each op after the inputs it uses."""
+def _too_large(outside: int, total: int, max_nodes: int) -> str:
+    if outside > max_nodes:
+        what = f"more than {max_nodes:,} operations outside any nn.Module"
+    else:
+        what = f"more than {_MODULE_OPS_PER_NODE * max_nodes:,} operations"
+    return (
+        f"this graph has {what}, so its diagram would draw more than max_nodes={max_nodes:,} "
+        "nodes: the walk stopped there and no layout was started. Draw a smaller part of the "
+        "graph (an intermediate tensor, or one iteration of a loop); group it by module "
+        "(run the model as nn.Modules, then depth=1 collapses each to one box); or raise "
+        "max_nodes= if you really want it."
+    )
 
-    def __init__(self, names: dict, view) -> None:
-        self.names, self.view = names, view
-        self.graph = Graph()
-        self.ids = {}  # engine object id -> diagram node id
-        self.unnamed = []
 
-    def add_root(self, root) -> None:
-        if root.grad_fn is None:
-            self.tensor_node(root, "leaf" if root.requires_grad else "constant")
-            return
-        for fn in ops_in_order(root.grad_fn):
-            self.op(fn, fn is root.grad_fn, root)
-
-    def op(self, fn, is_root: bool, root) -> None:
-        if isinstance(fn, self.view.accumulate_types):
-            return self.leaf(fn.variable)
-        inputs = []
-        for index, (child, _) in enumerate(fn.next_functions):
-            if child is not None:
-                is_leaf = isinstance(child, self.view.accumulate_types)
-                src = self.leaf(child.variable) if is_leaf else None
-                inputs.append((src or self.ids[("out", id(child))], index))
-        module = self.view.op_module(fn)
-        op = Node("", "op", fn.name(), op=fn.name(), requires_grad=True, module=module)
-        op_id = self.new_node(op)
-        for src, index in inputs:
-            self.graph.edges.append(Edge(src, op_id, index))
-        tensor = root if is_root else self.names.get(("fn", id(fn)), (None, None))[1]
-        out = self.tensor_node(tensor, "output" if is_root else "intermediate", fn=fn)
-        self.node_of(out).module = [list(pair) for pair in module]
-        self.ids[("out", id(fn))] = out
-        self.graph.edges.append(Edge(op_id, out, 0))
-        known = {i: self._shape_value(src) for src, i in inputs}
-        op.saved = self.view.saved(fn, known, self._shape_value(out))
-
-    def node_of(self, node_id: str) -> Node:
-        return node_at(self.graph.nodes, node_id)
-
-    def _shape_value(self, node_id: str) -> tuple:
-        node = self.node_of(node_id)
-        return node.shape, node.value
-
-    def leaf(self, tensor) -> str:
-        key = id(tensor)
-        if key not in self.ids:
-            self.ids[key] = self.tensor_node(tensor, "leaf")
-            self.node_of(self.ids[key]).module = self.view.param_module(tensor)
-        return self.ids[key]
-
-    def tensor_node(self, tensor, kind: str, fn=None) -> str:
-        view = self.view
-        if tensor is not None:
-            shape, dtype, value = view.shape(tensor), view.dtype(tensor), view.value(tensor)
+def _link_detached(builder: Builder, view) -> None:
+    """A constant that shares its data with a tensor of the graph was detached from it (or
+    is its `.data`): drawn dashed, with a dashed link from that tensor."""
+    tensors, constants = {}, []  # storage -> node id of a tracked tensor; constants' nodes
+    for key, t in builder.objects.items():
+        node = builder.nodes[int(builder.ids[key][1:]) - 1]
+        storage = view.storage(t)
+        if storage is None:
+            continue
+        if node.kind == "constant":
+            constants.append((node, storage))
         else:
-            shape, dtype, value = view.output(fn)
-        name = self._name(tensor, fn)
-        node = Node(
-            "",
-            kind,
-            name or "",
-            shape=shape,
-            dtype=dtype,
-            value=value,
-            grad=view.grad(tensor) if tensor is not None else None,
-            requires_grad=tensor.requires_grad if tensor is not None else True,
-            retains_grad=bool(tensor is not None and view.retains_grad(tensor)),
-        )
-        node_id = self.new_node(node)
-        if not name:
-            self.unnamed.append(node)
-        return node_id
-
-    def _name(self, tensor, fn):
-        if tensor is None:
-            return self.names.get(("fn", id(fn)), (None, None))[0]
-        view = self.view
-        found = self.names.get(id(tensor), (None, None))[0]
-        return view.given_name(tensor) or found or view.param_name(tensor)
-
-    def new_node(self, node: Node) -> str:
-        node.id = f"n{len(self.graph.nodes) + 1}"
-        self.graph.nodes.append(node)
-        return node.id
-
-    def finish(self) -> None:
-        for i, node in enumerate(self.unnamed, 1):
-            node.name = f"t{i}"
-        self.graph.backward_ran = any(n.grad is not None for n in self.graph.nodes)
+            tensors.setdefault(storage, node.id)
+    for node, storage in constants:
+        source = tensors.get(storage)
+        if source is not None:
+            node.detached = True
+            edge_id = f"e{len(builder.edges) + 1}"
+            builder.edges.append(Edge(source, node.id, 0, id=edge_id, kind="detach"))

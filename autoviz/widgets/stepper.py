@@ -164,7 +164,7 @@ class Stepper(anywidget.AnyWidget):
 
     @property
     def banner_text(self) -> str:
-        return banner(self.tl.steps[self.step])
+        return banner(self.tl.steps[self.step], self.tl)
 
     @property
     def explanation(self) -> str:

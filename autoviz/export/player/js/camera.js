@@ -244,7 +244,11 @@ class Camera {
     );
     stage.addEventListener("pointerdown", (event) => {
       if (event.target.closest("button, canvas, input, select")) return;
-      stage.setPointerCapture(event.pointerId);
+      try {
+        stage.setPointerCapture(event.pointerId); // keeps a drag that leaves the stage
+      } catch {
+        // a pointer the browser does not track (a synthetic event): followed without capture
+      }
       this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
       stage.classList.add("av-dragging");
     });

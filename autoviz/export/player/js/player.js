@@ -163,10 +163,12 @@ class Player {
     const code = this.data.code;
     let file = null;
     for (const src of code) {
+      // a file's or cell's label above its rows; context rows (loop headers, calls) dimmed
+      const role = src.role && src.role !== "code" ? { class: `av-${src.role}` } : {};
       const li = h(
         "li",
-        {},
-        h("span", { class: "av-lineno" }, String(src.line)),
+        role,
+        h("span", { class: "av-lineno" }, src.line === null ? "" : String(src.line)),
         h("code", {}, src.text),
       );
       if (src.file !== file && code.length > 1) li.title = src.file;

@@ -1,0 +1,31 @@
+"""`torch.autograd`: gradients on demand (`grad`, `backward`), custom `Function`s, the legacy
+`Variable`, `gradcheck`, and `functional` (jacobian, hessian, vjp)."""
+
+from ..engine.autograd import backward, grad
+from ..engine.function import Function
+from ..engine.grad_mode import enable_grad, no_grad, set_grad_enabled
+from .gradcheck import GradcheckError, gradcheck
+from .variable import Variable
+
+__all__ = [
+    "Function",
+    "GradcheckError",
+    "Variable",
+    "backward",
+    "enable_grad",
+    "functional",
+    "grad",
+    "gradcheck",
+    "no_grad",
+    "set_grad_enabled",
+]
+
+
+def __getattr__(name: str):
+    if name == "functional":
+        from . import functional
+
+        return functional
+    from ..torchnames import module_attribute
+
+    raise module_attribute("torch.autograd", name)

@@ -1,0 +1,167 @@
+"""Module hooks: forward pre-hooks, forward hooks and full backward hooks, run as PyTorch runs
+them (a backward hook sees the gradients at the module's inputs and outputs, caught by identity
+nodes named BackwardHookFunctionBackward, as in torch's graph)."""
+
+import itertools
+import warnings
+
+from ..engine.function import Function
+from ..engine.grad_mode import is_grad_enabled
+from ..engine.tensor import Tensor
+from ..errors import NotInAutoviz
+
+_ids = itertools.count()
+
+
+class RemovableHandle:
+    """What `register_*_hook` returns: `handle.remove()` takes the hook off again."""
+
+    def __init__(self, hooks: dict) -> None:
+        self.hooks_dict_ref = hooks
+        self.id = next(_ids)
+
+    def remove(self) -> None:
+        self.hooks_dict_ref.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.remove()
+
+
+def add_hook(hooks: dict, hook, prepend: bool = False) -> RemovableHandle:
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = hook
+    if prepend:
+        hooks_items = list(hooks.items())
+        hooks.clear()
+        hooks.update([hooks_items[-1], *hooks_items[:-1]])
+    return handle
+
+
+def run_pre_hooks(module, args: tuple) -> tuple:
+    """Each pre-hook may return new inputs (one value or a tuple)."""
+    for hook in list(module._forward_pre_hooks.values()):
+        result = hook(module, args)
+        if result is not None:
+            args = result if isinstance(result, tuple) else (result,)
+    return args
+
+
+def run_forward_hooks(module, args: tuple, output):
+    """Each forward hook may return a new output."""
+    for hook in list(module._forward_hooks.values()):
+        result = hook(module, args, output)
+        if result is not None:
+            output = result
+    return output
+
+
+class BackwardHookFunction(Function):
+    """Identity in forward; in backward it hands the gradient passing through to the hook
+    `catch` set on its node (the node alone holds it: it is no input of the graph)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        replaced = ctx.catch(grad)
+        return grad if replaced is None else replaced
+
+
+def _caught(tensor, catch):
+    """tensor passed through a BackwardHookFunction whose node calls catch(grad)."""
+    out = BackwardHookFunction.apply(tensor)
+    out.grad_fn.catch = catch
+    return out
+
+
+class BackwardHook:
+    """One forward call's full backward hooks: gradients at the outputs are kept until the
+    gradient at the input arrives, then the hooks see both."""
+
+    def __init__(self, module) -> None:
+        self.module = module
+        self.grad_outputs = None
+        self.n_inputs = 0
+        self.input_index = None
+        self.outputs = ()
+
+    def setup_inputs(self, args: tuple) -> tuple:
+        self.n_inputs = len(args)
+        tracked = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad]
+        if not tracked or not is_grad_enabled():
+            return args
+        if len(tracked) > 1:
+            raise NotInAutoviz(
+                "register_full_backward_hook on a module called with several tensors that "
+                "require grad is not in autoviz yet"
+            )
+        self.input_index = tracked[0]
+        args = list(args)
+        args[self.input_index] = _caught(args[self.input_index], self._input)
+        return tuple(args)
+
+    def setup_outputs(self, output):
+        single = not isinstance(output, tuple)
+        outputs = (output,) if single else output
+        self.outputs = [isinstance(o, Tensor) and o.requires_grad for o in outputs]
+        if not any(self.outputs) or not is_grad_enabled():
+            return output
+        wrapped = tuple(
+            _caught(o, self._output_catcher(i)) if tracks else o
+            for i, (o, tracks) in enumerate(zip(outputs, self.outputs, strict=True))
+        )
+        return wrapped[0] if single else wrapped
+
+    def _output_catcher(self, index: int):
+        def catch(grad):
+            if self.grad_outputs is None:
+                self.grad_outputs = [None] * len(self.outputs)
+            self.grad_outputs[index] = grad
+            if self.input_index is None and all(
+                g is not None for g, t in zip(self.grad_outputs, self.outputs, strict=True) if t
+            ):
+                self._call_without_input()
+            return None
+
+        return catch
+
+    def _call_without_input(self) -> None:
+        warnings.warn(
+            "Full backward hook is firing when gradients are computed with respect to module "
+            "outputs since no inputs require gradients. See https://docs.pytorch.org/docs/main/"
+            "generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook for "
+            "more details.",
+            UserWarning,
+            stacklevel=2,
+        )
+        grad_input = (None,) * self.n_inputs
+        for hook in list(self.module._backward_hooks.values()):
+            result = hook(self.module, grad_input, tuple(self.grad_outputs))
+            if result is not None and not all(r is None for r in result):
+                raise RuntimeError(
+                    "Backward hook for Modules where no input requires gradient should always "
+                    "return None or None for all gradients."
+                )
+        self.grad_outputs = None
+
+    def _input(self, grad):
+        if self.grad_outputs is None:
+            return None
+        grad_input = tuple(grad if i == self.input_index else None for i in range(self.n_inputs))
+        for hook in list(self.module._backward_hooks.values()):
+            result = hook(self.module, grad_input, tuple(self.grad_outputs))
+            if result is None:
+                continue
+            if len(result) != len(grad_input):
+                raise RuntimeError(
+                    "Backward hook returned an invalid number of grad_input, got "
+                    f"{len(result)}, but expected {len(grad_input)}"
+                )
+            grad_input = tuple(result)
+        self.grad_outputs = None
+        return grad_input[self.input_index]
