@@ -14,6 +14,7 @@ import autoviz
 from autoviz.export.playerdata import build
 from autoviz.render import heat
 from autoviz.render.labels import visible
+from autoviz.tracing.index import index_of
 from autoviz.tracing.replay import ReplayError, nudge
 from autoviz.widgets.stepper import nudge_reply
 from conftest import lesson_timeline
@@ -85,7 +86,9 @@ def test_a_weight_matrix_is_drawn_as_one_cell_per_element(pure_engine):
     cells = re.findall(r'<polygon class="cell" fill="([^"]*)"', body)
     assert len(cells) == 2 * 8 * 3  # the value's cells, then the grad's
     weight = next(n for n in tl.nodes if n.name == "net.0.weight")
-    assert cells[:24] == heat.fills(weight.value, weight.shape)
+    now = index_of(tl).state(weight, len(tl) - 1)  # after the optimizer's update
+    assert cells[:24] == heat.fills(now.value, weight.shape)
+    assert cells[24:] == heat.fills(now.grad, weight.shape)
     assert "value: (8, 3) " in body and " … " in body  # the range beside the picture
 
 
@@ -284,16 +287,27 @@ def _node_body(svg: str, tl, name: str) -> str:
     return re.search(rf'<g id="{node.id}" class="node[^"]*">(.*?)</g>', svg, re.S).group(1)
 
 
-def test_logistic_regression_is_refused_or_rerun_consistently():
-    """cross_entropy's labels: re-run when the timeline holds them, else a clear refusal."""
+def test_logistic_regression_is_rerun_through_cross_entropy_and_its_labels():
+    """cross_entropy is log_softmax and nll_loss on the recorded labels (a constant input)."""
     tl = logistic_regression()
     weight = next(n for n in tl.nodes if n.name == "weight")
-    try:
-        result = nudge(tl, 0, weight.id, 1e-3, (0, 1))
-    except ReplayError as error:
-        assert "cannot re-run" in str(error) or "not recorded" in str(error)
-    else:
-        assert math.isfinite(result["change"])
+    grad = next(s for s in tl.steps if s.kind == "accumulate" and s.nodes == [weight.id])
+    change = nudge(tl, 0, weight.id, 1e-4, (0, 1))["change"]
+    assert math.isclose(change / 1e-4, grad.details["incoming"][0][1], rel_tol=1e-2)
+
+
+def test_every_iteration_of_a_training_loop_reruns_from_its_own_parameters():
+    """After optim.SGD changed the weights, iteration 2 re-runs from the new values."""
+    tl = mlp_training(3)
+    weight = next(n for n in tl.nodes if n.name == "net.0.weight")
+    for g in range(3):
+        grads = [
+            s.details["incoming"]
+            for s in tl.steps
+            if s.kind == "accumulate" and s.nodes == [weight.id] and s.details["graph"] == g
+        ]
+        change = nudge(tl, g, weight.id, 1e-4, (1, 2))["change"]
+        assert math.isclose(change / 1e-4, grads[0][1][2], rel_tol=2e-2, abs_tol=1e-6)
 
 
 def fitting_loop(iterations: int = 10):

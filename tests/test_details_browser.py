@@ -9,6 +9,7 @@ import subprocess
 import pytest
 
 import autoviz
+from autoviz.export.details import ELEMENT_DIGITS
 from autoviz.render import heat
 from autoviz.runscript import run_script
 from autoviz.tracing.index import index_of
@@ -120,6 +121,7 @@ def test_a_weight_matrix_heatmap_has_a_cell_per_element_in_the_scale(page, tmp_p
     open_player(page, tl.save_html(tmp_path / "mlp.html"))
     page.evaluate(f"window.autoviz.goto({len(tl) - 1})")
     weight = next(n for n in tl.nodes if n.name == "net.0.weight")
+    page.keyboard.press("0")  # the whole graph: the weight is on screen to click
     shown(page, weight.id).click()
     value = index_of(tl).state(weight, len(tl) - 1).value
     for kind, preview in (("value", value), ("grad", None)):
@@ -130,12 +132,15 @@ def test_a_weight_matrix_heatmap_has_a_cell_per_element_in_the_scale(page, tmp_p
         )
         assert cells.count() == 8 * 3
         fills = cells.evaluate_all("rs => rs.map(r => r.getAttribute('fill'))")
-        if preview is not None:
-            assert fills == heat.fills(preview, (8, 3))  # the scale Python draws nodes with
+        if preview is not None:  # the scale Python draws nodes with, on the page's numbers
+            shown_values = [[float(f"{v:.{ELEMENT_DIGITS}g}") for v in row] for row in preview]
+            assert fills == heat.fills(shown_values, (8, 3))
         assert set(fills) <= set(_all_scale_colours(fills))
-    caption = page.locator(".av-card .av-heat-value figcaption").inner_text()
-    assert caption.startswith("value (8, 3) · min ") and " · mean " in caption
-    assert "(blue < 0 < orange)" in page.locator(".av-card").inner_text()
+    figure = page.locator(".av-card .av-heat-value")
+    assert figure.locator("figcaption").first.inner_text() == "value (8, 3)"
+    caption = figure.locator("figcaption").last.inner_text()
+    assert caption.startswith("min ") and ", mean " in caption
+    assert "blue < 0 < orange" in page.locator(".av-card").inner_text()
 
 
 def _all_scale_colours(fills):
@@ -165,7 +170,7 @@ def test_non_finite_elements_are_marked_not_only_coloured(page, tmp_path, pure_e
     shown(page, node.id).click()
     figure = page.locator(".av-card .av-heat").first
     assert figure.locator("text.av-heat-glyph").all_text_contents() == ["+∞", "?", "−∞"]
-    assert "· ? nan ×1 · +∞ inf ×1 · −∞ -inf ×1" in figure.locator("figcaption").inner_text()
+    assert "· ? nan ×1 · +∞ inf ×1 · −∞ -inf ×1" in figure.locator("figcaption").last.inner_text()
 
 
 def test_hovering_code_line_5_lights_y_and_the_product(page, tmp_path, pure_engine):
@@ -201,12 +206,19 @@ def test_the_timeline_has_phase_bands_iteration_marks_and_keys(page, tmp_path, p
     assert where.inner_text() + page.locator(".av-counter").inner_text() == (
         f"iteration 1 · forward · step 1 of {len(tl)}"
     )
-    page.keyboard.press("PageDown")
+    # PageDown goes from phase to phase: each run of one phase in one iteration, in order.
+    starts = [s for s in tl.steps if s.index == 0 or _run_of(tl.steps[s.index - 1]) != _run_of(s)]
+    for start in starts[1:]:
+        page.keyboard.press("PageDown")
+        assert page.evaluate("window.autoviz.step()") == start.index
+        graph, phase = _run_of(start)
+        assert where.inner_text() == f"iteration {graph + 1} · {phase} · "
     first_backward = next(s.index for s in tl.steps if s.phase == "backward")
-    assert page.evaluate("window.autoviz.step()") == first_backward
-    assert where.inner_text() == "iteration 1 · backward · "
-    page.keyboard.press("PageDown")  # the next phase: iteration 2's forward pass
-    assert where.inner_text().startswith("iteration 2 · ")
+    for _ in starts:
+        page.keyboard.press("PageUp")
+    assert page.evaluate("window.autoviz.step()") == 0
+    page.keyboard.press("PageDown")
+    page.keyboard.press("PageDown")
     page.keyboard.press("PageUp")
     assert page.evaluate("window.autoviz.step()") == first_backward
     line = tl.steps[first_backward].source.line
@@ -216,6 +228,10 @@ def test_the_timeline_has_phase_bands_iteration_marks_and_keys(page, tmp_path, p
     page.keyboard.press("Shift+ArrowLeft")
     assert page.evaluate("window.autoviz.step()") == first_backward
     assert "iteration 1 · backward" in page.locator(".av-slider").get_attribute("aria-valuetext")
+
+
+def _run_of(step):
+    return step.details.get("graph", 0), step.phase
 
 
 def test_nudging_w_by_a_hundredth_predicts_and_reruns_to_two_hundredths(lesson_page):
@@ -307,6 +323,7 @@ def test_axe_finds_no_critical_accessibility_violations(
     open_player(page, path)
     page.evaluate(f"window.autoviz.goto({len(tl) - 1})")
     weight = next(n for n in tl.nodes if n.name == "net.0.weight")
+    page.keyboard.press("0")
     shown(page, weight.id).click()  # the card, its heatmaps and nudge controls are checked too
     page.add_script_tag(content=axe_source)
     result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")

@@ -6,9 +6,10 @@ import math
 
 from ..render.heat import SCALE
 from ..tracing import explain
-from ..tracing.explain import _LOCAL
+from ..tracing.explain import local_rule
 from ..tracing.index import index_of
-from ..tracing.symbols import BINARY, FUNCTIONS, symbol
+from ..tracing.rules import expression, gradient
+from ..tracing.symbols import symbol
 from ..tracing.text import number
 
 # Digits kept for tensors' elements (a heatmap and a card need no more); scalars keep all of
@@ -118,7 +119,16 @@ def _op_facts(tl, index, op, sent: dict, position) -> dict:
             values = [_number_in(n.value) for n in inputs]
             out_value = _number_in(result.value) if result is not None else "out"
             numbers = local_rule(op.op, i, values, out_value)
-        local = {"name": node.name, "formula": formula, "numbers": numbers, "value": sent.get(i)}
+        # Ops on tensors: the gradient the op sends this input, in PyTorch's terms.
+        count = math.prod(inputs[0].shape) if inputs and inputs[0].shape else None
+        rule = None if formula else gradient(op.op, i, names, out_name, "upstream", count)
+        local = {
+            "name": node.name,
+            "formula": formula,
+            "numbers": numbers,
+            "value": sent.get(i),
+            "rule": rule,
+        }
         locals_.append(_given(local))
     return {
         "inputs": [position[i] for _, i in ins],
@@ -202,18 +212,19 @@ def _flow(flow) -> list:
     return out if flow.total is None else [*out, _preview(flow.total)]
 
 
-def local_rule(op: str, index: int, names: list, out: str) -> str | None:
-    """∂out/∂input `index` of `op` in the names (or numbers) `names` of its inputs."""
-    templates = _LOCAL.get(op)
-    if templates is None or index >= len(templates):
-        return None
-    a = names[0] if names else "a"
-    b = names[1] if len(names) > 1 else "b"
-    return templates[index].format(a=a, b=b, out=out)
+def _preview(value, digits: int | None = None):
+    """A preview as JSON can hold it: non-finite numbers as strings; a tensor's elements to
+    ELEMENT_DIGITS significant digits, a scalar's in full."""
+    if isinstance(value, list):
+        return [_preview(v, ELEMENT_DIGITS) for v in value]
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+        return value if digits is None else float(f"{value:.{digits}g}")
+    return value
 
 
-def expression(op: str, names: list) -> str:
-    """The forward computation in code: `w * x`, `tanh(h)`."""
-    if op in BINARY and len(names) == 2:
-        return f"{names[0]} {BINARY[op]} {names[1]}"
-    return f"{FUNCTIONS.get(op, op)}({', '.join(names)})"
+def _flow(flow) -> list:
+    """[edge, local, contribution, running sum at a fan-out], the sum left out when none."""
+    out = [flow.edge, _preview(flow.local), _preview(flow.contribution)]
+    return out if flow.total is None else [*out, _preview(flow.total)]

@@ -456,7 +456,8 @@ def _non_finite(value) -> bool:
         try:  # a row of numbers: its exact sum is finite exactly when every number is
             if not math.isfinite(math.fsum(item)):
                 return True
-        except (OverflowError, TypeError):  # huge numbers, or something else in the row
+        # huge numbers, +inf beside -inf (fsum raises), or something else in the row
+        except (OverflowError, ValueError, TypeError):
             if any(isinstance(x, float) and not math.isfinite(x) for x in _flat(item)):
                 return True
     return False

@@ -451,13 +451,16 @@ class Inspector {
       h("p", { class: "av-formula" }, `forward: ${outName} = ${n.expression}${result}`),
     ];
     const locals = (n.locals || []).map((local) => {
-      let text = `∂${outName}/∂${local.name} = ${local.formula || "(see its backward)"}`;
+      // A tensor op: the gradient it sends this input, as PyTorch's formula.
+      if (!local.formula) return h("li", {}, `to ${local.name}: ${local.rule || "(its backward's own rule)"}`);
+      let text = `∂${outName}/∂${local.name} = ${local.formula}`;
       if (local.numbers && local.numbers !== local.formula) text += ` = ${local.numbers}`;
       const shown = local.numbers && Number(local.numbers) === num(local.value);
       if (local.value !== undefined && !shown) text += ` = ${fmt(local.value, f.p)}`;
       return h("li", {}, text);
     });
-    if (locals.length) out.push(h("h3", {}, "local derivatives"), h("ul", { class: "av-locals" }, ...locals));
+    const heading = (n.locals || []).some((local) => local.formula) ? "local derivatives" : "what backward sends each input";
+    if (locals.length) out.push(h("h3", {}, heading), h("ul", { class: "av-locals" }, ...locals));
     const chain = this.chainRule(i, n);
     if (chain) out.push(...chain);
     return out;
