@@ -32,6 +32,7 @@ from .errors import (
 )
 
 autograd = _autograd  # torch.autograd; the star import brought the engine's module of that name
+from .engine.selecting import topk  # noqa: E402  (likewise: engine.topk is rng's module)
 
 __version__ = "0.1.0"
 

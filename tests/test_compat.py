@@ -174,3 +174,50 @@ def test_a_module_backward_hook_is_drawn_without_its_catcher(pure_engine):
     assert ops.count("BackwardHookFunctionBackward") == 2
     assert all(n.kind != "constant" for n in graph.nodes)
     assert "BackwardHookFunctionBackward" in autoviz.draw(out).source
+
+
+@pytest.mark.parametrize(
+    ("source", "installed", "engine"),
+    [
+        ("import torch\n", True, "torch"),
+        ("import torch\n", False, "autoviz"),
+        ("from torch.utils.data import DataLoader\n", True, "torch"),
+        ("import torch.nn as nn\n", False, "autoviz"),
+        ("import autoviz as torch\n", True, "autoviz"),
+        ("import numpy\n", True, "autoviz"),
+        ("this is not python\n", True, "autoviz"),
+    ],
+)
+def test_engine_auto_picks_torch_only_for_torch_scripts_where_it_is_installed(
+    tmp_path, monkeypatch, source, installed, engine
+):
+    import importlib.util
+
+    from autoviz import runscript
+
+    script = tmp_path / "s.py"
+    script.write_text(source)
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: (
+            (real("autoviz") if installed else None) if name == "torch" else real(name, *a)
+        ),
+    )
+    assert runscript.choose_engine(script, "auto") == engine
+    assert runscript.choose_engine(script, "autoviz") == "autoviz"
+    with pytest.raises(runscript.ScriptError, match=r"unknown engine 'gpu' \(must be one of"):
+        runscript.choose_engine(script, "gpu")
+
+
+def test_submodules_load_on_first_attribute_access():
+    """`torch.utils.data.DataLoader` and `torch.autograd.functional.jacobian` with no import
+    of the submodule first, in a fresh interpreter."""
+    code = (
+        "import autoviz as torch\n"
+        "print(torch.utils.data.DataLoader.__name__, torch.autograd.functional.jacobian.__name__,"
+        " torch.optim.lr_scheduler.StepLR.__name__, torch.nn.utils.clip_grad_norm_.__name__)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["DataLoader", "jacobian", "StepLR", "clip_grad_norm_"]

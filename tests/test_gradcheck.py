@@ -300,6 +300,10 @@ EXTREMES = {
     "x.min(dim=2, keepdim=True)[0]": lambda x: x.min(dim=2, keepdim=True)[0],
     "torch.max(x, 0).values": lambda x: autoviz.max(x, 0).values,
     "torch.min(x, -1).values": lambda x: autoviz.min(x, -1).values,
+    "x.sort(1).values": lambda x: x.sort(1).values,
+    "x.sort(descending=True)[0]": lambda x: x.sort(descending=True)[0],
+    "x.topk(1, dim=0).values": lambda x: x.topk(1, dim=0).values,
+    "torch.topk(x, 1, largest=False)[0]": lambda x: autoviz.topk(x, 1, largest=False)[0],
 }
 
 
@@ -326,6 +330,19 @@ def test_max_along_dim_returns_the_indices_of_the_maxima(data):
 # -- moving elements around ---------------------------------------------------------------------
 SHAPE_OPS = {
     # on a (2, 3, 4) tensor
+    "x.split(3, dim=2)[1]": ((2, 3, 4), lambda x: x.split(3, dim=2)[1]),
+    "x.split([1, 2], 1)[1]": ((2, 3, 4), lambda x: x.split([1, 2], 1)[1]),
+    "x.chunk(2, 0)[0]": ((2, 3, 4), lambda x: x.chunk(2, 0)[0]),
+    "torch.gather(x, 2, idx)": (
+        (2, 3, 4),
+        lambda x: autoviz.gather(x, 2, autoviz.tensor([[[0, 0], [3, 1], [2, 2]]] * 2)),
+    ),
+    "x.masked_fill(mask, 0.5)": (
+        (2, 3, 4),
+        lambda x: x.masked_fill(autoviz.arange(24).reshape(2, 3, 4) % 3 == 0, 0.5),
+    ),
+    "x.repeat(2, 1, 3)": ((2, 3, 4), lambda x: x.repeat(2, 1, 3)),
+    "x.flip(1)": ((2, 3, 4), lambda x: x.flip(1)),
     "x.reshape(6, 4)": ((2, 3, 4), lambda x: x.reshape(6, 4)),
     "x.reshape(-1)": ((2, 3, 4), lambda x: x.reshape(-1)),
     "x.reshape((4, -1))": ((2, 3, 4), lambda x: x.reshape((4, -1))),

@@ -341,6 +341,56 @@ snippet(
     """,
 )
 
+snippet(
+    "sorting_and_picking",
+    """
+    import torch
+    x = torch.tensor([[3.0, 1.0, 2.0, 1.0], [0.0, 5.0, 4.0, 5.0]], requires_grad=True)
+    s = torch.sort(x, dim=1)
+    print(s, x.sort(descending=True), x.argsort(dim=0), torch.argsort(x, 1, descending=True))
+    print(x.topk(2), torch.topk(x, 3, dim=1, largest=False), x.topk(1, dim=0))
+    print(x.chunk(2, dim=1), x.split(3, dim=1), x.split([1, 3], 1), torch.split(x, 1))
+    g = torch.gather(x, 1, torch.tensor([[0, 0], [3, 1]]))
+    (s.values[:, :2].sum() + g.sum() + x.topk(2).values.sum() + x.chunk(2, 1)[1].sum()).backward()
+    print(g, x.grad)
+    print(torch.sort(torch.tensor([2, 1, 2, 1]), stable=True), torch.tensor([5, 3, 9]).topk(2))
+    """,
+    "x.topk(5)",
+    "torch.gather(x, 1, torch.tensor([[0]], dtype=torch.int32))",
+)
+
+snippet(
+    "schedulers_and_clipping",
+    """
+    import torch
+    import warnings
+    warnings.simplefilter("ignore")
+    w = torch.nn.Parameter(torch.tensor([1.0, -2.0]))
+    for make in [
+        lambda o: torch.optim.lr_scheduler.StepLR(o, step_size=2, gamma=0.5),
+        lambda o: torch.optim.lr_scheduler.MultiStepLR(o, milestones=[1, 3, 3], gamma=0.1),
+        lambda o: torch.optim.lr_scheduler.ExponentialLR(o, gamma=0.9),
+        lambda o: torch.optim.lr_scheduler.LambdaLR(o, lambda epoch: 1 / (epoch + 1)),
+        lambda o: torch.optim.lr_scheduler.CosineAnnealingLR(o, T_max=3, eta_min=0.01),
+    ]:
+        opt = torch.optim.SGD([w], lr=0.1, momentum=0.9)
+        sched = make(opt)
+        lrs = []
+        for epoch in range(8):
+            opt.step()
+            sched.step()
+            lrs.append(sched.get_last_lr()[0])
+        print(type(sched).__name__, lrs, opt.param_groups[0]["lr"], sched.last_epoch)
+    print(opt)
+    w.grad = torch.tensor([3.0, 4.0])
+    print(torch.nn.utils.clip_grad_norm_([w], 1.0), w.grad)
+    w.grad = torch.tensor([3.0, -4.0])
+    print(torch.nn.utils.clip_grad_norm_(w, 10.0, norm_type=1), w.grad)
+    torch.nn.utils.clip_grad_value_([w], 0.5)
+    print(w.grad)
+    """,
+)
+
 # -- torch.utils.data ------------------------------------------------------------------------------
 snippet(
     "data",

@@ -23,6 +23,7 @@ OWNERS = {
     "torch.nn.Module": torch.nn.Module,
     "torch.nn.functional": torch.nn.functional,
     "torch.nn.init": torch.nn.init,
+    "torch.nn.utils": torch.nn.utils,
     "torch.optim": torch.optim,
     "torch.optim.Optimizer": torch.optim.Optimizer,
     "torch.optim.lr_scheduler": torch.optim.lr_scheduler,

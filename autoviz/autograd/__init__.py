@@ -23,9 +23,9 @@ __all__ = [
 
 def __getattr__(name: str):
     if name == "functional":
-        from . import functional
+        import importlib  # not `from . import functional`: that asks this __getattr__ again
 
-        return functional
+        return importlib.import_module(f"{__name__}.functional")
     from ..torchnames import module_attribute
 
     raise module_attribute("torch.autograd", name)

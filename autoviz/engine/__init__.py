@@ -145,6 +145,7 @@ from .sampling import (
     randn_like,
     randperm,
 )
+from .selecting import argsort, chunk, gather, sort, split
 from .tensor import Size, Tensor, tensor
 
 float = float32

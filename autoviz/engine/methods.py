@@ -4,7 +4,7 @@ variants: computed out of place, then written back or, on a graph, recorded as P
 
 import numpy as np
 
-from . import events, ops, reducing, shape_ops
+from . import events, ops, reducing, selecting, shape_ops
 from . import functional as F
 from .dtypes import TYPE_NAMES
 from .keywords import into
@@ -163,6 +163,12 @@ _METHODS = {
     "trunc": F.trunc,
     "clip": F.clamp,
     "flip": lambda self, *dims: F.flip(self, F._shape_arg(dims)),
+    "sort": selecting.sort,
+    "argsort": selecting.argsort,
+    "topk": selecting.topk,
+    "gather": selecting.gather,
+    "split": selecting.split,
+    "chunk": selecting.chunk,
     "var": reducing.var,
     "std": reducing.std,
     "norm": reducing.norm,

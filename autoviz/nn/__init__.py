@@ -1,6 +1,6 @@
 """`torch.nn`: modules, parameters, losses, and the `functional` and `init` helpers."""
 
-from . import functional, init
+from . import functional, init, utils
 from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .layers import BatchNorm1d, Embedding, LeakyReLU
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
@@ -46,6 +46,7 @@ __all__ = [
     "Tanh",
     "functional",
     "init",
+    "utils",
 ]
 
 

@@ -49,6 +49,7 @@ class Optimizer:
 
     def step(self, closure=None):
         """Apply one update to every parameter that has a gradient; returns closure()'s loss."""
+        self._stepped = True  # a learning-rate scheduler checks that step() came first
         loss = None
         if closure is not None:
             with enable_grad():

@@ -3,9 +3,9 @@
 
 def __getattr__(name: str):
     if name == "data":
-        from . import data
+        import importlib  # not `from . import data`: that asks this __getattr__ again
 
-        return data
+        return importlib.import_module(f"{__name__}.data")
     from ..torchnames import module_attribute
 
     raise module_attribute("torch.utils", name)
