@@ -191,10 +191,13 @@ def test_the_camera_glides_and_ends_where_reduced_motion_jumps(browser, pages):
         page = context.new_page()
         page.goto(pages["mlp"].as_uri())
         page.wait_for_selector(".av-player[data-ready]")
-        page.evaluate("window.autoviz.goto(2)")
+        page.evaluate("window.autoviz.goto(2)")  # a leaf of the first layer
         page.wait_for_timeout(600)
         start = view_of(page)
-        page.evaluate("window.autoviz.goto(20)")  # the same graph, far away: the camera glides
+        far = page.evaluate(
+            "window.autoviz.player.data.steps.findIndex(s => s.phase === 'backward')"
+        )
+        page.evaluate(f"window.autoviz.goto({far})")  # the loss, far away: the camera glides
         first = view_of(page)
         page.wait_for_timeout(600)  # longer than a glide
         views[motion] = view_of(page)

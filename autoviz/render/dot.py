@@ -157,13 +157,15 @@ def to_dot(
     options: Options = Options(),
     edge_labels=None,
     layout: Plan | None = None,
+    legend_extra: tuple = (),
 ) -> str:
     """The whole diagram as DOT source, one statement per line.
 
     Nodes inside nn.Modules sit in nested clusters; big graphs collapse modules to boxes
     (see groups.plan). With `edge_labels` (edge id -> text), it is the layout for stepping
     frames: every edge gets an arrowhead at both ends (a frame shows one) and room for its
-    gradient label. `layout` is drawing_plan's, when the caller has it already.
+    gradient label. `layout` is drawing_plan's, when the caller has it already; `legend_extra`
+    names kinds the key lists though no node is drawn so (the op that raised, in frames).
     """
     # margin: 0.22 in either side, as text widths are estimates (dot's tables, graphviz-pure's),
     # a little narrower than browsers draw some text, and long rows would touch the border.
@@ -196,7 +198,7 @@ def to_dot(
     lines += _clusters(layout, placed, theme)
     lines += _edge_lines(graph, layout, theme, edge_labels)
     if options.legend and graph.nodes:
-        extra = ["module"] * bool(layout.boxes) + ["saved"] * bool(saved)
+        extra = ["module"] * bool(layout.boxes) + ["saved"] * bool(saved) + list(legend_extra)
         lines += _legend(
             drawn, theme, extra, gradients=bool(edge_labels), hidden=bool(layout.hidden)
         )

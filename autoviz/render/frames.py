@@ -101,7 +101,16 @@ class Frames:
         except GraphTooLarge as error:
             self.too_large[leader] = error
             return self._summary(leader, error)
-        source = to_dot(graph, self.theme, self.options, edge_labels=labels, layout=layout)
+        # the op that raised is laid out as it first looks (yellow), but the key lists it
+        raised = any(self.index.ever(n, "error") for part in parts for n in part.originals)
+        source = to_dot(
+            graph,
+            self.theme,
+            self.options,
+            edge_labels=labels,
+            layout=layout,
+            legend_extra=("error",) * raised,
+        )
         self.layout_calls += 1
         return source, Template(svg_layout(source, self.timeout), self.theme), layout
 
