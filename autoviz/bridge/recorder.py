@@ -152,8 +152,14 @@ class TorchRecorder:
     # -- every torch function call -----------------------------------------------------------------
     def call(self, func, args, kwargs):
         kind = kind_of(func)
-        if kind == "get" or (self.stepping and kind != "backward"):
+        if kind == "get":
             return func(*args, **kwargs)
+        if self.stepping and kind != "backward":  # an optimizer's own work: one update later
+            try:
+                return func(*args, **kwargs)
+            except Exception:
+                self.stepping = False  # the step raised: its post-hook will not come
+                raise
         if kind == "backward":
             return self._backward(func, args, kwargs)
         first = args[0] if args else None
