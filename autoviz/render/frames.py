@@ -9,7 +9,7 @@ from ..tracing.index import GraphPart, index_of
 from ..tracing.model import PERSISTENT, Edge, Graph, Node
 from ..tracing.text import number, shape_text
 from ..tracing.timeline import Timeline
-from .dot import Options, drawing_plan, label_rows, settle, to_dot
+from .dot import Options, drawing_plan, heat_fills, label_rows, settle, to_dot
 from .groups import Plan
 from .labels import row
 from .layout import check_timeout, svg_layout
@@ -21,6 +21,10 @@ _GROUP = re.compile(r'<g id="([^"]+)" class="(node|edge) ([^"]*)">(.*?)</g>', re
 CHUNK = 128  # pieces of SVG joined together (a 1,000-node frame has about 24,000 pieces)
 _TIMELINE_ID = re.compile(r"[ne]\d+")  # the timeline's own nodes and edges: labels change
 _TEXT = re.compile(r"<text([^>]*)>(.*?)</text>", re.S)
+# A heatmap cell's fill inside a node (stroke "none" in graphviz-pure, "transparent" in dot):
+# the node's own shape always has a stroke.
+_CELL = re.compile(r'<polygon fill="([^"]*)" stroke="(?:none|transparent)"')
+_PIECE = re.compile(r"<text([^>]*)>(.*?)</text>|" + _CELL.pattern, re.S)
 
 
 def flow_label(flow) -> str:
@@ -389,6 +393,8 @@ def _node_state(node, shown, current: bool, graph, options: Options, ghost: bool
     state[("nc", node.id)] = _node_class(shown, current)
     for i, text in enumerate(label_rows(shown, graph, options)):
         state[("nt", node.id, i)] = row(text)
+    for i, fill in enumerate(heat_fills(shown, options)):
+        state[("nf", node.id, i)] = fill
 
 
 def _node_class(shown, current: bool) -> str:
@@ -601,11 +607,20 @@ class Template:
         self.parts.append("</g>")
 
     def _node_body(self, node_id: str, body: str) -> None:
-        pos = 0
-        for i, match in enumerate(_TEXT.finditer(body)):
-            key = ("nt", node_id, i)
-            self.defaults[key] = match.group(2)
-            self.parts += [body[pos : match.start()], f"<text{match.group(1)}>", key, "</text>"]
+        """Slots for each label row's text and each heatmap cell's fill."""
+        pos, rows, cells = 0, 0, 0
+        for match in _PIECE.finditer(body):
+            self.parts.append(body[pos : match.start()])
+            if match.group(3) is None:
+                key = ("nt", node_id, rows)
+                rows += 1
+                self.defaults[key] = match.group(2)
+                self.parts += [f"<text{match.group(1)}>", key, "</text>"]
+            else:
+                key = ("nf", node_id, cells)
+                cells += 1
+                self.defaults[key] = match.group(3)
+                self.parts += ['<polygon class="cell" fill="', key, '" stroke="none"']
             pos = match.end()
         self.parts.append(body[pos:])
 

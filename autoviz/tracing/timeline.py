@@ -106,6 +106,14 @@ class Timeline:
 
         return save_animation(self, path, theme, seconds_per_step, **options)
 
+    def nudge(self, name: str, h: float = 0.01, element: tuple = (), step: int = -1):
+        """Raise leaf `name` (or one `element` of it) by h in the graph of `step` and re-run
+        the recorded graph: the output's change its gradient predicts (∂z/∂w × h) beside the
+        actual one. A gradient is a slope: the two agree more closely the smaller h is."""
+        from .replay import nudged
+
+        return nudged(self, name, h, element, step)
+
     def to_json(self) -> str:
         """The timeline as JSON text in the documented `autoviz-timeline` format."""
         from .jsonio import dumps
