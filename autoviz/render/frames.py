@@ -54,25 +54,50 @@ class Frames:
         self.charts = {}  # range of condensed graphs -> (DOT source, Template) of their chart
         self.sequences = {}  # (leading graph, ghost) -> FrameSequence
         self.parts = {}  # graph number -> Part
-        self._leaders = None  # graph number -> the first graph of the same structure
+        self._leaders = {}  # graph number -> the first graph of the same structure
+        self._first, self._keyed, self._numbers = {}, 0, None  # structure -> its first graph
         self.layout_calls = 0
 
     def graph_of_step(self, k: int) -> int:
         return self.index.graph_of_step[k]
 
     def leader(self, graph_no: int) -> int:
-        """The first graph with the structure of graph `graph_no`: whose layout it uses."""
-        if self._leaders is None:
-            first, self._leaders = {}, {}
-            for g in sorted(g for g, part in self.index.parts.items() if part.steps):
-                key = structure(self.index, self.index.graph(g), self.tl.edges)
-                self._leaders[g] = first.setdefault(key, g)
+        """The first graph with the structure of graph `graph_no`: whose layout it uses.
+        Structures are found in order, as far as the graphs asked about (an export showing
+        three iterations of two thousand looks at three)."""
+        numbers = self.numbers()
+        while graph_no not in self._leaders and self._keyed < len(numbers):
+            g = numbers[self._keyed]
+            key = structure(self.index, self.index.graph(g), self.tl.edges)
+            self._leaders[g] = self._first.setdefault(key, g)
+            self._keyed += 1
         return self._leaders.get(graph_no, graph_no)
 
-    def members(self, leader: int) -> list:
-        """The graphs drawn in the layout of `leader`, in order."""
-        self.leader(leader)
-        return [g for g, first in self._leaders.items() if first == leader]
+    def numbers(self) -> list:
+        """The numbers of the graphs that have steps, in order."""
+        if self._numbers is None:
+            self._numbers = [g for g, part in sorted(self.index.parts.items()) if part.steps]
+        return self._numbers
+
+    def shown(self) -> list:
+        """The graphs an export steps through in full (Options.full_iterations)."""
+        full, numbers = self.options.full_iterations, self.numbers()
+        if full is None:
+            return numbers
+        if isinstance(full, int):
+            return numbers[:full]
+        chosen = set(full)
+        return [g for g in numbers if g in chosen]
+
+    def _width_sources(self, leader: int) -> list:
+        """The graphs whose labels size a layout: its first, and the last one shown in full
+        that has its structure (the leader alone when none is)."""
+        last = leader
+        for g in reversed(self.shown()):
+            if g > leader and self.leader(g) == leader:
+                last = g
+                break
+        return [leader] if last == leader else [leader, last]
 
     def part(self, graph_no: int) -> "Part":
         if graph_no not in self.parts:
@@ -94,8 +119,7 @@ class Frames:
         return self.templates[leader]
 
     def _make_template(self, leader: int):
-        members = self.members(leader)
-        parts = [self.part(g) for g in dict.fromkeys([members[0], members[-1]])]
+        parts = [self.part(g) for g in self._width_sources(leader)]
         try:
             graph, labels, layout = layout_graph(parts, self.options)
         except GraphTooLarge as error:
@@ -126,14 +150,7 @@ class Frames:
         """What an export shows, in order: every step of the iterations shown in full (see
         Options.full_iterations), but one entry for a graph too large to draw (its summary)
         and one for each run of condensed iterations (their chart)."""
-        full = self.options.full_iterations
-        numbers = [g for g, part in sorted(self.index.parts.items()) if part.steps]
-        if full is None:
-            shown = set(numbers)
-        elif isinstance(full, int):
-            shown = set(numbers[:full])
-        else:
-            shown = set(full)
+        numbers, shown = self.numbers(), set(self.shown())
         out, run = [], []
         for g in [*numbers, None]:  # None: the end, which closes the last run
             if g is not None and g not in shown:
