@@ -55,6 +55,7 @@ class Builder:
         self.values = {}  # id(constant tensor) -> its latest preview, for its copy in a new graph
         self.objects = {}  # id(tensor) -> the tensor, when live (draw() links detached ones)
         self.current = {}  # node id -> its value after the steps so far changed it
+        self.leaf_data = {}  # view.storage of a leaf -> its node (`w.data` changes the leaf)
         self.graph_no, self.graph_freed = 0, False
         self.ops = {}  # graph number -> the ids of its op nodes
         self.src = None
@@ -177,7 +178,9 @@ class Builder:
     def _leaf(self, t, value) -> str:
         """A leaf node; a parameter belongs to the module that owns it."""
         module = self.view.param_module(t)
-        return self._tensor(t, "leaf", value, graph=PERSISTENT, module=module)
+        node_id = self._tensor(t, "leaf", value, graph=PERSISTENT, module=module)
+        self.leaf_data[self.view.storage(t)] = node_id
+        return node_id
 
     def leaf(self, src, t, value) -> None:
         node_id = self._leaf(t, value)
@@ -418,8 +421,11 @@ class Builder:
 
     def inplace(self, src, t, value) -> None:
         """A tensor changed in place without being recorded: a parameter under no_grad (a
-        hand-written update step), or data that needs no gradient."""
+        hand-written update step, `w -= lr * w.grad` or `w.data -= ...`), or data that needs no
+        gradient."""
         node_id = self._known(t)
+        if node_id is None:  # `w.data`, a tensor of its own sharing the leaf's data
+            node_id = self.leaf_data.get(self.view.storage(t))
         if node_id is None:
             return
         self._set_value(t, value)
