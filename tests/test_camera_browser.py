@@ -107,6 +107,10 @@ def test_every_step_is_on_screen_and_legible(browser, pages, program, screen, pr
         context.close()
 
 
+# The camera is at rest: no glide under way (frames are not counted in time, which load stretches).
+SETTLED = "window.autoviz.player.camera.glide === null"
+
+
 def view_of(page) -> dict:
     return page.evaluate("({...window.autoviz.player.camera.view})")
 
@@ -192,14 +196,14 @@ def test_the_camera_glides_and_ends_where_reduced_motion_jumps(browser, pages):
         page.goto(pages["mlp"].as_uri())
         page.wait_for_selector(".av-player[data-ready]")
         page.evaluate("window.autoviz.goto(2)")  # a leaf of the first layer
-        page.wait_for_timeout(600)
+        page.wait_for_function(SETTLED)  # a loaded machine may take longer than a glide
         start = view_of(page)
         far = page.evaluate(
             "window.autoviz.player.data.steps.findIndex(s => s.phase === 'backward')"
         )
         page.evaluate(f"window.autoviz.goto({far})")  # the loss, far away: the camera glides
         first = view_of(page)
-        page.wait_for_timeout(600)  # longer than a glide
+        page.wait_for_function(SETTLED)
         views[motion] = view_of(page)
         assert start != views[motion]  # the camera moved between the two steps
         if motion == "reduce":
