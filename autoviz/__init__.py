@@ -38,6 +38,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AutovizError",
+    "Comparison",
     "Diagram",
     "GraphTooLarge",
     "LayoutEngineNotFound",
@@ -50,6 +51,7 @@ __all__ = [
     "Timeline",
     "as_torch",
     "autograd",
+    "compare",
     "distributions",
     "draw",
     "load",
@@ -87,11 +89,11 @@ def draw(obj, *, theme: str = "default", timeout: float | None = None, **options
     `obj` is an autoviz tensor, a torch tensor (drawn through the bridge), a Graph or a
     Timeline. Options: rankdir ("LR", "TB", "BT", "RL"), op_label ("both", "symbol", "name";
     default both, or name alone when inner tensors are hidden), precision (significant
-    digits), show_values, show_grads, show_saved (tensors saved for backward), legend; for
-    nn.Module graphs expand (["net.1"]), depth (module levels opened), collapse_above (default
-    300 nodes), max_nodes (default 5,000); hide_inner_tensors (True, False, or None: hide them
-    when the drawing would still exceed collapse_above nodes). Returns
-    a `Diagram`.
+    digits), values ("text", "heatmap" for 1-D and 2-D tensors, "none"), show_grads,
+    show_saved (tensors saved for backward), legend; for nn.Module graphs expand (["net.1"]),
+    depth (module levels opened), collapse_above (default 300 nodes), max_nodes (default
+    5,000); hide_inner_tensors (True, False, or None: hide them when the drawing would still
+    exceed collapse_above nodes). Returns a `Diagram`.
     """
     from .bridge import graph_of_torch, is_torch_object
     from .render import draw_graph, make_options
@@ -111,6 +113,16 @@ def draw(obj, *, theme: str = "default", timeout: float | None = None, **options
     return draw_graph(graph, theme, timeout, **options)
 
 
+def compare(tl_a, tl_b, *, labels=("a", "b"), step: int = 0, theme: str = "default", **options):
+    """Two timelines side by side, stepping together (phase by phase when their lengths
+    differ): a widget in Jupyter, and `.save_html(path)` writes it as one page. `labels` name
+    the two (`("tanh", "relu")`), `step` is where both start (-1: at their ends); the drawing
+    options are those of `tl.draw`."""
+    from .widgets import Comparison
+
+    return Comparison(tl_a, tl_b, labels=labels, step=step, theme=theme, **options)
+
+
 def __getattr__(name: str):
     if name == "Diagram":
         from .render import Diagram
@@ -124,10 +136,10 @@ def __getattr__(name: str):
         from . import tracing
 
         return getattr(tracing, name)
-    if name == "Stepper":
-        from .widgets import Stepper
+    if name in ("Stepper", "Comparison"):
+        from . import widgets
 
-        return Stepper
+        return getattr(widgets, name)
     if name in _LAZY:
         import importlib
 

@@ -155,7 +155,7 @@ def _iterations(text: str):
 
 def _drawing_options(command, player: bool) -> None:
     """The drawing options every picture-writing command shares (those of `tl.draw`)."""
-    from .render.dot import RANKDIRS
+    from .render.dot import RANKDIRS, VALUES
 
     command.add_argument(
         "--rankdir",
@@ -177,6 +177,12 @@ def _drawing_options(command, player: bool) -> None:
         "--legend",
         action=argparse.BooleanOptionalAction,
         help="draw the legend of the kinds of node the picture uses (default: --legend)",
+    )
+    command.add_argument(
+        "--values",
+        choices=VALUES,
+        help="node values and gradients as text, as heatmaps (1-D and 2-D tensors: a "
+        "diverging colour scale centred on zero), or none (default: text)",
     )
 
 
@@ -201,7 +207,7 @@ def _drawing(args) -> dict:
     """The drawing options given on the command line, checked before the script runs."""
     from .render import make_options
 
-    names = ("rankdir", "precision", "legend", "full_iterations")
+    names = ("rankdir", "precision", "legend", "values", "full_iterations")
     given = {name: getattr(args, name, None) for name in names}
     given = {name: value for name, value in given.items() if value is not None}
     if given.get("full_iterations") == "all":

@@ -59,13 +59,15 @@ def table(rows: list) -> str:
 
 
 def update_readme(outputs: dict, readme: Path) -> list:
-    """Replace each bench:NAME block of the README by NAME's tables; the names replaced."""
+    """Replace each bench:NAME block of the README by what NAME.py printed (its markdown
+    tables and lines; `summary` is the table of targets); the names replaced."""
     text, done = readme.read_text(encoding="utf-8"), []
     for name, out in outputs.items():
         pattern = re.compile(rf"(<!-- bench:{name} -->\n).*?(<!-- /bench:{name} -->)", re.S)
         if pattern.search(text):
-            body = "\n".join(line for line in out.splitlines() if not line.startswith("note:"))
-            text = pattern.sub(lambda m, b=body: f"{m[1]}```text\n{b.strip()}\n```\n{m[2]}", text)
+            lines = [line for line in out.splitlines() if not line.startswith("(exit code")]
+            body = "\n".join(lines).strip()
+            text = pattern.sub(lambda m, b=body: f"{m[1]}\n{b}\n\n{m[2]}", text)
             done.append(name)
     readme.write_text(text, encoding="utf-8")
     return done
@@ -100,6 +102,8 @@ def main() -> None:
     met = sum(row["met"] for row in rows)
     print(f"\n{met} of {len(rows)} targets met; {total:.0f} s; tables in benchmarks/latest.md")
     if args.readme:
+        tally = f"{met} of {len(rows)} targets met; the whole run took {total / 60:.1f} minutes."
+        outputs = {"summary": f"{summary}\n\n{tally}", **outputs}
         done = update_readme(outputs, HERE.parent / "README.md")
         print(f"README.md: tables of {', '.join(done) or 'no benchmark'} replaced")
 

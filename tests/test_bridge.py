@@ -511,3 +511,24 @@ def test_a_script_run_with_torch_names_modules_from_its_own_variables(tmp_path):
     assert final["net.0.weight"].module == [["net", "Sequential"], ["net.0", "Linear"]]
     assert final["out"].module[-1] == ["net.2", "Linear"] and final["x"].kind == "constant"
     assert next(s for s in tl.steps if s.kind == "op").source.text == "out = net(x)"
+
+
+class Faulty(torch.optim.SGD):
+    """An optimizer whose step fails halfway (its post-hook never runs)."""
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        self.param_groups[0]["params"][0].add_(1.0)
+        raise RuntimeError("step failed")
+
+
+def test_ops_after_an_optimizer_step_that_raised_are_recorded_again():
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    opt = Faulty([w], lr=0.1)
+    with autoviz.trace_torch() as tl:
+        (w * w).sum().backward()
+        with pytest.raises(RuntimeError, match="step failed"):
+            opt.step()
+        y = w * 3  # noqa: F841 (its name is what is checked)
+    assert "y" in by_name(tl[-1])
+    assert tl.steps[-1].phase == "forward" and tl.steps[-1].source.text.startswith("y = w * 3")

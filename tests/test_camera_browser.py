@@ -52,7 +52,8 @@ CHECK_CONTROLS = """
   const root = document.querySelector('.av-player');
   const off = [];
   for (const el of root.querySelectorAll('button, select, input[type=range]')) {
-    if (el.hidden || el.closest('[hidden]')) continue;
+    // A folded panel's controls are not shown (Chromium still lays them out).
+    if (el.hidden || el.closest('[hidden]') || el.closest('details:not([open])')) continue;
     const r = el.getBoundingClientRect();
     if (r.width === 0 || r.left < 0 || r.top < 0 || r.right > innerWidth ||
         r.bottom > innerHeight) off.push(el.dataset.action || el.className);

@@ -17,9 +17,12 @@ from autoviz.render import get_theme, make_options
 from autoviz.render.frames import Frames
 from autoviz.tracing.explain import quiz as question_at
 from conftest import lesson_timeline
+from programs import mlp_training
 
 SVG = "{http://www.w3.org/2000/svg}"
-CODE_BUDGET = 64 * 1024  # the player's script and stylesheet, compacted, in every page
+# The player's script and stylesheet, compacted, in every page: the player itself (issue 17,
+# about 42 KB) and its inspector (issue 18: cards, heatmaps, timeline, nudge, compare, 43 KB).
+CODE_BUDGET = 96 * 1024
 HOSTILE = "</script><script>window.__pwned=1</script>\"'&<>\n😈"
 
 
@@ -100,10 +103,13 @@ def page_layouts(page: str, direction: int = 0) -> list:
 
 
 def read_slot(svg, kind: str, item_id: str, row=None) -> str:
-    """What the player's script reads from the DOM: a class list or a text's content."""
+    """What the player's script reads from the DOM: a class list, a text's content or a
+    heatmap cell's fill."""
     group = next(g for g in svg.iter(f"{SVG}g") if g.get("id") == item_id)
     if kind in ("nc", "ec"):
         return group.get("class")
+    if kind == "nf":
+        return [p for p in group.iter(f"{SVG}polygon") if p.get("class") == "cell"][row].get("fill")
     texts = list(group.iter(f"{SVG}text"))
     text = next(t for t in texts if t.get("class") == "flow") if kind == "et" else texts[row]
     return text.text or ""
@@ -128,6 +134,8 @@ CASES = {
     "states": (state_changes, {}),
     "states-inner-hidden": (state_changes, {"hide_inner_tensors": True}),
     "mlp-boxes-inner-hidden": (mlp, {"collapse_above": 4, "hide_inner_tensors": True}),
+    "mlp-heatmap": (mlp, {"values": "heatmap"}),  # cells' fills are slots too
+    "mlp-loop-heatmap": (lambda: mlp_training(2), {"values": "heatmap"}),  # one shared layout
 }
 
 

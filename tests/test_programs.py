@@ -122,6 +122,21 @@ def test_a_manual_update_under_no_grad_is_an_update_step(name):
     assert phases(tl)[-1] == ("update", "zero_grad")
 
 
+@pytest.mark.parametrize("name", ENGINES)
+def test_an_update_through_data_is_an_update_step(name):
+    """`w.data -= lr * w.grad`, as older tutorials write it: `w.data` is a tensor of its own
+    sharing w's data; changing it changes w."""
+    lib, tracer = engine(name)
+    w = lib.tensor([1.0, -2.0], requires_grad=True)
+    with tracer() as tl:
+        (w * w).sum().backward()
+        w.data -= 0.1 * w.grad
+    update = tl.steps[-1]
+    assert (update.phase, update.kind) == ("update", "update")
+    assert update.nodes == [by_name(tl[-1])["w"].id]
+    np.testing.assert_allclose(by_name(tl[-1])["w"].value, [0.8, -1.6], rtol=1e-6)
+
+
 # -- 2. every input drawn -------------------------------------------------------------------------
 def test_draw_shows_plain_inputs_numbers_and_labels():
     w = autoviz.tensor([1.0, 2.0], requires_grad=True)

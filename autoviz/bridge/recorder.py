@@ -66,7 +66,7 @@ class TorchRecorder:
         self.op_stacks = {}  # id(grad_fn) -> the modules running when it was made
         self.saved = {}  # id(grad_fn) -> its saved tensors, read before backward frees them
         self.arguments = {}  # id(grad_fn) -> what it used besides its inputs (an exponent)
-        self.stepping = False  # inside an optimizer's step: its in-place work is one update
+        self.stepping = None  # the frame of the optimizer step running: its work is one update
         self.callers = {}  # code object -> the caller's (file, line), as recorder._callers
         self.zeroing = None  # the frame of the zero_grad() whose grads are being reset
         self.locals = {}  # id(grad_fn) -> local derivatives, found before it ran on a zero
@@ -152,7 +152,7 @@ class TorchRecorder:
     # -- every torch function call -----------------------------------------------------------------
     def call(self, func, args, kwargs):
         kind = kind_of(func)
-        if kind == "get" or (self.stepping and kind != "backward"):
+        if kind == "get" or (kind != "backward" and self._in_step()):
             return func(*args, **kwargs)
         if kind == "backward":
             return self._backward(func, args, kwargs)
@@ -326,7 +326,19 @@ class TorchRecorder:
 
     # -- optimizer steps ---------------------------------------------------------------------------
     def _enter_step(self, optimizer, args, kwargs) -> None:
-        self.stepping = True
+        self.stepping = sys._getframe(1)  # torch's wrapper around the step, until it returns
+
+    def _in_step(self) -> bool:
+        """Whether an optimizer step is running: a step that raised never calls its post-hook,
+        so the wrapper's frame must still be on the stack."""
+        if self.stepping is None:
+            return False
+        frame = sys._getframe(2)
+        while frame is not None and frame is not self.stepping:
+            frame = frame.f_back
+        if frame is None:
+            self.stepping = None
+        return frame is not None
 
     def _exit_step(self, optimizer, args, kwargs) -> None:
         """One update record per parameter the step changed, as autoviz's optimizers send.
@@ -338,13 +350,13 @@ class TorchRecorder:
             for p in group["params"]:
                 if p.grad is not None:
                     self.log.append(("update", src, p, tensor_preview(p), rule))
-        self.stepping = False
+        self.stepping = None
 
     # -- the program raised ------------------------------------------------------------------------
     def _failed(self, func, args, kwargs, error, roots=None) -> None:
         """A torch call raised: the op, given its tensors, drawn red; for a backward through
         a freed graph, the node whose saved tensors were gone."""
-        self.stepping = False
+        self.stepping = None
         _, src = self._where()
         node = _freed_node(roots) if roots else None
         if node is not None and id(node) in self.known:

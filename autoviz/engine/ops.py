@@ -111,8 +111,7 @@ def binary_method(op):
     """The function computing `a op b` for tensor `a`, what Tensor's operators are.
 
     What Op.apply, new_node and attach do, written out in one function for two inputs: scalar
-    code spends its time here, and each call saved is a tenth of an op's cost. While observers
-    listen (a trace), ops go through _traced, whose frames the recorder knows.
+    code spends its time here, and each call saved is a tenth of an op's cost.
     """
     symbol, forward, backward_cls = op.symbol, op.forward, op._backward_cls
 
@@ -126,14 +125,15 @@ def binary_method(op):
         if not isinstance(a, Tensor):
             return op.apply(a, b)
         a_data = a._data
-        if events.observers:
-            return _traced(op, a, b, a_data, b_data, a.requires_grad or b_requires_grad)
         if not ((a.requires_grad or b_requires_grad) and _state["enabled"]):
             try:
-                return make(forward(NO_CONTEXT, a_data, b_data))
+                out = make(forward(NO_CONTEXT, a_data, b_data))
             except ValueError:
                 check_broadcast(symbol, a_data, b_data)
                 raise
+            if events.observers:
+                events.on_untracked(out, (a, b))
+            return out
         node = _new(backward_cls)
         # The nodes behind the inputs: a grad_fn, or a leaf's AccumulateGrad (next_node's
         # work without its calls: most ops have a leaf among their inputs).
@@ -173,6 +173,8 @@ def binary_method(op):
         out.grad_fn = node
         out._grad = out._name = out._acc = None
         out._retains_grad = False
+        if events.observers:  # from here, so the recorder finds the user's line one frame out
+            events.on_op(node, out, (a, b))
         return out
 
     method.__name__ = method.__qualname__ = f"{op.__name__.lower()}"
@@ -182,33 +184,17 @@ def binary_method(op):
 _BINARY = {}  # op -> its binary_method
 
 
-def _traced(op, a, b, a_data, b_data, requires_grad: bool):
-    """A binary op while observers listen: the engine's events come from this function's
-    callees, two and three frames below the user's code (where the recorder looks)."""
-    record = requires_grad and _state["enabled"]
-    ctx = new_node(op, (a, b)) if record else NO_CONTEXT
-    try:
-        out = op.forward(ctx, a_data, b_data)
-    except ValueError:
-        check_broadcast(op.symbol, a_data, b_data)
-        raise
-    if record:
-        return attach(ctx, out, (a, b))
-    out = make(out)
-    events.on_untracked(out, (a, b))
-    return out
-
-
 def unary_method(op):
     """The method computing `op(a)` for tensor `a` (a.relu(), a.exp(), -a): Op.apply for one
-    input and no options, written out as binary_method is (Op.apply itself while traced)."""
+    input and no options, written out as binary_method is."""
     forward, backward_cls = op.forward, op._backward_cls
 
     def method(a):
-        if events.observers:
-            return op.apply(a)
         if not (a.requires_grad and _state["enabled"]):
-            return make(forward(NO_CONTEXT, a._data))
+            out = make(forward(NO_CONTEXT, a._data))
+            if events.observers:
+                events.on_untracked(out, (a,))
+            return out
         node = _new(backward_cls)
         first = a.grad_fn
         node._next = (first if first is not None else leaf_node(a),)
@@ -224,6 +210,8 @@ def unary_method(op):
         out.grad_fn = node
         out._grad = out._name = out._acc = None
         out._retains_grad = False
+        if events.observers:
+            events.on_op(node, out, (a,))
         return out
 
     method.__name__ = method.__qualname__ = op.__name__.lower()

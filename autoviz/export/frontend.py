@@ -6,7 +6,21 @@ from importlib import resources
 
 # The module's parts, joined into one ES module: anywidget loads a single module text and the
 # HTML page inlines it, so the parts share one scope and nothing is imported or fetched.
-PARTS = ("dom.js", "picture.js", "camera.js", "quiz.js", "player.js", "main.js")
+PARTS = (
+    "dom.js",
+    "picture.js",
+    "camera.js",
+    "quiz.js",
+    "player.js",
+    "scrub.js",
+    "heatmap.js",
+    "inspect.js",
+    "nudge.js",
+    "iterations.js",
+    "compare.js",
+    "main.js",
+)
+STYLES = ("player.css", "details.css")
 
 
 @cache
@@ -22,7 +36,7 @@ def module(compact: bool = False) -> str:
 @cache
 def stylesheet(compact: bool = False) -> str:
     """The player's CSS, every rule under `.av-player` so a notebook page is left alone."""
-    text = _asset("player.css")
+    text = "\n".join(_asset(name) for name in STYLES)
     return _compact(text) if compact else text
 
 

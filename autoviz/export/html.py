@@ -50,6 +50,25 @@ def player_page(
         tl, quiz=quiz, theme=theme, ghost=ghost, rankdir=rankdir, timeout=timeout, **options
     )
     script = frontend.module(compact=True) + _START
+    parts = {
+        "csp": csp(script),
+        "title": f"autoviz player — {len(tl)} steps",
+        "css": frontend.stylesheet(compact=True),
+        "graphs": layouts_html(bundle),
+        "data": embed_json(bundle.data),
+        "js": script,
+    }
+    return fill_template("player.html", parts)
+
+
+def fill_template(name: str, parts: dict) -> str:
+    """A page template with its {{markers}} replaced, in one pass over the template only:
+    markers inside the inserted parts stay literal text."""
+    return _MARKER.sub(lambda m: parts[m.group(1)], _asset(name))
+
+
+def layouts_html(bundle) -> str:
+    """Each layout's first direction as inline SVG, the others packed for the page to unpack."""
     graphs = []
     for i, (first, *others) in enumerate(bundle.svgs):
         graphs.append(f'<div data-layout="{i}" data-direction="0">\n{first}</div>')
@@ -58,16 +77,7 @@ def player_page(
                 f'<script type="text/plain" data-layout="{i}" data-direction="{d}">'
                 f"{_packed(svg)}</script>"
             )
-    parts = {
-        "csp": _csp(script),
-        "title": f"autoviz player — {len(tl)} steps",
-        "css": frontend.stylesheet(compact=True),
-        "graphs": "\n".join(graphs),
-        "data": embed_json(bundle.data),
-        "js": script,
-    }
-    # One pass over the template only: markers inside the inserted parts stay literal text.
-    return _MARKER.sub(lambda m: parts[m.group(1)], _asset("player.html"))
+    return "\n".join(graphs)
 
 
 def _packed(svg: str) -> str:
@@ -82,7 +92,7 @@ def embed_json(data) -> str:
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
 
-def _csp(script: str) -> str:
+def csp(script: str) -> str:
     """Only this page's own script may run; nothing may be fetched, from anywhere."""
     digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
     return (

@@ -10,6 +10,7 @@ from ..render.labels import visible_data
 from ..tracing import explain
 from ..tracing.iterations import iterations, plotted
 from .deltas import Deltas, step_deltas
+from .details import details
 
 FORMAT, VERSION = "autoviz-player", 2
 # Each graph is laid out in its own direction and the perpendicular one, so the player can pick
@@ -74,6 +75,9 @@ def build(
     ]
     # fontSize: the smallest label text (value and grad rows), which the camera keeps legible.
     data |= {"rankdir": rankdir, "theme": look.name, "fontSize": look.small_size}
+    # The node card, links, bands and nudge read these; their names are shown as text too.
+    data["details"] = visible_data(details(tl, frames, deltas.steps))
+    data["precision"] = frames.options.precision
     return Bundle(data, svgs, frames)
 
 

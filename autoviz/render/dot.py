@@ -8,12 +8,14 @@ from dataclasses import dataclass, replace
 from ..tracing.model import Graph, Node
 from ..tracing.symbols import symbol as op_symbol
 from ..tracing.text import shape_text, value_text
+from . import heat
 from .groups import Box, Plan, node_module, plan, roots
 from .labels import MAX_ROW, dot_row, tooltip, visible
 from .theme import DEFAULT, FONT, Theme
 
 RANKDIRS = ("LR", "TB", "BT", "RL")
 OP_LABELS = ("both", "symbol", "name")
+VALUES = ("text", "heatmap", "none")
 LEGEND_TEXT = {
     "leaf": "leaf tensor (requires_grad)",
     "op": "operation (grad_fn)",
@@ -39,7 +41,8 @@ class Options:
     rankdir: str = "LR"
     op_label: str | None = None  # None: "both", or "name" alone when inner tensors are hidden
     precision: int = 4
-    show_values: bool = True
+    # Values (and grads) as text, as heatmaps for 1-D and 2-D tensors, or not at all.
+    values: str = "text"
     show_grads: bool = True
     legend: bool = True
     show_saved: bool = False
@@ -60,6 +63,7 @@ class Options:
         _choose("rankdir", self.rankdir, RANKDIRS)
         if self.op_label is not None:
             _choose("op_label", self.op_label, OP_LABELS)
+        _choose("values", self.values, VALUES)
         precision = self.precision
         if (
             isinstance(precision, bool)
@@ -67,7 +71,7 @@ class Options:
             or not 1 <= precision <= 17
         ):
             raise ValueError(f"precision must be an integer from 1 to 17, got {self.precision!r}")
-        for flag in ("show_values", "show_grads", "legend", "show_saved"):
+        for flag in ("show_grads", "legend", "show_saved"):
             if not isinstance(getattr(self, flag), bool):
                 raise ValueError(f"{flag} must be True or False, got {getattr(self, flag)!r}")
         if self.hide_inner_tensors not in (True, False, None):
@@ -348,7 +352,7 @@ def _node_line(node: Node, graph: Graph, theme: Theme, options: Options, current
         attrs["penwidth"] = theme.output_pen
     text = " ".join(f'{k}="{v}"' for k, v in attrs.items())
     rows = label_rows(node, graph, options)
-    return f"{node.id} [{text}{_tooltip(rows)} label=<{html_rows(rows, theme)}>]"
+    return f"{node.id} [{text}{_tooltip(rows)} label=<{node_label(node, rows, options, theme)}>]"
 
 
 def html_rows(rows: list, theme: Theme) -> str:
@@ -357,6 +361,49 @@ def html_rows(rows: list, theme: Theme) -> str:
     first, *rest = (dot_row(text) or "&#32;" for text in rows)
     small = f'<font point-size="{theme.small_size}">'
     return "<br/>".join([f"<b>{first}</b>", *(f"{small}{text}</font>" for text in rest)])
+
+
+def heat_previews(node: Node, options: Options) -> dict:
+    """Label row -> the preview drawn as a heatmap under it, for values="heatmap" and a 1-D or
+    2-D tensor small enough to have a preview: its value, and the grad of a leaf or of a
+    tensor that retains it (an intermediate's grad is None)."""
+    if options.values != "heatmap" or node.kind == "op" or heat.grid(node.shape) is None:
+        return {}
+    out = {1: node.value}
+    if options.show_grads and node.requires_grad and (node.kind == "leaf" or node.retains_grad):
+        out[2] = node.grad
+    return out
+
+
+def heat_fills(node: Node, options: Options) -> list:
+    """The colours of a node's heatmap cells in the order the label draws them; a grad's cells
+    are there (empty) even while it draws none, for frames of a layout that does."""
+    previews = heat_previews(node, options)
+    if not previews:
+        return []
+    if 2 not in previews and options.show_grads and node.requires_grad:
+        previews[2] = None
+    return [c for preview in previews.values() for c in heat.fills(preview, node.shape)]
+
+
+def node_label(node: Node, rows: list, options: Options, theme: Theme) -> str:
+    """A node's HTML-like label: its rows, and a table of cells under each row drawn as a
+    heatmap (the table's size depends on the shape alone, so frames only recolour it)."""
+    blocks = heat_previews(node, options)
+    if not blocks:
+        return html_rows(rows, theme)
+    lines = []
+    for i, text in enumerate(rows):
+        shown = dot_row(text) or "&#32;"
+        cell = (
+            f"<b>{shown}</b>" if i == 0 else f'<font point-size="{theme.small_size}">{shown}</font>'
+        )
+        lines.append(f"<tr><td>{cell}</td></tr>")
+        if i in blocks:
+            colors = heat.fills(blocks[i], node.shape)
+            lines.append(f"<tr><td>{heat.table(colors, node.shape, theme.edge)}</td></tr>")
+    body = "".join(lines)
+    return f'<table border="0" cellborder="0" cellspacing="0" cellpadding="1">{body}</table>'
 
 
 def _tooltip(rows: list) -> str:
@@ -376,17 +423,23 @@ def label_rows(node: Node, graph: Graph, options: Options) -> list[str]:
             return [node.op]
         return [symbol, node.op]
     rows = [node.name]
-    if options.show_values:
-        value = value_text(node.value, node.shape, options.precision)
-        rows.append(f"value: {value}{_warning(node.value)}")
+    if options.values != "none":
+        rows.append(f"value: {_shown(node.value, node, options)}{_warning(node.value)}")
     if options.show_grads and node.requires_grad:
         rows.append(f"grad: {_grad_text(node, graph, options)}{_warning(node.grad)}")
     return rows
 
 
+def _shown(value, node: Node, options: Options) -> str:
+    """A value row's text; over a heatmap, the shape and the range its colours stand for."""
+    if options.values == "heatmap" and value is not None and heat.grid(node.shape):
+        return f"{shape_text(node.shape)} {heat.range_text(value, options.precision)}"
+    return value_text(value, node.shape, options.precision)
+
+
 def _grad_text(node: Node, graph: Graph, options: Options) -> str:
     if node.grad is not None:
-        return value_text(node.grad, node.shape, options.precision)
+        return _shown(node.grad, node, options)
     if node.kind in ("intermediate", "output") and not node.retains_grad and graph.backward_ran:
         return "None (not retained)"
     return "None"
@@ -405,7 +458,8 @@ def _non_finite(value) -> bool:
         try:  # a row of numbers: its exact sum is finite exactly when every number is
             if not math.isfinite(math.fsum(item)):
                 return True
-        except (OverflowError, TypeError):  # huge numbers, or something else in the row
+        # huge numbers, +inf beside -inf (fsum raises), or something else in the row
+        except (OverflowError, ValueError, TypeError):
             if any(isinstance(x, float) and not math.isfinite(x) for x in _flat(item)):
                 return True
     return False
@@ -473,4 +527,4 @@ def _legend(nodes: list, theme: Theme, extra=(), gradients=False, hidden=False) 
     return lines
 
 
-__all__ = ["COLLAPSE_ABOVE", "MAX_NODES", "OP_LABELS", "RANKDIRS", "Options", "to_dot"]
+__all__ = ["COLLAPSE_ABOVE", "MAX_NODES", "OP_LABELS", "RANKDIRS", "VALUES", "Options", "to_dot"]

@@ -9,7 +9,7 @@ from ..tracing.index import GraphPart, index_of
 from ..tracing.model import PERSISTENT, Edge, Graph, Node
 from ..tracing.text import number, shape_text
 from ..tracing.timeline import Timeline
-from .dot import Options, drawing_plan, label_rows, settle, to_dot
+from .dot import Options, drawing_plan, heat_fills, label_rows, settle, to_dot
 from .groups import Plan
 from .labels import row
 from .layout import check_timeout, svg_layout
@@ -21,6 +21,10 @@ _GROUP = re.compile(r'<g id="([^"]+)" class="(node|edge) ([^"]*)">(.*?)</g>', re
 CHUNK = 128  # pieces of SVG joined together (a 1,000-node frame has about 24,000 pieces)
 _TIMELINE_ID = re.compile(r"[ne]\d+")  # the timeline's own nodes and edges: labels change
 _TEXT = re.compile(r"<text([^>]*)>(.*?)</text>", re.S)
+# A heatmap cell's fill inside a node (stroke "none" in graphviz-pure, "transparent" in dot):
+# the node's own shape always has a stroke.
+_CELL = re.compile(r'<polygon fill="([^"]*)" stroke="(?:none|transparent)"')
+_PIECE = re.compile(r"<text([^>]*)>(.*?)</text>|" + _CELL.pattern, re.S)
 
 
 def flow_label(flow) -> str:
@@ -50,25 +54,50 @@ class Frames:
         self.charts = {}  # range of condensed graphs -> (DOT source, Template) of their chart
         self.sequences = {}  # (leading graph, ghost) -> FrameSequence
         self.parts = {}  # graph number -> Part
-        self._leaders = None  # graph number -> the first graph of the same structure
+        self._leaders = {}  # graph number -> the first graph of the same structure
+        self._first, self._keyed, self._numbers = {}, 0, None  # structure -> its first graph
         self.layout_calls = 0
 
     def graph_of_step(self, k: int) -> int:
         return self.index.graph_of_step[k]
 
     def leader(self, graph_no: int) -> int:
-        """The first graph with the structure of graph `graph_no`: whose layout it uses."""
-        if self._leaders is None:
-            first, self._leaders = {}, {}
-            for g in sorted(g for g, part in self.index.parts.items() if part.steps):
-                key = structure(self.index, self.index.graph(g), self.tl.edges)
-                self._leaders[g] = first.setdefault(key, g)
+        """The first graph with the structure of graph `graph_no`: whose layout it uses.
+        Structures are found in order, as far as the graphs asked about (an export showing
+        three iterations of two thousand looks at three)."""
+        numbers = self.numbers()
+        while graph_no not in self._leaders and self._keyed < len(numbers):
+            g = numbers[self._keyed]
+            key = structure(self.index, self.index.graph(g), self.tl.edges)
+            self._leaders[g] = self._first.setdefault(key, g)
+            self._keyed += 1
         return self._leaders.get(graph_no, graph_no)
 
-    def members(self, leader: int) -> list:
-        """The graphs drawn in the layout of `leader`, in order."""
-        self.leader(leader)
-        return [g for g, first in self._leaders.items() if first == leader]
+    def numbers(self) -> list:
+        """The numbers of the graphs that have steps, in order."""
+        if self._numbers is None:
+            self._numbers = [g for g, part in sorted(self.index.parts.items()) if part.steps]
+        return self._numbers
+
+    def shown(self) -> list:
+        """The graphs an export steps through in full (Options.full_iterations)."""
+        full, numbers = self.options.full_iterations, self.numbers()
+        if full is None:
+            return numbers
+        if isinstance(full, int):
+            return numbers[:full]
+        chosen = set(full)
+        return [g for g in numbers if g in chosen]
+
+    def _width_sources(self, leader: int) -> list:
+        """The graphs whose labels size a layout: its first, and the last one shown in full
+        that has its structure (the leader alone when none is)."""
+        last = leader
+        for g in reversed(self.shown()):
+            if g > leader and self.leader(g) == leader:
+                last = g
+                break
+        return [leader] if last == leader else [leader, last]
 
     def part(self, graph_no: int) -> "Part":
         if graph_no not in self.parts:
@@ -90,8 +119,7 @@ class Frames:
         return self.templates[leader]
 
     def _make_template(self, leader: int):
-        members = self.members(leader)
-        parts = [self.part(g) for g in dict.fromkeys([members[0], members[-1]])]
+        parts = [self.part(g) for g in self._width_sources(leader)]
         try:
             graph, labels, layout = layout_graph(parts, self.options)
         except GraphTooLarge as error:
@@ -122,14 +150,7 @@ class Frames:
         """What an export shows, in order: every step of the iterations shown in full (see
         Options.full_iterations), but one entry for a graph too large to draw (its summary)
         and one for each run of condensed iterations (their chart)."""
-        full = self.options.full_iterations
-        numbers = [g for g, part in sorted(self.index.parts.items()) if part.steps]
-        if full is None:
-            shown = set(numbers)
-        elif isinstance(full, int):
-            shown = set(numbers[:full])
-        else:
-            shown = set(full)
+        numbers, shown = self.numbers(), set(self.shown())
         out, run = [], []
         for g in [*numbers, None]:  # None: the end, which closes the last run
             if g is not None and g not in shown:
@@ -389,6 +410,8 @@ def _node_state(node, shown, current: bool, graph, options: Options, ghost: bool
     state[("nc", node.id)] = _node_class(shown, current)
     for i, text in enumerate(label_rows(shown, graph, options)):
         state[("nt", node.id, i)] = row(text)
+    for i, fill in enumerate(heat_fills(shown, options)):
+        state[("nf", node.id, i)] = fill
 
 
 def _node_class(shown, current: bool) -> str:
@@ -601,11 +624,20 @@ class Template:
         self.parts.append("</g>")
 
     def _node_body(self, node_id: str, body: str) -> None:
-        pos = 0
-        for i, match in enumerate(_TEXT.finditer(body)):
-            key = ("nt", node_id, i)
-            self.defaults[key] = match.group(2)
-            self.parts += [body[pos : match.start()], f"<text{match.group(1)}>", key, "</text>"]
+        """Slots for each label row's text and each heatmap cell's fill."""
+        pos, rows, cells = 0, 0, 0
+        for match in _PIECE.finditer(body):
+            self.parts.append(body[pos : match.start()])
+            if match.group(3) is None:
+                key = ("nt", node_id, rows)
+                rows += 1
+                self.defaults[key] = match.group(2)
+                self.parts += [f"<text{match.group(1)}>", key, "</text>"]
+            else:
+                key = ("nf", node_id, cells)
+                cells += 1
+                self.defaults[key] = match.group(3)
+                self.parts += ['<polygon class="cell" fill="', key, '" stroke="none"']
             pos = match.end()
         self.parts.append(body[pos:])
 

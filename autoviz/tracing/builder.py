@@ -6,6 +6,7 @@ graph, drawn or stepped, is made by this one code path.
 """
 
 import linecache
+import math
 
 import numpy as np
 
@@ -54,15 +55,19 @@ class Builder:
         self.values = {}  # id(constant tensor) -> its latest preview, for its copy in a new graph
         self.objects = {}  # id(tensor) -> the tensor, when live (draw() links detached ones)
         self.current = {}  # node id -> its value after the steps so far changed it
+        self.leaf_data = {}  # view.storage of a leaf -> its node (`w.data` changes the leaf)
         self.graph_no, self.graph_freed = 0, False
+        self.ops = {}  # graph number -> the ids of its op nodes
         self.src = None
-        self.lines = {}
+        self.lines, self.sources = {}, {}
 
     # -- building blocks -------------------------------------------------------------------
     def _node(self, key, **fields) -> str:
         node_id = f"n{len(self.nodes) + 1}"
         fields.setdefault("graph", self.graph_no)
         self.nodes.append(Node(id=node_id, step=len(self.steps), **fields))
+        if fields.get("kind") == "op":  # what end() frees, found without a pass over all nodes
+            self.ops.setdefault(fields["graph"], []).append(node_id)
         if key is not None:
             self.ids[key] = node_id
         return node_id
@@ -122,10 +127,15 @@ class Builder:
         return step
 
     def _source(self, src) -> Source:
-        """A step's line of code, from (file, line) or (file, line, caller's (file, line))."""
-        file, line = src[0], src[1]
-        caller = src[2] if len(src) > 2 and src[2] is not None else None
-        return Source(file, line, self._line(file, line), caller and self._source(caller))
+        """A step's line of code, from (file, line) or (file, line, caller's (file, line));
+        one Source per place, shared by the steps made there (a loop's lines, many times)."""
+        found = self.sources.get(src)
+        if found is None:
+            file, line = src[0], src[1]
+            caller = src[2] if len(src) > 2 and src[2] is not None else None
+            found = Source(file, line, self._line(file, line), caller and self._source(caller))
+            self.sources[src] = found
+        return found
 
     def _line(self, file, line) -> str:
         key = (file, line)
@@ -163,7 +173,9 @@ class Builder:
     def _leaf(self, t, value) -> str:
         """A leaf node; a parameter belongs to the module that owns it."""
         module = self.view.param_module(t)
-        return self._tensor(t, "leaf", value, graph=PERSISTENT, module=module)
+        node_id = self._tensor(t, "leaf", value, graph=PERSISTENT, module=module)
+        self.leaf_data[self.view.storage(t)] = node_id
+        return node_id
 
     def leaf(self, src, t, value) -> None:
         node_id = self._leaf(t, value)
@@ -332,7 +344,10 @@ class Builder:
         if before is None:
             self.arrived[node_id] = contribution
             return None
-        total = (np.asarray(before) + np.asarray(contribution)).tolist()
+        if type(before) is float and type(contribution) is float:
+            total = before + contribution  # scalars: no arrays
+        else:
+            total = (np.asarray(before) + np.asarray(contribution)).tolist()
         self.arrived[node_id] = total
         return total
 
@@ -354,7 +369,7 @@ class Builder:
     def end(self, src, retain_graph) -> None:
         if retain_graph:
             return
-        ops = [n.id for n in self.nodes if n.kind == "op" and n.graph == self.graph_no]
+        ops = self.ops.get(self.graph_no, [])
         self._step("backward", "free", src, ops, changes=[[i, "freed", True] for i in ops])
         self.graph_freed = True
 
@@ -393,8 +408,11 @@ class Builder:
 
     def inplace(self, src, t, value) -> None:
         """A tensor changed in place without being recorded: a parameter under no_grad (a
-        hand-written update step), or data that needs no gradient."""
+        hand-written update step, `w -= lr * w.grad` or `w.data -= ...`), or data that needs no
+        gradient."""
         node_id = self._known(t)
+        if node_id is None:  # `w.data`, a tensor of its own sharing the leaf's data
+            node_id = self.leaf_data.get(self.view.storage(t))
         if node_id is None:
             return
         self._set_value(t, value)
@@ -447,7 +465,7 @@ def _plain(value):
 
 def _reduces(op: str, index: int, shape: tuple, grad_shape: tuple) -> bool:
     """Whether input `index` was broadcast, so its gradient is the upstream summed back."""
-    if shape == grad_shape or np.prod(shape) >= np.prod(grad_shape):
+    if shape == grad_shape or math.prod(shape) >= math.prod(grad_shape):
         return False
     return op in ELEMENTWISE or (op == "AddmmBackward0" and index == 0)
 
@@ -463,6 +481,12 @@ def _divide(fn, grad, grads):
     """Local derivatives of an elementwise op as contribution / upstream (upstream has no 0)."""
     if fn.name() not in ELEMENTWISE or grad is None:
         return None
+    if type(grad) is float:  # scalars, the common case: plain division, no arrays
+        if grad == 0:
+            return None
+        return [
+            g[0] / grad if g is not None and type(g[0]) in (float, int) else None for g in grads
+        ]
     up = np.asarray(grad, dtype=float)
     if np.any(up == 0):
         return None

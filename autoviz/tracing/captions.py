@@ -1,5 +1,7 @@
 """One plain-language sentence per step, written once every node has its name."""
 
+from bisect import bisect_left, bisect_right
+
 import numpy as np
 
 from .index import index_of
@@ -10,30 +12,43 @@ from .updates import rule_text
 
 
 def write_captions(tl) -> None:
-    """Fill in `caption` on every step of timeline `tl`."""
-    context = Context(tl)
+    """Give every step of timeline `tl` its caption, written when it is first read: a view
+    reads the captions of what it shows, so a long run's condensed iterations cost nothing."""
+    pending = Pending(tl)
     for step in tl.steps:
-        step.caption = _CAPTIONS[step.kind](step, context)
-        context.advance(step)
+        step.caption = pending
+
+
+class Pending:
+    """The writer of a timeline's captions (model.Caption): its Context is made on the first
+    caption read."""
+
+    __slots__ = ("context", "tl")
+
+    def __init__(self, tl) -> None:
+        self.tl, self.context = tl, None
+
+    def write(self, step: Step) -> str:
+        if self.context is None:
+            self.context = Context(self.tl)
+        return _CAPTIONS[step.kind](step, self.context)
 
 
 class Context:
-    """What captions and explanations read: nodes by id, each op's inputs and output (from
-    the timeline's index), and the state replayed up to the step being written (grads, the
-    output backward started at)."""
+    """What captions and explanations read: nodes by id, each op's inputs and output, and
+    the state at any step (grads, the output backward started at), all from the timeline's
+    index, so a caption can be written for any step in any order."""
 
     def __init__(self, tl) -> None:
         self.tl, self.index = tl, index_of(tl)
         self.nodes = self.index.by_id
-        self.grads = {}  # node id -> its grad before the step being written
-        self.roots = {}  # graph -> the output the latest backward pass started at
+        self.seeds = {}  # graph -> its seed steps, where backward passes started
 
-    def advance(self, step: Step) -> None:
-        for node_id, field, value in step.changes:
-            if field == "grad":
-                self.grads[node_id] = value
-        if step.kind == "seed":
-            self.roots[step.details.get("graph", 0)] = self.nodes[step.nodes[0]]
+    def grad_before(self, node_id: str, k: int):
+        """The node's grad just before step k, as the steps so far left it."""
+        ks, values = self.index.history.get(node_id, {}).get("grad", ((), ()))
+        i = bisect_left(ks, k)
+        return values[i - 1] if i else None
 
     def name(self, node_id: str) -> str:
         return self.nodes[node_id].name
@@ -54,12 +69,13 @@ class Context:
     def root(self, step: Step):
         """The output backward started at, in the pass `step` belongs to (None before)."""
         graph = step.details.get("graph", 0)
-        if graph not in self.roots:
-            for k in reversed(self.index.graph(graph).steps_until(step.index)):
-                if self.tl.steps[k].kind == "seed":
-                    self.roots[graph] = self.nodes[self.tl.steps[k].nodes[0]]
-                    break
-        return self.roots.get(graph)
+        seeds = self.seeds.get(graph)
+        if seeds is None:
+            steps = self.tl.steps
+            seeds = [k for k in self.index.graph(graph).steps if steps[k].kind == "seed"]
+            self.seeds[graph] = seeds
+        i = bisect_right(seeds, step.index)
+        return self.nodes[self.tl.steps[seeds[i - 1]].nodes[0]] if i else None
 
 
 def _val(node, value) -> str:
@@ -152,7 +168,7 @@ def _accumulate(step: Step, c: Context) -> str:
     total = step.details["grad"]
     if node.kind != "leaf":
         return f"{node.name}.grad keeps {_val(node, total)} because of retain_grad()."
-    before = c.grads.get(node.id)
+    before = c.grad_before(node.id, step.index)
     if before is None or not np.any(np.asarray(before, dtype=float)):
         return f"{node.name}.grad is now {_val(node, total)}."
     if not node.shape and isinstance(total, float) and isinstance(before, (int, float)):

@@ -243,13 +243,18 @@ def _is_number(text: str) -> bool:
 
 
 def _formula(c: Context, op, out_name: str, index: int) -> str | None:
-    templates = _LOCAL.get(op.op)
+    return local_rule(op.op, index, [n.name for n in c.input_nodes(op.id)], out_name)
+
+
+def local_rule(op: str, index: int, names: list, out: str) -> str | None:
+    """∂out/∂(input `index`) of an elementwise op, over its inputs' and output's `names`
+    (or their numbers, to show them plugged in); None for other ops."""
+    templates = _LOCAL.get(op)
     if templates is None or index >= len(templates):
         return None
-    names = [n.name for n in c.input_nodes(op.id)]
     a = names[0] if names else "a"
     b = names[1] if len(names) > 1 else "b"
-    return templates[index].format(a=a, b=b, out=out_name)
+    return templates[index].format(a=a, b=b, out=out)
 
 
 def quiz(tl, k: int) -> Question | None:

@@ -19,8 +19,15 @@ class Iteration:
 
 
 def iterations(tl) -> list[Iteration]:
-    """Every graph of `tl` that has steps, in order, as an Iteration."""
+    """Every graph of `tl` that has steps, in order, as an Iteration (found once)."""
     index = index_of(tl)
+    found = tl.__dict__.get("_iterations")
+    if found is None or found[0] is not index:
+        found = tl.__dict__["_iterations"] = (index, _iterations(tl, index))
+    return list(found[1])
+
+
+def _iterations(tl, index) -> list[Iteration]:
     out = []
     for number in sorted(index.parts):
         part = index.parts[number]

@@ -88,27 +88,43 @@ def _number_the_rest(tensors: list) -> None:
 
 def _make_distinct(tensors: list) -> None:
     """Subscripts for a label used again within a graph (leaves count in every graph)."""
-    taken = set()
+    leaves = _Labels()
     for node in tensors:
         if node.graph == PERSISTENT:
-            node.name = _free_label(node.name, taken)
+            node.name = leaves.free(node.name)
     per_graph = {}
     for node in tensors:
         if node.graph != PERSISTENT:
-            used = per_graph.setdefault(node.graph, set(taken))
-            node.name = _free_label(node.name, used)
+            labels = per_graph.get(node.graph)
+            if labels is None:
+                labels = per_graph[node.graph] = leaves.copy()
+            node.name = labels.free(node.name)
 
 
-def _free_label(name: str, used: set) -> str:
-    """`name`, or `name₁`, `name₂`, … whichever is free; numbers (constants) repeat freely."""
-    if not name or _is_number(name):
-        return name
-    label, k = name, 0
-    while label in used:
-        k += 1
-        label = name + str(k).translate(_SUBSCRIPT)
-    used.add(label)
-    return label
+class _Labels:
+    """The labels used so far in a graph, and for each name the next subscript to try: a name
+    rebound in a loop (`h`, `h₁`, … `h₂₉₉₉`) costs one probe, not one per earlier `h`."""
+
+    def __init__(self) -> None:
+        self.used, self.next = set(), {}
+
+    def copy(self) -> "_Labels":
+        other = _Labels()
+        other.used, other.next = set(self.used), dict(self.next)
+        return other
+
+    def free(self, name: str) -> str:
+        """`name`, or `name₁`, `name₂`, … whichever is free; numbers (constants) repeat."""
+        if not name or _is_number(name):
+            return name
+        k = self.next.get(name, 0)
+        label = name if k == 0 else name + str(k).translate(_SUBSCRIPT)
+        while label in self.used:
+            k += 1
+            label = name + str(k).translate(_SUBSCRIPT)
+        self.used.add(label)
+        self.next[name] = k + 1
+        return label
 
 
 def _is_number(text: str) -> bool:

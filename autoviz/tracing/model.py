@@ -79,6 +79,22 @@ class Flow:
     total: object = None  # the running sum at the source when it fans out
 
 
+class Caption:
+    """Step.caption: its text, or a writer (anything with `.write(step)`) that writes it on
+    the first read, so a long run's captions cost nothing until a view shows their steps."""
+
+    def __get__(self, step, owner=None) -> str:
+        if step is None:
+            return ""  # the field's default, as dataclasses asks for it
+        text = step.__dict__.get("caption", "")
+        if type(text) is not str:
+            text = step.__dict__["caption"] = text.write(step)
+        return text
+
+    def __set__(self, step, text) -> None:
+        step.__dict__["caption"] = text
+
+
 @dataclass
 class Step:
     """One thing that happened, with what it changed in the graph."""
@@ -86,7 +102,7 @@ class Step:
     index: int
     phase: str
     kind: str
-    caption: str
+    caption: str = Caption()
     nodes: list = field(default_factory=list)  # ids this step adds or acts on
     edges: list = field(default_factory=list)  # edge indices this step adds or acts on
     source: Source | None = None

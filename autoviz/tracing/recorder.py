@@ -184,11 +184,12 @@ class Recorder:
         self._expect_name(t, frame)
 
     def on_op(self, fn, out: Tensor, inputs) -> None:
-        # The hot path: what _where and _expect_name do, written out. A built-in op comes
-        # through attach, Op.apply (or ops.binary) and a function of autoviz's own that the
-        # user called (Tensor.__mul__, relu): that one is skipped unseen, as looking at a
-        # frame costs an allocation. A custom autograd.Function's apply is called by the user.
-        frame = _getframe(4 if fn._builtin else 3)
+        # The hot path: what _where and _expect_name do, written out. The event comes from the
+        # engine function that made the node: for + - * / and the one-input methods the very
+        # function the user called, whose caller is the user's code; otherwise Op.apply (or
+        # attach) a frame or two further in, which _user_frame walks out of. An op from the same
+        # code as the last one skips even that (looking at a frame costs an allocation).
+        frame = _getframe(2)
         code = frame.f_code
         if code is not self._user_code:
             frame = self._user_frame(frame)
@@ -487,8 +488,16 @@ def _light(grad):
 
 def _heavy(grad):
     """A stand-in the builder previews (None) and measures like the large gradient: an array
-    of that shape that takes no memory."""
-    return np.broadcast_to(_ZERO, grad.shape) if type(grad) is _Large else grad
+    of that shape that takes no memory (one per shape: a loop's gradients share a few)."""
+    if type(grad) is not _Large:
+        return grad
+    stand_in = _STAND_INS.get(grad.shape)
+    if stand_in is None:
+        stand_in = _STAND_INS[grad.shape] = np.broadcast_to(_ZERO, grad.shape)
+    return stand_in
+
+
+_STAND_INS = {}  # shape -> a read-only zero array of that shape, taking no memory
 
 
 _ZERO = np.float32(0)

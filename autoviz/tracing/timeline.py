@@ -1,7 +1,24 @@
 """A Timeline: one graph plus the ordered steps that built it and flowed gradients through it."""
 
+import contextlib
+import gc
+
 from .model import PERSISTENT as PERSISTENT  # where the builder finds it
 from .model import Edge, Graph, Node, Step
+
+
+@contextlib.contextmanager
+def collector_paused():
+    """Python's garbage collector off while a block makes many objects that stay alive (a
+    timeline's nodes and steps): it would walk the growing heap again and again, finding
+    nothing to free (a third of a build's time). On again after, whatever happened."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class Timeline:
@@ -14,7 +31,8 @@ class Timeline:
     def _built(self) -> "Timeline":
         if self._pending is not None:
             build, self._pending = self._pending, None
-            build(self)
+            with collector_paused():
+                build(self)
         return self
 
     @property
@@ -105,6 +123,14 @@ class Timeline:
         from ..export.animation import save_animation
 
         return save_animation(self, path, theme, seconds_per_step, **options)
+
+    def nudge(self, name: str, h: float = 0.01, element: tuple = (), step: int = -1):
+        """Raise leaf `name` (or one `element` of it) by h in the graph of `step` and re-run
+        the recorded graph: the output's change its gradient predicts (∂z/∂w × h) beside the
+        actual one. A gradient is a slope: the two agree more closely the smaller h is."""
+        from .replay import nudged
+
+        return nudged(self, name, h, element, step)
 
     def to_json(self) -> str:
         """The timeline as JSON text in the documented `autoviz-timeline` format."""

@@ -43,7 +43,8 @@ class EngineView:
 
     @staticmethod
     def shape(t) -> tuple:
-        return tuple(np.shape(t._data))
+        shape = getattr(t._data, "shape", None)  # numpy data has one: np.shape's dispatch spared
+        return tuple(np.shape(t._data) if shape is None else shape)
 
     @staticmethod
     def dtype(t) -> str:

@@ -1,5 +1,7 @@
-"""Jupyter widgets: the Stepper, the HTML player's front-end loaded by anywidget."""
+"""Jupyter widgets: the Stepper and the Comparison, the HTML player's front-end loaded by
+anywidget."""
 
+from .compare import Comparison
 from .stepper import Stepper
 
-__all__ = ["Stepper"]
+__all__ = ["Comparison", "Stepper"]

@@ -1,6 +1,8 @@
 """autoviz.Stepper: the HTML player's front-end as a Jupyter widget (anywidget), stepping in
 the browser."""
 
+import math
+
 import anywidget
 import traitlets
 
@@ -9,6 +11,7 @@ from ..export.playerdata import build
 from ..render import get_theme, make_options
 from ..render.dot import RANKDIRS
 from ..tracing.explain import banner, code_lines, explain
+from ..tracing.replay import ReplayError, nudge, nudged
 from ..tracing.timeline import Timeline
 
 # Traits whose change needs new frames from the renderer (the rest the browser handles).
@@ -70,6 +73,7 @@ class Stepper(anywidget.AnyWidget):
         self._building = False
         self._redraw()  # bad options raise here, and every layout is made now, not at a click
         self.step = step
+        self.on_msg(self._message)
 
     # --- traits ---------------------------------------------------------------------------
 
@@ -125,6 +129,31 @@ class Stepper(anywidget.AnyWidget):
             self._svgs = bundle.svgs
             self._data = bundle.data
 
+    def _message(self, _, content, buffers) -> None:
+        """The player's nudge-and-verify asks the kernel to re-run the recorded graph."""
+        if not isinstance(content, dict):
+            return
+        if content.get("kind") == "nudge":
+            self.send({"kind": "nudged", "id": content.get("id"), **nudge_reply(self.tl, content)})
+        elif content.get("kind") == "expand" and isinstance(content.get("iteration"), int):
+            self.expand(content["iteration"])
+
+    def nudge(self, name: str, h: float = 0.01, element: tuple = ()):
+        """Raise leaf `name` (or its `element`) by h in the graph of the step shown and re-run
+        the recorded graph: the output's actual change beside the one its gradient predicts
+        (what the card's Nudge shows); see Timeline.nudge."""
+        return nudged(self.tl, name, h, element, step=self.step)
+
+    def expand(self, iteration: int) -> None:
+        """Show iteration `iteration` (from 0) in full, step by step, and go to its first step:
+        its frames are made now (the player's plot asks for this when a condensed one is
+        clicked)."""
+        its = self.tl.iterations
+        chosen = its[iteration]  # IndexError for one the timeline does not have
+        full = {its[i].number for i in self._data["iterations"]["full"]} | {chosen.number}
+        self.options = {**self.options, "full_iterations": sorted(full)}
+        self.step = chosen.steps[0]
+
     # --- what Python can read about the step shown -------------------------------------------
 
     @property
@@ -162,6 +191,22 @@ class Stepper(anywidget.AnyWidget):
         data["image/svg+xml"] = self.frame_svg
         data["text/plain"] = f"autoviz.Stepper: {self.counter} — {self.banner_text}"
         return bundle
+
+
+def nudge_reply(tl, content: dict) -> dict:
+    """{"result": ...} of re-running the graph as `content` asks, or {"error": why not}."""
+    try:
+        graph, node, h = content.get("graph"), content.get("node"), content.get("h")
+        element = content.get("element") or []
+        if not isinstance(graph, int) or not isinstance(node, str):
+            raise ReplayError("a nudge names a graph (a number) and a node id")
+        if not isinstance(element, list) or not all(isinstance(i, int) for i in element):
+            raise ReplayError("a nudge's element is a list of indices")
+        result = nudge(tl, graph, node, h, tuple(element))
+    except ReplayError as error:
+        return {"error": str(error)}
+    finite = all(math.isfinite(v) for v in (result["before"], result["after"]))
+    return {"result": result} if finite else {"error": "the re-run output is not finite"}
 
 
 def _check_arguments(tl, quiz, ghost, follow) -> None:

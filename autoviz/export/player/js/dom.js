@@ -5,6 +5,10 @@
 
 /* ---- dom.js: element helpers and the page's stand-in for an anywidget model ---- */
 
+/* Views added to every player (node card, timeline bands, …): each is a function of the
+   Player, called once its DOM, picture and keys are made and before it shows a step. */
+const EXTENSIONS = [];
+
 /* h("button", {class: "x", "data-action": "next"}, "▶"): an element with attributes and
    children (strings become text nodes, never markup). */
 function h(tag, attrs = {}, ...children) {

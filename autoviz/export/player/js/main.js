@@ -2,6 +2,10 @@
 
 /* anywidget: a player in `el`, rebuilt when Python sends new frames (options changed). */
 function render({ model, el }) {
+  if (model.get("_pair")) {
+    const pair = mountPair(el, model, model.get("_pair_svgs"));
+    return () => pair.destroy();
+  }
   let player = new Player(el, model);
   const rebuild = () => {
     player.destroy();

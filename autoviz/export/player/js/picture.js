@@ -25,11 +25,13 @@ class Variant {
     if (this.slots) return;
     this.groups = new Map();
     for (const g of this.svg.querySelectorAll("g[id]")) this.groups.set(g.id, g);
+    // A slot is a group's class, a label row's text, or a heatmap cell's fill ("nf").
     this.slots = this.keys.map(([kind, id, row]) => {
       const g = this.groups.get(id);
-      if (kind === "nc" || kind === "ec") return { el: g, cls: true };
+      if (kind === "nc" || kind === "ec") return { el: g, attr: "class" };
+      if (kind === "nf") return { el: g.querySelectorAll("polygon.cell")[row], attr: "fill" };
       const text = kind === "et" ? g.querySelector("text.flow") : g.querySelectorAll("text")[row];
-      return { el: text, cls: false };
+      return { el: text, attr: null };
     });
     this.shown = this.slots.map(read);
     const graph = this.svg.querySelector("g.graph");
@@ -46,7 +48,7 @@ class Variant {
 
   write(i, value) {
     const slot = this.slots[i];
-    if (slot.cls) slot.el.setAttribute("class", value);
+    if (slot.attr) slot.el.setAttribute(slot.attr, value);
     else slot.el.textContent = value;
     this.shown[i] = value;
   }
@@ -94,7 +96,7 @@ class Variant {
 }
 
 function read(slot) {
-  return slot.cls ? slot.el.getAttribute("class") : slot.el.textContent;
+  return slot.attr ? slot.el.getAttribute(slot.attr) : slot.el.textContent;
 }
 
 /* Every layout, the state of each graph, and stepping: a step writes only the slots it

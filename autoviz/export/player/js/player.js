@@ -33,6 +33,7 @@ class Player {
     this.setFollow(model.get("follow"));
     this.buildCode();
     this.wire();
+    for (const extend of EXTENSIONS) extend(this);
     this.watch(new ResizeObserver(() => this.resized()));
     this.resized(); // the page has its size now; a widget gets it once attached
     this.picture.ready.then(() => this.unpacked());
@@ -218,7 +219,8 @@ class Player {
       if (event.key === "Enter") this.answer(this.answerBox.value);
       if (event.key === "Escape") this.root.focus({ preventScroll: true }); // keys step again
     });
-    const keys = {
+    // Extensions add keys here; a named key held with Shift is "Shift+ArrowRight".
+    const keys = (this.keys = {
       ArrowRight: actions.next,
       ArrowLeft: actions.prev,
       Home: actions.first,
@@ -232,7 +234,7 @@ class Player {
       0: actions.fit,
       c: actions.follow,
       r: actions.direction,
-    };
+    });
     // The page takes keys anywhere; a widget only while it has focus (a notebook has its own
     // keys, which Notebook 7 takes in the capture phase: ours are read before, on window).
     const handler = (event) => {
@@ -241,7 +243,7 @@ class Player {
       if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
-      const action = keys[key];
+      const action = (event.shiftKey && keys[`Shift+${key}`]) || keys[key];
       if (!action) return;
       event.preventDefault();
       event.stopPropagation();
