@@ -53,13 +53,13 @@ def as_list(value) -> list:
     return [value] if isinstance(value, torch.Tensor) else list(value)
 
 
-def positional_constants(fn, args) -> list | None:
-    """The call's arguments when they line up with `fn.next_functions` (x * 3.0), so inputs
-    that need no gradient can be drawn as constants; None when they do not (F.linear's
-    addmm takes its arguments in another order)."""
-    if len(args) != len(fn.next_functions):
+def positional_constants(nexts, args) -> list | None:
+    """The call's arguments when they line up with a node's next_functions `nexts` (x * 3.0),
+    so inputs that need no gradient can be drawn as constants; None when they do not
+    (F.linear's addmm takes its arguments in another order)."""
+    if len(args) != len(nexts):
         return None
-    for arg, (child, _) in zip(args, fn.next_functions, strict=True):
+    for arg, (child, _) in zip(args, nexts, strict=True):
         if child is None:
             constant = isinstance(arg, int | float) or (
                 isinstance(arg, torch.Tensor) and not arg.requires_grad
@@ -71,12 +71,12 @@ def positional_constants(fn, args) -> list | None:
     return list(args)
 
 
-def spare_constants(fn, args) -> list | None:
-    """The call's tensor arguments that need no gradient, in order, as the inputs behind
-    `fn`'s (None, 0) entries when there are as many of each: F.linear(x, w, b) runs
-    addmm(b, x, w.t()), whose one such entry is x."""
+def spare_constants(nexts, args) -> list | None:
+    """The call's tensor arguments that need no gradient, in order, as the inputs behind the
+    (None, 0) entries of a node's next_functions `nexts` when there are as many of each:
+    F.linear(x, w, b) runs addmm(b, x, w.t()), whose one such entry is x."""
     spare = [a for a in args if isinstance(a, torch.Tensor) and not a.requires_grad]
-    slots = [child is None for child, _ in fn.next_functions]
+    slots = [child is None for child, _ in nexts]
     if sum(slots) != len(spare):
         return None
     remaining = iter(spare)

@@ -70,6 +70,7 @@ class TorchRecorder:
         self.callers = {}  # code object -> the caller's (file, line), as recorder._callers
         self.zeroing = None  # the frame of the zero_grad() whose grads are being reset
         self.locals = {}  # id(grad_fn) -> local derivatives, found before it ran on a zero
+        self.leaves = set()  # id of every leaf an op took, previewed at its first use
         self.user_globals = {}  # id -> globals of the user's modules seen (a script run by the CLI)
         self.active = False
 
@@ -199,7 +200,8 @@ class TorchRecorder:
                     self._expect_name(t, frame)
 
     def _new_nodes(self, outs) -> list:
-        """The grad_fn nodes this call made, in the order torch made them."""
+        """The grad_fn nodes this call made, in the order torch made them, each with its
+        next_functions."""
         found, stack = {}, [t.grad_fn for t in outs if t.grad_fn is not None]
         while stack:
             fn = stack.pop()
@@ -207,9 +209,9 @@ class TorchRecorder:
                 continue
             if isinstance(fn, ACCUMULATE_GRAD) or fn._sequence_nr() < self.floor:
                 continue
-            found[id(fn)] = fn
-            stack.extend(child for child, _ in fn.next_functions)
-        return sorted(found.values(), key=lambda fn: fn._sequence_nr())
+            found[id(fn)] = fn, fn.next_functions  # asked once: torch makes it anew each time
+            stack.extend(child for child, _ in found[id(fn)][1])
+        return sorted(found.values(), key=lambda pair: pair[0]._sequence_nr())
 
     # -- forward records ---------------------------------------------------------------------------
     def _leaf(self, t) -> None:
@@ -226,34 +228,44 @@ class TorchRecorder:
         stack = tuple(self.module_stack)
         # Arguments that need no gradient can fill (None, 0) slots of one node only: with
         # several such nodes (or none) nothing says which slot is which argument.
-        gaps = [fn for fn in new if any(child is None for child, _ in fn.next_functions)]
-        for fn in new:
+        gaps = [fn for fn, nexts in new if any(child is None for child, _ in nexts)]
+        for fn, nexts in new:
             self.known[id(fn)] = fn
             out = self.outputs.get((id(fn), 0))
             if out is None:  # made inside the call and never returned (W.t() in F.linear)
                 out = self.outputs[(id(fn), 0)] = Unseen(fn)
-            inputs = self._inputs(fn, args, by_edge, spare=gaps == [fn])
-            constants = [constant_value(v) for v in inputs]
+            inputs = self._inputs(nexts, args, by_edge, spare=gaps == [fn])
+            constants = [self._constant(v) for v in inputs]
             self.log.append(("op", src, fn, out, inputs, constants, tensor_preview(out)))
             self.op_stacks[id(fn)], self.saved[id(fn)] = stack, saved_tensors(fn)
             self.arguments[id(fn)] = _arguments(fn, args)
             self.handles.append(fn.register_hook(partial(self._on_node, fn)))
             if fn.name() in ELEMENTWISE and not out.shape:  # scalars only, as _before_node
                 self.handles.append(fn.register_prehook(partial(self._before_node, fn)))
-            for child, _ in fn.next_functions:
+            for child, _ in nexts:
                 if isinstance(child, ACCUMULATE_GRAD) and id(child) not in self.known:
                     self.known[id(child)] = child
                     self.handles.append(child.register_hook(partial(self._on_accumulate, child)))
         if isinstance(out, torch.Tensor):
             self._expect_name(out, frame)
 
-    def _inputs(self, fn, args, by_edge, spare: bool) -> list:
-        """One input per next_functions entry: a leaf, an earlier output, a constant or None."""
-        constants = positional_constants(fn, args)
+    def _constant(self, value):
+        """constant_value(value), but None for a leaf used before: the builder drew it at its
+        first use and reads no later preview (its node outlives every graph)."""
+        if isinstance(value, torch.Tensor) and value.requires_grad and value.grad_fn is None:
+            if id(value) in self.leaves:  # the log holds the leaf: its id is not reused
+                return None
+            self.leaves.add(id(value))
+        return constant_value(value)
+
+    def _inputs(self, nexts, args, by_edge, spare: bool) -> list:
+        """One input per entry of a node's next_functions `nexts`: a leaf, an earlier output,
+        a constant or None."""
+        constants = positional_constants(nexts, args)
         if constants is None and spare:
-            constants = spare_constants(fn, args)
+            constants = spare_constants(nexts, args)
         inputs = []
-        for index, (child, nr) in enumerate(fn.next_functions):
+        for index, (child, nr) in enumerate(nexts):
             if child is None:
                 inputs.append(constants[index] if constants else None)
             elif isinstance(child, ACCUMULATE_GRAD):

@@ -40,7 +40,7 @@ def tensor_preview(t):
     if t is None or isinstance(t, Unseen) or t.numel() > PREVIEW_LIMIT:
         return None
     # tolist() gives what preview() gives for the numpy copy (a float for 0-d), without one.
-    return t.detach().tolist()
+    return t.tolist()
 
 
 def keep_gradient(g):
@@ -49,7 +49,10 @@ def keep_gradient(g):
     if g is None:
         return None
     if g.numel() <= PREVIEW_LIMIT:
-        return to_numpy(g)
+        try:  # the common case: a CPU tensor numpy can view; each torch call saved counts
+            return g.numpy().copy()
+        except (RuntimeError, TypeError):  # needs grad, conj or neg bit, bfloat16, a GPU
+            return to_numpy(g)
     return np.broadcast_to(np.zeros((), dtype=np.float32), tuple(g.shape))
 
 

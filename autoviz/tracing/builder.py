@@ -62,34 +62,36 @@ class Builder:
         self.lines, self.sources = {}, {}
 
     # -- building blocks -------------------------------------------------------------------
-    def _node(self, key, **fields) -> str:
-        node_id = f"n{len(self.nodes) + 1}"
-        fields.setdefault("graph", self.graph_no)
-        self.nodes.append(Node(id=node_id, step=len(self.steps), **fields))
-        if fields.get("kind") == "op":  # what end() frees, found without a pass over all nodes
-            self.ops.setdefault(fields["graph"], []).append(node_id)
+    def _node(self, key, kind: str, name: str, op=None, **fields) -> str:
+        nodes = self.nodes
+        node_id = f"n{len(nodes) + 1}"
+        graph = fields.pop("graph", self.graph_no)
+        nodes.append(Node(node_id, kind, name, op, graph=graph, step=len(self.steps), **fields))
+        if kind == "op":  # what end() frees, found without a pass over all nodes
+            self.ops.setdefault(graph, []).append(node_id)
         if key is not None:
             self.ids[key] = node_id
         return node_id
 
     def _tensor(self, t, kind: str, value, **flags) -> str:
         view = self.view
-        fields = {
-            "kind": kind,
-            # A parameter is called by its module path even where a variable still holds it
-            # (the `p` a `for name, p in net.named_parameters()` loop leaves behind).
-            "name": view.given_name(t) or view.param_name(t) or self.names.get(id(t)) or "",
-            "shape": view.shape(t),
-            "dtype": view.dtype(t),
-            "value": value,
-            "requires_grad": t.requires_grad,
-        }
+        # A parameter is called by its module path even where a variable still holds it
+        # (the `p` a `for name, p in net.named_parameters()` loop leaves behind).
+        name = view.given_name(t) or view.param_name(t) or self.names.get(id(t)) or ""
         if self.live:
-            fields["grad"] = view.grad(t)
-            fields["retains_grad"] = bool(view.retains_grad(t))
+            flags["grad"] = view.grad(t)
+            flags["retains_grad"] = bool(view.retains_grad(t))
             self.objects[id(t)] = t
-        fields.update(flags)
-        return self._node(id(t), **fields)
+        return self._node(
+            id(t),
+            kind,
+            name,
+            shape=view.shape(t),
+            dtype=view.dtype(t),
+            value=value,
+            requires_grad=t.requires_grad,
+            **flags,
+        )
 
     def _known(self, t) -> str | None:
         """The node of tensor `t` in the graph being built (or a leaf, which every graph has)."""
@@ -110,13 +112,16 @@ class Builder:
         edges.append(Edge(source, target, index, id=f"e{len(edges) + 1}", kind=kind))
         return len(edges) - 1
 
-    def _step(self, phase, kind, src, nodes=(), edges=(), **extra) -> Step:
+    def _step(self, phase, kind, src, nodes=(), edges=(), details=None, **extra) -> Step:
         if src is not None:
             self.src = src
         source = self._source(self.src) if self.src else None
-        details = extra.pop("details", {})
-        details.setdefault("graph", self.graph_no)
-        for node_id, field, value in extra.get("changes", ()):
+        if details is None:
+            details = {"graph": self.graph_no}
+        else:
+            details.setdefault("graph", self.graph_no)
+        changes = extra.get("changes", ())
+        for node_id, field, value in changes:
             if field == "value":
                 self.current[node_id] = value
         step = Step(len(self.steps), phase, kind, "", list(nodes), list(edges), source)
@@ -166,8 +171,8 @@ class Builder:
             self.values[id(value)] = constant_preview
             return self._tensor(value, "constant", constant_preview)
         if value is UNKNOWN:
-            return self._node(None, kind="constant", name="constant")
-        return self._node(None, kind="constant", name=number_name(value), value=_plain(value))
+            return self._node(None, "constant", "constant")
+        return self._node(None, "constant", number_name(value), value=_plain(value))
 
     # -- forward -----------------------------------------------------------------------------
     def _leaf(self, t, value) -> str:
@@ -194,29 +199,37 @@ class Builder:
             for v, c in zip(inputs, constants, strict=True)
         ]
         # What the op used besides its inputs: the labels of nll_loss, the exponent of `** 2`.
-        arguments = self.view.arguments(fn)
-        sources += [self._input(v, self._argument_preview(v), src) for v in arguments]
-        module = self.view.op_module(fn)
-        for v, source in zip([*inputs, *arguments], sources, strict=True):
-            if source is not None and not isinstance(v, self.tensor_types):
-                # a number written in the module's code
-                self._by_id(source).module = [list(p) for p in module]
-        op_id = self._node(
-            id(fn), kind="op", name=fn.name(), op=fn.name(), requires_grad=True, module=module
-        )
-        if value is None and fn.name() == "TBackward0" and sources[0] is not None:
+        view = self.view
+        arguments = view.arguments(fn)
+        if arguments:
+            sources += [self._input(v, self._argument_preview(v), src) for v in arguments]
+        module = view.op_module(fn)
+        if module:
+            for v, source in zip([*inputs, *arguments], sources, strict=True):
+                if source is not None and not isinstance(v, self.tensor_types):
+                    # a number written in the module's code
+                    self._by_id(source).module = [list(p) for p in module]
+        name = fn.name()
+        op_id = self._node(id(fn), "op", name, name, requires_grad=True, module=module)
+        op_node = self.nodes[-1]
+        if value is None and name == "TBackward0" and sources[0] is not None:
             # torch makes W.t() inside F.linear and never returns it: its value is W's, turned
             seen = self.current.get(sources[0], self._by_id(sources[0]).value)
             value = np.transpose(seen).tolist() if isinstance(seen, list) else value
         out_id = self._tensor(out, "intermediate", value, module=[list(p) for p in module])
-        known = {i: self._shape_value(source) for i, source in enumerate(sources) if source}
-        self.nodes[-2].saved = self.view.saved(fn, known, self._shape_value(out_id))
-        edges = []
+        out_node = self.nodes[-1]
+        nodes = self.nodes
+        known = {}
+        for i, source in enumerate(sources):
+            if source:
+                node = nodes[int(source[1:]) - 1]  # model.node_at, spared a call
+                known[i] = (node.shape, node.value)
+        op_node.saved = view.saved(fn, known, (out_node.shape, out_node.value))
+        edges, input_edge = [], self.input_edge
         for index, source in enumerate(sources):
-            if source is None:
-                continue
-            edges.append(self._edge(source, op_id, index))
-            self.input_edge[(op_id, index)] = edges[-1]
+            if source is not None:
+                edges.append(self._edge(source, op_id, index))
+                input_edge[(op_id, index)] = edges[-1]
         edges.append(self._edge(op_id, out_id, 0))
         self.ids[("out", id(fn))] = out_id
         self._step("forward", "op", src, [op_id, out_id], edges)
@@ -277,8 +290,8 @@ class Builder:
         op_id = self.ids.get(id(fn))
         if op_id is None or isinstance(fn, self.acc_types):
             return
-        grad, grad_shape = preview(grad_data), tuple(np.shape(grad_data))
-        grads = [None if g is None else (preview(g), np.shape(g)) for g in grads_data]
+        grad, grad_shape = preview(grad_data), _shape(grad_data)
+        grads = [None if g is None else (preview(g), _shape(g)) for g in grads_data]
         locals_ = local or _divide(fn, grad, grads)
         flows, reductions = [], []
         for index, ((child, _), g) in enumerate(zip(fn.next_functions, grads, strict=False)):
@@ -444,7 +457,7 @@ class Builder:
         self._next_graph()
         sources = [self._input(t, self._argument_preview(t), src) for t in tensors]
         module = self.view.running_modules(modules)
-        op_id = self._node(None, kind="op", name=name, op=name, module=module, error=True)
+        op_id = self._node(None, "op", name, name, module=module, error=True)
         edges = [self._edge(source, op_id, i) for i, source in enumerate(sources)]
         self._step("error", "error", src, [op_id], edges, details=details)
 
@@ -452,6 +465,12 @@ class Builder:
     def finish(self) -> None:
         label_tensors(self.nodes, self.edges)
         _mark_outputs(self.nodes, self.edges, self.steps)
+
+
+def _shape(data) -> tuple:
+    """np.shape as a tuple, spared its dispatch for arrays and numpy scalars (the many)."""
+    shape = getattr(data, "shape", None)
+    return tuple(np.shape(data) if shape is None else shape)
 
 
 def number_name(value) -> str:

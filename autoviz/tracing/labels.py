@@ -1,5 +1,7 @@
 """Labels for tensors no variable names, and distinct labels for distinct tensors."""
 
+import functools
+
 from .timeline import PERSISTENT
 
 _SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -127,6 +129,7 @@ class _Labels:
         return label
 
 
+@functools.lru_cache(maxsize=4096)  # a loop's names come again and again; raising is slow
 def _is_number(text: str) -> bool:
     try:
         float(text)

@@ -13,7 +13,9 @@ _DTYPE_NAMES = {}
 
 def dtype_name(data) -> str:
     """str(dtype) is slow in numpy; a timeline asks for the same few many times."""
-    dtype = getattr(data, "dtype", None) or np.asarray(data).dtype
+    dtype = getattr(data, "dtype", None)
+    if dtype is None:  # not `or`: a dtype without fields is falsy
+        dtype = np.asarray(data).dtype
     name = _DTYPE_NAMES.get(dtype)
     if name is None:
         name = _DTYPE_NAMES[dtype] = str(dtype)
