@@ -108,6 +108,16 @@ def test_every_step_is_on_screen_and_legible(browser, pages, program, screen, pr
         context.close()
 
 
+def settle(page) -> None:
+    """Wait until no glide is under way (polled: the page's CSP forbids wait_for_function's
+    eval, and a fixed wait is outlasted on a loaded machine)."""
+    for _ in range(500):
+        if page.evaluate("window.autoviz.player.camera.glide === null"):
+            return
+        page.wait_for_timeout(20)
+    raise AssertionError("the camera was still gliding after 10 s")
+
+
 def view_of(page) -> dict:
     return page.evaluate("({...window.autoviz.player.camera.view})")
 
@@ -193,14 +203,14 @@ def test_the_camera_glides_and_ends_where_reduced_motion_jumps(browser, pages):
         page.goto(pages["mlp"].as_uri())
         page.wait_for_selector(".av-player[data-ready]")
         page.evaluate("window.autoviz.goto(2)")  # a leaf of the first layer
-        page.wait_for_timeout(600)
+        settle(page)
         start = view_of(page)
         far = page.evaluate(
             "window.autoviz.player.data.steps.findIndex(s => s.phase === 'backward')"
         )
         page.evaluate(f"window.autoviz.goto({far})")  # the loss, far away: the camera glides
         first = view_of(page)
-        page.wait_for_timeout(600)  # longer than a glide
+        settle(page)
         views[motion] = view_of(page)
         assert start != views[motion]  # the camera moved between the two steps
         if motion == "reduce":

@@ -43,8 +43,34 @@ def _int_iadd_float(t):
     i += 0.5
 
 
+def _set_grad(value):
+    def assign(t):
+        _x(t).grad = value(t)
+
+    return assign
+
+
 # (name, what raises it, exception type, PyTorch's text: ours must start with it)
 CASES = [
+    (
+        "a grad of another size assigned",
+        _set_grad(lambda t: t.ones(3)),
+        RuntimeError,
+        "attempting to assign a gradient of size '[3]' to a tensor of size '[2, 3]'. Please "
+        "ensure that the gradient and the tensor are the same size",
+    ),
+    (
+        "a grad of another dtype assigned",
+        _set_grad(lambda t: t.ones(2, 3, dtype=t.float64)),
+        RuntimeError,
+        "attempting to assign a gradient with dtype 'double' to a tensor with grad_dtype 'Float'.",
+    ),
+    (
+        "a number assigned as grad",
+        _set_grad(lambda t: 3),
+        TypeError,
+        "assigned grad expected to be a Tensor or None but got grad of type int",
+    ),
     (
         "second backward through a freed graph",
         _twice,

@@ -71,9 +71,35 @@ class Tensor:
 
     @grad.setter
     def grad(self, value) -> None:
+        if value is not None:
+            self._check_grad(value)
         self._grad = value
         if events.observers:
             events.on_grad_set(self, value)
+
+    def _check_grad(self, value) -> None:
+        """Refuse a grad of another type, size or dtype, with PyTorch's messages."""
+        if not isinstance(value, Tensor):
+            raise TypeError(
+                "assigned grad expected to be a Tensor or None but got grad of type "
+                f"{type(value).__name__}"
+            )
+        if value._data.shape != self._data.shape:
+            raise RuntimeError(
+                f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of "
+                f"size '{list(self.shape)}'. Please ensure that the gradient and the tensor are "
+                "the same size"
+            )
+        if value._data.dtype != self._data.dtype:
+            got, want = TYPE_NAMES[value._data.dtype.name], TYPE_NAMES[self._data.dtype.name]
+            raise RuntimeError(
+                f"attempting to assign a gradient with dtype '{got.lower()}' to a tensor with "
+                f"grad_dtype '{want}'. The gradient must match the tensor's grad_dtype "
+                "(defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute "
+                "with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. "
+                "Diverging the dtypes of a tensor and its gradient may break downstream systems "
+                "that assume they match."
+            )
 
     def _accumulator(self):
         return accumulator_for(self)

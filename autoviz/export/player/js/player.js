@@ -515,11 +515,11 @@ class Player {
       this.model.save_changes();
     }
     if (this.started) {
-      requestAnimationFrame(() => {
-        this.camera.minimap.colours = null;
-        this.camera.measure();
-        this.camera.frame(this.picture.shown, true);
-      });
+      // Measured now (reading the size lays the page out): a step taken before the next frame
+      // must already be framed for the projector's stage.
+      this.camera.minimap.colours = null;
+      this.camera.measure();
+      this.camera.frame(this.picture.shown, true);
     }
   }
 
