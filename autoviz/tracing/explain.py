@@ -65,7 +65,7 @@ def banner(step, tl=None) -> str:
     text = BANNERS[step.phase]
     graphs = _graph_count(tl) if tl is not None else 1
     if graphs > 1:
-        text += f" · iteration {step.details.get('graph', 0) + 1} of {graphs}"
+        text += f" · iteration {step.details.get('graph', 0) + 1:,} of {graphs:,}"
     return text
 
 

@@ -382,7 +382,7 @@ class Player {
       document.body.dataset.step = String(step.index);
       document.body.dataset.phase = step.phase;
     }
-    this.counter.textContent = `step ${step.index + 1} of ${this.data.total}`;
+    this.counter.textContent = `step ${grouped(step.index + 1)} of ${grouped(this.data.total)}`;
     this.slider.value = String(this.current);
     this.explainBox.replaceChildren(
       ...strings[step.explain].split("\n").map((line) => h("div", {}, line)),
