@@ -51,3 +51,79 @@ def page(browser):
     new_page.on("request", lambda request: new_page.requests.append(request.url))
     yield new_page
     context.close()
+
+
+# Animation frames on a clock the test turns: requestAnimationFrame's callbacks run, and
+# performance.now() advances, only in window.__frames(n, ms) (n frames `ms` apart; n = Infinity:
+# until none is left, and a long `ms` ends a glide in one frame). Keys pressed between two
+# turns land in one frame however loaded the machine is, so a race between the keys and the
+# camera's glide plays out the same on every run.
+FRAME_CLOCK = """
+(() => {
+  let now = 0;
+  let next = 1;
+  const queue = new Map();
+  performance.now = () => now;
+  window.requestAnimationFrame = (fn) => { queue.set(next, fn); return next++; };
+  window.cancelAnimationFrame = (id) => queue.delete(id);
+  window.__frames = (n, ms = 16) => {
+    for (let i = 0; i < Math.min(n, 10000) && queue.size; i++) {
+      now += ms;
+      const due = [...queue.values()];
+      queue.clear();
+      for (const fn of due) fn(now);
+    }
+  };
+})();
+"""
+
+# The current nodes of every player on the page that are not inside its stage, as
+# "side:entry:node id" (side 0 on a single player's page).
+OFF_STAGE = """
+() => (window.autoviz.players || [window.autoviz.player]).flatMap((player, side) => {
+  const stage = player.stage.getBoundingClientRect();
+  return [...player.picture.shown.svg.querySelectorAll('g.node.current')]
+    .filter(g => !g.classList.contains('hidden'))
+    .filter(g => {
+      const r = g.getBoundingClientRect();
+      return r.left < stage.left - 1 || r.right > stage.right + 1 ||
+        r.top < stage.top - 1 || r.bottom > stage.bottom + 1;
+    })
+    .map(g => `${side}:${player.current}:${g.id}`);
+})
+"""
+
+# From every entry, a burst of each of `lengths` presses of each arrow key, `gap` frames apart
+# (0: all in one frame; a glide takes 20), sent to the focused player as the browser sends a
+# key; each burst ends once the cameras rest. Returns those after which a current node is off
+# its stage.
+QUICK_KEYS = (
+    """
+([lengths, gap]) => {
+  const offStage = """
+    + OFF_STAGE
+    + """;
+  const lead = (window.autoviz.players || [window.autoviz.player])[0];
+  const press = (key) => document.activeElement.dispatchEvent(
+    new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true}));
+  const bad = [];
+  const last = lead.data.steps.length - 1;
+  for (let start = 0; start <= last; start++) {
+    for (const [key, sign] of [['ArrowRight', 1], ['ArrowLeft', -1]]) {
+      for (const n of lengths.filter((n) => start + sign * n >= 0 && start + sign * n <= last)) {
+        lead.request(start);
+        window.__frames(Infinity, 1000);
+        for (let i = 0; i < n; i++) {
+          press(key);
+          window.__frames(gap);
+        }
+        window.__frames(Infinity, 1000);
+        const off = offStage();
+        if (off.length) bad.push(`${n}× ${key} from ${start}: ${off.join(' ')}`);
+      }
+    }
+  }
+  return bad;
+}
+"""
+)
