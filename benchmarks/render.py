@@ -71,13 +71,13 @@ def making_the_folder() -> float:
     try:
         with tempfile.TemporaryDirectory() as scratch:
             os.environ["XDG_CACHE_HOME"] = scratch
-            plugins.plugin_folder.cache_clear()
+            plugins._FOLDERS.clear()  # the next lookup makes the folder anew
             return harness.clock(lambda: plugins.plugin_folder(shutil.which("dot")))
     finally:
         os.environ.pop("XDG_CACHE_HOME")
         if saved is not None:
             os.environ["XDG_CACHE_HOME"] = saved
-        plugins.plugin_folder.cache_clear()
+        plugins._FOLDERS.clear()  # the next lookup makes the folder anew
 
 
 def drawn_nodes(source: str) -> int:

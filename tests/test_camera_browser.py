@@ -109,9 +109,14 @@ def test_every_step_is_on_screen_and_legible(browser, pages, program, screen, pr
         context.close()
 
 
-# The camera is at rest: no glide under way (frames are not counted in time, which load stretches).
-# A function: Playwright polls a bare expression with eval, which the page's CSP refuses.
-SETTLED = "() => window.autoviz.player.camera.glide === null"
+def settle(page) -> None:
+    """Wait until no glide is under way (polled: the page's CSP forbids wait_for_function's
+    eval, and a fixed wait is outlasted on a loaded machine)."""
+    for _ in range(500):
+        if page.evaluate("window.autoviz.player.camera.glide === null"):
+            return
+        page.wait_for_timeout(20)
+    raise AssertionError("the camera was still gliding after 10 s")
 
 
 def view_of(page) -> dict:
@@ -199,14 +204,14 @@ def test_the_camera_glides_and_ends_where_reduced_motion_jumps(browser, pages):
         page.goto(pages["mlp"].as_uri())
         page.wait_for_selector(".av-player[data-ready]")
         page.evaluate("window.autoviz.goto(2)")  # a leaf of the first layer
-        page.wait_for_function(SETTLED)  # a loaded machine may take longer than a glide
+        settle(page)
         start = view_of(page)
         far = page.evaluate(
             "window.autoviz.player.data.steps.findIndex(s => s.phase === 'backward')"
         )
         page.evaluate(f"window.autoviz.goto({far})")  # the loss, far away: the camera glides
         first = view_of(page)
-        page.wait_for_function(SETTLED)
+        settle(page)
         views[motion] = view_of(page)
         assert start != views[motion]  # the camera moved between the two steps
         if motion == "reduce":

@@ -325,6 +325,26 @@ def fitting_loop(iterations: int = 10):
     return tl
 
 
+def test_a_long_run_sends_only_what_its_shown_iterations_hold(pure_engine):
+    tl = fitting_loop(12)
+    data = build(tl, full_iterations=[0, 1, 7], progress=False).data
+    d, shown = data["details"], [s["index"] for s in data["steps"]]
+    index = index_of(tl)
+    graphs = {index.graph_of_step[k] for k in shown}
+    for node, facts in zip(tl.nodes, d["nodes"], strict=True):
+        in_shown = node.graph in graphs or node.graph == -1
+        assert bool(facts) == in_shown, node  # a condensed iteration's node is an empty stub
+    kept = [e for e in d["edges"] if e != [-1, -1, -1]]
+    assert kept and len(kept) < len(tl.edges)
+    w = d["nodes"][next(i for i, n in enumerate(tl.nodes) if n.name == "w")]
+    ks = [k for k, _ in w["value"]]
+    assert len(ks) < 12  # not one change per iteration
+    for k in shown:  # yet every shown step reads w's value as it was there
+        at = [v for step, v in w["value"] if step <= k][-1]
+        assert at == pytest.approx(index.state(tl.nodes[0], k).value)
+    assert w["name"] == tl.nodes[0].name == "w"
+
+
 def test_the_stepper_expands_a_condensed_iteration_on_demand(pure_engine):
     tl = fitting_loop(10)
     stepper = autoviz.Stepper(tl)

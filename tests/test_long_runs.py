@@ -17,6 +17,7 @@ from autoviz.export.html import player_page
 from autoviz.render import get_theme, make_options
 from autoviz.render.dot import label_rows
 from autoviz.render.frames import Frames
+from autoviz.tracing import jsonio
 from autoviz.tracing.text import number
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -88,6 +89,37 @@ def test_exports_read_the_timeline_a_constant_number_of_times(work, pure_engine)
     short, long = sgd_loop(2), sgd_loop(16)
     per_item = [reads(work, tl) / size(tl) for tl in (short, long)]
     assert per_item[1] <= 1.2 * per_item[0], per_item
+
+
+def test_captions_are_written_when_first_read_alike_in_any_order():
+    from autoviz.tracing.captions import Pending
+
+    forward, backward = sgd_loop(4), sgd_loop(4)
+    assert all(type(s.__dict__["caption"]) is Pending for s in backward.steps)  # none yet
+    in_order = [s.caption for s in forward.steps]
+    in_reverse = [s.caption for s in reversed(backward.steps)][::-1]
+    assert in_order == in_reverse
+    assert all(type(s.__dict__["caption"]) is str for s in backward.steps)
+    # a caption reads the state its step found: zero_grad() left every grad None
+    accumulated = [s.caption for s in forward.steps if s.kind == "accumulate"]
+    assert accumulated and all(" is now " in text for text in accumulated)
+    loaded = jsonio.loads(jsonio.dumps(forward))
+    assert [s.caption for s in loaded.steps] == in_order
+
+
+def test_a_caption_read_first_still_sees_the_grads_steps_before_it_left():
+    def twice():
+        w = autoviz.tensor(2.0, requires_grad=True)
+        with autoviz.trace() as tl:
+            for _ in range(2):
+                (w * 3.0).backward()  # no zero_grad(): the second pass adds to the first
+        return tl
+
+    tl = twice()
+    last = [s for s in tl.steps if s.kind == "accumulate"][-1]
+    first_read = last.caption  # before any caption of the steps before it
+    assert first_read == [s.caption for s in twice().steps if s.kind == "accumulate"][-1]
+    assert first_read == "w.grad accumulates: 3.0 + 3.0 = 6.0."  # the grad before was 3
 
 
 def test_a_jump_to_another_graph_reads_only_that_graph(pure_engine):

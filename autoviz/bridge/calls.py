@@ -37,9 +37,12 @@ def tensors_in(value) -> list:
     found, stack = [], [value]
     while stack:
         item = stack.pop()
-        if isinstance(item, torch.Tensor):
+        kind = type(item)
+        if kind is tuple or kind is list:  # the call's (args, kwargs) and its args: most items
+            stack.extend(reversed(item))
+        elif isinstance(item, torch.Tensor):
             found.append(item)
-        elif isinstance(item, list | tuple):
+        elif isinstance(item, list | tuple):  # a named tuple, torch.Size
             stack.extend(reversed(item))
         elif isinstance(item, dict):
             stack.extend(reversed(list(item.values())))

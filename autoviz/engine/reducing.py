@@ -51,6 +51,15 @@ def _warn_dof(input, dim, correction) -> None:
         )
 
 
+def _spread(op, name: str, input, dim, unbiased, keepdim, keepdims, correction, out):
+    """var and std: the same checks and keywords, then their op."""
+    _check_float(input)
+    dim, correction = _correction(dim, unbiased, correction)
+    _warn_dof(input, dim, correction)
+    result = op.apply(input, dim=dim, correction=correction, keepdim=_keep(keepdim, keepdims))
+    return _done(result, out, name)
+
+
 def var(
     input,
     dim=None,
@@ -62,13 +71,8 @@ def var(
     axis=None,
     keepdims=None,
 ):
-    _check_float(input)
-    dim, correction = _correction(_dim(dim, axis), unbiased, correction)
-    _warn_dof(input, dim, correction)
-    result = reductions.Var.apply(
-        input, dim=dim, correction=correction, keepdim=_keep(keepdim, keepdims)
-    )
-    return _done(result, out, "var")
+    dim = _dim(dim, axis)
+    return _spread(reductions.Var, "var", input, dim, unbiased, keepdim, keepdims, correction, out)
 
 
 def std(
@@ -82,13 +86,8 @@ def std(
     axis=None,
     keepdims=None,
 ):
-    _check_float(input)
-    dim, correction = _correction(_dim(dim, axis), unbiased, correction)
-    _warn_dof(input, dim, correction)
-    result = reductions.Std.apply(
-        input, dim=dim, correction=correction, keepdim=_keep(keepdim, keepdims)
-    )
-    return _done(result, out, "std")
+    dim = _dim(dim, axis)
+    return _spread(reductions.Std, "std", input, dim, unbiased, keepdim, keepdims, correction, out)
 
 
 def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):

@@ -3,6 +3,7 @@ and where code lines and shared layouts' slots lead (the node card, tooltips, co
 the timeline's bands, nudge-and-verify)."""
 
 import math
+from bisect import bisect_left
 
 from ..render.heat import SCALE
 from ..tracing import explain
@@ -15,6 +16,7 @@ from ..tracing.text import number
 # Digits kept for tensors' elements (a heatmap and a card need no more); scalars keep all of
 # theirs, so nudge-and-verify re-runs the graph on the very numbers the engine had.
 ELEMENT_DIGITS = 6
+HIDDEN = [-1, -1, -1]  # an edge of a graph the player does not show (no node is -1)
 
 
 def details(tl, frames, entries: list[int]) -> dict:
@@ -23,7 +25,17 @@ def details(tl, frames, entries: list[int]) -> dict:
     _, line_of = explain.code_lines(tl)
     position = {n.id: i for i, n in enumerate(tl.nodes)}
     locals_ = _locals_sent(tl)
-    nodes = [_node(tl, index, n, line_of, locals_, position) for n in tl.nodes]
+    graphs = sorted({index.graph_of_step[k] for k in entries})
+    # Only what the shown graphs hold: a 2,000-iteration loop shows three in full, and the
+    # page must not carry the other 1,997 (positions stay those of the timeline).
+    parts = [index.graph(g) for g in graphs]
+    kept = {n.id for part in parts for n in part.nodes}
+    kept_edges = {i for part in parts for i in part.edges}
+    when = _Shown(sorted(entries))
+    nodes = [
+        _node(tl, index, n, line_of, locals_, position, when) if n.id in kept else {}
+        for n in tl.nodes
+    ]
     flows, seeds = {}, {}
     for k in entries:
         step = tl.steps[k]
@@ -35,10 +47,12 @@ def details(tl, frames, entries: list[int]) -> dict:
                 _preview(step.flows[0].upstream),
                 [_flow(f) for f in step.flows],
             ]
-    graphs = sorted({index.graph_of_step[k] for k in entries})
     return {
         "nodes": nodes,
-        "edges": [[position[e.source], position[e.target], e.index] for e in tl.edges],
+        "edges": [
+            [position[e.source], position[e.target], e.index] if i in kept_edges else HIDDEN
+            for i, e in enumerate(tl.edges)
+        ],
         "flows": flows,
         "seeds": seeds,
         "graphs": _runs([index.graph_of_step[k] for k in entries]),
@@ -50,7 +64,19 @@ def details(tl, frames, entries: list[int]) -> dict:
     }
 
 
-def _node(tl, index, node, line_of, locals_, position) -> dict:
+class _Shown:
+    """Which history entries the player can reach: those some shown step reads."""
+
+    def __init__(self, entries: list[int]) -> None:
+        self.entries = entries
+
+    def reads(self, k: int, until: float) -> bool:
+        """Whether a shown step lies in [k, until): the state there is the one set at k."""
+        i = bisect_left(self.entries, k)
+        return i < len(self.entries) and self.entries[i] < until
+
+
+def _node(tl, index, node, line_of, locals_, position, when) -> dict:
     """A node's facts, its value and grad as they change, and for an op its formulas."""
     out = {
         "name": node.name,
@@ -71,9 +97,9 @@ def _node(tl, index, node, line_of, locals_, position) -> dict:
         "no_grad": node.made_in_no_grad,
         "module": node.module[-1][0] if node.module else None,
         "grad_fn": _grad_fn(tl, index, node),
-        "value": _history(index, node, "value"),
-        "grad": _history(index, node, "grad"),
-        "retains_grad": _history(index, node, "retains_grad"),
+        "value": _history(index, node, "value", when),
+        "grad": _history(index, node, "grad", when),
+        "retains_grad": _history(index, node, "retains_grad", when),
     }
     if not any(v for _, v in out["retains_grad"]):
         del out["retains_grad"]
@@ -86,11 +112,14 @@ def _given(fields: dict) -> dict:
     return {key: value for key, value in fields.items() if value is not None and value is not False}
 
 
-def _history(index, node, field: str) -> list:
-    """[[step, value], ...]: the field as first seen (at the node's step), then each change."""
+def _history(index, node, field: str, when: _Shown) -> list:
+    """[[step, value], ...]: the field as first seen (at the node's step), then each change a
+    shown step reads (a parameter changes in every iteration; most are not shown)."""
     first = [[node.step, _preview(getattr(node, field))]]
     ks, values = index.history.get(node.id, {}).get(field, ([], []))
-    return first + [[k, _preview(v)] for k, v in zip(ks, values, strict=True)]
+    ends = [*ks[1:], math.inf][: len(ks)]
+    changes = zip(ks, ends, values, strict=True)
+    return first + [[k, _preview(v)] for k, end, v in changes if when.reads(k, end)]
 
 
 def _grad_fn(tl, index, node) -> str | None:
@@ -192,24 +221,6 @@ def _runs(values: list) -> list:
         if not runs or runs[-1][1] != value:
             runs.append([i, value])
     return runs
-
-
-def _preview(value, digits: int | None = None):
-    """A preview as JSON can hold it: non-finite numbers as strings; a tensor's elements to
-    ELEMENT_DIGITS significant digits, a scalar's in full."""
-    if isinstance(value, list):
-        return [_preview(v, ELEMENT_DIGITS) for v in value]
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
-        return value if digits is None else float(f"{value:.{digits}g}")
-    return value
-
-
-def _flow(flow) -> list:
-    """[edge, local, contribution, running sum at a fan-out], the sum left out when none."""
-    out = [flow.edge, _preview(flow.local), _preview(flow.contribution)]
-    return out if flow.total is None else [*out, _preview(flow.total)]
 
 
 def _preview(value, digits: int | None = None):

@@ -105,10 +105,7 @@ def table(colors: list, shape, border: str) -> str:
 
 
 def _flatten(value):
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, list):
-            stack.extend(reversed(item))
-        elif item is not None:
-            yield float(item)
+    """A preview's known elements as floats."""
+    from ..tracing.text import flatten
+
+    return (float(v) for v in flatten(value) if v is not None)

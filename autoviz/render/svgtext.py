@@ -12,7 +12,6 @@ _POINTS = re.compile(r' (?:points|d)="([^"]*)"')
 _COMMANDS = re.compile(r"[A-Za-z,]")  # path commands and the commas between x and y
 # Inside a node only its <text> elements carry these; escaped label text cannot contain a quote.
 _X = re.compile(r' x="[-\d.]+"')
-_ANCHOR = re.compile(r'text-anchor="\w+"')
 
 
 # A node with a tooltip: both engines wrap its shapes in a link carrying the text.
@@ -47,7 +46,11 @@ def center_node_texts(svg: str) -> str:
 
 def _center(body: str) -> str:
     body = _X.sub(f' x="{center_x(body):.2f}"', body)
-    return _ANCHOR.sub('text-anchor="middle"', body)
+    # The engines write only these three anchors: replacing is quicker than a regex.
+    return body.replace('text-anchor="start"', _MIDDLE).replace('text-anchor="end"', _MIDDLE)
+
+
+_MIDDLE = 'text-anchor="middle"'
 
 
 def center_x(body: str) -> float:
@@ -59,8 +62,18 @@ def center_x(body: str) -> float:
     points = _POINTS.search(body, min(starts)) if starts else None  # the first shape drawn
     if points is None:
         return 0.0
-    # "M x,y C x,y x,y …" as numbers, parsed by numpy (a regex over a rounded box's 26 points
-    # took most of a drawing's post-processing): x is every other one.
-    numbers = np.fromstring(_COMMANDS.sub(" ", points.group(1)), sep=" ")
-    xs = numbers[0::2]
-    return float(xs.min() + xs.max()) / 2 if xs.size else 0.0
+    xs = _xs(points.group(1))
+    return (min(xs) + max(xs)) / 2 if xs else 0.0
+
+
+def _xs(points: str) -> list:
+    """The x of every point of a polygon's `points` or a path's `d`. Both engines write
+    "x,y x,y …" and paths as "Mx,yCx,y x,y …": split as text (a regex over a rounded box's
+    26 points took most of a drawing's post-processing); anything else is parsed by numpy."""
+    pairs = points.replace("M", "").replace("C", " ").split()
+    if points.count(",") == len(pairs):
+        try:
+            return [float(pair[: pair.index(",")]) for pair in pairs]
+        except ValueError:  # other path commands, or not numbers
+            pass
+    return np.fromstring(_COMMANDS.sub(" ", points), sep=" ")[0::2].tolist()

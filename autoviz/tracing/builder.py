@@ -359,6 +359,8 @@ class Builder:
             return None
         if type(before) is float and type(contribution) is float:
             total = before + contribution  # scalars: no arrays
+        elif _floats(before) and _floats(contribution) and len(before) == len(contribution):
+            total = [a + b for a, b in zip(before, contribution)]  # noqa: B905 (lengths checked)
         else:
             total = (np.asarray(before) + np.asarray(contribution)).tolist()
         self.arrived[node_id] = total
@@ -506,6 +508,15 @@ def _divide(fn, grad, grads):
         return [
             g[0] / grad if g is not None and type(g[0]) in (float, int) else None for g in grads
         ]
+    if _floats(grad):  # a short 1-D gradient (a torch scalar of shape (1,)): no arrays either
+        if 0.0 in grad:
+            return None
+        return [
+            [a / b for a, b in zip(g[0], grad)]  # noqa: B905 (lengths checked)
+            if g is not None and _floats(g[0]) and len(g[0]) == len(grad)
+            else None
+            for g in grads
+        ]
     up = np.asarray(grad, dtype=float)
     if np.any(up == 0):
         return None
@@ -516,6 +527,12 @@ def _divide(fn, grad, grads):
         else:
             result.append((np.asarray(g[0], dtype=float) / up).tolist())
     return result
+
+
+def _floats(value) -> bool:
+    """Whether `value` is a flat list of floats, which Python adds and divides exactly as numpy
+    does in float64."""
+    return type(value) is list and all(type(v) is float for v in value)
 
 
 def _mark_outputs(nodes, edges, steps) -> None:

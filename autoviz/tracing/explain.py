@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .captions import Context, flow_rule
 from .index import index_of
-from .text import number, shape_text, value_text
+from .text import is_number, number, shape_text, value_text
 
 BANNERS = {
     "forward": "Forward — building the graph",
@@ -65,7 +65,7 @@ def banner(step, tl=None) -> str:
     text = BANNERS[step.phase]
     graphs = _graph_count(tl) if tl is not None else 1
     if graphs > 1:
-        text += f" · iteration {step.details.get('graph', 0) + 1} of {graphs}"
+        text += f" · iteration {step.details.get('graph', 0) + 1:,} of {graphs:,}"
     return text
 
 
@@ -192,7 +192,7 @@ def _flow_text(tl, c: Context, step, op, out, flow) -> str:
         return text + _fan_in(tl, c, step, target, flow)
     formula = _formula(c, op, out_name, edge.index)
     local = number(flow.local)
-    local_text = local if formula is None or _is_number(formula) else f"{formula} = {local}"
+    local_text = local if formula is None or is_number(formula) else f"{formula} = {local}"
     text = (
         f"∂{out_name}/∂{target.name} = {local_text}; "
         f"upstream {number(flow.upstream)} × {local} = {number(flow.contribution)} → {arrow}"
@@ -232,14 +232,6 @@ def _reduce_text(tl, c: Context, step) -> str:
         f"{shape_text(small)}: {value_text(flow.contribution, small)} → {_arrow(node)}"
     )
     return text + _fan_in(tl, c, step, node, flow)
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _formula(c: Context, op, out_name: str, index: int) -> str | None:

@@ -1,7 +1,6 @@
 """Labels for tensors no variable names, and distinct labels for distinct tensors."""
 
-import functools
-
+from .text import is_number
 from .timeline import PERSISTENT
 
 _SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -117,7 +116,7 @@ class _Labels:
 
     def free(self, name: str) -> str:
         """`name`, or `name₁`, `name₂`, … whichever is free; numbers (constants) repeat."""
-        if not name or _is_number(name):
+        if not name or is_number(name):
             return name
         k = self.next.get(name, 0)
         label = name if k == 0 else name + str(k).translate(_SUBSCRIPT)
@@ -127,12 +126,3 @@ class _Labels:
         self.used.add(label)
         self.next[name] = k + 1
         return label
-
-
-@functools.lru_cache(maxsize=4096)  # a loop's names come again and again; raising is slow
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True

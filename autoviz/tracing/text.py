@@ -1,5 +1,6 @@
 """Numbers and shapes as short text, for captions and labels."""
 
+import functools
 import math
 from itertools import islice
 
@@ -28,13 +29,14 @@ def value_text(value, shape, precision: int = 4) -> str:
     """A scalar as a number; a tensor as its shape plus a short preview when small."""
     if not shape:
         return number(value, precision) if value is not None else "?"
-    flat = list(islice(_flatten(value), 5)) if value is not None else []  # 4 shown, 1 more?
+    flat = list(islice(flatten(value), 5)) if value is not None else []  # 4 shown, 1 more?
     head = ", ".join(number(v, precision) for v in flat[:4])
     more = ", …" if len(flat) > 4 else ""
     return f"shape {shape_text(shape)}" + (f" [{head}{more}]" if flat else "")
 
 
-def _flatten(value):
+def flatten(value):
+    """The elements of a nested-list preview, in order."""
     stack = [value]
     while stack:
         item = stack.pop()
@@ -42,3 +44,13 @@ def _flatten(value):
             stack.extend(reversed(item))
         else:
             yield item
+
+
+@functools.lru_cache(maxsize=4096)  # a loop's names come again and again; raising is slow
+def is_number(text: str) -> bool:
+    """Whether `text` reads as a number (`2.0`, `-1e-3`, `inf`)."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True

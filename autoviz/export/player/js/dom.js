@@ -9,6 +9,11 @@
    Player, called once its DOM, picture and keys are made and before it shows a step. */
 const EXTENSIONS = [];
 
+/* 76004 -> "76,004": counts read as Python writes them in banners and captions. */
+function grouped(n) {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
 /* h("button", {class: "x", "data-action": "next"}, "▶"): an element with attributes and
    children (strings become text nodes, never markup). */
 function h(tag, attrs = {}, ...children) {

@@ -385,7 +385,7 @@ class Player {
       document.body.dataset.step = String(step.index);
       document.body.dataset.phase = step.phase;
     }
-    this.counter.textContent = `step ${step.index + 1} of ${this.data.total}`;
+    this.counter.textContent = `step ${grouped(step.index + 1)} of ${grouped(this.data.total)}`;
     this.slider.value = String(this.current);
     this.explainBox.replaceChildren(
       ...strings[step.explain].split("\n").map((line) => h("div", {}, line)),
@@ -518,11 +518,11 @@ class Player {
       this.model.save_changes();
     }
     if (this.started) {
-      requestAnimationFrame(() => {
-        this.camera.minimap.colours = null;
-        this.camera.measure();
-        this.camera.frame(this.picture.shown, true);
-      });
+      // Measured now (reading the size lays the page out): a step taken before the next frame
+      // must already be framed for the projector's stage.
+      this.camera.minimap.colours = null;
+      this.camera.measure();
+      this.camera.frame(this.picture.shown, true);
     }
   }
 

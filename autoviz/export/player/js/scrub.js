@@ -69,7 +69,7 @@ class Scrubber {
      (no iteration for a single graph). */
   where(i = this.player.current) {
     const run = this.condensed.get(i);
-    if (run) return `iterations ${run.first + 1}–${run.last + 1} · condensed · `;
+    if (run) return `iterations ${grouped(run.first + 1)}–${grouped(run.last + 1)} · condensed · `;
     const step = this.player.data.steps[i];
     const parts = this.iterations > 1 ? [`iteration ${this.graphOf[i] + 1}`] : [];
     parts.push(PHASE_NAMES[step.phase] || step.phase);
