@@ -51,3 +51,101 @@ def page(browser):
     new_page.on("request", lambda request: new_page.requests.append(request.url))
     yield new_page
     context.close()
+
+
+# Animation frames on a clock the test turns: requestAnimationFrame's callbacks run, and
+# performance.now() advances, only in window.__frames(n, ms) (n frames `ms` apart; n = Infinity:
+# until none is left, and a long `ms` ends a glide in one frame). Keys pressed between two
+# turns land in one frame however loaded the machine is, so a race between the keys and the
+# camera's glide plays out the same on every run. An init script on a page; evaluated once a
+# notebook has rendered (JupyterLab's own frames then wait for the test's turns too).
+FRAME_CLOCK = """
+(() => {
+  let now = 0;
+  let next = 1;
+  const queue = new Map();
+  const real = window.requestAnimationFrame.bind(window);
+  window.__rendered = () => new Promise((done) => real(() => real(done))); // a real frame
+  performance.now = () => now;
+  window.requestAnimationFrame = (fn) => { queue.set(next, fn); return next++; };
+  window.cancelAnimationFrame = (id) => queue.delete(id);
+  window.__frames = (n, ms = 16) => {
+    for (let i = 0; i < Math.min(n, 10000) && queue.size; i++) {
+      now += ms;
+      const due = [...queue.values()];
+      queue.clear();
+      for (const fn of due) fn(now);
+    }
+  };
+})();
+"""
+
+# The current nodes of every player in the document (a page's, a notebook's widgets) that are
+# not inside its stage, as "player number:timeline step:node id".
+OFF_STAGE = """
+() => [...document.querySelectorAll('.av-player')].flatMap((root, side) => {
+  const stage = root.querySelector('.av-stage').getBoundingClientRect();
+  const svg = [...root.querySelectorAll('svg.av-svg')].find(s => s.style.display !== 'none');
+  return [...svg.querySelectorAll('g.node.current')]
+    .filter(g => !g.classList.contains('hidden'))
+    .filter(g => {
+      const r = g.getBoundingClientRect();
+      return r.left < stage.left - 1 || r.right > stage.right + 1 ||
+        r.top < stage.top - 1 || r.bottom > stage.bottom + 1;
+    })
+    .map(g => `${side}:${root.dataset.step}:${g.id}`);
+})
+"""
+
+# From every entry of the first player, a burst of each of `lengths` presses of each arrow key,
+# `gap` frames apart (0: all in one frame; a glide takes 20), sent to the focused element as the
+# browser sends a key; each burst ends once the cameras rest (FRAME_CLOCK). Returns the bursts
+# after which a current node is off its stage.
+QUICK_KEYS = (
+    """
+async ([lengths, gap]) => {
+  const offStage = """
+    + OFF_STAGE
+    + """;
+  const press = (key) => document.activeElement.dispatchEvent(
+    new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true}));
+  // A page's player is reached directly; a notebook's widget by keys, as a learner would.
+  const page = window.autoviz && (window.autoviz.player || window.autoviz.players[0]);
+  const reach = (k) => {
+    if (page) return page.request(k);
+    press('Home');
+    for (let i = 0; i < k; i++) press('ArrowRight');
+  };
+  const last = Number(document.querySelector('.av-player .av-slider').max);
+  // A stage the steps resized (a narrow player's panels reflowing) is measured again by its
+  // ResizeObserver, at the next rendering: the cameras rest after it.
+  const sizes = () => [...document.querySelectorAll('.av-stage')]
+    .map((stage) => `${stage.clientWidth}x${stage.clientHeight}`).join();
+  let seen = sizes();
+  const settle = async () => {
+    if (sizes() !== seen) {
+      seen = sizes();
+      await window.__rendered();
+    }
+    window.__frames(Infinity, 1000);
+  };
+  const bad = [];
+  for (let start = 0; start <= last; start++) {
+    for (const [key, sign] of [['ArrowRight', 1], ['ArrowLeft', -1]]) {
+      for (const n of lengths.filter((n) => start + sign * n >= 0 && start + sign * n <= last)) {
+        reach(start);
+        await settle();
+        for (let i = 0; i < n; i++) {
+          press(key);
+          window.__frames(gap);
+        }
+        await settle();
+        const off = offStage();
+        if (off.length) bad.push(`${n}× ${key} from ${start}: ${off.join(' ')}`);
+      }
+    }
+  }
+  return bad;
+}
+"""
+)

@@ -2,6 +2,7 @@
 every step's nodes on screen at a legible size, the controls on screen, nothing scrolling."""
 
 import pytest
+from browser import FRAME_CLOCK, QUICK_KEYS
 
 from conftest import lesson_timeline
 from programs import logistic_regression, mlp_training, rebinding_loop
@@ -220,6 +221,22 @@ def test_the_camera_glides_and_ends_where_reduced_motion_jumps(browser, pages):
         context.close()
     glide, jump = views["no-preference"], views["reduce"]
     assert glide == pytest.approx(jump)
+
+
+@pytest.mark.parametrize("program", ["logistic", "loop", "mlp"])
+def test_quick_keys_end_with_the_step_on_stage(browser, pages, program):
+    """Keys pressed faster than the camera glides: it ends framing the step it is on, not
+    where a glide that step interrupted was going."""
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    context.add_init_script(FRAME_CLOCK)
+    try:
+        page = context.new_page()
+        page.goto(pages[program].as_uri())
+        page.wait_for_selector(".av-player[data-ready]")
+        for gap in (0, 5):  # in one frame; a quarter of a glide apart
+            assert page.evaluate(QUICK_KEYS, [[3, 6], gap]) == []
+    finally:
+        context.close()
 
 
 PINCH_JS = """() => {

@@ -7,6 +7,7 @@ import shutil
 import subprocess
 
 import pytest
+from browser import FRAME_CLOCK, OFF_STAGE, QUICK_KEYS
 
 import autoviz
 from autoviz.export.details import ELEMENT_DIGITS
@@ -289,6 +290,43 @@ def test_a_comparison_steps_both_sides(page, tmp_path, pure_engine):
     assert phases == ["backward", "backward"]
     page.locator(".av-compare-player").nth(1).locator("[data-action=first]").click()
     assert page.evaluate("window.autoviz.steps()") == [0, 0]
+
+
+def neuron(activation):
+    """One neuron, activation(w * x), traced with its backward: tanh and relu side by side."""
+    with autoviz.trace() as tl:
+        x = autoviz.tensor(0.5, requires_grad=True)
+        w = autoviz.tensor(-2.0, requires_grad=True)
+        activation(w * x).backward()
+    return tl
+
+
+@pytest.mark.parametrize("pair", ["tanh-relu", "mlp-loop"])
+def test_quick_keys_leave_each_sides_step_on_its_stage(browser, tmp_path, pure_engine, pair):
+    """Keys pressed faster than the camera glides: each side ends framing its own step (a side
+    whose step was in view mid-glide once ended where that glide was going, off stage)."""
+    if pair == "tanh-relu":
+        comparison = autoviz.compare(neuron(autoviz.tanh), neuron(autoviz.relu))
+    else:
+        comparison = autoviz.compare(mlp_training(1), rebinding_loop(3))  # of unequal lengths
+    path = comparison.save_html(tmp_path / "c.html")
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    context.add_init_script(FRAME_CLOCK)
+    try:
+        page = context.new_page()
+        page.goto(path.as_uri())
+        page.wait_for_function(
+            "() => document.querySelectorAll('.av-player[data-ready]').length === 2"
+        )
+        for _ in range(7):  # as the learner pressed them: all before the camera's next frame
+            page.keyboard.press("ArrowRight")
+        page.evaluate("window.__frames(Infinity)")
+        assert page.evaluate("window.autoviz.steps()")[0] == 7
+        assert page.evaluate(OFF_STAGE) == []
+        for gap in (0, 5):  # in one frame; a quarter of a glide apart
+            assert page.evaluate(QUICK_KEYS, [[3, 6], gap]) == []
+    finally:
+        context.close()
 
 
 @pytest.fixture(scope="session")

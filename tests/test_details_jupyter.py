@@ -1,6 +1,8 @@
 """The inspector in the Jupyter widget, in a real JupyterLab: the card, nudge-and-verify
 re-run in the kernel, and a Comparison stepping both sides with Python following."""
 
+from browser import FRAME_CLOCK, QUICK_KEYS
+
 # The widget tests' JupyterLab server and helpers; importing a fixture makes it usable here.
 from test_stepper_browser import LESSON_CELL, lab, lab_page, open_notebook, run_typed  # noqa: F401
 
@@ -13,6 +15,22 @@ def run(x0):
     return tl
 pair = autoviz.compare(run(2.0), run(-2.0), labels=("x > 0", "x <= 0"))
 pair"""
+
+# An MLP's step and a neuron's side by side: long camera moves on one side, short on the other.
+QUICK_CELL = """\
+import autoviz
+autoviz.manual_seed(0)
+net = autoviz.nn.Sequential(autoviz.nn.Linear(3, 8), autoviz.nn.Tanh(), autoviz.nn.Linear(8, 1))
+opt = autoviz.optim.SGD(net.parameters(), lr=0.1)
+with autoviz.trace() as mlp:
+    opt.zero_grad()
+    autoviz.nn.functional.mse_loss(net(autoviz.randn(4, 3)), autoviz.randn(4, 1)).backward()
+    opt.step()
+with autoviz.trace() as neuron:
+    x = autoviz.tensor(0.5, requires_grad=True)
+    w = autoviz.tensor(-2.0, requires_grad=True)
+    autoviz.tanh(w * x).backward()
+autoviz.compare(mlp, neuron, labels=("mlp", "neuron"))"""
 
 FIT_CELL = """\
 w = autoviz.tensor(1.0, requires_grad=True)
@@ -74,3 +92,14 @@ def test_the_widgets_card_nudges_in_the_kernel_and_a_comparison_steps(lab, lab_p
     # stderr holds the exports' progress bars (a long run); no error may be among them.
     stderr = page.locator("[data-mime-type='application/vnd.jupyter.stderr']").all_inner_texts()
     assert not [text for text in stderr if "Error" in text or "Traceback" in text], stderr
+
+
+def test_the_widgets_comparison_ends_quick_keys_with_each_sides_step_on_stage(lab, lab_page):  # noqa: F811
+    page = lab_page
+    page.set_viewport_size({"width": 1366, "height": 768})
+    open_notebook(page, lab, "quick.ipynb", [QUICK_CELL])
+    players = page.locator(".jp-OutputArea .av-compare-player")
+    players.nth(1).locator("svg.av-svg:visible g#n1").wait_for()
+    players.nth(0).locator("[data-action=first]").click()  # the first side has the keys
+    page.evaluate(FRAME_CLOCK)
+    assert page.evaluate(QUICK_KEYS, [[3, 6], 0]) == []

@@ -18,7 +18,8 @@ class Camera {
     this.follow = true;
     this.variant = null;
     this.view = null;
-    this.glide = null;
+    this.glide = null; // the glide's animation frame while one is under way
+    this.aim = null; // the view that glide ends on
     this.minimap = new Minimap(stage, this);
     this.pointers = new Map();
     this.listen();
@@ -62,17 +63,23 @@ class Camera {
       target = this.centred(all, Math.min(whole, legible * MAX_ZOOM));
     } else {
       const focus = this.focusBoxes(variant);
-      if (focus && !switched && this.keeps(focus.own, legible)) return; // already in view
+      if (focus && !switched && this.keeps(focus.own, legible)) return; // in view, or soon
       if (focus) target = this.around(focus, legible, whole);
-      else target = switched || !this.view ? this.centred(all, whole) : this.view;
+      else target = switched || !this.view ? this.centred(all, whole) : this.destination();
     }
     this.moveTo(target, instant || switched);
   }
 
-  /* Whether the view already shows `box` legibly, well inside its edges: then the camera
-     stays (less motion to follow, and no repaint of the whole picture). */
+  /* Where the camera comes to rest: the end of the glide under way, else the view. */
+  destination() {
+    return this.glide ? this.aim : this.view;
+  }
+
+  /* Whether the view the camera comes to rest on shows `box` legibly, well inside its edges:
+     then it goes on there (less motion to follow, no repaint). Not the view a glide has got
+     to: a step taken mid-glide, on nodes the glide is leaving, would end off stage. */
   keeps(box, legible) {
-    const v = this.view;
+    const v = this.destination();
     if (!v || v.s < legible || v.s > legible * MAX_ZOOM) return false;
     const { W, H } = this.size();
     const margin = (2 * FOCUS_PAD) / v.s;
@@ -141,10 +148,9 @@ class Camera {
 
   moveTo(target, instant) {
     if (!target) return;
-    const v = this.view;
-    if (v && target.x === v.x && target.y === v.y && target.s === v.s && !this.glide) return;
-    cancelAnimationFrame(this.glide);
-    this.glide = null;
+    const d = this.destination();
+    if (d && target.x === d.x && target.y === d.y && target.s === d.s) return; // there or going
+    this.stop();
     const from = this.view;
     if (instant || !from || prefersReducedMotion()) {
       this.apply(target);
@@ -159,7 +165,14 @@ class Camera {
       this.apply({ x, y: from.y + (target.y - from.y) * e, s }, t >= 1);
       this.glide = t < 1 ? requestAnimationFrame(tick) : null;
     };
+    this.aim = target;
     this.glide = requestAnimationFrame(tick);
+  }
+
+  /* End the glide under way where it has got to. */
+  stop() {
+    cancelAnimationFrame(this.glide);
+    this.glide = null;
   }
 
   /* Show `view`; `settled` (the default) draws the SVG again if its scale changed, else the
@@ -192,6 +205,7 @@ class Camera {
 
   /* A gesture's many small zooms: the layer is scaled at once and drawn again once it rests. */
   zoomTo(view) {
+    this.stop(); // the learner's gesture takes over from a glide
     this.apply(view, false);
     this.resting = setTimeout(() => this.apply(this.view), 150);
   }

@@ -292,7 +292,7 @@ class Player {
   destroy() {
     this.destroyed = true;
     this.pause();
-    cancelAnimationFrame(this.camera.glide);
+    this.camera.stop();
     for (const fn of this.cleanups) fn();
   }
 
@@ -308,7 +308,10 @@ class Player {
       this.goto(this.entryOf(this.model.get("step") || 0));
       return;
     }
-    if (this.camera.follow || !this.camera.view) this.camera.frame(this.picture.shown, true);
+    // A glide under way (a step's text reflowing the panels under a narrow stage) goes on,
+    // re-aimed at the new size, rather than ending in a jump.
+    const instant = !this.camera.glide;
+    if (this.camera.follow || !this.camera.view) this.camera.frame(this.picture.shown, instant);
     else this.camera.apply(this.camera.view);
   }
 
