@@ -328,8 +328,11 @@ class Inspector {
         if (title) title.textContent = text;
       }
       if (!g.hasAttribute("role")) g.setAttribute("role", "button");
-      g.setAttribute("tabindex", made ? "0" : "-1");
-      g.toggleAttribute("data-selected", id === this.selected);
+      // Written only when changed: every write restyles the node, and a step visits them all.
+      const tab = made ? "0" : "-1";
+      if (g.getAttribute("tabindex") !== tab) g.setAttribute("tabindex", tab);
+      const selected = id === this.selected;
+      if (g.hasAttribute("data-selected") !== selected) g.toggleAttribute("data-selected", selected);
     }
     if (!variant.hits) {
       // A wide invisible stroke along each edge, so a thin line is easy to point at.
