@@ -61,6 +61,7 @@ def test_a_diagram_saved_on_a_full_disk_leaves_the_old_file(
         (lambda tl, d: tl.save_animation(d / "a.gif"), ["a.gif"]),
         (lambda tl, d: tl.save_frames(d), ["step-000.svg", "step-005.svg", "step-006.svg"]),
         (lambda tl, d: tl.save_frames(d, "png"), ["step-000.png", "step-005.png"]),
+        (lambda tl, d: autoviz.compare(tl, tl).save_html(d / "pair.html"), ["pair.html"]),
     ],
 )
 def test_exports_on_a_full_disk_leave_the_old_files(tmp_path, pure_engine, full_disk, save, names):

@@ -50,12 +50,24 @@ def player_page(
         tl, quiz=quiz, theme=theme, ghost=ghost, rankdir=rankdir, timeout=timeout, **options
     )
     script = frontend.module(compact=True) + _START
+    payload = (
+        f'<div id="av-layouts" hidden>\n{layouts_html(bundle)}\n</div>\n'
+        f'<script type="application/json" id="av-data">{embed_json(bundle.data)}</script>'
+    )
+    root = '<div id="av-root" class="av-player av-page-root"></div>'
+    return page_html(f"autoviz player — {len(tl)} steps", script, root, payload)
+
+
+def page_html(title: str, script: str, root: str, payload: str, page_class="av-page") -> str:
+    """A self-contained page: the player's stylesheet, `root` for it to fill, the data it
+    reads (`payload`, already escaped) and its one script, pinned by the page's CSP."""
     parts = {
         "csp": csp(script),
-        "title": f"autoviz player — {len(tl)} steps",
+        "title": title,
         "css": frontend.stylesheet(compact=True),
-        "graphs": layouts_html(bundle),
-        "data": embed_json(bundle.data),
+        "page_class": page_class,
+        "root": root,
+        "payload": payload,
         "js": script,
     }
     return fill_template("player.html", parts)

@@ -7,8 +7,9 @@ from pathlib import Path
 import anywidget
 import traitlets
 
+from .. import files
 from ..export import frontend
-from ..export.html import SUFFIXES, csp, embed_json, fill_template, layouts_html
+from ..export.html import SUFFIXES, embed_json, layouts_html, page_html
 from ..export.playerdata import build
 from ..render.labels import escape, visible
 from ..tracing.timeline import Timeline
@@ -66,23 +67,25 @@ class Comparison(anywidget.AnyWidget):
                 f"cannot save the comparison as {path.name!r}: unknown suffix "
                 f"{path.suffix or '(none)'!r} (must be one of {list(SUFFIXES)})"
             )
-        path.write_text(self.page(), "utf-8")
-        return path
+        return files.write_text(path, self.page())
 
     def page(self) -> str:
         """The comparison as HTML text."""
         script = frontend.module(compact=True) + "\nstartComparePage();\n"
-        parts = {
-            "csp": csp(script),
-            "title": escape(f"autoviz — {self.labels[0]} and {self.labels[1]} compared"),
-            "css": frontend.stylesheet(compact=True),
-            "pair": embed_json({"labels": self.labels, "steps": self.steps}),
-            "js": script,
-        }
-        for side, bundle in enumerate(self._bundles):
-            parts[f"graphs{side}"] = layouts_html(bundle)
-            parts[f"data{side}"] = embed_json(bundle.data)
-        return fill_template("compare.html", parts)
+        title = escape(f"autoviz — {self.labels[0]} and {self.labels[1]} compared")
+        pair = embed_json({"labels": self.labels, "steps": self.steps})
+        layouts = [
+            f'<div id="av-layouts-{side}" hidden>\n{layouts_html(bundle)}\n</div>'
+            for side, bundle in enumerate(self._bundles)
+        ]
+        data = [
+            f'<script type="application/json" id="av-data-{side}">{embed_json(b.data)}</script>'
+            for side, b in enumerate(self._bundles)
+        ]
+        pair_data = f'<script type="application/json" id="av-pair">{pair}</script>'
+        payload = "\n".join([*layouts, pair_data, *data])
+        root = '<div id="av-root"></div>'
+        return page_html(title, script, root, payload, "av-page av-compare-page")
 
     def _repr_mimebundle_(self, **kwargs):
         """The widget, and for viewers without widgets the two frames shown, side by side."""
