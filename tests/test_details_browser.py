@@ -117,6 +117,42 @@ def test_every_node_is_labelled_focusable_and_opens_its_card_by_keyboard(lesson_
     assert "x.grad is now 3.0" in page.locator(".av-sr").inner_text()
 
 
+# Every node's label as the inspector defines it at the step shown, against what the DOM
+# holds: a step relabels only the nodes whose facts change, and must end where relabelling
+# every node would.
+LABELS_AGREE_JS = """() => {
+  const player = window.autoviz.player;
+  const f = player.inspector.facts;
+  const variant = player.picture.shown;
+  const wrong = [];
+  for (const [id, g] of variant.groups) {
+    if (!g.classList.contains('node')) continue;
+    const i = f.nodeAt(id);
+    if (i === null || !f.node(i)) continue;
+    const made = f.exists(i);
+    const text = made ? f.describe(i) : `${f.node(i).name}, not made yet at this step`;
+    if (g.getAttribute('aria-label') !== text || g.querySelector('title').textContent !== text
+        || g.getAttribute('tabindex') !== (made ? '0' : '-1')) {
+      wrong.push([id, g.getAttribute('aria-label'), text]);
+    }
+  }
+  return wrong;
+}"""
+
+
+@pytest.mark.parametrize("program", ["lesson", "loop"])
+def test_labels_after_any_walk_are_those_of_the_step_shown(page, tmp_path, pure_engine, program):
+    tl = lesson_timeline() if program == "lesson" else mlp_training(3)
+    open_player(page, tl.save_html(tmp_path / "walk.html"))
+    last = len(tl) - 1
+    walk = [*range(last + 1), *range(last, -1, -3), last // 2, 1, last, 0, last // 3, last]
+    for k in walk:
+        page.evaluate(f"window.autoviz.goto({k})")
+        assert page.evaluate(LABELS_AGREE_JS) == [], f"step {k}"
+    page.keyboard.press("r")  # the other direction's picture is labelled too
+    assert page.evaluate(LABELS_AGREE_JS) == []
+
+
 def test_a_weight_matrix_heatmap_has_a_cell_per_element_in_the_scale(page, tmp_path, pure_engine):
     tl = mlp_training(1)
     open_player(page, tl.save_html(tmp_path / "mlp.html"))

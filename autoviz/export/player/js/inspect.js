@@ -316,23 +316,16 @@ class Inspector {
     if (!variant) return;
     variant.resolve();
     const f = this.facts;
-    for (const [id, g] of variant.groups) {
-      if (!g.classList.contains("node")) continue;
-      const i = f.nodeAt(id);
-      if (i === null || !f.node(i)) continue;
-      const made = f.exists(i);
-      const text = made ? f.describe(i) : `${f.node(i).name}, not made yet at this step`;
-      if (g.getAttribute("aria-label") !== text) {
-        g.setAttribute("aria-label", text);
-        const title = g.querySelector("title");
-        if (title) title.textContent = text;
+    const at = { graph: f.graph(), k: f.k };
+    for (const id of this.stale(variant, at)) this.labelNode(variant, id);
+    variant.labelled = at;
+    const before = variant.selectedShown ?? null;
+    if (before !== this.selected) {
+      for (const id of [before, this.selected]) {
+        const g = id === null ? null : variant.groups.get(id);
+        if (g && g.classList.contains("node")) g.toggleAttribute("data-selected", id === this.selected);
       }
-      if (!g.hasAttribute("role")) g.setAttribute("role", "button");
-      // Written only when changed: every write restyles the node, and a step visits them all.
-      const tab = made ? "0" : "-1";
-      if (g.getAttribute("tabindex") !== tab) g.setAttribute("tabindex", tab);
-      const selected = id === this.selected;
-      if (g.hasAttribute("data-selected") !== selected) g.toggleAttribute("data-selected", selected);
+      variant.selectedShown = this.selected;
     }
     if (!variant.hits) {
       // A wide invisible stroke along each edge, so a thin line is easy to point at.
@@ -343,6 +336,65 @@ class Inspector {
         path.after(hit);
       }
     }
+  }
+
+  /* The slot ids whose sentence may differ from what `variant` was last labelled with: all of
+     them in another graph; else the nodes whose facts change between the two steps (each
+     step visiting all 500 nodes, formatting each one's sentence, cost milliseconds). */
+  stale(variant, at) {
+    const last = variant.labelled;
+    if (last && last.graph === at.graph && last.k === at.k) return [];
+    const all = variant.groups.keys();
+    if (!last || last.graph !== at.graph) return all;
+    const lo = Math.min(last.k, at.k);
+    const hi = Math.max(last.k, at.k);
+    const start = this.facts.backwardFrom(at.graph); // "None" becomes "None (not retained)"
+    if (hi - lo > variant.groups.size || (lo < start && start <= hi)) return all;
+    const changes = this.changes();
+    const ids = new Set();
+    for (let k = lo + 1; k <= hi; k++) {
+      for (const i of changes.get(k) || []) ids.add(this.facts.slot(i, at.graph));
+    }
+    return ids;
+  }
+
+  /* Step -> the nodes whose sentence can change there: made, or a value, grad or
+     retains_grad recorded. */
+  changes() {
+    if (!this.changedAt) {
+      const at = (this.changedAt = new Map());
+      const add = (k, i) => {
+        if (!at.has(k)) at.set(k, []);
+        at.get(k).push(i);
+      };
+      this.facts.d.nodes.forEach((n, i) => {
+        add(n.step || 0, i);
+        for (const field of [n.value, n.grad, n.retains_grad]) {
+          for (const [k] of field || []) add(k, i);
+        }
+      });
+    }
+    return this.changedAt;
+  }
+
+  /* A node's <title> and aria-label say what it is now; Tab reaches it once it is made. */
+  labelNode(variant, id) {
+    const f = this.facts;
+    const g = variant.groups.get(id);
+    if (!g || !g.classList.contains("node")) return;
+    const i = f.nodeAt(id);
+    if (i === null || !f.node(i)) return;
+    const made = f.exists(i);
+    const text = made ? f.describe(i) : `${f.node(i).name}, not made yet at this step`;
+    if (g.getAttribute("aria-label") !== text) {
+      g.setAttribute("aria-label", text);
+      const title = g.querySelector("title");
+      if (title) title.textContent = text;
+    }
+    if (!g.hasAttribute("role")) g.setAttribute("role", "button");
+    // Written only when changed: every write restyles the node.
+    const tab = made ? "0" : "-1";
+    if (g.getAttribute("tabindex") !== tab) g.setAttribute("tabindex", tab);
   }
 
   stepped() {
