@@ -4,6 +4,7 @@ const FOCUS_PAD = 28; // CSS px kept free around what the camera frames
 const GLIDE_MS = 320;
 const MAX_ZOOM = 2; // × the legible scale: a small graph is shown large, not huge
 const FOCUS_ZOOM = 1.4; // × the legible scale, at most, when framing part of a graph
+const SCALE_STEP = 2 ** 0.25; // framing part of a graph: FOCUS_ZOOM × legible / 2^(j/4)
 
 /* The view is a centre (x, y) in the layout's viewBox units and a scale s (CSS px per unit).
    The SVG is drawn whole at a raster scale and moved as a composited layer (a CSS transform):
@@ -64,7 +65,7 @@ class Camera {
     } else {
       const focus = this.focusBoxes(variant);
       if (focus && !switched && this.keeps(focus.own, legible)) return; // in view, or soon
-      if (focus) target = this.around(focus, legible, whole);
+      if (focus) target = this.around(focus, legible, whole, switched);
       else target = switched || !this.view ? this.centred(all, whole) : this.destination();
     }
     this.moveTo(target, instant || switched);
@@ -95,10 +96,10 @@ class Camera {
      step acts on; else the step's nodes at the legible scale, the view pulled toward those
      edges as far as keeps the nodes in view. Nodes too far apart even for that are framed
      anyway when few (all in view); a step about more than three is shown as the overview. */
-  around({ near, acting, own, count }, legible, whole) {
+  around({ near, acting, own, count }, legible, whole, switched) {
     for (const box of [near, acting]) {
       const s = this.fitScale(box);
-      if (s >= legible) return this.centred(box, Math.min(s, legible * FOCUS_ZOOM));
+      if (s >= legible) return this.centred(box, this.steady(s, legible, switched));
     }
     const fitOwn = this.fitScale(own);
     if (fitOwn < legible) {
@@ -112,6 +113,19 @@ class Camera {
     const x = toward(acting.x + acting.w / 2, own.x, own.w, W);
     const y = toward(acting.y + acting.h / 2, own.y, own.h, H);
     return this.centred({ x, y, w: 0, h: 0 }, legible);
+  }
+
+  /* The scale to frame a box at, given the scale it just fits at (legible or more): the scale
+     the camera comes to rest at, while that is legible and the box fits there; else the
+     largest step of a ladder down from FOCUS_ZOOM × legible at which it fits (legible at
+     least). A new scale draws the whole SVG again and lays every label in it out anew (30-50
+     ms at 500 nodes): steps one after another keep one scale, not one each. */
+  steady(fit, legible, switched) {
+    const top = legible * FOCUS_ZOOM;
+    const v = this.destination();
+    if (v && !switched && v.s >= legible && v.s <= Math.min(fit, top)) return v.s;
+    const down = Math.ceil(Math.log(top / Math.min(fit, top)) / Math.log(SCALE_STEP) - 1e-9);
+    return Math.max(legible, top / SCALE_STEP ** down);
   }
 
   /* Boxes in viewBox units around what the step acts on: its nodes with their neighbours and
