@@ -28,12 +28,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from browser import CHROMIUM_ARGS, chromium_path
 from player import tree
 
+# The widget's element sits in a box as wide as JupyterLab 4's output area in its default
+# layout (file browser open): the viewport less 432 px, 934 × 614 px for the player at
+# 1366×768 (1,488 at 1920×1080), as measured in the JupyterLab that
+# tests/test_stepper_browser.py starts. A box as wide as the page gave its stage 924 px where
+# JupyterLab gives 633, and another layout direction.
 PAGE = """<!doctype html><meta charset="utf-8"><style>{css}</style><body>
 <script type="application/json" id="state">{state}</script>
 <script type="module">{module}
 const state = JSON.parse(document.getElementById("state").textContent);
+const area = document.createElement("div");
+area.style.width = "calc(100vw - 432px)";
 const el = document.createElement("div");
-document.body.append(el);
+area.append(el);
+document.body.append(area);
 const start = performance.now();
 render({{ model: localModel(state), el }});
 await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
