@@ -93,6 +93,29 @@ def test_hovering_an_edge_in_backward_shows_what_it_carries(lesson_page):
     assert tip.inner_text() == "leaf tensor x, value 2.0, grad None"
 
 
+def test_an_edge_is_hovered_a_few_pixels_beside_its_line(lesson_page):
+    page = lesson_page
+    page.evaluate("window.autoviz.goto(8)")
+    # 4 CSS px off the middle of e1's line, across it: inside its unpainted 12 px hit stroke
+    x, y = page.evaluate(
+        """() => {
+        const path = document.querySelector('svg.av-svg:not([style*="none"]) g#e1 > path');
+        const m = path.getScreenCTM();
+        const at = (d) => {
+          const p = path.getPointAtLength(d);
+          return [p.x * m.a + m.e, p.y * m.d + m.f];
+        };
+        const half = path.getTotalLength() / 2;
+        const [a, b] = [at(half - 1), at(half + 1)];
+        const [cx, cy] = at(half);
+        const n = Math.hypot(b[0] - a[0], b[1] - a[1]);
+        return [cx - 4 * (b[1] - a[1]) / n, cy + 4 * (b[0] - a[0]) / n];
+    }"""
+    )
+    page.mouse.move(x, y)
+    assert page.locator(".av-tip").inner_text().startswith("gradient to w: ")
+
+
 def test_every_node_is_labelled_focusable_and_opens_its_card_by_keyboard(lesson_page):
     page = lesson_page
     page.evaluate("window.autoviz.goto(11)")
