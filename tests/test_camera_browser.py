@@ -267,3 +267,44 @@ def test_a_pinch_zooms_about_the_fingers(browser, pages):
         assert point(after, 300, 200) == pytest.approx(point(before, 300, 200), abs=1)
     finally:
         context.close()
+
+
+# Every entry in turn, counting the times the SVG is drawn at a new scale (each lays out every
+# label again: tens of ms at 500 nodes); the current step's nodes stay legible throughout.
+COUNT_RESCALES = """
+(minPx) => {
+  const player = window.autoviz.player;
+  let rescales = 0;
+  let last = player.picture.shown.raster;
+  let small = 0;
+  for (let i = 1; i < player.data.steps.length; i++) {
+    player.goto(i);
+    const variant = player.picture.shown;
+    if (variant.raster !== last) rescales++;
+    last = variant.raster;
+    const nodes = [...variant.svg.querySelectorAll('g.node.current')];
+    if (nodes.length === 1 && player.camera.view.s * player.data.fontSize < minPx - 0.01) small++;
+  }
+  return {rescales, small};
+}
+"""
+
+
+@pytest.mark.parametrize("screen", sorted(SCREENS))
+def test_stepping_a_large_graph_keeps_one_scale(browser, tmp_path, pure_engine, screen):
+    import autoviz
+
+    terms = 84  # x_i * w_i summed pairwise: 502 nodes, 672 steps, as benchmarks/player.py
+    xs = [autoviz.tensor(0.1 * (i % 7 + 1), requires_grad=True) for i in range(terms)]
+    ws = [autoviz.tensor(0.5 - 0.1 * (i % 5), requires_grad=True) for i in range(terms)]
+    with autoviz.trace() as tl:
+        level = [x * w for x, w in zip(xs, ws, strict=True)]
+        while len(level) > 1:
+            pairs = range(0, len(level) - 1, 2)
+            level = [level[i] + level[i + 1] for i in pairs] + level[len(level) // 2 * 2 :]
+        level[0].backward()
+    context, page = open_player(browser, tl.save_html(tmp_path / "tree.html"), screen)
+    found = page.evaluate(COUNT_RESCALES, 12)
+    context.close()
+    assert found["small"] == 0
+    assert found["rescales"] <= 6, found  # 109 at 1366×768, 24 at 1920×1080, when each took its own
