@@ -9,6 +9,7 @@ from pathlib import Path
 from ..render.labels import visible_data
 from ..tracing import explain
 from ..tracing.iterations import iterations, plotted
+from ..tracing.timeline import collector_paused
 from .deltas import Deltas, step_deltas
 from .details import details
 
@@ -30,6 +31,7 @@ class Bundle:
     frames: object
 
 
+@collector_paused()  # what it makes stays alive: the collector would only walk it
 def build(
     tl,
     *,

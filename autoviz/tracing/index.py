@@ -8,6 +8,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from .model import PERSISTENT, Node
+from .timeline import collector_paused
 
 
 @dataclass
@@ -125,5 +126,6 @@ def index_of(tl) -> TimelineIndex:
     found = tl.__dict__.get("_index")
     nodes, edges, steps = tl.nodes, tl.edges, tl.steps  # builds a pending timeline first
     if found is None or found.size != (len(nodes), len(edges), len(steps)):
-        found = tl.__dict__["_index"] = TimelineIndex(tl)
+        with collector_paused():  # two thirds of its time in a long timeline, freeing nothing
+            found = tl.__dict__["_index"] = TimelineIndex(tl)
     return found
