@@ -6,10 +6,10 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..collector import collector_paused
 from ..render.labels import visible_data
 from ..tracing import explain
 from ..tracing.iterations import iterations, plotted
-from ..tracing.timeline import collector_paused
 from .deltas import Deltas, step_deltas
 from .details import details
 

@@ -7,8 +7,8 @@ is the size of the graph, not of the whole timeline: exports stay linear in its 
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
+from ..collector import collector_paused
 from .model import PERSISTENT, Node
-from .timeline import collector_paused
 
 
 @dataclass
