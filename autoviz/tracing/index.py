@@ -40,10 +40,12 @@ class TimelineIndex:
         self.graph_of_step = [s.details.get("graph", 0) for s in steps]
         self.parts: dict[int, GraphPart] = {}
         self.history: dict = {}  # node id -> field -> ([step], [value]), steps ascending
+        part = None
         for k, (step, g) in enumerate(zip(steps, self.graph_of_step, strict=True)):
-            part = self._part(g)
+            if part is None or part.number != g:  # a graph's steps come one after another
+                part = self._part(g)
             part.steps.append(k)
-            if step.phase == "backward" and part.first_backward is None:
+            if part.first_backward is None and step.phase == "backward":
                 part.first_backward = k
             for node_id, name, value in step.changes:
                 ks, values = self.history.setdefault(node_id, {}).setdefault(name, ([], []))
