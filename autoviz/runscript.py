@@ -1,6 +1,7 @@
 """Run a user's script under the tracer, as the classroom commands do; keep what it traced."""
 
 import ast
+import atexit
 import builtins
 import contextlib
 import importlib.util
@@ -37,12 +38,14 @@ class Run:
 ENGINES = ("auto", "autoviz", "torch")
 
 
-def run_script(path, args=(), engine: str = "autoviz") -> Run:
+def run_script(path, args=(), engine: str = "autoviz", exiting: bool = False) -> Run:
     """Run `path` as `python path args...` would (`__main__`, its folder on sys.path), traced.
 
     engine "autoviz": on autoviz's engine, `import torch` included (as_torch); "torch": real
     PyTorch through the bridge; "auto": torch for a script that imports it where it is
-    installed, else autoviz.
+    installed, else autoviz. `exiting`: the process ends after this run (the CLI); its exit
+    then clears the script's globals, after the atexit handlers the script registered, as
+    Python clears `__main__`'s: a file the script left open is flushed and closed.
     """
     script = Path(path)
     if not script.is_file():
@@ -50,6 +53,8 @@ def run_script(path, args=(), engine: str = "autoviz") -> Run:
         raise ScriptError(f"cannot run {str(path)!r}: it {problem}; give the path of a .py file")
     engine = choose_engine(script, engine)
     namespace = _main_namespace(script)
+    if exiting:  # registered first, so it runs after the script's own handlers
+        atexit.register(_release, namespace)
     tracer = _tracer(engine, namespace)
     saved_argv, saved_path, saved_cwd = sys.argv[:], sys.path[:], os.getcwd()
     sys.argv = [str(script), *args]
@@ -68,6 +73,13 @@ def run_script(path, args=(), engine: str = "autoviz") -> Run:
         with contextlib.suppress(OSError):  # the script may have moved away with os.chdir
             os.chdir(saved_cwd)
     return Run(tl, error, "" if error is None else user_traceback(error, script), engine)
+
+
+def _release(namespace: dict) -> None:
+    """Drop a script's globals, the latest bound first, so a finalizer still finds the
+    modules the script imported before it (a `__del__` that logs with `sys`)."""
+    for name in reversed(list(namespace)):
+        namespace.pop(name, None)
 
 
 def exit_code(error: BaseException) -> int:

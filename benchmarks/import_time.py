@@ -27,6 +27,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="5 rounds instead of 9")
     args = parser.parse_args()
     rounds = 5 if args.quick else 9
+    harness.compile_package()
     times = {m: [] for m in MODULES}
     for r in range(rounds):
         for module in MODULES[r % 3 :] + MODULES[: r % 3]:

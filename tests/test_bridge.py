@@ -532,3 +532,16 @@ def test_ops_after_an_optimizer_step_that_raised_are_recorded_again():
         y = w * 3  # noqa: F841 (its name is what is checked)
     assert "y" in by_name(tl[-1])
     assert tl.steps[-1].phase == "forward" and tl.steps[-1].source.text.startswith("y = w * 3")
+
+
+def test_trace_torch_restores_the_collectors_settings_after_an_error():
+    import contextlib
+    import gc
+
+    before = gc.get_threshold()
+    with contextlib.suppress(RuntimeError), autoviz.trace_torch():
+        inside = gc.get_threshold()
+        w = torch.ones(2, requires_grad=True)
+        (w * 2).sum().backward()
+        (w @ torch.ones(3)).backward()  # a shape mismatch: the block raises
+    assert inside[2] > 10**6 and gc.get_threshold() == before

@@ -621,3 +621,43 @@ def test_every_option_has_help_text(command):
             assert option not in text
             continue
         assert option in text and words in text, option
+
+
+ENDS_AS_PYTHON_WOULD = """
+import atexit
+import sys
+
+import autoviz as torch
+
+class Finalized:
+    def __del__(self):
+        sys.stderr.write("finalized\\n")  # needs the script's `sys` still bound
+
+keep = Finalized()
+log = open("log.txt", "w")  # never closed: Python flushes it when the script's globals go
+saved = open("saved.txt", "w")
+
+def save():
+    saved.write(f"loss {loss.item()}\\n")  # an exit handler reads the script's globals
+    saved.close()
+
+atexit.register(save)
+w = torch.ones(3, requires_grad=True)
+loss = (w * 2).sum()
+loss.backward()
+log.write("written, never closed\\n")
+"""
+
+
+@pytest.mark.parametrize("command", ["html", "render"])
+def test_a_script_ends_as_it_would_under_python(tmp_path, command, pure_engine):
+    """The process's exit runs the script's atexit handlers with its globals, then drops those
+    globals, latest first: a file it left open is flushed, finalizers find what they import."""
+    script = tmp_path / "ends.py"
+    script.write_text(ENDS_AS_PYTHON_WOULD, encoding="utf-8")
+    suffix = ".html" if command == "html" else ".svg"
+    result = run_cli(command, str(script), "-o", str(tmp_path / f"out{suffix}"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "log.txt").read_text() == "written, never closed\n"
+    assert (tmp_path / "saved.txt").read_text() == "loss 6.0\n"
+    assert result.stderr.count("finalized") == 1 and "Error" not in result.stderr

@@ -9,9 +9,11 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import autoviz
-from autoviz.render.labels import MAX_ROW, escape, visible
+from autoviz.render.labels import MAX_ROW, escape, visible, visible_data, visible_lines
 from autoviz.tracing.model import Graph, Node
 from conftest import mlp_timeline
 
@@ -187,3 +189,34 @@ def test_ids_that_are_not_plain_names_are_refused_before_dot():
     node = Node(id='n1" URL="javascript:alert(1)', kind="leaf", name="x")
     with pytest.raises(ValueError, match="cannot draw a node with id"):
         autoviz.draw(Graph(nodes=[node])).source  # noqa: B018
+
+
+_TEXT = st.text(st.characters(exclude_categories=()))  # lone surrogates too
+_JSON = st.recursive(
+    st.none() | st.integers() | st.floats(allow_nan=False) | _TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_TEXT, inner, max_size=4),
+    max_leaves=12,
+)
+
+
+def _strings(data):
+    """Every string in JSON-like data, keys included, in order."""
+    if isinstance(data, str):
+        return [data]
+    if isinstance(data, dict):
+        return [s for k, v in data.items() for s in [k, *_strings(v)]]
+    if isinstance(data, list):
+        return [s for v in data for s in _strings(v)]
+    return []
+
+
+@settings(max_examples=200, deadline=None)
+@given(_JSON)
+def test_player_data_has_every_string_made_visible(data):
+    """The player's data: each string (keys too) as visible_lines writes it, whatever the
+    characters, and the same JSON otherwise; fast when nothing needs spelling out."""
+    shown = visible_data(data)
+    assert _strings(shown) == [visible_lines(s) for s in _strings(data)]
+    assert all(line.isprintable() for s in _strings(shown) for line in s.split("\n"))
+    if all(s == visible_lines(s) for s in _strings(data)):
+        assert json.dumps(shown) == json.dumps(data)

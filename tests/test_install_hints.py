@@ -123,7 +123,7 @@ def test_the_distribution_name_is_not_autoviz():
     assert 'name = "autoviz-autograd"' in (ROOT / "pyproject.toml").read_text("utf-8")
     assert metadata.distribution(DISTRIBUTION).read_text("top_level.txt") in (None, "autoviz\n")
     scripts = metadata.distribution(DISTRIBUTION).entry_points.select(group="console_scripts")
-    assert [(e.name, e.value) for e in scripts] == [("autoviz", "autoviz.cli:main")]
+    assert [(e.name, e.value) for e in scripts] == [("autoviz", "autoviz.cli:console")]
 
 
 def test_the_printed_hints_are_real_commands(tmp_path):

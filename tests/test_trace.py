@@ -1,5 +1,6 @@
 """autoviz.trace(): the Timeline's steps, values, names, state changes and JSON."""
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -430,3 +431,29 @@ def test_module_made_inside_the_trace_shows_its_initialised_parameters():
     nodes = {n.name: n for n in tl.nodes}
     assert nodes["lin.weight"].value == lin.weight.detach().numpy().tolist()
     assert nodes["lin.bias"].value == lin.bias.detach().numpy().tolist()
+
+
+@pytest.mark.parametrize("raises", [False, True])
+def test_tracing_holds_back_only_the_oldest_generation_and_restores_it(raises):
+    """While a block is traced, young cyclic garbage is still collected and the oldest
+    generation (the recording) is not; the collector's settings come back, even after an error."""
+    import gc
+    import weakref
+
+    class Cycle:
+        pass
+
+    before = gc.get_threshold()
+    young = None
+    with contextlib.suppress(ZeroDivisionError), autoviz.trace():
+        inside = gc.get_threshold()
+        cycle = Cycle()
+        cycle.me = cycle
+        young = weakref.ref(cycle)
+        del cycle
+        gc.collect(1)  # what the collector does on its own while the block runs
+        assert young() is None
+        if raises:
+            raise ZeroDivisionError("the block raised")
+    assert inside[:2] == before[:2] and inside[2] > 10**6
+    assert gc.get_threshold() == before

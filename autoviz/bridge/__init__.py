@@ -38,10 +38,16 @@ class trace_torch:
     def __enter__(self):
         import sys
 
+        from ..collector import oldest_generation_paused
         from .recorder import TorchRecorder
 
         self.recorder = TorchRecorder(sys._getframe(1))
+        self.paused = oldest_generation_paused()
+        self.paused.__enter__()
         return self.recorder.start()
 
     def __exit__(self, kind, error, tb) -> None:
-        self.recorder.stop(error)
+        try:
+            self.recorder.stop(error)
+        finally:
+            self.paused.__exit__(None, None, None)

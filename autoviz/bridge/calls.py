@@ -2,7 +2,7 @@
 
 import torch
 
-from .view import ACCUMULATE_GRAD, Unseen, tensor_preview
+from .values import ACCUMULATE_GRAD, Unseen, tensor_preview
 
 _BACKWARD = (torch.Tensor.backward, torch.autograd.backward, torch.autograd.grad)
 _INPLACE_DUNDERS = frozenset(
@@ -10,6 +10,7 @@ _INPLACE_DUNDERS = frozenset(
 )
 
 _KINDS = {}
+_NUMBERS = (int, float)  # a tuple: isinstance with a union is slower, per call
 _STATE_CHANGES = {"retain_grad": "retain", "detach": "detach", "requires_grad_": "requires_grad_"}
 
 
@@ -64,7 +65,7 @@ def positional_constants(nexts, args) -> list | None:
         return None
     for arg, (child, _) in zip(args, nexts, strict=True):
         if child is None:
-            constant = isinstance(arg, int | float) or (
+            constant = isinstance(arg, _NUMBERS) or (
                 isinstance(arg, torch.Tensor) and not arg.requires_grad
             )
             if not constant:

@@ -2,6 +2,7 @@
 graph's nodes see torch's engine run backward. It logs the records autoviz's recorder logs, so
 tracing.builder turns them into steps and captions the same way."""
 
+import functools
 import inspect
 import sys
 from functools import partial
@@ -28,7 +29,8 @@ from .calls import (
 )
 from .modules import ModuleMap
 from .saved import saved_arguments, saved_tensors
-from .view import ACCUMULATE_GRAD, TorchView, Unseen, keep_gradient, tensor_preview
+from .values import ACCUMULATE_GRAD, Unseen, keep_gradient, tensor_preview
+from .view import TorchView
 
 # Frames inside these are skipped when finding the user's line: autoviz, and torch's own Python
 # (nn.Module.__call__, F.linear, optimizers), so a step points at `out = net(x)`.
@@ -395,7 +397,7 @@ class TorchRecorder:
     # -- backward ----------------------------------------------------------------------------------
     def _backward(self, func, args, kwargs):
         _, src = self._where()
-        bound = inspect.signature(func).bind(*args, **kwargs).arguments
+        bound = _signature(func).bind(*args, **kwargs).arguments
         if func is torch.Tensor.backward:
             roots, grads = [bound["self"]], [bound.get("gradient")]
         else:
@@ -490,6 +492,12 @@ def _zero_grad_frame():
             return frame
         frame = frame.f_back
     return None
+
+
+@functools.cache
+def _signature(func) -> inspect.Signature:
+    """backward's signature, read once (inspect builds it anew each time it is asked)."""
+    return inspect.signature(func)
 
 
 def _is_internal(code) -> bool:

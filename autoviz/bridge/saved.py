@@ -2,14 +2,14 @@
 
 import torch
 
+from .values import tensor_preview
+
 SAVED_PREFIX = "_saved_"
 _ATTRIBUTES = {}  # node type -> its _saved_* attribute names (dir() is slow: ask once per type)
 
 
 def saved_tensors(fn) -> list:
     """[{"name", "shape", "value"}] per saved tensor of `fn`; empty once backward freed them."""
-    from .view import tensor_preview
-
     names = _ATTRIBUTES.get(type(fn))
     if names is None:
         names = _ATTRIBUTES[type(fn)] = _attributes(fn)

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..collector import collector_paused
 from ..render.labels import visible_data
 from ..tracing import explain
 from ..tracing.iterations import iterations, plotted
@@ -30,6 +31,7 @@ class Bundle:
     frames: object
 
 
+@collector_paused()  # what it makes stays alive: the collector would only walk it
 def build(
     tl,
     *,

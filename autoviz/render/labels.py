@@ -2,6 +2,7 @@
 rows shortened. One escape for DOT labels, SVG frames, animations and the player alike."""
 
 import html
+import json
 import re
 
 # Longer rows of a label are shortened with an ellipsis (the full text goes in the tooltip):
@@ -57,6 +58,7 @@ def tooltip(rows: list) -> str:
 
 
 _LINE = re.compile(r"[^\n]+")
+_OTHER_ESCAPE = re.compile(r'\\[^"n]')  # in JSON text whose escaped backslashes are removed
 
 
 def visible_lines(text: str) -> str:
@@ -68,12 +70,24 @@ def visible_lines(text: str) -> str:
 
 def visible_data(data):
     """JSON-like `data` with every string made visible line by line (see `visible_lines`)."""
+    # Usually nothing needs it, which its JSON text tells at C speed: printable, and no escape
+    # but a newline's or a quote's (JSON writes every other control character as one).
+    try:
+        text = json.dumps(data, ensure_ascii=False).replace("\\\\", "")
+    except (TypeError, ValueError):  # not JSON (a numpy number): look at each string
+        return _visible_data(data)
+    if text.isprintable() and not _OTHER_ESCAPE.search(text):
+        return data
+    return _visible_data(data)
+
+
+def _visible_data(data):
     if type(data) is list and all(type(v) is int for v in data):
         return list(data)  # a player step's changes: slot and string numbers, most of the data
     if isinstance(data, str):
         return visible_lines(data)
     if isinstance(data, dict):
-        return {visible_lines(k): visible_data(v) for k, v in data.items()}
+        return {visible_lines(k): _visible_data(v) for k, v in data.items()}
     if isinstance(data, list | tuple):
-        return [visible_data(v) for v in data]
+        return [_visible_data(v) for v in data]
     return data

@@ -90,13 +90,22 @@ _HEADERS = ("for ", "async for ", "while ", "with ", "async with ", "def ", "asy
 
 def code_lines(tl) -> tuple[list, list]:
     """The code panel's rows, each file's in source order under its label, and each step's
-    index into them (None for a step without a line)."""
+    index into them (None for a step without a line). Made once per timeline: the player,
+    its panels and its inspector all ask."""
+    found = tl.__dict__.get("_code_lines")
+    if found is None or len(found[1]) != len(tl.steps):
+        found = tl.__dict__["_code_lines"] = _code_lines(tl)
+    return found
+
+
+def _code_lines(tl) -> tuple[list, list]:
     files, lines = {}, {}  # file -> order of first use; (file, line) -> (text, role)
-    for step in tl.steps:
-        src = step.source
+    # Steps made at one place share one Source: each place is read once, in order of first use.
+    for source in {id(s.source): s.source for s in tl.steps if s.source is not None}.values():
+        src = source
         while src is not None:
             files.setdefault(src.file, len(files))
-            role = "code" if src is step.source else "context"
+            role = "code" if src is source else "context"
             if lines.get((src.file, src.line), ("", "context"))[1] != "code":
                 lines[(src.file, src.line)] = (src.text, role)
             src = src.caller

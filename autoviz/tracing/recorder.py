@@ -5,6 +5,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..collector import oldest_generation_paused
 from ..engine import Tensor, events
 from ..engine.grad_mode import _state as _grad_mode
 from .naming import StoredNames
@@ -35,14 +36,19 @@ class trace:
 
     def __enter__(self) -> Timeline:
         self.recorder = Recorder(sys._getframe(1), self.namespace)
+        self.paused = oldest_generation_paused()
+        self.paused.__enter__()
         events.add_observer(self.recorder)
         return self.recorder.timeline
 
     def __exit__(self, kind, error, tb) -> None:
         events.remove_observer(self.recorder)
-        if isinstance(error, Exception):  # not Ctrl-C or sys.exit(): the block raised
-            self.recorder.on_error(error)
-        self.recorder.finish()
+        try:
+            if isinstance(error, Exception):  # not Ctrl-C or sys.exit(): the block raised
+                self.recorder.on_error(error)
+            self.recorder.finish()
+        finally:
+            self.paused.__exit__(None, None, None)
 
 
 class Recorder:

@@ -1,24 +1,8 @@
 """A Timeline: one graph plus the ordered steps that built it and flowed gradients through it."""
 
-import contextlib
-import gc
-
+from ..collector import collector_paused
 from .model import PERSISTENT as PERSISTENT  # where the builder finds it
 from .model import Edge, Graph, Node, Step
-
-
-@contextlib.contextmanager
-def collector_paused():
-    """Python's garbage collector off while a block makes many objects that stay alive (a
-    timeline's nodes and steps): it would walk the growing heap again and again, finding
-    nothing to free (a third of a build's time). On again after, whatever happened."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 class Timeline:
