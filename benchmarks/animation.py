@@ -14,8 +14,8 @@ from pathlib import Path
 
 import harness  # before numpy: one BLAS thread
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from player import tree  # the same timelines as the player's benchmark
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from programs import tree  # the same timelines as the player's benchmark
 
 SIZES = (10, 100, 500)
 GIF_UP_TO = 10  # nodes; a GIF rasterises every step, seconds each for bigger graphs

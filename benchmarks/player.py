@@ -26,20 +26,7 @@ from autoviz.render.layout import engine_name, find_engine
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from browser import CHROMIUM_ARGS, chromium_path
 
-
-def tree(n_nodes: int):
-    """x_i * w_i for t terms summed pairwise, then backward: 6t - 2 nodes, a shallow layout."""
-    terms = max(2, round((n_nodes + 2) / 6))
-    xs = [autoviz.tensor(0.1 * (i % 7 + 1), requires_grad=True) for i in range(terms)]
-    ws = [autoviz.tensor(0.5 - 0.1 * (i % 5), requires_grad=True) for i in range(terms)]
-    with autoviz.trace() as tl:
-        level = [x * w for x, w in zip(xs, ws, strict=True)]
-        while len(level) > 1:
-            pairs = range(0, len(level) - 1, 2)
-            level = [level[i] + level[i + 1] for i in pairs] + level[len(level) // 2 * 2 :]
-        level[0].backward()
-    len(tl)  # build the timeline outside the timings
-    return tl
+from programs import tree
 
 
 def generation(tl, frames_sample: int, rounds: int) -> dict:

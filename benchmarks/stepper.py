@@ -26,7 +26,8 @@ from autoviz.export.html import embed_json, player_page
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from browser import CHROMIUM_ARGS, chromium_path
-from player import tree
+
+from programs import tree
 
 # The widget's element sits in a box as wide as JupyterLab 4's output area in its default
 # layout (file browser open): the viewport less 432 px, 934 × 614 px for the player at

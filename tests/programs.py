@@ -42,3 +42,18 @@ def logistic_regression():
         loss = autoviz.nn.functional.cross_entropy(logits, labels)
         loss.backward()
     return tl
+
+
+def tree(n_nodes: int):
+    """x_i * w_i for t terms summed pairwise, then backward: 6t - 2 nodes, a shallow layout."""
+    terms = max(2, round((n_nodes + 2) / 6))
+    xs = [autoviz.tensor(0.1 * (i % 7 + 1), requires_grad=True) for i in range(terms)]
+    ws = [autoviz.tensor(0.5 - 0.1 * (i % 5), requires_grad=True) for i in range(terms)]
+    with autoviz.trace() as tl:
+        level = [x * w for x, w in zip(xs, ws, strict=True)]
+        while len(level) > 1:
+            pairs = range(0, len(level) - 1, 2)
+            level = [level[i] + level[i + 1] for i in pairs] + level[len(level) // 2 * 2 :]
+        level[0].backward()
+    len(tl)  # build the timeline outside the timings
+    return tl

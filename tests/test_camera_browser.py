@@ -5,7 +5,7 @@ import pytest
 from browser import FRAME_CLOCK, QUICK_KEYS
 
 from conftest import lesson_timeline
-from programs import logistic_regression, mlp_training, rebinding_loop
+from programs import logistic_regression, mlp_training, rebinding_loop, tree
 
 PROGRAMS = {
     "lesson": lesson_timeline,
@@ -292,17 +292,7 @@ COUNT_RESCALES = """
 
 @pytest.mark.parametrize("screen", sorted(SCREENS))
 def test_stepping_a_large_graph_keeps_one_scale(browser, tmp_path, pure_engine, screen):
-    import autoviz
-
-    terms = 84  # x_i * w_i summed pairwise: 502 nodes, 672 steps, as benchmarks/player.py
-    xs = [autoviz.tensor(0.1 * (i % 7 + 1), requires_grad=True) for i in range(terms)]
-    ws = [autoviz.tensor(0.5 - 0.1 * (i % 5), requires_grad=True) for i in range(terms)]
-    with autoviz.trace() as tl:
-        level = [x * w for x, w in zip(xs, ws, strict=True)]
-        while len(level) > 1:
-            pairs = range(0, len(level) - 1, 2)
-            level = [level[i] + level[i + 1] for i in pairs] + level[len(level) // 2 * 2 :]
-        level[0].backward()
+    tl = tree(502)  # 502 nodes, 672 steps, as benchmarks/player.py
     context, page = open_player(browser, tl.save_html(tmp_path / "tree.html"), screen)
     found = page.evaluate(COUNT_RESCALES, 12)
     context.close()
