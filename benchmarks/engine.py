@@ -303,7 +303,11 @@ def main() -> None:
     expr_steps = 4_000 if quick else 20_000  # five nodes a step
     chain_nodes = 200_000 if quick else 1_000_000
     n, chain_n, mlp_steps = (5, 3, 10) if quick else (9, 3, 50)
-    notes = [f"{p} is not installed: its column is empty" for p in PEERS if not installed(p)]
+    notes = [
+        f'{p} is not installed: its column is empty (to install it: pip install -e ".[bench]")'
+        for p in PEERS
+        if not installed(p)
+    ]
     workers = {name: Worker(name) for name in ("autoviz", *PEERS) if installed(name)}
     try:
         expr = rounds(workers, "expr", expr_steps, n)
