@@ -42,9 +42,11 @@ class trace_torch:
         from .recorder import TorchRecorder
 
         self.recorder = TorchRecorder(sys._getframe(1))
+        timeline = self.recorder.start()
+        # Only once started: a start() that raised gets no __exit__ to restore the collector.
         self.paused = oldest_generation_paused()
         self.paused.__enter__()
-        return self.recorder.start()
+        return timeline
 
     def __exit__(self, kind, error, tb) -> None:
         try:
