@@ -32,15 +32,16 @@ def _promote() -> None:
         gc.unfreeze()  # and all of them into the oldest generation
 
 
-@contextlib.contextmanager
-def oldest_generation_paused():
+def hold_oldest_generation() -> tuple:
     """While a traced program runs: no collection of the oldest generation, which holds the
     recording (kept alive to the end) and what torch or numpy loaded; each would walk all of
     it (0.7 s in a 2,000-iteration loop). The young generations, where the program's own
-    cyclic garbage dies, are still collected."""
+    cyclic garbage dies, are still collected. Returns the settings to `restore`."""
     thresholds = gc.get_threshold()
     gc.set_threshold(thresholds[0], thresholds[1], _NEVER)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*thresholds)
+    return thresholds
+
+
+def restore(thresholds: tuple) -> None:
+    """The collector's thresholds as `hold_oldest_generation` found them."""
+    gc.set_threshold(*thresholds)

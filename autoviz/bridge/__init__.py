@@ -38,18 +38,19 @@ class trace_torch:
     def __enter__(self):
         import sys
 
-        from ..collector import oldest_generation_paused
+        from ..collector import hold_oldest_generation
         from .recorder import TorchRecorder
 
         self.recorder = TorchRecorder(sys._getframe(1))
         timeline = self.recorder.start()
         # Only once started: a start() that raised gets no __exit__ to restore the collector.
-        self.paused = oldest_generation_paused()
-        self.paused.__enter__()
+        self.thresholds = hold_oldest_generation()
         return timeline
 
     def __exit__(self, kind, error, tb) -> None:
+        from ..collector import restore
+
         try:
             self.recorder.stop(error)
         finally:
-            self.paused.__exit__(None, None, None)
+            restore(self.thresholds)

@@ -2,10 +2,9 @@
 graph's nodes see torch's engine run backward. It logs the records autoviz's recorder logs, so
 tracing.builder turns them into steps and captions the same way."""
 
-import functools
 import inspect
 import sys
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 
 import torch
@@ -494,7 +493,7 @@ def _zero_grad_frame():
     return None
 
 
-@functools.cache
+@cache
 def _signature(func) -> inspect.Signature:
     """backward's signature, read once (inspect builds it anew each time it is asked)."""
     return inspect.signature(func)

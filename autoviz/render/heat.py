@@ -12,6 +12,8 @@ and a node agree.
 
 import math
 
+from ..tracing.text import flatten
+
 # OKLCH L 0.97, 0.88, 0.76, 0.63, 0.50, 0.36 at hue 250 (blue) and 60 (orange).
 NEGATIVE = ("#f5f5f5", "#bfdbf8", "#7fb6ee", "#448dd4", "#0465af", "#023f6f")
 POSITIVE = ("#f5f5f5", "#f1d0b7", "#e0a26f", "#c17429", "#915006", "#5b3106")
@@ -106,6 +108,4 @@ def table(colors: list, shape, border: str) -> str:
 
 def _flatten(value):
     """A preview's known elements as floats."""
-    from ..tracing.text import flatten
-
     return (float(v) for v in flatten(value) if v is not None)

@@ -12,6 +12,7 @@ _POINTS = re.compile(r' (?:points|d)="([^"]*)"')
 _COMMANDS = re.compile(r"[A-Za-z,]")  # path commands and the commas between x and y
 # Inside a node only its <text> elements carry these; escaped label text cannot contain a quote.
 _X = re.compile(r' x="[-\d.]+"')
+_MIDDLE = 'text-anchor="middle"'
 
 
 # A node with a tooltip: both engines wrap its shapes in a link carrying the text.
@@ -48,9 +49,6 @@ def _center(body: str) -> str:
     body = _X.sub(f' x="{center_x(body):.2f}"', body)
     # The engines write only these three anchors: replacing is quicker than a regex.
     return body.replace('text-anchor="start"', _MIDDLE).replace('text-anchor="end"', _MIDDLE)
-
-
-_MIDDLE = 'text-anchor="middle"'
 
 
 def center_x(body: str) -> float:

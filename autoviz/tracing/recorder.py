@@ -5,7 +5,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..collector import oldest_generation_paused
+from ..collector import hold_oldest_generation, restore
 from ..engine import Tensor, events
 from ..engine.grad_mode import _state as _grad_mode
 from .naming import StoredNames
@@ -36,8 +36,7 @@ class trace:
 
     def __enter__(self) -> Timeline:
         self.recorder = Recorder(sys._getframe(1), self.namespace)
-        self.paused = oldest_generation_paused()
-        self.paused.__enter__()
+        self.thresholds = hold_oldest_generation()
         events.add_observer(self.recorder)
         return self.recorder.timeline
 
@@ -48,7 +47,7 @@ class trace:
                 self.recorder.on_error(error)
             self.recorder.finish()
         finally:
-            self.paused.__exit__(None, None, None)
+            restore(self.thresholds)
 
 
 class Recorder:
