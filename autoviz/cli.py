@@ -3,6 +3,7 @@
 import argparse
 import gc
 import os
+import re
 import runpy
 import shlex
 import sys
@@ -21,7 +22,7 @@ def main(argv: list[str] | None = None, exiting: bool = False) -> int:
     if "--" in argv:  # the script's own command line: autoviz html s.py -o a.html -- -n 3
         cut = argv.index("--")
         argv, script_args = argv[:cut], argv[cut + 1 :]
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_bare_quiz(argv))
     args.script_args, args.exiting = script_args, exiting
     if args.command is None:
         parser.print_help()
@@ -38,6 +39,19 @@ def main(argv: list[str] | None = None, exiting: bool = False) -> int:
         # which extra to install. The user's own script reports its errors in runscript.
         print(f"autoviz: error: {error}", file=sys.stderr)
         return getattr(error, "exit_code", 1)  # a script's sys.exit(3) ends autoviz with 3
+
+
+# What `--quiz`'s optional PLAN looks like: anything else after it (the script) is not one.
+_PLAN = re.compile(r"(all|[0-9]+|(count|kinds|every)=[^ ]*)(,[^ ]*)?")
+
+
+def _bare_quiz(argv: list) -> list:
+    """`--quiz lesson.py`: a bare --quiz followed by the script, not a plan called lesson.py."""
+    out = list(argv)
+    for i, arg in enumerate(out[:-1]):
+        if arg == "--quiz" and not _PLAN.fullmatch(out[i + 1]):
+            out[i] = "--quiz="
+    return out
 
 
 def console() -> int:
@@ -200,12 +214,72 @@ def _drawing_options(command, player: bool) -> None:
 
 
 def _player_options(command) -> None:
+    _quiz_options(command, "the page asks the learner")
+    _ghost_option(command)
+
+
+def _quiz_options(command, who: str, default: str = "every question") -> None:
+    from .tracing.quiz import KINDS
+
     command.add_argument(
         "--quiz",
-        action="store_true",
-        help="ask for each gradient before the step that reveals it",
+        nargs="?",
+        const="",
+        metavar="PLAN",
+        help=f"{who} to predict before a step reveals it: shapes, gradient elements, signs, "
+        "masked zeros, broadcast sums, which tensors get a .grad, accumulation, updates. "
+        "PLAN: how many questions and of what kinds, e.g. 8 or kinds=shape,element,which-grad "
+        f"or 8,kinds=shape,sign (kinds: {', '.join(KINDS)}; default: {default})",
     )
-    _ghost_option(command)
+    command.add_argument(
+        "--quiz-every",
+        type=_steps,
+        metavar="N",
+        help="at most one question every N steps (implies --quiz)",
+    )
+
+
+def _steps(text: str) -> int:
+    """--quiz-every: a number of steps >= 1."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of steps >= 1, got {text!r}")
+    return int(text)
+
+
+def _quiz_plan(args, default=None):
+    """The QuizPlan --quiz and --quiz-every ask for (None: no quiz), checked before the script
+    runs."""
+    from .tracing.quiz import parse_plan
+
+    if args.quiz is None and args.quiz_every is None:
+        return default
+    return parse_plan(args.quiz or "", every=args.quiz_every)
+
+
+def _quiz_report(bundle, plan) -> str:
+    """How many questions the page asks, of which kinds; or, plainly, that it asks none."""
+    from collections import Counter
+
+    from .tracing.quiz import KINDS
+
+    asked = Counter(s["quiz"]["kind"] for s in bundle.data["steps"] if s["quiz"])
+    total = sum(asked.values())
+    if total:
+        kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(asked.items(), key=_by_kind))
+        return f"the page asks {total} question{'s' if total != 1 else ''} ({kinds})"
+    if not any(s["phase"] == "backward" for s in bundle.data["steps"]):
+        why = "the script never runs backward(), and the questions are about what it does"
+    elif plan.kinds != KINDS:
+        why = f"none of its steps asks a question of the kinds given ({', '.join(plan.kinds)})"
+    else:
+        why = "none of the steps shown reveals a gradient, a shape or an update to predict"
+    return f"--quiz: the page asks no questions: {why}"
+
+
+def _by_kind(item) -> int:
+    from .tracing.quiz import KINDS
+
+    return KINDS.index(item[0])
 
 
 def _ghost_option(command) -> None:
@@ -246,22 +320,28 @@ def _html(args) -> int:
     from .export.html import SUFFIXES
 
     _writable_file(args.output, SUFFIXES)
-    drawing = _drawing(args)
+    plan, drawing = _quiz_plan(args), _drawing(args)
     run = _traced(args)
-    run.timeline.save_html(
-        args.output, quiz=args.quiz, theme=args.theme, ghost=args.ghost, **drawing
-    )
-    return _done(args, run, f"wrote {args.output}")
+    return _done(args, run, _write_player(args, run, plan, drawing, args.output))
+
+
+def _write_player(args, run, plan, drawing, path: Path) -> str:
+    """Write the player page; what to say: where, and the questions it asks."""
+    from .export.html import bundle_page
+    from .export.playerdata import build
+
+    bundle = build(run.timeline, quiz=plan or False, theme=args.theme, ghost=args.ghost, **drawing)
+    files.write_text(path, bundle_page(bundle))
+    return f"wrote {path}" + (f"\n{_quiz_report(bundle, plan)}" if plan else "")
 
 
 def _present(args) -> int:
     import tempfile
 
-    drawing = _drawing(args)
+    plan, drawing = _quiz_plan(args), _drawing(args)
     run = _traced(args)
     path = Path(tempfile.mkdtemp(prefix="autoviz-")) / f"{args.script.stem}.html"
-    run.timeline.save_html(path, quiz=args.quiz, theme=args.theme, ghost=args.ghost, **drawing)
-    print(f"wrote {path}")
+    print(_write_player(args, run, plan, drawing, path))
     if not _open_in_browser(path):
         print(f"no browser could be opened here: open {path.as_uri()} in a web browser")
     return _done(args, run)
