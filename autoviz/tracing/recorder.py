@@ -381,8 +381,8 @@ def failed_call(frames: list) -> tuple:
     Returns (node, name, tensors, modules): node None for an op, name None when nothing of
     autoviz's raised (a Python error in the user's own code).
     """
+    from ..engine.backward import execute
     from ..engine.function import AccumulateGrad, Node
-    from ..engine.graph import execute
     from .modules import _module_class
 
     backward = [i for i, f in enumerate(frames) if f.f_code is execute.__code__]
