@@ -9,6 +9,7 @@ changed in place) or answer it differently.
 
 import inspect
 import sys
+import threading
 from functools import cache, partial
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from torch.overrides import TorchFunctionMode
 
 from ..tracing.builder import build
 from ..tracing.naming import StoredNames
-from ..tracing.recorder import op_name
+from ..tracing.recorder import note_skipped, op_name
 from ..tracing.symbols import ELEMENTWISE
 from ..tracing.timeline import Timeline
 from ..tracing.updates import update_rule
@@ -89,6 +90,18 @@ class TorchRecorder:
         self.locals = {}  # id(grad_fn) -> local derivatives, found before it ran on a zero
         self.user_globals = {}  # id -> globals of the user's modules seen (a script run by the CLI)
         self.active = False
+        # The mode sees the calls of the thread that entered it only; hooks (modules,
+        # optimizers, backward nodes) see every thread's and record this one's.
+        self.thread = threading.get_ident()
+        self.skipped = {}  # thread name -> hook calls of other threads, not recorded
+
+    def _other_thread(self) -> bool:
+        """Whether a hook runs on another thread (then counted in `skipped`, not recorded)."""
+        if threading.get_ident() == self.thread:
+            return False
+        name = threading.current_thread().name
+        self.skipped[name] = self.skipped.get(name, 0) + 1
+        return True
 
     # -- start and stop ----------------------------------------------------------------------------
     def start(self) -> Timeline:
@@ -127,6 +140,7 @@ class TorchRecorder:
         op_modules = {key: modules.of_stack(stack) for key, stack in self.op_stacks.items()}
         view = TorchView(modules, op_modules, self.saved, self.arguments)
         log, names = self.log, self.names
+        note_skipped(self.timeline, self.skipped, "autoviz.trace_torch()")
         self.timeline._pending = lambda tl: build(tl, log, names, view=view)
         self.log, self.block_frame, self.zeroing, self.callers = [], None, None, {}
 
@@ -388,6 +402,8 @@ class TorchRecorder:
 
     # -- optimizer steps ---------------------------------------------------------------------------
     def _enter_step(self, optimizer, args, kwargs) -> None:
+        if self._other_thread():
+            return
         self.stepping = sys._getframe(1)  # torch's wrapper around the step, until it returns
 
     def _in_step(self) -> bool:
@@ -406,6 +422,8 @@ class TorchRecorder:
         """One update record per parameter the step changed, as autoviz's optimizers send.
         (Still `stepping` meanwhile: this hook runs under the recorder's mode, so the previews'
         own torch calls would be recorded.)"""
+        if self._other_thread():
+            return
         _, src = self._where()
         for group in optimizer.param_groups:
             rule = update_rule(type(optimizer).__name__, group)
@@ -472,25 +490,26 @@ class TorchRecorder:
         """A scalar op about to run on a zero gradient: its local derivatives are not
         contribution / upstream, so run the node on 1 (as autoviz's recorder does)."""
         (upstream,) = grad_outputs
-        if self.active and upstream is not None and upstream.dim() == 0 and upstream == 0:
+        zero = upstream is not None and upstream.dim() == 0 and upstream == 0
+        if self.active and zero and not self._other_thread():
             ones = fn(torch.ones_like(upstream))
             ones = (ones,) if isinstance(ones, torch.Tensor) else ones  # one input: no tuple
             self.locals[id(fn)] = [tensor_preview(g) for g in ones]
 
     def _on_node(self, fn, grad_inputs, grad_outputs) -> None:
-        if self.active:
+        if self.active and not self._other_thread():
             upstream = next((g for g in grad_outputs if g is not None), None)
             grads = [keep_gradient(g) for g in grad_inputs]
             local = self.locals.pop(id(fn), None)
             self.log.append(("node", None, fn, keep_gradient(upstream), grads, local))
 
     def _on_accumulate(self, acc, grad_inputs, grad_outputs) -> None:
-        if self.active:
+        if self.active and not self._other_thread():
             self._accumulated(acc.variable, grad_outputs[0])
 
     def _on_retained(self, t, grad_outputs) -> None:
         # Node pre-hooks run after retain_grad's hook has set t.grad, as autoviz's engine does.
-        if self.active:
+        if self.active and not self._other_thread():
             self._accumulated(t, grad_outputs[0])
 
     def _accumulated(self, t, incoming) -> None:
@@ -500,10 +519,11 @@ class TorchRecorder:
 
     # -- nn.Module forward hooks -------------------------------------------------------------------
     def _enter_module(self, module, args) -> None:
-        self.module_stack.append(module)
+        if not self._other_thread():
+            self.module_stack.append(module)
 
     def _exit_module(self, module, args, output) -> None:
-        if self.module_stack and self.module_stack[-1] is module:
+        if not self._other_thread() and self.module_stack and self.module_stack[-1] is module:
             self.module_stack.pop()
 
 
