@@ -113,6 +113,21 @@ def _parser() -> argparse.ArgumentParser:
     animate.add_argument(
         "--seconds-per-step", type=float, default=1.0, metavar="S", help="default: 1.0"
     )
+    handout = _script_command(
+        commands,
+        "handout",
+        _handout,
+        "write a printable worksheet: its questions beside still pictures of their steps, the "
+        "answers on a page of their own, and a PDF where a PDF engine is installed",
+    )
+    handout.add_argument("-o", "--output", required=True, type=Path, metavar="FILE.html")
+    handout.add_argument(
+        "--pdf",
+        action=argparse.BooleanOptionalAction,
+        help="also write FILE.pdf beside FILE.html (default: where Chromium, WeasyPrint or "
+        "wkhtmltopdf is installed; -o FILE.pdf writes the PDF alone)",
+    )
+    _quiz_options(handout, "the worksheet asks the learner", default="8 questions")
     lessons = commands.add_parser("lessons", help="copy the lesson notebooks into a folder")
     lessons.add_argument(
         "dir",
@@ -343,6 +358,29 @@ def _write_player(args, run, plan, drawing, path: Path) -> str:
     bundle = build(run.timeline, quiz=plan or False, theme=args.theme, ghost=args.ghost, **drawing)
     files.write_text(path, bundle_page(bundle))
     return f"wrote {path}" + (f"\n{_quiz_report(bundle, plan)}" if plan else "")
+
+
+def _handout(args) -> int:
+    from .export import handout
+
+    _writable_file(args.output, handout.SUFFIXES)
+    engine = handout.engine_for(args.output, args.pdf)  # before the script runs, not after
+    plan, drawing = _quiz_plan(args, default=handout.DEFAULT_QUIZ), _drawing(args)
+    run = _traced(args)
+    title = f"Worksheet: {args.script.name}"
+    page, asked = handout.worksheet(
+        run.timeline, quiz=plan, theme=args.theme, title=title, **drawing
+    )
+    said = [f"wrote {p}" for p in handout.write_handout(page, args.output, engine)]
+    if engine is None and args.pdf is None:
+        said.append(f"no PDF engine was found, so no PDF was written: {handout.PDF_HELP}")
+    n = len(asked)
+    said.append(
+        f"the worksheet asks {n} question{'s' if n != 1 else ''}"
+        if n
+        else "--quiz: the worksheet asks no questions: its program gives none to ask"
+    )
+    return _done(args, run, "\n".join(said))
 
 
 def _present(args) -> int:

@@ -151,7 +151,7 @@ def _topic(q: Question, c: Context) -> tuple:
     if len(q.about) < 2:
         return q.kind, q.prompt
     ids = q.about[1] if isinstance(q.about[1], tuple) else (q.about[1],)
-    return q.kind, q.about[0], tuple(c.nodes[i].name for i in ids)
+    return q.kind, q.about[0], tuple(sorted(c.nodes[i].name for i in ids))
 
 
 def _spread(chosen: dict, count: int) -> dict:

@@ -116,6 +116,16 @@ class Timeline:
 
         return add_question(self, step, prompt, answer, hint=hint, why=why, choices=choices)
 
+    def save_handout(self, path, *, quiz=None, pdf=None, theme: str = "default", **options):
+        """Write a printable worksheet (.html, or .pdf): each question beside a still picture
+        of the graph when it is asked, the answers on a page of their own; with an .html path,
+        the PDF beside it where Chromium, WeasyPrint or wkhtmltopdf is installed (`pdf=True`:
+        it must be; False: never). `quiz` as for save_html (default: 8 questions). Returns the
+        paths written."""
+        from ..export.handout import save_handout
+
+        return save_handout(self, path, quiz=quiz, pdf=pdf, theme=theme, **options)
+
     def save_animation(
         self, path, *, theme: str = "default", seconds_per_step: float = 1.0, **options
     ):
