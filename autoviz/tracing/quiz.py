@@ -2,6 +2,7 @@
 step (every answer the program's own number at that step), a teacher's own questions, and the
 plan that picks some of them (how many, of what kinds, how far apart)."""
 
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
 
@@ -733,12 +734,12 @@ def _seed(tl, step, c) -> list:
     nodes = _listed(list({n.name: n for n in nodes}.values()), c, end)
     if len(nodes) < 2:
         return []
-    has = {n.id for n in nodes if c.index.state(n, end).grad is not None}
+    has = {n.id for n in nodes if has_grad(tl, c, n, end)}
     options = tuple(n.name for n in nodes)
     reasons = tuple(
         (n.name, name, mistake(name, name=n.name))
         for n in nodes
-        if (name := _grad_reason(n, n.id in has, c, step.index))
+        if (name := _grad_reason(tl, n, n.id in has, c, step.index, end))
     )
     got = [n.name for n in nodes if n.id in has]
     none = [n.name for n in nodes if n.id not in has]
@@ -790,11 +791,28 @@ def _listed(nodes: list, c, end: int) -> list:
     return [n for n in nodes if n.id in keep]
 
 
-def _grad_reason(node, has: bool, c, k: int) -> str | None:
-    """Which known mistake getting this tensor wrong would be."""
+def has_grad(tl, c, node, k: int) -> bool:
+    """Whether `node`'s .grad is a tensor (not None) after step k, from what the steps did to
+    it: a big tensor's grad is recorded without its numbers, so a None value says nothing."""
+    ks, values = c.index.history.get(node.id, {}).get("grad", ((), ()))
+    i = bisect_right(ks, k)
+    if not i:
+        return node.grad is not None
+    step = tl.steps[ks[i - 1]]
+    if step.kind == "accumulate":
+        return True
+    if step.kind == "zero_grad":  # zero_grad(set_to_none=False) and .grad.zero_() keep zeros
+        return not step.details.get("set_to_none", False)
+    return values[i - 1] is not None
+
+
+def _grad_reason(tl, node, has: bool, c, k: int, end: int) -> str | None:
+    """Which known mistake getting this tensor wrong would be (backward from step k to end)."""
     if has:
         if node.kind == "leaf":
-            return "missed-leaf" if c.grad_before(node.id, k) is None else "missed-earlier-grad"
+            ks = c.index.history.get(node.id, {}).get("grad", ((), ()))[0]
+            reached = any(k < s <= end and tl.steps[s].kind == "accumulate" for s in ks)
+            return "missed-leaf" if reached else "missed-earlier-grad"
         return "missed-retain-grad"
     if node.detached:
         return "grad-on-detached"
@@ -807,12 +825,12 @@ def _grad_reason(node, has: bool, c, k: int) -> str | None:
 
 
 def _zero_grad(tl, step, c) -> list:
-    node_id, field, value = step.changes[0] if step.changes else (None, None, None)
-    if field != "grad" or c.grad_before(node_id, step.index) is None:
+    node_id, field, _ = step.changes[0] if step.changes else (None, None, None)
+    if field != "grad" or not has_grad(tl, c, c.nodes[node_id], step.index - 1):
         return []  # already None: "unchanged" would be right too
     name = c.name(node_id)
     code = step.source.text.strip() if step.source and step.source.text else "zero_grad()"
-    answer = "None" if value is None else "zeros"
+    answer = "None" if step.details.get("set_to_none", False) else "zeros"
     wrong = {"None": "zero-grad-to-none", "zeros": "zero-grad-to-zeros"}
     mistakes = [(o, n, mistake(n)) for o, n in wrong.items() if o != answer]
     mistakes.append(("unchanged", "zero-grad-unchanged", mistake("zero-grad-unchanged")))
