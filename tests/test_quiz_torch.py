@@ -89,6 +89,20 @@ def mlp(T, trace, spy):
     return tl
 
 
+def lesson(T, trace, spy):
+    """The lesson's scalar z = w * x + b: upstream × local, then each leaf's grad."""
+    x = T.tensor(2.0, requires_grad=True)
+    w = T.tensor(3.0, requires_grad=True)
+    b = T.tensor(1.0, requires_grad=True)
+    with trace() as tl:
+        y = w * x
+        z = y + b
+        spy.keep(x=x, w=w, b=b, y=y, z=z)
+        z.backward()
+        spy.backward_done()
+    return tl
+
+
 def broadcast(T, trace, spy):
     """relu(x * w + b): a bias broadcast over rows, relu's dead units, a sum."""
     x = T.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
@@ -169,7 +183,7 @@ def wide_layer(T, trace, spy):
     return tl
 
 
-PROGRAMS = [mlp, broadcast, accumulate, softmax_regression, wide_layer]
+PROGRAMS = [lesson, mlp, broadcast, accumulate, softmax_regression, wide_layer]
 
 
 def run_plain(program) -> Spy:
@@ -267,6 +281,8 @@ def test_every_answer_is_what_torch_computes(program, engine, pure_engine):
         checked += 1
         kinds.add(q.kind)
     assert checked >= min(5, len(asked)), (checked, len(asked))
+    if program is lesson:
+        assert kinds == {"scalar", "which-grad"} and checked == len(asked) == 6
     if program is mlp:  # the issue's program: most kinds, checked
         assert {"shape", "element", "which-grad", "update", "accumulation", "broadcast"} <= kinds
 
