@@ -624,21 +624,6 @@ def _accumulate(tl, step, c) -> list:
     if held and total_arr is not None and incoming_arr is not None:
         found.append(_accumulated(node, total_arr, incoming_arr, _array(before)))
     found.append(_grad_shape(tl, step, c, node))
-    if total_arr is not None and np.any(total_arr):
-        index = _largest(total_arr)
-        found.append(
-            Question(
-                f"After this step, is {node.name}.grad{_index_text(index)} positive, negative "
-                "or zero?",
-                _sign(float(total_arr[index])),
-                kind="sign",
-                form="choice",
-                options=SIGNS,
-                hint=f"{node.name}.grad is what backward has brought {node.name} so far.",
-                why=f"It is {number(float(total_arr[index]))}.",
-                about=("grad_sign", node.id, index),
-            )
-        )
     return found
 
 
