@@ -2,7 +2,8 @@
 
 import numpy as np
 
-from ..engine import higher
+from ..engine import higher, reductions
+from ..engine.function import NO_CONTEXT
 from ..engine.ops import Op, result, unbroadcast
 from ..engine.shape_ops import View
 from ..engine.sums import cascade_sum
@@ -358,3 +359,110 @@ def _nll_loss(node, g):
         )
     unit = NllLoss.backward(node, np.ones((), w.dtype))  # linear in the upstream gradient
     return g * make(np.asarray(unit))
+
+
+class EmbeddingBag(Op):
+    """z[b] = the sum, mean or max of weight's rows at the indices of bag b (each row
+    scaled by its per_sample_weight);  dz/dweight = each bag's gradient added to its rows
+    (divided by the bag's size for the mean; only to the row that was largest for max)."""
+
+    _backward_name = "EmbeddingBagBackward0"
+
+    @staticmethod
+    def forward(
+        ctx, weight, indices=None, bags=None, mode="mean", per_sample=None, padding_idx=None
+    ):
+        out = np.zeros((len(bags), weight.shape[1]), weight.dtype)
+        chosen = np.zeros((len(bags), weight.shape[1]), np.int64)
+        for b, members in enumerate(bags):
+            rows = [i for i in members if padding_idx is None or indices[i] != padding_idx]
+            if not rows:
+                continue
+            picked = weight[indices[rows]]
+            if per_sample is not None:
+                picked = picked * per_sample[rows][:, None]
+            if mode == "max":
+                best = np.argmax(picked, axis=0)
+                chosen[b] = indices[rows][best]
+                out[b] = picked[best, np.arange(picked.shape[1])]
+            else:
+                total = np.zeros(weight.shape[1], weight.dtype)
+                for row in picked:  # one row after another, as PyTorch adds them
+                    total += row
+                out[b] = total / weight.dtype.type(len(rows)) if mode == "mean" else total
+        ctx.info = (np.shape(weight), indices, bags, mode, per_sample, padding_idx, chosen)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, indices, bags, mode, per_sample, padding_idx, chosen = ctx.info
+        full = np.zeros(shape, grad.dtype)
+        for b, members in enumerate(bags):
+            rows = [i for i in members if padding_idx is None or indices[i] != padding_idx]
+            if not rows:
+                continue
+            if mode == "max":
+                full[chosen[b], np.arange(shape[1])] += grad[b]
+                continue
+            g = grad[b] / grad.dtype.type(len(rows)) if mode == "mean" else grad[b]
+            for i in rows:
+                full[indices[i]] += g * per_sample[i] if per_sample is not None else g
+        return full
+
+
+class Trilinear(Op):
+    """z[n, o] = Σ_ij x1[n, i] w[o, i, j] x2[n, j] (the bilinear layer's product);
+    dz/dx1 = Σ_o,j g w x2, dz/dw = Σ_n g x1 x2, dz/dx2 = Σ_o,i g x1 w."""
+
+    _backward_name = "TrilinearBackward0"
+
+    @staticmethod
+    def forward(ctx, x1, w, x2):
+        ctx.save_for_backward(x1, w, x2)
+        return np.einsum("ni,oij,nj->no", x1, w, x2).astype(np.result_type(x1, w, x2))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x1, w, x2 = ctx.saved_tensors
+        need = ctx.needs_input_grad
+        return (
+            np.einsum("no,oij,nj->ni", grad, w, x2) if need[0] else None,
+            np.einsum("no,ni,nj->oij", grad, x1, x2) if need[1] else None,
+            np.einsum("no,ni,oij->nj", grad, x1, w) if need[2] else None,
+        )
+
+
+class NormDim(reductions.Norm):
+    """z = ‖a‖_p along dims, as ATen's at::norm records it (pairwise_distance)."""
+
+    _backward_name = "NormBackward1"
+
+
+class Pdist(Op):
+    """z = ‖x_i - x_j‖_p for every pair of rows i < j;  dz/dx_i = Σ_j g_ij ∂‖d‖/∂d,
+    dz/dx_j = -that, d = x_i - x_j."""
+
+    _backward_name = "PdistBackward0"
+
+    @staticmethod
+    def forward(ctx, x, p=2.0):
+        rows, cols = np.triu_indices(len(x), 1)
+        diff = np.asarray(x[rows] - x[cols], np.float64)
+        ctx.save_for_backward(x)
+        ctx.info = (p, rows, cols)
+        out = reductions.Norm.forward(NO_CONTEXT, diff, p=p, dim=1)
+        return out.astype(np.result_type(x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        p, rows, cols = ctx.info
+        diff = np.asarray(x[rows] - x[cols], np.float64)
+        norm = reductions.Norm.forward(NO_CONTEXT, diff, p=p, dim=1, keepdim=True)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            local = np.sign(diff) if p == 1 else diff * np.abs(diff) ** (p - 2) / norm ** (p - 1)
+        local = np.where(norm == 0, 0, local) * np.asarray(grad, np.float64)[:, None]
+        full = np.zeros(x.shape, np.float64)
+        np.add.at(full, rows, local)
+        np.add.at(full, cols, -local)
+        return full.astype(np.result_type(x))

@@ -1,0 +1,1 @@
+"""The implementations behind `torch.nn.functional`, one module per family of layers."""
