@@ -1,9 +1,11 @@
 """`torch.nn.functional`: the functions behind the layers, recording PyTorch's nodes.
 
-Each family lives in a module of nn/functions/; this module is their one namespace.
+Each family lives in its module of autoviz/engine/ops/ (convolution, pooling, recurrent,
+losses, activations, dropout, normalization, embedding, linear); this module is their one
+namespace, as PyTorch's is.
 """
 
-from .functions.activation import (  # noqa: F401
+from ..engine.ops.activations import (  # noqa: F401
     celu,
     celu_,
     elu,
@@ -41,21 +43,17 @@ from .functions.activation import (  # noqa: F401
     threshold,
     threshold_,
 )
-from .functions.common import REDUCTIONS  # noqa: F401
-from .functions.conv import (  # noqa: F401
+from ..engine.ops.arguments import REDUCTIONS  # noqa: F401
+from ..engine.ops.convolution import (  # noqa: F401
     conv1d,
     conv2d,
     conv3d,
     conv_transpose1d,
     conv_transpose2d,
     conv_transpose3d,
+    pad,
 )
-from .functions.distance import (  # noqa: F401
-    cosine_similarity,
-    pairwise_distance,
-    pdist,
-)
-from .functions.dropout import (  # noqa: F401
+from ..engine.ops.dropout import (  # noqa: F401
     alpha_dropout,
     dropout,
     dropout1d,
@@ -63,14 +61,20 @@ from .functions.dropout import (  # noqa: F401
     dropout3d,
     feature_alpha_dropout,
 )
-from .functions.linear import (  # noqa: F401
+from ..engine.ops.embedding import (  # noqa: F401
+    embedding,
+    embedding_bag,
+    one_hot,
+)
+from ..engine.ops.linear import (  # noqa: F401
     bilinear,
     linear,
 )
-from .functions.loss import (  # noqa: F401
+from ..engine.ops.losses import (  # noqa: F401
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
     cosine_embedding_loss,
+    cosine_similarity,
     cross_entropy,
     gaussian_nll_loss,
     hinge_embedding_loss,
@@ -83,13 +87,15 @@ from .functions.loss import (  # noqa: F401
     multilabel_margin_loss,
     multilabel_soft_margin_loss,
     nll_loss,
+    pairwise_distance,
+    pdist,
     poisson_nll_loss,
     smooth_l1_loss,
     soft_margin_loss,
     triplet_margin_loss,
     triplet_margin_with_distance_loss,
 )
-from .functions.normalization import (  # noqa: F401
+from ..engine.ops.normalization import (  # noqa: F401
     batch_norm,
     group_norm,
     instance_norm,
@@ -98,10 +104,7 @@ from .functions.normalization import (  # noqa: F401
     normalize,
     rms_norm,
 )
-from .functions.padding import (  # noqa: F401
-    pad,
-)
-from .functions.pooling import (  # noqa: F401
+from ..engine.ops.pooling import (  # noqa: F401
     adaptive_avg_pool1d,
     adaptive_avg_pool2d,
     adaptive_avg_pool3d,
@@ -126,11 +129,6 @@ from .functions.pooling import (  # noqa: F401
     max_unpool1d,
     max_unpool2d,
     max_unpool3d,
-)
-from .functions.sparse import (  # noqa: F401
-    embedding,
-    embedding_bag,
-    one_hot,
 )
 
 

@@ -4,9 +4,9 @@ import math
 
 import numpy as np
 
+from ...engine.ops.arguments import ntuple
 from .. import functional as F
 from .. import init
-from ..functions.common import ntuple
 from ..parameter import Parameter
 from .linear import factory_dtype
 from .module import Module

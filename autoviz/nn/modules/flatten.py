@@ -1,6 +1,6 @@
 """Flatten and Unflatten: merge axes into one, or split one into several."""
 
-from ...engine import functional as _F
+from ... import engine as _F
 from .module import Module
 
 

@@ -1,7 +1,7 @@
 """Loss layers: each remembers its options and calls its nn.functional loss."""
 
+from ...engine.ops.arguments import legacy_reduction
 from .. import functional as F
-from ..functions.common import legacy_reduction
 from .distance import PairwiseDistance
 from .module import Module
 

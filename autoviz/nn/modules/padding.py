@@ -1,7 +1,7 @@
 """Padding layers: zeros or a constant, reflection, replication and circular padding."""
 
+from ...engine.ops.arguments import ntuple
 from .. import functional as F
-from ..functions.common import ntuple
 from .module import Module
 
 

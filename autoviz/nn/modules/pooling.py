@@ -1,7 +1,7 @@
 """Pooling layers: max, average, adaptive, power-average pooling and max unpooling."""
 
+from ...engine.ops.arguments import ntuple
 from .. import functional as F
-from ..functions.common import ntuple
 from .module import Module
 
 

@@ -13,57 +13,25 @@ import warnings
 
 import numpy as np
 
-from ...engine import functional as _F
+from ... import engine as _F
+from ...engine.ops.recurrent import (
+    MkldnnRnnLayer,
+    TransposeInplace,
+    gru_step,
+    index_select,
+    lstm_layer,
+    lstm_step,
+    rnn_step,
+    unsafe_chunk,
+)
 from ...engine.tensor import make
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
-from ..rnn_ops import MkldnnRnnLayer, TransposeInplace, UnsafeSplitPiece, index_select, lstm_layer
 from .linear import factory_dtype
 from .module import Module
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
-
-
-def unsafe_chunk(t, chunks: int, dim: int = 1):
-    """The gate pieces of t along dim, recorded as PyTorch's unsafe_chunk."""
-    size = t.shape[dim] // chunks
-    before = (slice(None),) * dim
-    return [
-        UnsafeSplitPiece.apply(t, key=(*before, slice(k * size, (k + 1) * size)))
-        for k in range(chunks)
-    ]
-
-
-# -- one step of each cell, as ATen's RNN.cpp computes it --------------------------------------
-def rnn_step(pre, h, w_hh, b_hh, nonlinearity):
-    """h' = act(h W_hhᵀ + b_hh + pre), pre the input's projection."""
-    total = F.linear(h, w_hh, b_hh) + pre
-    return total.tanh() if nonlinearity == "tanh" else total.relu()
-
-
-def lstm_step(pre, h, c, w_hh, b_hh, w_hr=None):
-    """The LSTM cell: gates i, f, g, o from h W_hhᵀ + b_hh + pre; c' = f c + i g;
-    h' = o tanh(c') (projected by W_hr when the layer has proj_size)."""
-    gates = F.linear(h, w_hh, b_hh) + pre
-    i, f, g, o = unsafe_chunk(gates, 4)
-    i, f, g, o = i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()
-    c_next = f * c + i * g
-    h_next = o * c_next.tanh()
-    if w_hr is not None:
-        h_next = F.linear(h_next, w_hr)
-    return h_next, c_next
-
-
-def gru_step(pre, h, w_hh, b_hh):
-    """The GRU cell: r = σ(hr + ir), z = σ(hz + iz), n = tanh(in + r ⊙ hn),
-    h' = (h - n) ⊙ z + n."""
-    ir, iz, i_n = unsafe_chunk(pre, 3)
-    hr, hz, hn = unsafe_chunk(F.linear(h, w_hh, b_hh), 3)
-    r = (hr + ir).sigmoid()
-    z = (hz + iz).sigmoid()
-    n = (i_n + hn * r).tanh()
-    return (h - n) * z + n
 
 
 class RNNBase(Module):

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ...engine import functional as _F
+from ... import engine as _F
 from ...engine.tensor import Tensor
 
 

@@ -4,10 +4,10 @@ from collections import namedtuple
 
 import numpy as np
 
-from ...engine import shape_ops
-from ...engine.ops import Op
+from ...engine.ops.base import Op
+from ...engine.ops.indexing import CopySlices
+from ...engine.ops.recurrent import index_select
 from ...engine.tensor import Tensor, make, tensor
-from ..rnn_ops import index_select
 
 PackedSequence_ = namedtuple(
     "PackedSequence_", ["data", "batch_sizes", "sorted_indices", "unsorted_indices"]
@@ -135,7 +135,7 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
     out = make(np.full((steps, batch, *data.shape[1:]), padding_value, data._data.dtype))
     start = 0
     for t, n in enumerate(sizes):
-        out = shape_ops.CopySlices.apply(out, data[start : start + n], key=(t, slice(0, n)))
+        out = CopySlices.apply(out, data[start : start + n], key=(t, slice(0, n)))
         start += n
     lengths = np.array([sum(1 for n in sizes if n > b) for b in range(batch)], np.int64)
     if batch_first:
@@ -162,7 +162,7 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
         n = len(seq)
         rows = slice(0, n) if padding_side == "right" else slice(longest - n, longest)
         key = (i, rows) if batch_first else (rows, i)
-        out = shape_ops.CopySlices.apply(out, seq, key=key)
+        out = CopySlices.apply(out, seq, key=key)
     return out
 
 

@@ -2,10 +2,80 @@
 
 import numpy as np
 
-from ...engine.grad_mode import no_grad
-from ...engine.tensor import make
-from .. import ops
-from .common import dtype_word
+from ..grad_mode import no_grad
+from ..tensor import make
+from .arguments import dtype_word
+from .base import Op
+
+
+class Embedding(Op):
+    """z = weight[indices];  dz/dweight = the gradient rows added at their indices (none at
+    padding_idx)."""
+
+    _backward_name = "EmbeddingBackward0"
+
+    @staticmethod
+    def forward(ctx, weight, indices=None, padding_idx=None):
+        ctx.info = (np.shape(weight), indices, padding_idx)
+        return np.asarray(np.asarray(weight)[indices])
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, indices, padding_idx = ctx.info
+        full = np.zeros(shape, np.result_type(grad))
+        np.add.at(full, indices, grad)
+        if padding_idx is not None:
+            full[padding_idx] = 0
+        return full
+
+
+class EmbeddingBag(Op):
+    """z[b] = the sum, mean or max of weight's rows at the indices of bag b (each row
+    scaled by its per_sample_weight);  dz/dweight = each bag's gradient added to its rows
+    (divided by the bag's size for the mean; only to the row that was largest for max)."""
+
+    _backward_name = "EmbeddingBagBackward0"
+
+    @staticmethod
+    def forward(
+        ctx, weight, indices=None, bags=None, mode="mean", per_sample=None, padding_idx=None
+    ):
+        out = np.zeros((len(bags), weight.shape[1]), weight.dtype)
+        chosen = np.zeros((len(bags), weight.shape[1]), np.int64)
+        for b, members in enumerate(bags):
+            rows = [i for i in members if padding_idx is None or indices[i] != padding_idx]
+            if not rows:
+                continue
+            picked = weight[indices[rows]]
+            if per_sample is not None:
+                picked = picked * per_sample[rows][:, None]
+            if mode == "max":
+                best = np.argmax(picked, axis=0)
+                chosen[b] = indices[rows][best]
+                out[b] = picked[best, np.arange(picked.shape[1])]
+            else:
+                total = np.zeros(weight.shape[1], weight.dtype)
+                for row in picked:  # one row after another, as PyTorch adds them
+                    total += row
+                out[b] = total / weight.dtype.type(len(rows)) if mode == "mean" else total
+        ctx.info = (np.shape(weight), indices, bags, mode, per_sample, padding_idx, chosen)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, indices, bags, mode, per_sample, padding_idx, chosen = ctx.info
+        full = np.zeros(shape, grad.dtype)
+        for b, members in enumerate(bags):
+            rows = [i for i in members if padding_idx is None or indices[i] != padding_idx]
+            if not rows:
+                continue
+            if mode == "max":
+                full[chosen[b], np.arange(shape[1])] += grad[b]
+                continue
+            g = grad[b] / grad.dtype.type(len(rows)) if mode == "mean" else grad[b]
+            for i in rows:
+                full[indices[i]] += g * per_sample[i] if per_sample is not None else g
+        return full
 
 
 def _indices(input, what="embedding") -> np.ndarray:
@@ -47,7 +117,7 @@ def embedding(
         padding_idx += weight.shape[0]
     if max_norm is not None:
         _renorm(weight, indices, max_norm, norm_type)
-    return ops.Embedding.apply(weight, indices=indices, padding_idx=padding_idx)
+    return Embedding.apply(weight, indices=indices, padding_idx=padding_idx)
 
 
 def embedding_bag(
@@ -105,7 +175,7 @@ def embedding_bag(
     if padding_idx is not None and padding_idx < 0:
         padding_idx += weight.shape[0]
     per_sample = None if per_sample_weights is None else per_sample_weights._data
-    return ops.EmbeddingBag.apply(
+    return EmbeddingBag.apply(
         weight,
         indices=indices,
         bags=bags,

@@ -1,9 +1,9 @@
-"""What the functional families share: argument checks and PyTorch's words in errors."""
+"""What the layer families share: argument checks and PyTorch's words in their errors."""
 
 import numpy as np
 
-from ...engine.dtypes import TYPE_NAMES
-from ...engine.tensor import Tensor, tensor
+from ..dtypes import TYPE_NAMES
+from ..tensor import Tensor, tensor
 
 REDUCTIONS = ("none", "mean", "sum")
 

@@ -6,8 +6,8 @@ import warnings
 
 import numpy as np
 
-from ...engine import random as _random
-from ...engine.tensor import make
+from ..fidelity import random as _random
+from ..tensor import make
 
 _ALPHA = 1.7580993408473766  # SELU's -scale · alpha: where alpha dropout sends dropped units
 

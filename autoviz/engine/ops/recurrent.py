@@ -1,18 +1,21 @@
-"""The recurrent ops PyTorch's CPU build records: the gate pieces of unsafe_chunk, and the
-fused oneDNN LSTM layer (MkldnnRnnLayerBackward0) it runs float32 LSTMs through.
+"""The recurrent ops PyTorch's CPU build records: the gate pieces of unsafe_chunk, the fused
+oneDNN LSTM layer (MkldnnRnnLayerBackward0) it runs float32 LSTMs through, the in-place
+transpose of a batch_first output; and one step of each cell (rnn, lstm, gru) from ordinary
+ops, as ATen's RNN.cpp writes them.
 
-The LSTM layer has three outputs (the output sequence, the last hidden state and the last
-cell state); as for unbind, each output has a node of that name here, each propagating its
-own gradient through the whole sequence (their sum is the layer's gradient).
-"""
+The fused LSTM layer has three outputs (the output sequence, the last hidden state and the
+last cell state); as for unbind, each output has a node of that name here, each propagating
+its own gradient through the whole sequence (their sum is the layer's gradient)."""
 
 import numpy as np
 
-from ..engine import shape_ops
-from ..engine.ops import Op
+from .base import Op
+from .indexing import Select
+from .linear import linear
+from .shape import Transpose
 
 
-class UnsafeSplitPiece(shape_ops.Select):
+class UnsafeSplitPiece(Select):
     """One gate of `gates.unsafe_chunk(n, 1)`;  dz/dgates = the gradient in that piece."""
 
     _backward_name = "UnsafeSplitBackward0"
@@ -101,7 +104,7 @@ class MkldnnRnnLayer(Op):
         return dx, dw_ih, dw_hh, db, db, dh, dc
 
 
-class TransposeInplace(shape_ops.Transpose):
+class TransposeInplace(Transpose):
     """output.transpose_(0, 1) of a batch_first RNN or GRU (PyTorch transposes in place)."""
 
     _backward_name = "TransposeBackward1"
@@ -128,3 +131,64 @@ class IndexSelect(Op):
 
 def index_select(t, dim: int, index):
     return IndexSelect.apply(t, index=np.asarray(index._data), dim=dim)
+
+
+def unsafe_chunk(t, chunks: int, dim: int = 1):
+    """The gate pieces of t along dim, recorded as PyTorch's unsafe_chunk."""
+    size = t.shape[dim] // chunks
+    before = (slice(None),) * dim
+    return [
+        UnsafeSplitPiece.apply(t, key=(*before, slice(k * size, (k + 1) * size)))
+        for k in range(chunks)
+    ]
+
+
+# -- one step of each cell, as ATen's RNN.cpp computes it --------------------------------------
+def rnn_step(pre, h, w_hh, b_hh, nonlinearity):
+    """h' = act(h W_hhᵀ + b_hh + pre), pre the input's projection."""
+    total = linear(h, w_hh, b_hh) + pre
+    return total.tanh() if nonlinearity == "tanh" else total.relu()
+
+
+def lstm_step(pre, h, c, w_hh, b_hh, w_hr=None):
+    """The LSTM cell: gates i, f, g, o from h W_hhᵀ + b_hh + pre; c' = f c + i g;
+    h' = o tanh(c') (projected by W_hr when the layer has proj_size)."""
+    gates = linear(h, w_hh, b_hh) + pre
+    i, f, g, o = unsafe_chunk(gates, 4)
+    i, f, g, o = i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()
+    c_next = f * c + i * g
+    h_next = o * c_next.tanh()
+    if w_hr is not None:
+        h_next = linear(h_next, w_hr)
+    return h_next, c_next
+
+
+def gru_step(pre, h, w_hh, b_hh):
+    """The GRU cell: r = σ(hr + ir), z = σ(hz + iz), n = tanh(in + r ⊙ hn),
+    h' = (h - n) ⊙ z + n."""
+    ir, iz, i_n = unsafe_chunk(pre, 3)
+    hr, hz, hn = unsafe_chunk(linear(h, w_hh, b_hh), 3)
+    r = (hr + ir).sigmoid()
+    z = (hz + iz).sigmoid()
+    n = (i_n + hn * r).tanh()
+    return (h - n) * z + n
+
+
+def rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """torch.rnn_tanh_cell: tanh(hx W_hhᵀ + b_hh + input W_ihᵀ + b_ih)."""
+    return rnn_step(linear(input, w_ih, b_ih), hx, w_hh, b_hh, "tanh")
+
+
+def rnn_relu_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """torch.rnn_relu_cell: relu(hx W_hhᵀ + b_hh + input W_ihᵀ + b_ih)."""
+    return rnn_step(linear(input, w_ih, b_ih), hx, w_hh, b_hh, "relu")
+
+
+def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """torch.lstm_cell: one LSTM step, (h', c') from hx = (h, c)."""
+    return lstm_step(linear(input, w_ih, b_ih), hx[0], hx[1], w_hh, b_hh)
+
+
+def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """torch.gru_cell: one GRU step."""
+    return gru_step(linear(input, w_ih, b_ih), hx, w_hh, b_hh)

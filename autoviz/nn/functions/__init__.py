@@ -1,1 +1,0 @@
-"""The implementations behind `torch.nn.functional`, one module per family of layers."""
