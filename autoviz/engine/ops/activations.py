@@ -73,9 +73,17 @@ def _softplus(x):
     return np.logaddexp(0, x)
 
 
+def _in(fn, v):
+    """fn(v) computed in float64 and rounded to v's dtype: one correctly rounded step, as
+    PyTorch's float32 kernels take them (within an ulp)."""
+    return np.asarray(fn(np.asarray(v, np.float64)), np.result_type(v))
+
+
 class Gelu(Op):
     """z = x Φ(x) (Φ the standard normal CDF), or with approximate='tanh' ½x(1 + tanh(u)),
-    u = √(2/π)(x + 0.044715x³);  dz/dx = Φ(x) + x φ(x), or the tanh form's derivative."""
+    u = √(2/π)(x + 0.044715x³);  dz/dx = Φ(x) + x φ(x), or the tanh form's derivative.
+    Computed step by step in the input's precision in PyTorch's order, so the tails round
+    as its kernel's do."""
 
     _backward_name = "GeluBackward0"
 
@@ -83,24 +91,30 @@ class Gelu(Op):
     def forward(ctx, x, approximate="none"):
         ctx.save_for_backward(x)
         ctx.info = approximate
-        w = _wide(x)
+        t = np.result_type(x).type
         if approximate == "tanh":
-            return _like(0.5 * w * (1 + np.tanh(_SQRT_2_OVER_PI * (w + 0.044715 * w**3))), x)
-        return _like(0.5 * w * (1 + erf(w * _SQRT_HALF)), x)
+            inner = t(_SQRT_2_OVER_PI) * (x + t(0.044715) * (x * x * x))
+            return t(0.5) * x * (t(1) + _in(np.tanh, inner))
+        return x * t(0.5) * (t(1) + _in(erf, x * t(_SQRT_HALF)))
 
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        w = _wide(x)
+        t = np.result_type(x).type
         if ctx.info == "tanh":
-            inner = _SQRT_2_OVER_PI * (w + 0.044715 * w**3)
-            t = np.tanh(inner)
-            slope = 0.5 * (1 + t) + 0.5 * w * (1 - t * t) * _SQRT_2_OVER_PI * (
-                1 + 3 * 0.044715 * w * w
+            x_sq = x * x
+            inner = t(_SQRT_2_OVER_PI) * (x + t(0.044715) * x_sq * x)
+            th = _in(np.tanh, inner)
+            left = t(0.5) * x
+            right = t(1) + th
+            left_derivative = t(0.5) * right
+            right_derivative = (
+                left * (t(1) - th * th) * t(_SQRT_2_OVER_PI) * (t(1) + t(3 * 0.044715) * x_sq)
             )
-        else:
-            slope = 0.5 * (1 + erf(w * _SQRT_HALF)) + w * _INV_SQRT_2PI * np.exp(-0.5 * w * w)
-        return _like(grad * slope, grad)
+            return np.asarray(grad * (left_derivative + right_derivative), grad.dtype)
+        cdf = t(0.5) * (t(1) + _in(erf, x * t(_SQRT_HALF)))
+        pdf = t(_INV_SQRT_2PI) * _in(np.exp, x * x * t(-0.5))
+        return np.asarray(grad * (cdf + x * pdf), grad.dtype)
 
 
 class Silu(Op):

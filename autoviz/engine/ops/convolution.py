@@ -135,7 +135,9 @@ class Convolution(Op):
         ctx.save_for_backward(x, w)
         ctx.info = (stride, padding, dilation, transposed, output_padding, groups)
         if transposed:
-            size = transposed_size(x.shape[2:], w.shape[2:], *ctx.info[:3], output_padding)
+            size = transposed_size(
+                x.shape[2:], w.shape[2:], stride, padding, dilation, output_padding
+            )
             out = scatter_patches(x, w, size, stride, padding, dilation, groups)
         else:
             out = correlate(x, w, stride, padding, dilation, groups)
