@@ -181,9 +181,9 @@ def _script_command(commands, name: str, run, help_text: str) -> argparse.Argume
             "--full-iterations",
             type=_iterations,
             metavar="N",
-            help="step through the first N iterations of a loop in full and show the others "
-            "condensed, their loss and parameters per iteration; 'all' for every one "
-            "(default: 3)",
+            help="step through the first N iterations of a loop and its last in full and show "
+            "the others condensed, their loss and parameters per iteration; 'all' for every one "
+            "(default: as many as a page holds: a short run in full)",
         )
     command.set_defaults(run=run)
     return command
@@ -191,8 +191,8 @@ def _script_command(commands, name: str, run, help_text: str) -> argparse.Argume
 
 def _iterations(text: str):
     """--full-iterations: a count, or 'all' (every iteration in full)."""
-    if text == "all":
-        return "all"
+    if text in ("all", "auto"):
+        return text
     try:
         count = int(text)
     except ValueError:
@@ -346,6 +346,7 @@ def _drawing(args) -> dict:
     given = {name: value for name, value in given.items() if value is not None}
     if given.get("full_iterations") == "all":
         given["full_iterations"] = None
+    given["advice"] = "cli"  # a page made here tells its reader this command's flags
     make_options(**given)  # a bad --depth is refused now, not after the script ran
     if args.timeout is not None:
         given["timeout"] = check_timeout(args.timeout)

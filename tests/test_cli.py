@@ -534,10 +534,11 @@ def test_html_writes_the_player(tmp_path, pure_engine):
     assert len(data["steps"]) == 12 and len(data["layouts"]) == 1
     questions = [s["quiz"]["prompt"] for s in data["steps"] if s["quiz"]]
     assert "What is x.grad after this step?" in questions
-    assert [c["text"] for c in data["code"]][:2] == [
-        "x = torch.tensor(2.0, requires_grad=True)",
-        "w = torch.tensor(3.0, requires_grad=True)",
-    ]
+    # The code panel is the script as written: every line, those that recorded nothing idle.
+    rows = [(c["text"], c["role"]) for c in data["code"]]
+    assert rows[0] == ("import autoviz as torch", "idle")
+    assert ("x = torch.tensor(2.0, requires_grad=True)", "code") in rows
+    assert [c["line"] for c in data["code"]] == list(range(1, len(rows) + 1))
     assert data["theme"] == "projector"
     assert run_cli("html", str(script), "-o", str(tmp_path / "x.txt")).stderr == (
         f"autoviz: error: cannot write '{tmp_path / 'x.txt'}': unknown suffix '.txt' "

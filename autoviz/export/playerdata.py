@@ -66,7 +66,7 @@ def build(
         svgs.append([_inline(layout.svg, look.name), _inline(svg, look.name)])
     # Texts as shown: characters a reader cannot see (and lone surrogates, which UTF-8 cannot
     # hold) spelled out, as the picture shows them.
-    data = visible_data(_data(tl, deltas, quiz))
+    data = visible_data(_data(tl, deltas, quiz, frames.options.advice))
     data["layouts"] = [
         {
             "slots": [_slot(key) for key in layout.slots],
@@ -83,7 +83,7 @@ def build(
     return Bundle(data, svgs, frames)
 
 
-def _data(tl, deltas: Deltas, quiz: bool) -> dict:
+def _data(tl, deltas: Deltas, quiz: bool, advice: str = "python") -> dict:
     """Steps, panels and code as plain data; repeated strings are stored once in `strings`."""
     strings, where = [], {}
 
@@ -127,7 +127,7 @@ def _data(tl, deltas: Deltas, quiz: bool) -> dict:
             {"file": Path(s.file).name, "line": s.line, "text": s.text, "role": s.role}
             for s in lines
         ],
-        "iterations": iteration_data(tl, deltas),
+        "iterations": {**iteration_data(tl, deltas), "advice": advice},
     }
 
 

@@ -163,7 +163,8 @@ class Player {
     const code = this.data.code;
     let file = null;
     for (const src of code) {
-      // a file's or cell's label above its rows; context rows (loop headers, calls) dimmed
+      // a file's or cell's label above its rows; context rows (loop headers, calls) and the
+      // block's lines that recorded nothing (idle) dimmed
       const role = src.role && src.role !== "code" ? { class: `av-${src.role}` } : {};
       const li = h(
         "li",
