@@ -12,6 +12,7 @@ PARTS = (
     "camera.js",
     "quiz.js",
     "player.js",
+    "layout.js",
     "scrub.js",
     "heatmap.js",
     "inspect.js",

@@ -75,9 +75,10 @@ class Player {
     root.tabIndex = 0; // keys reach the player once it has focus (a click gives it)
     root.setAttribute("data-lm-suppress-shortcuts", "true"); // JupyterLab: our keys, not its
     const button = (action, label, title) =>
-      h("button", { type: "button", "data-action": action, title }, label);
+      h("button", { type: "button", "data-action": action, title }, ...labelled(label));
     this.banner = h("div", { class: "av-banner", role: "status", "aria-live": "polite" });
     this.counter = h("span", { class: "av-counter" });
+    this.place = h("span", { class: "av-place" }, this.counter);
     this.stage = h("div", { class: "av-stage", "aria-label": "Computation graph" });
     this.followButton = button("follow", "◎ Follow", "Follow the step with the camera (C)");
     this.directionButton = button("direction", "⇄", "Switch the layout's direction (R)");
@@ -120,7 +121,7 @@ class Player {
       "aside",
       { class: "av-side" },
       this.quizBox,
-      h("section", { class: "av-panel av-explain-panel" }, h("h2", {}, "What happens"), this.explainBox),
+      (this.explainPanel = h("section", { class: "av-panel av-explain-panel" }, h("h2", {}, "What happens"), this.explainBox)),
       this.codePanel,
     );
     this.slider = h("input", {
@@ -153,10 +154,12 @@ class Player {
       this.projectorButton,
     );
     root.replaceChildren(
-      h("header", { class: "av-top" }, this.banner, this.viewBar, this.counter),
-      h("div", { class: "av-body" }, this.stage, this.side),
+      h("header", { class: "av-top" }, this.banner, this.viewBar, this.place),
+      this.stage,
+      this.side,
       this.controls,
     );
+    this.layout = new Layout(this);
   }
 
   buildCode() {
@@ -286,6 +289,7 @@ class Player {
 
   watch(observer) {
     observer.observe(this.stage);
+    observer.observe(this.root); // its box: the arrangement is measured again
     this.cleanups.push(() => observer.disconnect());
   }
 
@@ -299,6 +303,7 @@ class Player {
   /* ---- start and size ---- */
 
   resized() {
+    this.layout.fit();
     this.camera.measure();
     const { W, H } = this.camera.size();
     if (!W || !H) return; // not on screen yet (a widget before its cell output is attached)
@@ -417,9 +422,22 @@ class Player {
     const li = this.codeList.children[index];
     if (!li) return;
     li.classList.add("current");
+    this.scrollToLine();
+  }
+
+  /* The current line in the middle of the code panel (or as near as its ends allow). */
+  scrollToLine() {
+    const li = this.shownLine === null || this.shownLine === undefined ? null : this.codeList.children[this.shownLine];
+    if (!li) return;
     const panel = this.codePanel;
-    const top = li.offsetTop - panel.clientHeight / 2 + li.clientHeight / 2;
-    panel.scrollTop = Math.max(0, top);
+    panel.scrollTop = Math.max(0, li.offsetTop - panel.clientHeight / 2 + li.offsetHeight / 2);
+  }
+
+  /* What the counter can say, one text per entry ("iteration 2 · backward · step 9 of 12"). */
+  placeTexts() {
+    const where = this.scrubber ? (i) => this.scrubber.where(i) : () => "";
+    const total = grouped(this.data.total);
+    return this.data.steps.map((s, i) => `${where(i)}step ${grouped(s.index + 1)} of ${total}`);
   }
 
   backwardStart() {
@@ -478,14 +496,14 @@ class Player {
     this.timer = setInterval(() => {
       if (!this.next() || this.current === this.data.steps.length - 1) this.pause();
     }, TICK_MS / speed);
-    this.playButton.textContent = "⏸ Pause";
+    this.playButton.replaceChildren(...labelled("⏸ Pause"));
     this.playButton.classList.add("playing");
   }
 
   pause() {
     clearInterval(this.timer);
     this.timer = null;
-    this.playButton.textContent = "▶ Play";
+    this.playButton.replaceChildren(...labelled("▶ Play"));
     this.playButton.classList.remove("playing");
   }
 
@@ -520,6 +538,7 @@ class Player {
     if (this.started) {
       // Measured now (reading the size lays the page out): a step taken before the next frame
       // must already be framed for the projector's stage.
+      this.layout.fit(true);
       this.camera.minimap.colours = null;
       this.camera.measure();
       this.camera.frame(this.picture.shown, true);
