@@ -13,6 +13,7 @@ PARTS = (
     "quiz.js",
     "player.js",
     "layout.js",
+    "overview.js",
     "scrub.js",
     "heatmap.js",
     "inspect.js",

@@ -84,13 +84,7 @@ function mountPair(el, model, svgs, page = false) {
 function startComparePage() {
   const pair = [0, 1].map((side) => JSON.parse(document.getElementById(`av-data-${side}`).textContent));
   const svgs = pair.map((data, side) => {
-    const holder = document.getElementById(`av-layouts-${side}`);
-    return data.layouts.map((layout, l) =>
-      layout.directions.map((_, d) => {
-        const el = holder.querySelector(`[data-layout="${l}"][data-direction="${d}"]`);
-        return el.tagName === "SCRIPT" ? unpack(el.textContent) : el.firstElementChild;
-      }),
-    );
+    return pageSvgs(document.getElementById(`av-layouts-${side}`), data);
   });
   const { labels, steps } = JSON.parse(document.getElementById("av-pair").textContent);
   const model = localModel({ _pair: pair, labels, steps });

@@ -18,6 +18,28 @@ class Layout {
     this.root.append(this.probe);
     this.key = null;
     this.texts = {};
+    player.on("picture", (variant) => this.showKey(variant));
+  }
+
+  /* The legend of the picture shown, as the key under the stage. */
+  showKey(variant) {
+    if (!variant || variant.legend === this.keyed) return;
+    this.keyed = variant.legend;
+    const items = variant.legend.map((e) => {
+      // A node kind's shape in its colours; the gradient's colour as a line.
+      const line = !e.shape && e.kind === "grad";
+      const swatch = e.shape || line ? h("span", { class: "av-swatch", "aria-hidden": "true" }) : null;
+      if (e.shape) {
+        swatch.style.background = e.fill;
+        swatch.style.border = `${Math.max(1, Math.min(e.width, 3))}px ${e.dashed ? "dashed" : "solid"} ${e.stroke}`;
+        swatch.style.borderRadius = e.shape === "ellipse" ? "50%" : "4px";
+      } else if (line) {
+        swatch.style.borderBottom = `3px solid ${e.colour}`;
+      }
+      return h("span", { class: "av-key-item", role: "listitem" }, swatch, e.words);
+    });
+    this.player.keyItems.replaceChildren(...items);
+    this.player.key.hidden = !items.length && !this.player.key.querySelector(".av-overview-note:not([hidden])");
   }
 
   /* Arrange the player for its box; again only when the box's size or the type changed

@@ -156,6 +156,7 @@ class Player {
     root.replaceChildren(
       h("header", { class: "av-top" }, this.banner, this.viewBar, this.place),
       this.stage,
+      (this.key = h("div", { class: "av-key", hidden: true }, (this.keyItems = h("div", { class: "av-key-items", role: "list", "aria-label": "Legend" })))),
       this.side,
       this.controls,
     );
@@ -195,7 +196,7 @@ class Player {
       projector: () => this.toggleProjector(),
       "zoom-in": () => this.camera.zoom(1.25),
       "zoom-out": () => this.camera.zoom(0.8),
-      fit: () => this.camera.fitAll(),
+      fit: () => (this.overview && this.overview.fit(true)) || this.camera.fitAll(),
       follow: () => this.setFollow(!this.camera.follow),
       direction: () => this.turn(),
       check: () => this.answer(this.answerBox.value),
@@ -304,9 +305,13 @@ class Player {
 
   resized() {
     this.layout.fit();
+    const was = [this.camera.W, this.camera.H];
     this.camera.measure();
     const { W, H } = this.camera.size();
     if (!W || !H) return; // not on screen yet (a widget before its cell output is attached)
+    // The player's box changed but not the stage (or the stage was measured already, as when
+    // the overview's note came or went): the view stays.
+    if (this.started && W === was[0] && H === was[1]) return;
     if (!this.started) {
       this.started = true;
       this.picture.direction = this.chooseDirection();
@@ -316,6 +321,7 @@ class Player {
     // A glide under way (a step's text reflowing the panels under a narrow stage) goes on,
     // re-aimed at the new size, rather than ending in a jump.
     const instant = !this.camera.glide;
+    if (this.refolded()) return;
     if (this.camera.follow || !this.camera.view) this.camera.frame(this.picture.shown, instant);
     else this.camera.apply(this.camera.view);
   }
@@ -399,10 +405,30 @@ class Player {
     this.controls.querySelector('[data-action="prev"]').disabled = this.current === 0;
     this.controls.querySelector('[data-action="next"]').disabled = this.current === total - 1;
     this.showDirection();
-    if (this.camera.follow || this.camera.variant !== variant) this.camera.frame(variant);
+    if (!this.folded(variant) && (this.camera.follow || this.camera.variant !== variant)) this.camera.frame(variant);
     this.sync();
     this.emit("picture", variant);
     this.emit("step", this.current, step);
+  }
+
+  /* A step while Fit's overview is on the stage: it stays while the camera does not follow
+     the steps (chosen again for another graph); false when the picture is to be framed. */
+  folded(variant) {
+    const ov = this.overview;
+    if (!ov || !ov.shown) return false;
+    if (!this.camera.follow && (ov.base === variant || ov.fit())) return true;
+    ov.close();
+    this.camera.variant = null; // framed anew
+    return false;
+  }
+
+  /* The stage, the type or the direction changed under the overview: it is chosen again. */
+  refolded() {
+    const ov = this.overview;
+    if (!ov || !ov.shown) return false;
+    if (ov.fit()) return true;
+    this.camera.variant = null;
+    return false;
   }
 
   /* Tell Python (the widget's `step` trait) where the player is. */
@@ -541,7 +567,7 @@ class Player {
       this.layout.fit(true);
       this.camera.minimap.colours = null;
       this.camera.measure();
-      this.camera.frame(this.picture.shown, true);
+      if (!this.refolded()) this.camera.frame(this.picture.shown, true);
     }
   }
 
@@ -553,7 +579,10 @@ class Player {
       this.model.set("follow", this.camera.follow);
       this.model.save_changes();
     }
-    if (this.camera.follow && this.started) this.camera.frame(this.picture.shown);
+    if (this.camera.follow && this.started) {
+      if (this.overview) this.overview.close();
+      this.camera.frame(this.picture.shown);
+    }
   }
 
   /* Show the layout in another direction (the next one, or `dir`), made at export time. */
@@ -563,7 +592,7 @@ class Player {
     const now = this.picture.shown.direction;
     this.picture.direction = dir || dirs[(dirs.indexOf(now) + 1) % dirs.length];
     const variant = this.picture.show();
-    this.camera.frame(variant, true);
+    if (!this.refolded()) this.camera.frame(variant, true);
     this.showDirection();
     if (this.model.get("rankdir") !== this.picture.direction) {
       this.model.set("rankdir", this.picture.direction);
