@@ -1,6 +1,7 @@
 """The `autoviz` command: classroom demos and exports from the shell."""
 
 import argparse
+import contextlib
 import gc
 import os
 import runpy
@@ -31,13 +32,22 @@ def main(argv: list[str] | None = None, exiting: bool = False) -> int:
     try:
         return args.run(args)
     except KeyboardInterrupt:
-        print("autoviz: interrupted", file=sys.stderr)
+        _say("autoviz: interrupted", sys.stderr)
         return 130
     except (AutovizError, OSError, ValueError, ImportError) as error:
         # ImportError: an optional dependency is missing (Pillow for GIFs); the message says
         # which extra to install. The user's own script reports its errors in runscript.
-        print(f"autoviz: error: {error}", file=sys.stderr)
+        _say(f"autoviz: error: {error}", sys.stderr)
         return getattr(error, "exit_code", 1)  # a script's sys.exit(3) ends autoviz with 3
+
+
+def _say(text: str, stream=None, end: str = "\n") -> None:
+    """Print a line of the command's own, unless the script closed the stream (as `python
+    script.py` would print nothing more there): that never fails a run."""
+    stream = sys.stdout if stream is None else stream
+    with contextlib.suppress(ValueError, OSError, AttributeError):  # closed, or no stream
+        stream.write(text + end)
+        stream.flush()
 
 
 def console() -> int:
@@ -238,7 +248,7 @@ def _demo(args) -> int:
     diagram = draw_graph(graph_of(namespace["z"], namespace))
     args.out.mkdir(parents=True, exist_ok=True)
     for name in ("graph.svg", "graph.dot"):
-        print(f"wrote {diagram.save(args.out / name)}")
+        _say(f"wrote {diagram.save(args.out / name)}")
     return 0
 
 
@@ -261,9 +271,9 @@ def _present(args) -> int:
     run = _traced(args)
     path = Path(tempfile.mkdtemp(prefix="autoviz-")) / f"{args.script.stem}.html"
     run.timeline.save_html(path, quiz=args.quiz, theme=args.theme, ghost=args.ghost, **drawing)
-    print(f"wrote {path}")
+    _say(f"wrote {path}")
     if not _open_in_browser(path):
-        print(f"no browser could be opened here: open {path.as_uri()} in a web browser")
+        _say(f"no browser could be opened here: open {path.as_uri()} in a web browser")
     return _done(args, run)
 
 
@@ -325,8 +335,9 @@ def _traced(args):
     from .runscript import ScriptError, exit_code, run_script
 
     run = run_script(args.script, args.script_args, engine=args.engine, exiting=args.exiting)
+    _mute_closed_streams()
     if run.error is not None:
-        sys.stderr.write(run.traceback)
+        _say(run.traceback, sys.stderr, end="")
         if not args.partial:
             raise ScriptError(
                 f"{_what_happened(args, run)}, so nothing was written "
@@ -342,6 +353,15 @@ def _traced(args):
     return run
 
 
+def _mute_closed_streams() -> None:
+    """A stream the script closed (sys.stdout.close()) shows nothing more, as after `python
+    script.py`: what the export would print there (a progress bar) goes nowhere, not an error."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is None or stream.closed:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
+
+
 def _nothing_traced(engine: str) -> str:
     """What a script that traced nothing was missing, for the engine it ran on."""
     return (
@@ -352,10 +372,11 @@ def _nothing_traced(engine: str) -> str:
 
 def _what_happened(args, run) -> str:
     """`lesson.py raised RuntimeError`, or `lesson.py exited with code 3` (sys.exit)."""
+    from .runscript import exit_code
+
     error = run.error
     if isinstance(error, SystemExit):
-        code = error.code if isinstance(error.code, int) else 1
-        return f"{args.script.name} exited with code {code}"
+        return f"{args.script.name} exited with code {exit_code(error)}"
     return f"{args.script.name} raised {type(error).__name__}"
 
 
@@ -371,7 +392,7 @@ def _done(args, run, message: str | None = None) -> int:
     from .runscript import ScriptError, exit_code
 
     if message:
-        print(message)
+        _say(message)
     if run.error is not None:
         raise ScriptError(
             f"{_what_happened(args, run)}: wrote what was traced before it "

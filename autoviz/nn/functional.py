@@ -4,10 +4,11 @@ import warnings
 
 import numpy as np
 
-from ..engine import functional as _F
-from ..engine import linalg, shape_ops
-from ..engine import random as _random
+from .. import engine as _F
 from ..engine.dtypes import TYPE_NAMES
+from ..engine.fidelity import random as _random
+from ..engine.ops import linalg
+from ..engine.ops import shape as shape_ops
 from ..engine.tensor import Tensor, make, tensor
 from . import ops
 

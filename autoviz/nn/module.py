@@ -4,10 +4,10 @@ from collections import OrderedDict, namedtuple
 
 import numpy as np
 
+from ..engine.backward import zero_grads
 from ..engine.device import NO_CUDA, check_device
 from ..engine.dtypes import dtype as _dtype
 from ..engine.function import module_stack
-from ..engine.graph import zero_grads
 from ..engine.tensor import Size, Tensor
 from . import hooks
 from .parameter import Parameter

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from ..engine import functional as _F
+from .. import engine as _F
 from ..engine.dtypes import to_numpy_dtype
 from . import functional as F
 from . import init

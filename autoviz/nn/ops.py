@@ -3,9 +3,9 @@
 import numpy as np
 
 from ..engine import higher
-from ..engine.ops import Op, result, unbroadcast
-from ..engine.shape_ops import View
-from ..engine.sums import cascade_sum
+from ..engine.fidelity.sums import cascade_sum
+from ..engine.ops.base import Op, result, unbroadcast
+from ..engine.ops.shape import View
 from ..engine.tensor import make
 
 

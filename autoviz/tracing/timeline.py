@@ -11,6 +11,7 @@ class Timeline:
     def __init__(self, nodes: list[Node], edges: list[Edge], steps: list[Step]) -> None:
         self._nodes, self._edges, self._steps = nodes, edges, steps
         self._pending = None  # the recorder's log until first use: building is not free
+        self.skipped = {}  # thread name -> events of other threads a tracer did not record
 
     def _built(self) -> "Timeline":
         if self._pending is not None:
@@ -59,9 +60,11 @@ class Timeline:
 
     def __repr__(self) -> str:
         phases = [s.phase for s in self.steps]
+        skipped = sum(self.skipped.values())
+        other = f", {skipped:,} events of other threads not recorded" if skipped else ""
         return (
             f"<autoviz.Timeline: {len(self)} steps ({phases.count('forward')} forward, "
-            f"{phases.count('backward')} backward), {len(self.nodes)} nodes>"
+            f"{phases.count('backward')} backward), {len(self.nodes)} nodes{other}>"
         )
 
     def draw(self, step: int = -1, *, theme: str = "default", timeout=None, **options):

@@ -6,12 +6,14 @@ import math
 import anywidget
 import traitlets
 
+from ..errors import AutovizError
 from ..export import frontend
 from ..export.playerdata import build
 from ..render import get_theme, make_options
 from ..render.dot import RANKDIRS
 from ..tracing.explain import banner, code_lines, explain
 from ..tracing.replay import ReplayError, nudge, nudged
+from ..tracing.schema import short
 from ..tracing.timeline import Timeline
 
 # Traits whose change needs new frames from the renderer (the rest the browser handles).
@@ -130,13 +132,9 @@ class Stepper(anywidget.AnyWidget):
             self._data = bundle.data
 
     def _message(self, _, content, buffers) -> None:
-        """The player's nudge-and-verify asks the kernel to re-run the recorded graph."""
-        if not isinstance(content, dict):
-            return
-        if content.get("kind") == "nudge":
-            self.send({"kind": "nudged", "id": content.get("id"), **nudge_reply(self.tl, content)})
-        elif content.get("kind") == "expand" and isinstance(content.get("iteration"), int):
-            self.expand(content["iteration"])
+        """Every message from the player gets one reply: the nudge re-run or the iteration
+        expanded, or an error saying what was wrong (the player shows it)."""
+        self.send(message_reply(self, content))
 
     def nudge(self, name: str, h: float = 0.01, element: tuple = ()):
         """Raise leaf `name` (or its `element`) by h in the graph of the step shown and re-run
@@ -191,6 +189,39 @@ class Stepper(anywidget.AnyWidget):
         data["image/svg+xml"] = self.frame_svg
         data["text/plain"] = f"autoviz.Stepper: {self.counter} — {self.banner_text}"
         return bundle
+
+
+MESSAGES = ("nudge", "expand")  # what the player asks the kernel
+
+
+def message_reply(stepper, content) -> dict:
+    """The reply to one message of the player: {"kind": "nudged" | "expanded" | "error", ...},
+    with "error" saying what was wrong when the message cannot be done."""
+    kind = content.get("kind") if isinstance(content, dict) else None
+    if kind == "nudge":
+        return {"kind": "nudged", "id": content.get("id"), **nudge_reply(stepper.tl, content)}
+    if kind == "expand":
+        return {"kind": "expanded", **expand_reply(stepper, content.get("iteration"))}
+    what = f"kind {short(kind)}" if isinstance(content, dict) else f"a {type(content).__name__}"
+    return {
+        "kind": "error",
+        "error": f"the widget cannot answer a message of {what}: it answers {list(MESSAGES)}",
+    }
+
+
+def expand_reply(stepper, iteration) -> dict:
+    """{"iteration": i, "step": its first step} once shown in full, or {"error": why not}."""
+    count = len(stepper.tl.iterations)
+    if isinstance(iteration, bool) or not isinstance(iteration, int):
+        return {"error": f"expand names an iteration by its number, not {short(iteration)}"}
+    if not 0 <= iteration < count:
+        has = f"{count} (0 to {count - 1})" if count else "none: it is not a loop"
+        return {"iteration": iteration, "error": f"no iteration {iteration}: the run has {has}"}
+    try:
+        stepper.expand(iteration)
+    except (AutovizError, OSError, ValueError) as error:  # its frames could not be drawn
+        return {"iteration": iteration, "error": f"iteration {iteration + 1}: {error}"}
+    return {"iteration": iteration, "step": stepper.step}
 
 
 def nudge_reply(tl, content: dict) -> dict:

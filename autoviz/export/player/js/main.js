@@ -11,9 +11,15 @@ function render({ model, el }) {
     player.destroy();
     player = new Player(el, model);
   };
+  // A message the kernel could not answer at all (the nudge and expand replies have places of their own).
+  const refused = (msg) => {
+    if (msg && msg.kind === "error") player.explainBox.textContent = `The kernel could not do what the widget asked: ${msg.error}`;
+  };
   model.on("change:_data", rebuild);
+  model.on("msg:custom", refused);
   return () => {
     model.off("change:_data", rebuild);
+    model.off("msg:custom", refused);
     player.destroy();
   };
 }

@@ -2,7 +2,9 @@
 
 import numpy as np
 
-from .ops import Op, result, unbroadcast
+from ..higher import inp, rule, sum_to
+from . import pointwise, shape
+from .base import Op, into, result, unbroadcast
 
 
 def _shape_text(shape) -> str:
@@ -223,3 +225,56 @@ def matmul_op(a, b, a_grad=False, b_grad=False):
     if ranks[0] == 2 and ranks[1] >= 3 and _fold(a, b, a_grad, b_grad) == "b":
         return FoldedMatmul
     return {(1, 1): Dot, (2, 2): Matmul, (2, 1): Mv, (1, 2): VecMat}.get(ranks, BatchedMatmul)
+
+
+# -- the functions ---------------------------------------------------------------------------
+
+
+def matmul(input, other, *, out=None):
+    flags = (input._data, other._data, input.requires_grad, other.requires_grad)
+    check_matmul(*flags)
+    result = matmul_op(*flags).apply(input, other)
+    return result if out is None else into(out, result, "matmul")
+
+
+def mm(input, mat2, *, out=None):
+    if input.ndim != 2:
+        raise RuntimeError("self must be a matrix")
+    if mat2.ndim != 2:
+        raise RuntimeError("mat2 must be a matrix")
+    return matmul(input, mat2, out=out)
+
+
+def mv(input, vec, *, out=None):
+    if input.ndim != 2 or vec.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}")
+    return matmul(input, vec, out=out)
+
+
+def dot(input, other, *, out=None):
+    if input.ndim != 1 or other.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
+    return matmul(input, other, out=out)
+
+
+def outer(input, vec2, *, out=None):
+    result = pointwise.mul(shape.unsqueeze(input, 1), vec2)
+    return result if out is None else into(out, result, "outer")
+
+
+# -- recorded gradients (create_graph=True) --------------------------------------------------
+
+
+@rule(Matmul)
+def _matmul(node, g):
+    a, b = node._saved
+    A, B = inp(node, 0, a), inp(node, 1, b)
+    if A.ndim == 1 and B.ndim == 1:
+        return g * B, g * A
+    a2 = A.unsqueeze(0) if A.ndim == 1 else A
+    b2 = B.unsqueeze(1) if B.ndim == 1 else B
+    g2 = g.unsqueeze(-2) if A.ndim == 1 else g
+    g2 = g2.unsqueeze(-1) if B.ndim == 1 else g2
+    ga = shape.reshape(sum_to(matmul(g2, shape.transpose(b2, -1, -2)), a2.shape), A.shape)
+    gb = shape.reshape(sum_to(matmul(shape.transpose(a2, -1, -2), g2), b2.shape), B.shape)
+    return ga, gb

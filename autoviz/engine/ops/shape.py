@@ -1,23 +1,17 @@
-"""Ops that move elements without changing them: views, indexing, joining."""
+"""Ops that move elements without changing them: views and reshapes, transposes and
+permutes, (un)squeeze, expand, cat and stack, repeat, flip."""
+
+import itertools
 
 import numpy as np
 
-from .dtypes import TYPE_NAMES
-from .ops import Op
+from ..dtypes import TYPE_NAMES
+from ..higher import rule, sum_to
+from .base import Op, dim_arg, into, shape_arg, to_tensor, unbroadcast, wrap_dim
 
 
 def _size(shape) -> str:
     return f"[{', '.join(map(str, shape))}]"
-
-
-def wrap_dim(dim: int, ndim: int) -> int:
-    """`dim` counted from 0, or PyTorch's IndexError (a 0-d tensor takes dims -1 and 0)."""
-    n = ndim if ndim > 0 else 1
-    if not -n <= dim < n:
-        raise IndexError(
-            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
-        )
-    return dim % n
 
 
 class View(Op):
@@ -165,8 +159,6 @@ class Expand(Op):
 
     @staticmethod
     def backward(ctx, grad):
-        from .ops import unbroadcast
-
         return unbroadcast(grad, ctx.info)
 
 
@@ -244,84 +236,6 @@ class SqueezeDim(Squeeze):
     _backward_name = "SqueezeBackward1"
 
 
-class Index(Op):
-    """z = a[key];  dz/da = zeros with the gradient scattered back at key."""
-
-    _backward_name = "IndexBackward0"
-
-    @staticmethod
-    def forward(ctx, a, key=None):
-        ctx.info = (np.shape(a), np.result_type(a), key)
-        return np.asarray(np.asarray(a)[key], order="C")  # a copy, row-major as in PyTorch
-
-    @staticmethod
-    def backward(ctx, grad):
-        shape, dtype, key = ctx.info
-        full = np.zeros(shape, dtype=np.result_type(grad, dtype))
-        np.add.at(full, key, grad)
-        return full
-
-
-class Select(Index):
-    """z = a[i] along one axis;  dz/da = zeros with the gradient at i."""
-
-    _backward_name = "SelectBackward0"
-
-    @staticmethod
-    def forward(ctx, a, key=None):
-        ctx.info = (np.shape(a), np.result_type(a), key)
-        return np.asarray(a)[key]  # a basic index: a view, strides and all
-
-    @staticmethod
-    def backward(ctx, grad):
-        shape, dtype, key = ctx.info
-        full = np.zeros(shape, dtype=np.result_type(grad, dtype))
-        full[key] = grad  # a basic index touches each element once: no need for np.add.at
-        return full
-
-
-class Slice(Select):
-    """z = a[start:stop:step];  dz/da = zeros with the gradient in the slice."""
-
-    _backward_name = "SliceBackward0"
-
-
-class Unbind(Select):
-    """One of the slices `a.unbind(dim)` (and iterating over a) gives.
-
-    PyTorch records one UnbindBackward0 node with an output per slice; here each slice has
-    its own node of that name, so the printed tensors are the same and the graph has a node
-    per slice.
-    """
-
-    _backward_name = "UnbindBackward0"
-
-
-class CopySlices(Op):
-    """a[key] = v recorded:  dz/da = the gradient with zeros at key, dz/dv = its part at key."""
-
-    _backward_name = "CopySlices"
-
-    @staticmethod
-    def forward(ctx, a, v, key=None):
-        ctx.info = (key, np.shape(v))
-        out = np.array(a, copy=True)
-        out[key] = v
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        from .ops import unbroadcast
-
-        key, v_shape = ctx.info
-        ga = np.array(grad, copy=True)
-        ga[key] = 0
-        gv = np.asarray(grad[key])
-        if gv.ndim < len(v_shape):  # v had leading 1s that the assignment dropped
-            gv = gv.reshape((1,) * (len(v_shape) - gv.ndim) + gv.shape)
-        return ga, unbroadcast(gv, v_shape)
-
-
 class Cat(Op):
     """z = the inputs joined along dim;  each input's gradient is its slice of dz."""
 
@@ -381,24 +295,6 @@ class Stack(Op):
         return tuple(np.moveaxis(grad, dim, 0))
 
 
-class MaskedFill(Op):
-    """z = value where mask, else a;  dz/da = 1 where the mask is False, else 0."""
-
-    _backward_name = "MaskedFillBackward0"
-
-    @staticmethod
-    def forward(ctx, a, cond=None, value=0):
-        ctx.info = (cond, np.shape(a))
-        return np.asarray(np.where(cond, np.asarray(value, np.result_type(a)), a), order="C")
-
-    @staticmethod
-    def backward(ctx, grad):
-        from .ops import unbroadcast
-
-        cond, shape = ctx.info
-        return unbroadcast(np.where(cond, np.zeros((), np.result_type(grad)), grad), shape)
-
-
 class Repeat(Op):
     """z = a tiled `sizes` times;  dz/da = the sum of the gradient over the copies."""
 
@@ -433,3 +329,201 @@ class Flip(Op):
     @staticmethod
     def backward(ctx, grad):
         return np.flip(grad, ctx.info).copy()
+
+
+# -- the functions ---------------------------------------------------------------------------
+
+
+def reshape(input, *shape):
+    """A view when the memory layout allows one, else a copy, named as PyTorch names each."""
+    shape = shape_arg(shape)
+    op = reshape_op(input._data, shape)
+    if op is None:  # PyTorch copies to row-major order first: CloneBackward0, then the view
+        return UnsafeView.apply(Contiguous.apply(input), shape=shape)
+    return op.apply(input, shape=shape)
+
+
+def view(a, *shape):
+    """Always a view: PyTorch's error when the memory layout does not allow one."""
+    shape = shape_arg(shape)
+    return reshape_op(a._data, shape, view=True).apply(a, shape=shape)
+
+
+def contiguous(a):
+    return a if is_contiguous(a._data) else Contiguous.apply(a)
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    """Merge the axes start_dim..end_dim into one; nothing is recorded when none merge."""
+    n = input.ndim
+    if n == 0:
+        return reshape(input, 1)
+    start, end = wrap_dim(start_dim, n), wrap_dim(end_dim, n)
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if start == end:
+        return input
+    shape = tuple(input.shape)
+    return reshape(input, (*shape[:start], -1, *shape[end + 1 :]))
+
+
+def transpose(input, dim0, dim1):
+    n = input.ndim
+    return Transpose.apply(input, dim0=wrap_dim(dim0, n), dim1=wrap_dim(dim1, n))
+
+
+def t(input):
+    if input.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
+    return T.apply(input, dim0=0, dim1=input.ndim - 1 if input.ndim else 0)
+
+
+def mT(a):
+    if a.ndim < 2:
+        raise RuntimeError(
+            "tensor.mT is only supported on matrices or batches of matrices. "
+            f"Got {a.ndim}-D tensor."
+        )
+    return Transpose.apply(a, dim0=-2, dim1=-1)
+
+
+def permute(input, *dims):
+    dims = dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
+    if len(dims) != input.ndim:
+        raise RuntimeError(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            "length of the desired ordering of dimensions i.e. input.dim() = "
+            f"{input.ndim} is not equal to len(dims) = {len(dims)}"
+        )
+    dims = tuple(wrap_dim(d, input.ndim) for d in dims)
+    if len(set(dims)) != len(dims):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return Permute.apply(input, dims=dims)
+
+
+def unsqueeze(input, dim):
+    return Unsqueeze.apply(input, dim=wrap_dim(dim, input.ndim + 1))
+
+
+def squeeze(input, dim=None):
+    if dim is None:
+        return Squeeze.apply(input, dim=None)
+    return SqueezeDim.apply(input, dim=wrap_dim(dim, input.ndim))
+
+
+def cat(tensors, dim=0, *, out=None, axis=None):
+    result = Cat.apply(*map(to_tensor, tensors), dim=dim_arg(dim, axis))
+    return result if out is None else into(out, result, "cat")
+
+
+concat = concatenate = cat
+
+
+def stack(tensors, dim=0, *, out=None, axis=None):
+    result = Stack.apply(*map(to_tensor, tensors), dim=dim_arg(dim, axis))
+    return result if out is None else into(out, result, "stack")
+
+
+def expand(a, *shape):
+    shape = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
+    return Expand.apply(a, shape=tuple(shape))
+
+
+def flip(input, dims):
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    return Flip.apply(input, dims=tuple(wrap_dim(d, input.ndim) for d in dims))
+
+
+def repeat(input, *sizes):
+    """The tensor tiled `sizes` times along each axis."""
+    sizes = shape_arg(sizes)
+    if len(sizes) < input.ndim:
+        raise RuntimeError(
+            "Number of dimensions of repeat dims can not be smaller than number of dimensions of "
+            "tensor"
+        )
+    return Repeat.apply(input, sizes=tuple(sizes))
+
+
+def flip_method(self, *dims):
+    """`x.flip(0, 1)` as well as `x.flip((0, 1))`."""
+    return flip(self, shape_arg(dims))
+
+
+def expand_as(self, other):
+    return expand(self, other.shape)
+
+
+def view_as(self, other):
+    return view(self, other.shape)
+
+
+def reshape_as(self, other):
+    return reshape(self, other.shape)
+
+
+def is_contiguous_tensor(self, memory_format=None) -> bool:
+    return is_contiguous(self._data)
+
+
+# -- recorded gradients (create_graph=True) --------------------------------------------------
+
+
+@rule(View)
+def _view(node, g):
+    return reshape(g, node.info)
+
+
+@rule(Squeeze)
+def _squeeze(node, g):
+    return reshape(g, node.info)
+
+
+@rule(Unsqueeze)
+def _unsqueeze(node, g):
+    return squeeze(g, node.info)
+
+
+@rule(Expand)
+def _expand(node, g):
+    return sum_to(g, node.info)
+
+
+@rule(Transpose)
+def _transpose(node, g):
+    return transpose(g, *node.info)
+
+
+@rule(Permute)
+def _permute(node, g):
+    return permute(g, tuple(int(d) for d in node.info))
+
+
+@rule(Cat)
+def _cat(node, g):
+    dim, sizes = node.info
+    bounds = np.cumsum([0, *sizes])
+    return tuple(
+        indexing.Slice.apply(g, key=(slice(None),) * dim + (slice(int(lo), int(hi)),))
+        for lo, hi in itertools.pairwise(bounds)
+    )
+
+
+@rule(Stack)
+def _stack(node, g):
+    return indexing.unbind(g, node.info)
+
+
+@rule(Repeat)
+def _repeat(node, g):
+    original, shape, sizes = node.info
+    split = [n for pair in zip(sizes, shape, strict=True) for n in pair]
+    return reshape(g.sum(reshape(g, split), dim=tuple(range(0, len(split), 2))), original)
+
+
+@rule(Contiguous, Alias)
+def _identity(node, g):
+    return g
+
+
+from . import indexing  # noqa: E402  (indexing builds on these views; the rules above use its ops)

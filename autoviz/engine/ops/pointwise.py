@@ -1,230 +1,28 @@
-"""Elementwise differentiable ops: one small class per op, its derivative in the docstring."""
+"""Elementwise ops: arithmetic, powers, exp/log, trigonometry, rounding, clamps, comparisons;
+one small class per op, its derivative in the docstring, then the functions and the rules
+backward follows when it records itself (create_graph=True)."""
+
+import math
 
 import numpy as np
 
-from . import events
-from .function import (
-    FREED,
-    FREED_MESSAGE,
-    NO_CONTEXT,
-    Function,
-    accumulator_for,
-    attach,
-    leaf_node,
-    module_stack,
-    new_node,
-    next_seq,
+from ..function import FREED, FREED_MESSAGE
+from ..higher import inp, mask, out, rule, sum_to
+from ..tensor import Tensor, make
+from .base import (
+    _F32_SCALAR,
+    _F64,
+    _SCALARS,
+    Op,
+    _float,
+    binary,
+    dtype_word,
+    into,
+    result,
+    shape_of,
+    to_tensor,
+    unbroadcast,
 )
-from .grad_mode import _state
-from .sums import cascade_sum
-from .tensor import Tensor, make
-
-_F64 = np.dtype("float64")
-_F32 = np.dtype("float32")
-_F32_SCALAR = np.float32  # the type of a 0-d float32 op result
-_SCALARS = ((), ())  # the input shapes of an op on two 0-d values
-NUMBER = (int, float, bool, np.number, np.bool_)
-
-
-class Op(Function):
-    """A built-in op: forward and backward work on numpy arrays, not tensors."""
-
-    _builtin = True
-    symbol = "op"
-
-    @classmethod
-    def apply(cls, *inputs, **params):
-        # One loop for the data and whether to record, as ops have one or two inputs and a
-        # comprehension or any(...) costs more than that work. isinstance, not `type(t) is
-        # Tensor`: subclasses such as nn.Parameter are tensors too.
-        data = []
-        record = False
-        for t in inputs:
-            if isinstance(t, Tensor):
-                record = record or t.requires_grad
-                t = t._data
-            data.append(t)
-        ctx = new_node(cls, inputs) if record and _state["enabled"] else NO_CONTEXT
-        try:
-            out = cls.forward(ctx, *data, **params)
-        except ValueError:
-            if len(data) == 2:  # shapes that do not broadcast: PyTorch's message
-                check_broadcast(cls.symbol, *data)
-            raise
-        if ctx is not NO_CONTEXT:
-            return attach(ctx, out, inputs)
-        out = make(out)
-        if events.observers:
-            events.on_untracked(out, inputs)
-        return out
-
-
-def shape_of(x) -> tuple:
-    """np.shape(x) without its dispatch (a third of a microsecond): numpy data has `.shape`."""
-    shape = getattr(x, "shape", None)
-    return np.shape(x) if shape is None else shape
-
-
-def unbroadcast(grad, shape):
-    """Sum `grad` over the axes broadcasting added, so it has `shape` again."""
-    gshape = shape_of(grad)
-    if gshape == shape:
-        return grad
-    extra = len(gshape) - len(shape)
-    axes = tuple(range(extra)) + tuple(
-        i + extra for i, n in enumerate(shape) if n == 1 and gshape[i + extra] != 1
-    )
-    return cascade_sum(grad, axes).reshape(shape)  # added up in PyTorch's order
-
-
-def check_broadcast(op: str, a, b) -> None:
-    """PyTorch's message when two shapes cannot broadcast, naming the op and both shapes."""
-    sa, sb = np.shape(a), np.shape(b)
-    for i, (m, n) in enumerate(zip(reversed(sa), reversed(sb), strict=False)):
-        if m != n and m != 1 and n != 1:
-            dim = max(len(sa), len(sb)) - 1 - i
-            raise RuntimeError(
-                f"The size of tensor a ({m}) must match the size of tensor b ({n}) at "
-                f"non-singleton dimension {dim} ({op} of shapes {list(sa)} and {list(sb)})"
-            ) from None  # raised while numpy's own error is handled: show only this one
-
-
-def result(out, *inputs):
-    """PyTorch's dtype rules on numpy's result: ints and Python floats stay float32."""
-    dt = getattr(out, "dtype", None)
-    if dt is _F64 and not any(getattr(x, "dtype", None) is _F64 for x in inputs):
-        return out.astype(_F32)
-    if dt is None:  # a Python number from two Python numbers
-        return np.asarray(out, dtype=_F32 if isinstance(out, float) else None)
-    return out
-
-
-def binary(op, a, b):
-    """Apply a two-input op where one side may be a Python number."""
-    method = _BINARY.get(op)
-    if method is None:
-        method = _BINARY[op] = binary_method(op)
-    return method(a, b)
-
-
-def binary_method(op):
-    """The function computing `a op b` for tensor `a`, what Tensor's operators are.
-
-    What Op.apply, new_node and attach do, written out in one function for two inputs: scalar
-    code spends its time here, and each call saved is a tenth of an op's cost.
-    """
-    symbol, forward, backward_cls = op.symbol, op.forward, op._backward_cls
-
-    def method(a, b):
-        if isinstance(b, Tensor):
-            b_data, b_requires_grad = b._data, b.requires_grad
-        elif isinstance(b, NUMBER):
-            b_data, b_requires_grad = b, False
-        else:
-            return NotImplemented
-        if not isinstance(a, Tensor):
-            return op.apply(a, b)
-        a_data = a._data
-        if not ((a.requires_grad or b_requires_grad) and _state["enabled"]):
-            try:
-                out = make(forward(NO_CONTEXT, a_data, b_data))
-            except ValueError:
-                check_broadcast(symbol, a_data, b_data)
-                raise
-            if events.observers:
-                events.on_untracked(out, (a, b))
-            return out
-        node = _new(backward_cls)
-        # The nodes behind the inputs: a grad_fn, or a leaf's AccumulateGrad (next_node's
-        # work without its calls: most ops have a leaf among their inputs).
-        first = a.grad_fn
-        if first is None and a.requires_grad:
-            ref = a._acc
-            first = ref() if ref is not None else None
-            if first is None:
-                first = accumulator_for(a)
-        second = None
-        if b_requires_grad:
-            second = b.grad_fn
-            if second is None:
-                ref = b._acc
-                second = ref() if ref is not None else None
-                if second is None:
-                    second = accumulator_for(b)
-        node._next = (first, second)
-        if first is None or second is None:  # a constant input: kept for drawings
-            node._inputs = (a, b)
-        node._seq = next_seq()
-        node._pre_hooks = None
-        node._saved = ()
-        node.info = None
-        if module_stack:
-            node._modules = module_stack[-1]
-        try:
-            data = forward(node, a_data, b_data)
-        except ValueError:
-            # Shapes that do not broadcast: raise PyTorch's message, naming the op and both
-            # shapes. Checked only on failure, as comparing shapes before every op costs time.
-            check_broadcast(symbol, a_data, b_data)
-            raise
-        out = _new(Tensor)
-        out._data = node._out = data
-        out.requires_grad = True
-        out.grad_fn = node
-        out._grad = out._name = out._acc = None
-        out._retains_grad = False
-        if events.observers:  # from here, so the recorder finds the user's line one frame out
-            events.on_op(node, out, (a, b))
-        return out
-
-    method.__name__ = method.__qualname__ = f"{op.__name__.lower()}"
-    return method
-
-
-_BINARY = {}  # op -> its binary_method
-
-
-def unary_method(op):
-    """The method computing `op(a)` for tensor `a` (a.relu(), a.exp(), -a): Op.apply for one
-    input and no options, written out as binary_method is."""
-    forward, backward_cls = op.forward, op._backward_cls
-
-    def method(a):
-        if not (a.requires_grad and _state["enabled"]):
-            out = make(forward(NO_CONTEXT, a._data))
-            if events.observers:
-                events.on_untracked(out, (a,))
-            return out
-        node = _new(backward_cls)
-        first = a.grad_fn
-        node._next = (first if first is not None else leaf_node(a),)
-        node._seq = next_seq()
-        node._pre_hooks = None
-        node._saved = ()
-        node.info = None
-        if module_stack:
-            node._modules = module_stack[-1]
-        out = _new(Tensor)
-        out._data = node._out = forward(node, a._data)
-        out.requires_grad = True
-        out.grad_fn = node
-        out._grad = out._name = out._acc = None
-        out._retains_grad = False
-        if events.observers:
-            events.on_op(node, out, (a,))
-        return out
-
-    method.__name__ = method.__qualname__ = op.__name__.lower()
-    return method
-
-
-_new = object.__new__
-
-
-def _float(x):
-    """Integer inputs to a float op compute in float32, as PyTorch does."""
-    kind = getattr(x, "dtype", None)
-    return x.astype(_F32) if kind is not None and kind.kind in "biu" else x
 
 
 class Add(Op):
@@ -455,29 +253,30 @@ def wide(f):
     return rounded
 
 
-exp, log, sin, cos, tanh = wide(np.exp), wide(np.log), wide(np.sin), wide(np.cos), wide(np.tanh)
-log10, log2, log1p, expm1 = wide(np.log10), wide(np.log2), wide(np.log1p), wide(np.expm1)
+wide_exp, wide_log, wide_sin, wide_cos = wide(np.exp), wide(np.log), wide(np.sin), wide(np.cos)
+wide_tanh, wide_log10, wide_log2 = wide(np.tanh), wide(np.log10), wide(np.log2)
+wide_log1p, wide_expm1 = wide(np.log1p), wide(np.expm1)
 _LN10, _LN2 = 2.3025850929940456, 0.6931471805599453
 
 
 def _sigmoid(a):
     """1 / (1 + exp(-a)), in a's precision, as PyTorch's kernel computes it."""
     one = a.dtype.type(1)
-    return one / (one + exp(-a))
+    return one / (one + wide_exp(-a))
 
 
-Exp = _unary("ExpBackward0", exp, lambda g, z: g * z, saves="output")  # dz/da = z
-Log = _unary("LogBackward0", log, lambda g, a: g / a)  # dz/da = 1 / a
+Exp = _unary("ExpBackward0", wide_exp, lambda g, z: g * z, saves="output")  # dz/da = z
+Log = _unary("LogBackward0", wide_log, lambda g, a: g / a)  # dz/da = 1 / a
 Sqrt = _unary("SqrtBackward0", np.sqrt, lambda g, z: g / (2 * z), saves="output")
 Abs = _unary("AbsBackward0", np.abs, lambda g, a: g * np.sign(a))  # dz/da = sign(a)
-Sin = _unary("SinBackward0", sin, lambda g, a: g * cos(a))  # dz/da = cos(a)
-Cos = _unary("CosBackward0", cos, lambda g, a: g * -sin(a))  # dz/da = -sin(a)
-Tanh = _unary("TanhBackward0", tanh, lambda g, z: g * (1 - z * z), saves="output")  # 1 - z²
+Sin = _unary("SinBackward0", wide_sin, lambda g, a: g * wide_cos(a))  # dz/da = cos(a)
+Cos = _unary("CosBackward0", wide_cos, lambda g, a: g * -wide_sin(a))  # dz/da = -sin(a)
+Tanh = _unary("TanhBackward0", wide_tanh, lambda g, z: g * (1 - z * z), saves="output")  # 1 - z²
 Sigmoid = _unary("SigmoidBackward0", _sigmoid, lambda g, z: g * (1 - z) * z, saves="output")
-Log10 = _unary("Log10Backward0", log10, lambda g, a: g / (a * a.dtype.type(_LN10)))
-Log2 = _unary("Log2Backward0", log2, lambda g, a: g / (a * a.dtype.type(_LN2)))
-Log1p = _unary("Log1PBackward0", log1p, lambda g, a: g / (a + 1))  # dz/da = 1 / (1 + a)
-Expm1 = _unary("Expm1Backward0", expm1, lambda g, z: g * (z + 1), saves="output")  # z + 1
+Log10 = _unary("Log10Backward0", wide_log10, lambda g, a: g / (a * a.dtype.type(_LN10)))
+Log2 = _unary("Log2Backward0", wide_log2, lambda g, a: g / (a * a.dtype.type(_LN2)))
+Log1p = _unary("Log1PBackward0", wide_log1p, lambda g, a: g / (a + 1))  # dz/da = 1 / (1 + a)
+Expm1 = _unary("Expm1Backward0", wide_expm1, lambda g, z: g * (z + 1), saves="output")  # z + 1
 Exp2 = _unary("Exp2Backward0", np.exp2, lambda g, z: g * z * z.dtype.type(_LN2), saves="output")
 Tan = _unary("TanBackward0", np.tan, lambda g, z: g * (1 + z * z), saves="output")  # 1 + z²
 Rsqrt = _unary(
@@ -685,3 +484,391 @@ class FloorDivide(Op):
     @staticmethod
     def backward(ctx, grad):
         raise RuntimeError("the derivative for 'floor_divide' is not implemented.")
+
+
+# -- the functions: torch.exp(x), torch.add(a, b, out=...), ... ------------------------------
+
+
+def add(input, other, *, alpha=1, out=None):
+    result = binary(Add, to_tensor(input), other if alpha == 1 else other * alpha)
+    return result if out is None else into(out, result, "add")
+
+
+def sub(input, other, *, alpha=1, out=None):
+    result = binary(Sub, to_tensor(input), other if alpha == 1 else other * alpha)
+    return result if out is None else into(out, result, "sub")
+
+
+def mul(input, other, *, out=None):
+    result = binary(Mul, to_tensor(input), other)
+    return result if out is None else into(out, result, "mul")
+
+
+def div(input, other, *, rounding_mode=None, out=None):
+    result = binary(Div, to_tensor(input), other)
+    if rounding_mode is not None:
+        result = _round_quotient(result, rounding_mode, input, other)
+    return result if out is None else into(out, result, "div")
+
+
+def _round_quotient(result, mode, a, b):
+    if mode not in ("trunc", "floor"):
+        raise RuntimeError(
+            f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{mode}'"
+        )
+    rounded = (Trunc if mode == "trunc" else Floor).apply(result)
+    kinds = [np.result_type(getattr(x, "_data", x)).kind for x in (a, b)]
+    ints = all(k in "biu" for k in kinds)
+    return (
+        rounded.to(np.result_type(*[getattr(x, "_data", x) for x in (a, b)])) if ints else rounded
+    )
+
+
+def pow(input, exponent, *, out=None):
+    if not isinstance(input, Tensor):
+        result = PowScalarBase.apply(exponent, c=input)
+    elif isinstance(exponent, Tensor):
+        result = binary(PowTensor, input, exponent)
+    else:
+        result = Pow.apply(input, p=exponent)
+    return result if out is None else into(out, result, "pow")
+
+
+def square(input, *, out=None):
+    return pow(input, 2, out=out)
+
+
+def neg(input, *, out=None):
+    result = Neg.apply(input)
+    return result if out is None else into(out, result, "neg")
+
+
+def _pointwise(op):
+    """A one-input function of PyTorch's (`torch.exp(x, out=None)`) over op."""
+
+    def function(input, *, out=None):
+        result = op.apply(to_tensor(input))
+        return result if out is None else into(out, result, name)
+
+    name = op.__name__.lower()
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"torch.{name}: {op.__doc__}"
+    return function
+
+
+exp = _pointwise(Exp)
+log = _pointwise(Log)
+sqrt = _pointwise(Sqrt)
+abs = _pointwise(Abs)
+sin = _pointwise(Sin)
+cos = _pointwise(Cos)
+tan = _pointwise(Tan)
+tanh = _pointwise(Tanh)
+sigmoid = _pointwise(Sigmoid)
+relu = _pointwise(Relu)
+log10 = _pointwise(Log10)
+log2 = _pointwise(Log2)
+log1p = _pointwise(Log1p)
+expm1 = _pointwise(Expm1)
+exp2 = _pointwise(Exp2)
+rsqrt = _pointwise(Rsqrt)
+reciprocal = _pointwise(Reciprocal)
+
+
+def _rounding(op):
+    """sign, floor, ceil, round, trunc: integer tensors come back unchanged in dtype."""
+    pointwise = _pointwise(op)
+
+    def function(input, *, out=None):
+        if np.result_type(input._data).kind in "biu":
+            data = input._data if op is not Sign else np.sign(input._data)
+            result = make(np.array(data))
+            return result if out is None else into(out, result, pointwise.__name__)
+        return pointwise(input, out=out)
+
+    function.__name__ = function.__qualname__ = pointwise.__name__
+    function.__doc__ = pointwise.__doc__
+    return function
+
+
+sign = _rounding(Sign)
+floor = _rounding(Floor)
+ceil = _rounding(Ceil)
+round = _rounding(Round)
+trunc = _rounding(Trunc)
+
+
+def clamp(input, min=None, max=None, *, out=None):
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    result = Clamp.apply(input, lo=_number(min), hi=_number(max))
+    return result if out is None else into(out, result, "clamp")
+
+
+clip = clamp
+
+
+def _number(bound):
+    return bound.item() if isinstance(bound, Tensor) else bound
+
+
+def clamp_min(input, min):
+    return ClampMin.apply(input, lo=_number(min), hi=None)
+
+
+def where(condition, input=None, other=None):
+    cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
+    if input is None and other is None:
+        return tuple(make(i) for i in np.nonzero(cond))  # torch.where(c): nonzero's tuple
+    if np.result_type(cond) != np.bool_:
+        raise RuntimeError(
+            "where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{dtype_word(cond)}"
+        )
+    return Where.apply(input, other, cond=cond)
+
+
+def maximum(input, other, *, out=None):
+    result = binary(Maximum, input, other)
+    return result if out is None else into(out, result, "maximum")
+
+
+def minimum(input, other, *, out=None):
+    result = binary(Minimum, input, other)
+    return result if out is None else into(out, result, "minimum")
+
+
+def clone(input):
+    return Clone.apply(input)
+
+
+# -- comparisons, as functions and methods (`torch.eq(a, b)`, `a.eq(b)`) ------------------------
+def _compare(name, operator):
+    def function(input, other, *, out=None):
+        result = operator(input, other)
+        return result if out is None else into(out, result, name)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"torch.{name}: elementwise, a bool tensor."
+    return function
+
+
+eq = _compare("eq", Tensor.__eq__)
+
+
+ne = _compare("ne", Tensor.__ne__)
+
+
+lt = _compare("lt", Tensor.__lt__)
+
+
+le = _compare("le", Tensor.__le__)
+
+
+gt = _compare("gt", Tensor.__gt__)
+
+
+ge = _compare("ge", Tensor.__ge__)
+
+
+greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+
+
+def _binary(op, name):
+    def function(input, other, *, out=None):
+        if not isinstance(input, Tensor):
+            input = make(np.asarray(input))
+        result = binary(op, input, other)
+        return result if out is None else into(out, result, name)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"torch.{name}: {op.__doc__}"
+    return function
+
+
+remainder = _binary(Remainder, "remainder")
+
+
+fmod = _binary(Fmod, "fmod")
+
+
+floor_divide = _binary(FloorDivide, "floor_divide")
+
+
+def _reflected(function):
+    def method(self, other):
+        return function(other if isinstance(other, Tensor) else make(np.asarray(other)), self)
+
+    return method
+
+
+rremainder, rfloor_divide = _reflected(remainder), _reflected(floor_divide)  # 5 % x, 5 // x
+
+
+def type_as(self, other):
+    return self.to(other.dtype)
+
+
+def equal(input, other) -> bool:
+    """True when both have the same shape and the same values (dtypes may differ)."""
+    a, b = np.asarray(input._data), np.asarray(other._data)
+    return a.shape == b.shape and bool(np.all(a == b))
+
+
+_DTYPE_WORDS = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long"}
+
+
+def _same_dtype(a, b) -> None:
+    ta, tb = np.result_type(a._data), np.result_type(b._data)
+    if ta != tb:
+        words = [_DTYPE_WORDS.get(t.name, t.name) for t in (ta, tb)]
+        raise RuntimeError(f"{words[0]} did not match {words[1]}")
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """|input - other| <= atol + rtol * |other|, elementwise."""
+    other = other if isinstance(other, Tensor) else make(np.asarray(other))
+    _same_dtype(input, other)
+    close = np.isclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    return make(np.asarray(close))
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    return bool(np.all(isclose(input, other, rtol, atol, equal_nan)._data))
+
+
+# -- recorded gradients (create_graph=True): each rule again, with tensor ops -----------------
+
+
+# -- the rules: z = f(inputs), grad = dL/dz; each returns dL/d input ----------------------------
+@rule(Add)
+def _add(node, g):
+    a_shape, b_shape = node.info
+    return sum_to(g, a_shape), sum_to(g, b_shape)
+
+
+@rule(Sub)
+def _sub(node, g):
+    a_shape, b_shape = node.info
+    return sum_to(g, a_shape), sum_to(-g, b_shape)
+
+
+@rule(Rsub, Neg)
+def _neg(node, g):
+    return -g
+
+
+@rule(Mul)
+def _mul(node, g):
+    a, b = node._saved
+    return sum_to(g * inp(node, 1, b), np.shape(a)), sum_to(g * inp(node, 0, a), np.shape(b))
+
+
+@rule(Div)
+def _div(node, g):
+    a, b = node._saved
+    A, B = inp(node, 0, a), inp(node, 1, b)
+    return sum_to(g / B, np.shape(a)), sum_to(-g * A / (B * B), np.shape(b))
+
+
+@rule(Reciprocal)
+def _reciprocal(node, g):
+    z = out(node)
+    return -g * z * z
+
+
+@rule(Pow)
+def _pow(node, g):
+    (a,) = node._saved
+    p = node.info
+    return g * (p * inp(node, 0, a) ** (p - 1)) if p != 0 else g * 0
+
+
+@rule(PowTensor)
+def _pow_tensor(node, g):
+    a, b, _ = node._saved
+    A, B = inp(node, 0, a), inp(node, 1, b)
+    return sum_to(g * B * A ** (B - 1), np.shape(a)), sum_to(g * out(node) * log(A), np.shape(b))
+
+
+def _recorded_unary(derivative, saves="input"):
+    def apply(node, g):
+        (saved,) = node._saved
+        x = inp(node, 0, saved) if saves == "input" else out(node)
+        return g * derivative(x)
+
+    return apply
+
+
+rule(Exp)(_recorded_unary(lambda z: z, "output"))
+rule(Log)(_recorded_unary(lambda a: 1 / a))
+rule(Sqrt)(_recorded_unary(lambda z: 0.5 / z, "output"))
+rule(Sin)(_recorded_unary(cos))
+rule(Cos)(_recorded_unary(lambda a: -sin(a)))
+rule(Tanh)(_recorded_unary(lambda z: 1 - z * z, "output"))
+rule(Sigmoid)(_recorded_unary(lambda z: z * (1 - z), "output"))
+rule(Log10)(_recorded_unary(lambda a: 1 / (a * math.log(10))))
+rule(Log2)(_recorded_unary(lambda a: 1 / (a * math.log(2))))
+rule(Log1p)(_recorded_unary(lambda a: 1 / (1 + a)))
+rule(Expm1)(_recorded_unary(lambda z: z + 1, "output"))
+rule(Exp2)(_recorded_unary(lambda z: z * math.log(2), "output"))
+rule(Tan)(_recorded_unary(lambda z: 1 + z * z, "output"))
+rule(Rsqrt)(_recorded_unary(lambda a: -0.5 * a**-1.5))
+
+
+@rule(Abs)
+def _abs(node, g):
+    (a,) = node._saved
+    return g * mask(np.sign(a), g)
+
+
+@rule(Sign, Floor, Ceil, Round, Trunc)
+def _flat(node, g):
+    return g * 0
+
+
+@rule(Relu)
+def _relu(node, g):
+    (z,) = node._saved
+    return g * mask(z > 0, g)
+
+
+@rule(Clamp)
+def _clamp(node, g):
+    (a,) = node._saved
+    lo, hi = node.info
+    inside = np.ones(np.shape(a), bool)
+    if lo is not None:
+        inside &= a >= lo
+    if hi is not None:
+        inside &= a <= hi
+    return g * mask(inside, g)
+
+
+@rule(Where)
+def _where(node, g):
+    (cond,) = node._saved
+    a_shape, b_shape = node.info
+    return sum_to(g * mask(cond, g), a_shape), sum_to(g * mask(~cond, g), b_shape)
+
+
+@rule(Maximum, Minimum)
+def _extreme(node, g):
+    a, b = node._saved
+    share = np.where(a == b, 0.5, 1.0)
+    wins = (a >= b) if type(node)._forward_cls is Maximum else (a <= b)
+    loses = (b >= a) if type(node)._forward_cls is Maximum else (b <= a)
+    return (
+        sum_to(g * mask(share * wins, g), np.shape(a)),
+        sum_to(g * mask(share * loses, g), np.shape(b)),
+    )
+
+
+@rule(ToDtype)
+def _to(node, g):
+    return g.to(node.info)
+
+
+@rule(Clone)
+def _identity(node, g):
+    return g

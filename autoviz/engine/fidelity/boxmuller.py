@@ -2,9 +2,10 @@
 the float32 log and sincos of the AVX2 kernel (Cephes polynomials, as avx_mathfun writes them)."""
 
 import math
-import struct
 
 import numpy as np
+
+from .fma import HALF29, LOW29, fma32, fma64, redo_exactly
 
 f32 = np.float32
 f64 = np.float64
@@ -32,109 +33,6 @@ _SINCOF = (f32(-1.9515295891e-4), f32(8.3321608736e-3), f32(-1.6666654611e-1))
 _COSCOF = (f32(2.443315711809948e-005), f32(-1.388731625493765e-003), f32(4.166664568298827e-002))
 _MIN_NORM = np.array([0x00800000], np.uint32).view(f32)[0]
 _TWO_PI_F32 = f32(2.0 * math.pi)
-_LOW29, _HALF29 = np.int64(2**29 - 1), np.int64(2**28)  # the bits float64 has beyond float32
-_F32_TINY = float(np.finfo(f32).tiny)
-_F64_SAFE_LOW, _F64_SAFE_HIGH = 2.0**-960, 2.0**995  # Dekker's split neither under- nor overflows
-
-
-def _odd(s: np.ndarray, err: np.ndarray) -> np.ndarray:
-    """Round-to-odd of s + err, where s = round(s + err) and err is its exact error."""
-    bits = s.view(np.int64)
-    inexact_even = (err != 0) & ((bits & 1) == 0)
-    away = np.signbit(s) == np.signbit(err)  # the exact value is further from zero than s
-    return np.where(inexact_even, bits + np.where(away, 1, -1), bits).view(f64)
-
-
-def _two_sum(a, b):
-    s = a + b
-    bb = s - a
-    return s, (a - (s - bb)) + (b - bb)
-
-
-def _split(a):
-    c = a * 134217729.0  # 2**27 + 1: Veltkamp's split into two 26-bit halves
-    hi = c - (c - a)
-    return hi, a - hi
-
-
-def _two_prod(a, b):
-    p = a * b
-    ah, al = _split(a)
-    bh, bl = _split(b)
-    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
-
-
-def fma32(a, b, c) -> np.ndarray:
-    """float32 a*b + c rounded once, as an FMA instruction does."""
-    a, b, c = (np.asarray(v).astype(f64, copy=False) for v in (a, b, c))
-    s = a * b  # exact: two 24-bit mantissas
-    s += c
-    r = s.astype(f32)
-    # Rounding s to float32 is the one rounding unless s is exactly halfway between two
-    # float32 (the sum to double may have rounded onto the midpoint) or falls below float32's
-    # normal range: redo those few exactly.
-    bits = s.view(np.int64)
-    redo = (bits & _LOW29) == _HALF29
-    redo |= (np.abs(s) < _F32_TINY) & (s != 0)
-    if redo.any():
-        _redo(r, redo, a, b, c)
-    return r
-
-
-def _redo(r: np.ndarray, redo: np.ndarray, a, b, c) -> None:
-    """Recompute r's flagged elements exactly (the few where rounding twice could differ)."""
-    i = np.flatnonzero(redo)
-    a, b, c = (
-        np.full(i.size, v) if np.ndim(v) == 0 else np.broadcast_to(v, r.shape).reshape(-1)[i]
-        for v in (a, b, c)
-    )
-    r.reshape(-1)[i] = _fma32_exact(a, b, c) if i.size > 16 else _fma32_few(a, b, c)
-
-
-def _fma32_few(a, b, c) -> np.ndarray:
-    """_fma32_exact for a handful of elements, in Python floats (numpy calls cost more)."""
-    out = []
-    for x, y, z in zip(a.tolist(), b.tolist(), c.tolist(), strict=True):
-        p = x * y  # exact
-        s = p + z
-        bb = s - p
-        err = (p - (s - bb)) + (z - bb)
-        if err and not struct.unpack("<q", struct.pack("<d", s))[0] & 1:
-            s = math.nextafter(s, math.inf if err > 0 else -math.inf)  # round to odd
-        out.append(s)
-    return np.array(out).astype(f32)
-
-
-def _fma32_exact(a, b, c) -> np.ndarray:
-    s, err = _two_sum(a * b, c)
-    return _odd(s, err).astype(f32)  # odd rounding to 53 bits, then to 24: one rounding
-
-
-def fma64(a, b, c) -> np.ndarray:
-    """float64 a*b + c rounded once (Boldo and Melquiond's emulation, through round-to-odd)."""
-    a, b, c = np.broadcast_arrays(*(np.asarray(v, f64) for v in (a, b, c)))
-    uh, ul = _two_prod(a, b)
-    th, tl = _two_sum(c, ul)
-    vh, vl = _two_sum(uh, th)
-    w, werr = _two_sum(tl, vl)
-    out = vh + _odd(w, werr)
-    # The error-free steps need normal numbers and no overflow: redo the rest exactly.
-    extreme = ~((np.abs(uh) > _F64_SAFE_LOW) | (uh == 0)) | (np.abs(uh) > _F64_SAFE_HIGH)
-    extreme |= ~((np.abs(c) > _F64_SAFE_LOW) | (c == 0)) | ~np.isfinite(out)
-    if extreme.any():
-        out = np.array(out)
-        triples = zip(a[extreme], b[extreme], c[extreme], strict=True)
-        out[extreme] = [_fma_exact(*v) for v in triples]
-    return out
-
-
-def _fma_exact(a: float, b: float, c: float) -> float:
-    """a*b + c rounded once, through exact rationals (Python rounds int / int correctly)."""
-    from fractions import Fraction  # rarely needed, and slow to import
-
-    if not all(map(math.isfinite, (a, b, c))):
-        return a * b + c
-    return float(Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c)))
 
 
 def _fused(a, b, c) -> np.ndarray:
@@ -143,9 +41,9 @@ def _fused(a, b, c) -> np.ndarray:
     s = a * b
     s += c
     r = s.astype(f32)
-    tie = (s.view(np.int64) & _LOW29) == _HALF29
+    tie = (s.view(np.int64) & LOW29) == HALF29
     if tie.any():
-        _redo(r, tie, a, b, c)
+        redo_exactly(r, tie, a, b, c)
     return r
 
 
@@ -222,14 +120,22 @@ def _blocks_avx(u: np.ndarray, mean, std) -> np.ndarray:
     return out.reshape(-1)
 
 
+def libm(function, x: np.ndarray) -> np.ndarray:
+    """`function` (math.log, math.cos, ...) of each element: the C library's scalar routine, as
+    torch's double kernels call it. numpy's own float64 log, sin and cos may be SIMD code that
+    rounds the last bit differently on CPUs with AVX-512."""
+    flat = x.ravel().tolist()
+    return np.fromiter(map(function, flat), f64, len(flat)).reshape(x.shape)
+
+
 def blocks_double(u: np.ndarray, mean, std) -> np.ndarray:
     """normal_fill_16 over blocks of 16 float64 uniforms, with libm's log, cos and sin."""
     u = u.reshape(-1, 16)
-    radius = np.sqrt(-2.0 * np.log(1.0 - u[:, :8]))
+    radius = np.sqrt(-2.0 * libm(math.log, 1.0 - u[:, :8]))
     theta = (2.0 * math.pi) * u[:, 8:]
     out = np.empty_like(u)
-    out[:, :8] = radius * np.cos(theta)
-    out[:, 8:] = radius * np.sin(theta)
+    out[:, :8] = radius * libm(math.cos, theta)
+    out[:, 8:] = radius * libm(math.sin, theta)
     if (mean, std) != (0, 1):
         out = fma64(out, std, mean)
     return out.reshape(-1)
@@ -237,6 +143,6 @@ def blocks_double(u: np.ndarray, mean, std) -> np.ndarray:
 
 def pairs_double(u1: np.ndarray, u2: np.ndarray):
     """at::normal_distribution<double>'s Box-Muller pairs: (cosine values, sine values)."""
-    radius = np.sqrt(-2.0 * np.log1p(-u2))
+    radius = np.sqrt(-2.0 * libm(math.log1p, -u2))
     theta = (2.0 * math.pi) * u1
-    return radius * np.cos(theta), radius * np.sin(theta)
+    return radius * libm(math.cos, theta), radius * libm(math.sin, theta)

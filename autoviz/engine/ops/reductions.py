@@ -1,12 +1,20 @@
-"""Ops that reduce along axes: sums, means, max and min, softmax."""
+"""Ops that reduce along dims: sum, mean, max and min, prod, cumsum, var, std, norm,
+logsumexp, softmax; all and any."""
 
+import builtins
 import math
+import warnings
+from collections import namedtuple
 
 import numpy as np
 
-from .ops import Op
-from .shape_ops import wrap_dim
-from .sums import cascade_sum
+from ..dtypes import TYPE_NAMES
+from ..fidelity.sums import cascade_sum
+from ..higher import inp, mask, out, rule
+from ..tensor import Tensor, make
+from . import pointwise
+from .base import Op, ReturnType, dim_arg, dtype_word, into, wrap_dim
+from .indexing import Scatter
 
 
 def _axes(dim, ndim):
@@ -68,7 +76,7 @@ class Mean(Op):
         if np.result_type(a).kind not in "fc":
             raise RuntimeError(
                 "mean(): could not infer output dtype. Input dtype must be either a floating "
-                f"point or complex dtype. Got: {_dtype_name(a)}"
+                f"point or complex dtype. Got: {dtype_word(a)}"
             )
         axes = _axes(dim, np.ndim(a))
         ctx.info = (np.shape(a), axes, keepdim)
@@ -91,10 +99,6 @@ def mean_of(a, axes, keepdim=False):
     if keepdim and a.ndim:
         out = np.expand_dims(out, axes if axes is not None else tuple(range(a.ndim)))
     return out
-
-
-def _dtype_name(a) -> str:
-    return {"i": "Long", "b": "Bool"}.get(np.result_type(a).kind, str(np.result_type(a)))
 
 
 class MeanDim(Mean):
@@ -295,7 +299,7 @@ class Var(Op):
         axes = _axes(dim, np.ndim(a))
         wide = np.asarray(a, dtype=np.float64)  # PyTorch accumulates in double on the CPU
         centred = wide - np.mean(wide, axis=axes, keepdims=True)
-        dof = max(_count(np.shape(a), axes) - correction, 0)
+        dof = builtins.max(_count(np.shape(a), axes) - correction, 0)
         ctx.save_for_backward(centred.astype(np.result_type(a)))
         ctx.info = (axes, keepdim, dof)
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -321,7 +325,7 @@ class Std(Op):
         axes = _axes(dim, np.ndim(a))
         wide = np.asarray(a, dtype=np.float64)
         centred = wide - np.mean(wide, axis=axes, keepdims=True)
-        dof = max(_count(np.shape(a), axes) - correction, 0)
+        dof = builtins.max(_count(np.shape(a), axes) - correction, 0)
         with np.errstate(divide="ignore", invalid="ignore"):
             var = np.sum(centred * centred, axis=axes, keepdims=keepdim) / dof
         out = np.asarray(np.sqrt(var), dtype=np.result_type(a), order="C")
@@ -406,3 +410,344 @@ class Logsumexp(Op):
         axes = ctx.info
         g = grad if np.ndim(grad) == np.ndim(a) else np.expand_dims(grad, axes)
         return g * np.exp(a - out)
+
+
+# -- the functions ---------------------------------------------------------------------------
+
+
+def sum(input, dim=None, keepdim=False, *, dtype=None, out=None, axis=None, keepdims=None):
+    dim, keepdim = dim_arg(dim, axis), keepdims if keepdims is not None else keepdim
+    if dtype is not None:
+        input = input.to(dtype)
+    elif input._data.dtype.kind in "biu":  # PyTorch sums integers and bools as int64
+        input = input.to(np.int64)
+    op = Sum if dim is None else SumDim
+    result = op.apply(input, dim=dim, keepdim=keepdim)
+    return result if out is None else into(out, result, "sum")
+
+
+def mean(input, dim=None, keepdim=False, *, dtype=None, out=None, axis=None, keepdims=None):
+    dim, keepdim = dim_arg(dim, axis), keepdims if keepdims is not None else keepdim
+    if dtype is not None:
+        input = input.to(dtype)
+    op = Mean if dim is None else MeanDim
+    result = op.apply(input, dim=dim, keepdim=keepdim)
+    return result if out is None else into(out, result, "mean")
+
+
+ReturnMax = type("max", (ReturnType, namedtuple("max", ["values", "indices"])), {"__slots__": ()})
+ReturnMin = type("min", (ReturnType, namedtuple("min", ["values", "indices"])), {"__slots__": ()})
+
+
+def _values_indices(kind, a, dim, keepdim):
+    dim = wrap_dim(dim, a.ndim)
+    op, arg, result = {
+        "max": (MaxDim, np.argmax, ReturnMax),
+        "min": (MinDim, np.argmin, ReturnMin),
+    }[kind]
+    values = op.apply(a, dim=dim, keepdim=keepdim)
+    idx = arg(a._data, axis=dim)
+    return result(values, make(np.asarray(np.expand_dims(idx, dim) if keepdim else idx)))
+
+
+def max(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
+    dim, keepdim = dim_arg(dim, axis), keepdims if keepdims is not None else keepdim
+    if isinstance(dim, Tensor):
+        return pointwise.maximum(input, dim, out=out)
+    if dim is None:
+        result = Amax.apply(input)
+        return result if out is None else into(out, result, "max")
+    return _values_indices("max", input, dim, keepdim)
+
+
+def min(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
+    dim, keepdim = dim_arg(dim, axis), keepdims if keepdims is not None else keepdim
+    if isinstance(dim, Tensor):
+        return pointwise.minimum(input, dim, out=out)
+    if dim is None:
+        result = Amin.apply(input)
+        return result if out is None else into(out, result, "min")
+    return _values_indices("min", input, dim, keepdim)
+
+
+def _arg(find, input, dim, keepdim):
+    dim = None if dim is None else wrap_dim(dim, input.ndim)
+    idx = find(input._data) if dim is None else find(input._data, axis=dim)
+    if keepdim and dim is not None:
+        idx = np.expand_dims(idx, dim)
+    return make(np.asarray(idx, dtype=np.int64))
+
+
+def argmax(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
+    keepdim = keepdims if keepdims is not None else keepdim
+    return _arg(np.argmax, input, dim_arg(dim, axis), keepdim)
+
+
+def argmin(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
+    keepdim = keepdims if keepdims is not None else keepdim
+    return _arg(np.argmin, input, dim_arg(dim, axis), keepdim)
+
+
+def softmax(input, dim=-1):
+    return Softmax.apply(input, dim=wrap_dim(dim, input.ndim))
+
+
+def log_softmax(input, dim=-1):
+    return LogSoftmax.apply(input, dim=wrap_dim(dim, input.ndim))
+
+
+def _keep(keepdim, keepdims):
+    return keepdims if keepdims is not None else keepdim
+
+
+def _done(result, out, name):
+    return result if out is None else into(out, result, name)
+
+
+def _check_float(input, name="std and var") -> None:
+    if input._data.dtype.kind not in "fc":
+        raise RuntimeError(f"{name} only support floating point and complex dtypes")
+
+
+def _correction(dim, unbiased, correction):
+    """PyTorch's var/std arguments: var(x, True), var(x, 0, True), correction=, unbiased=."""
+    if isinstance(dim, bool):  # var(x, False): the old positional `unbiased`
+        dim, unbiased = None, dim
+    if correction is None:
+        correction = 1 if unbiased is None or unbiased else 0
+    return dim, correction
+
+
+def _warn_dof(input, dim, correction) -> None:
+    axes = _axes(dim, input.ndim)
+    shape = np.shape(input._data)
+    n = math.prod([shape[i] for i in axes] if axes is not None else shape)
+    if n - correction <= 0:
+        warnings.warn(
+            "var(): degrees of freedom is <= 0. Correction should be strictly less than the "
+            "reduction factor (input numel divided by output numel).",
+            UserWarning,
+            stacklevel=3,
+        )
+
+
+def _spread(op, name: str, input, dim, unbiased, keepdim, keepdims, correction, out):
+    """var and std: the same checks and keywords, then their op."""
+    _check_float(input)
+    dim, correction = _correction(dim, unbiased, correction)
+    _warn_dof(input, dim, correction)
+    result = op.apply(input, dim=dim, correction=correction, keepdim=_keep(keepdim, keepdims))
+    return _done(result, out, name)
+
+
+def var(
+    input,
+    dim=None,
+    unbiased=None,
+    keepdim=False,
+    *,
+    correction=None,
+    out=None,
+    axis=None,
+    keepdims=None,
+):
+    dim = dim_arg(dim, axis)
+    return _spread(Var, "var", input, dim, unbiased, keepdim, keepdims, correction, out)
+
+
+def std(
+    input,
+    dim=None,
+    unbiased=None,
+    keepdim=False,
+    *,
+    correction=None,
+    out=None,
+    axis=None,
+    keepdims=None,
+):
+    dim = dim_arg(dim, axis)
+    return _spread(Std, "std", input, dim, unbiased, keepdim, keepdims, correction, out)
+
+
+def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+    """The vector norm over `dim` (all elements by default); p = 'fro' is p = 2."""
+    if dtype is not None:
+        input = input.to(dtype)
+    if p in ("fro", None):
+        p = 2.0
+    if isinstance(p, str):
+        raise NotImplementedError(f"autoviz: norm(p='{p}') (a matrix norm) is not in autoviz yet")
+    if input._data.dtype.kind not in "fc":
+        raise RuntimeError(
+            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+            f"{TYPE_NAMES.get(input._data.dtype.name, input._data.dtype.name)}"
+        )
+    result = Norm.apply(input, p=float(p), dim=dim, keepdim=keepdim)
+    return _done(result, out, "norm")
+
+
+def _promoted(input):
+    """Integers and bools are summed and multiplied as int64, as PyTorch does."""
+    return input.to(np.int64) if input._data.dtype.kind in "biu" else input
+
+
+def cumsum(input, dim=None, *, dtype=None, out=None, axis=None):
+    dim = dim_arg(dim, axis)
+    if dim is None:
+        raise TypeError('cumsum() missing 1 required positional arguments: "dim"')
+    input = input.to(dtype) if dtype is not None else _promoted(input)
+    result = Cumsum.apply(input, dim=wrap_dim(dim, input.ndim))
+    return _done(result, out, "cumsum")
+
+
+def prod(input, dim=None, keepdim=False, *, dtype=None, out=None, axis=None, keepdims=None):
+    dim = dim_arg(dim, axis)
+    input = input.to(dtype) if dtype is not None else _promoted(input)
+    if dim is None:
+        return _done(Prod.apply(input), out, "prod")
+    result = ProdDim.apply(input, dim=wrap_dim(dim, input.ndim), keepdim=_keep(keepdim, keepdims))
+    return _done(result, out, "prod")
+
+
+def logsumexp(input, dim, keepdim=False, *, out=None, axis=None, keepdims=None):
+    result = Logsumexp.apply(input, dim=dim_arg(dim, axis), keepdim=_keep(keepdim, keepdims))
+    return _done(result, out, "logsumexp")
+
+
+def _truth(find, input, dim, keepdim, out, name):
+    data = np.asarray(input._data)
+    if dim is None:
+        result = make(np.asarray(find(data)))
+    else:
+        axes = _axes(dim, data.ndim)
+        result = make(np.asarray(find(data, axis=axes, keepdims=keepdim)))
+    if data.dtype == np.uint8:  # PyTorch keeps uint8 for uint8 input
+        result = make(result._data.astype(np.uint8))
+    return _done(result, out, name)
+
+
+def all(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
+    return _truth(np.all, input, dim_arg(dim, axis), _keep(keepdim, keepdims), out, "all")
+
+
+def any(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
+    return _truth(np.any, input, dim_arg(dim, axis), _keep(keepdim, keepdims), out, "any")
+
+
+# -- recorded gradients (create_graph=True) --------------------------------------------------
+
+
+def _unreduce(g, shape, axes, keepdim):
+    if axes is not None and not keepdim and shape:
+        for axis in sorted(axes):
+            g = g.unsqueeze(axis)
+    return g.expand(tuple(shape))
+
+
+@rule(Sum)
+def _sum(node, g):
+    shape, axes, keepdim = node.info
+    return _unreduce(g, shape, axes, keepdim)
+
+
+@rule(Mean)
+def _mean(node, g):
+    shape, axes, keepdim = node.info
+    count = math.prod([shape[i] for i in axes] if axes is not None else shape)
+    return _unreduce(g / count, shape, axes, keepdim)
+
+
+@rule(Softmax)
+def _softmax(node, g):
+    z = out(node)
+    return z * (g - sum(g * z, dim=node.info, keepdim=True))
+
+
+@rule(LogSoftmax)
+def _log_softmax(node, g):
+    return g - pointwise.exp(out(node)) * sum(g, dim=node.info, keepdim=True)
+
+
+@rule(Prod)
+def _prod(node, g):
+    (a,) = node._saved
+    return g * out(node) / inp(node, 0, a)  # the product of the others (inputs without zeros)
+
+
+@rule(ProdDim)
+def _prod_dim(node, g):
+    (a,) = node._saved
+    dim, keepdim = node.info
+    z, g = out(node), g
+    if not keepdim:
+        z, g = z.unsqueeze(dim), g.unsqueeze(dim)
+    return g * z / inp(node, 0, a)
+
+
+@rule(Cumsum)
+def _cumsum(node, g):
+    dim = node.info
+    return cumsum(g.flip((dim,)), dim).flip((dim,))
+
+
+@rule(Var)
+def _var(node, g):
+    axes, keepdim, dof = node.info
+    if node._next[0] is None:
+        return None
+    a = inp(node, 0)
+    centre = mean(a, dim=axes, keepdim=True)
+    return _unreduce(g, a.shape, axes, keepdim) * (a - centre) * (2 / dof)
+
+
+@rule(Std)
+def _std(node, g):
+    axes, keepdim, dof = node.info
+    if node._next[0] is None:
+        return None
+    a = inp(node, 0)
+    centre = mean(a, dim=axes, keepdim=True)
+    return _unreduce(g / out(node), a.shape, axes, keepdim) * (a - centre) / dof
+
+
+@rule(Logsumexp)
+def _logsumexp(node, g):
+    a = inp(node, 0, node._saved[0])
+    axes = node.info
+    z, g = out(node), g
+    if z.ndim != a.ndim:
+        for axis in sorted(axes):
+            z, g = z.unsqueeze(axis), g.unsqueeze(axis)
+    return g * pointwise.exp(a - z)
+
+
+@rule(Norm)
+def _norm(node, g):
+    a_data, _ = node._saved
+    p, axes, keepdim = node.info
+    a = inp(node, 0, a_data)
+    z, g = out(node), g
+    if not keepdim and axes is not None:
+        for axis in sorted(axes):
+            z, g = z.unsqueeze(axis), g.unsqueeze(axis)
+    if p == 2:
+        return g * a / z
+    if p == 1:
+        return g * mask(np.sign(a_data), g)
+    raise RuntimeError(f"create_graph=True through the {p}-norm is not in autoviz yet")
+
+
+@rule(MaxDim, MinDim)
+def _recorded_along(node, g):
+    shape, dim, keepdim, idx = node.info
+    key = list(np.indices(idx.shape, sparse=True))
+    key[dim] = idx
+    return Scatter.apply(g if keepdim else g.unsqueeze(dim), shape=shape, key=tuple(key))
+
+
+@rule(Amax, Amin)
+def _extreme_all(node, g):
+    a, z = node._saved
+    hit = a == z
+    return g * mask(hit / np.sum(hit), g)

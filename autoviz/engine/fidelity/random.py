@@ -8,11 +8,13 @@ Each kernel takes a Generator and returns a flat numpy array in the order PyTorc
 """
 
 import contextlib
+import math
 
 import numpy as np
 
 from . import boxmuller, topk
 from .boxmuller import f32, f64
+from .fma import fma32, fma64
 
 DEFAULT_SEED = 67280421310721  # torch's seed for a new Generator and a new process
 _N = 624  # words in the Mersenne Twister's state
@@ -92,7 +94,7 @@ class Generator:
 
     def get_state(self):
         """The state as torch's ByteTensor of 5056 bytes (CPUGeneratorImplState)."""
-        from .tensor import make
+        from ..tensor import make
 
         state = self._mt.state["state"]
         pos = int(state["pos"])
@@ -232,12 +234,12 @@ def uniform(gen: Generator, n: int, dtype, low: float, high: float) -> np.ndarra
         x = unit_float64(gen, n)
         if (low, high) == (0, 1):
             return x
-        x = boxmuller.fma64(x, f64(high) - f64(low), low)
+        x = fma64(x, f64(high) - f64(low), low)
     else:
         x = unit_float32(gen, n)
         if (low, high) == (0, 1) and dtype == f32:
             return x  # below 1 - 2**-24: no rounding up
-        x = boxmuller.fma32(x, f32(high) - f32(low), f32(low)).astype(dtype, copy=False)
+        x = fma32(x, f32(high) - f32(low), f32(low)).astype(dtype, copy=False)
     return np.where(x >= dtype.type(high), dtype.type(low), x)  # float16 may round up to 1
 
 
@@ -291,7 +293,7 @@ def normal_serial(gen: Generator, n: int, mean: float, std: float) -> np.ndarray
         if fresh % 2:
             gen._normal = float(both[-1])
     z = np.concatenate(values) if values else np.zeros(0)
-    return z if (mean, std) == (0, 1) else boxmuller.fma64(z, std, mean)
+    return z if (mean, std) == (0, 1) else fma64(z, std, mean)
 
 
 # -- integers -------------------------------------------------------------------------------------
@@ -362,7 +364,7 @@ def bernoulli_tensor(gen: Generator, probs: np.ndarray) -> np.ndarray:
 
 def exponential(gen: Generator, n: int, dtype, lambd: float) -> np.ndarray:
     """exponential_(lambd): -1/lambd * log1p(-u), u a double uniform."""
-    return cast((-1.0 / lambd) * np.log1p(-unit_float64(gen, n)), dtype)
+    return cast((-1.0 / lambd) * boxmuller.libm(math.log1p, -unit_float64(gen, n)), dtype)
 
 
 def multinomial(gen: Generator, probs: np.ndarray, count: int, replacement: bool) -> np.ndarray:
