@@ -529,7 +529,10 @@ def test_html_writes_the_player(tmp_path, pure_engine):
     out = tmp_path / "lesson.html"
     result = run_cli("html", str(script), "-o", str(out), "--quiz", "--theme", "projector")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[-1] == f"wrote {out}"
+    assert result.stdout.splitlines()[-2:] == [
+        f"wrote {out}",
+        "the page asks 6 questions (5 scalar, 1 which-grad)",
+    ]
     data = player_data(out)
     assert len(data["steps"]) == 12 and len(data["layouts"]) == 1
     questions = [s["quiz"]["prompt"] for s in data["steps"] if s["quiz"]]
@@ -736,7 +739,8 @@ HELP = {
     "--rankdir": "which way the graph flows",
     "--precision": "significant digits",
     "--legend, --no-legend": "draw the legend",
-    "--quiz": "ask for each gradient",
+    "--quiz": "to predict before a step reveals it",
+    "--quiz-every": "at most one question every N steps",
     "--ghost": "show the nodes not made yet faintly",
 }
 
@@ -744,7 +748,8 @@ HELP = {
 @pytest.mark.parametrize("command", ["html", "present", "frames", "render", "animate"])
 def test_every_option_has_help_text(command):
     text = " ".join(run_cli(command, "--help").stdout.split())  # unwrapped
-    takes = {"--quiz": ("html", "present"), "--ghost": ("html", "present", "frames")}
+    quiz = ("html", "present")
+    takes = {"--quiz": quiz, "--quiz-every": quiz, "--ghost": ("html", "present", "frames")}
     for option, words in HELP.items():
         if command not in takes.get(option, (command,)):
             assert option not in text
