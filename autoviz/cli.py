@@ -94,24 +94,48 @@ def _parser() -> argparse.ArgumentParser:
     )
     demo.set_defaults(run=_demo)
     html = _script_command(commands, "html", _html, "write the step-by-step HTML player")
-    html.add_argument("-o", "--output", required=True, type=Path, metavar="FILE.html")
+    html.add_argument(
+        "-o", "--output", required=True, type=Path, metavar="FILE.html", help="the page to write"
+    )
     _player_options(html)
     present = _script_command(
         commands, "present", _present, "write the player to a temporary file and open a browser"
     )
     _player_options(present)
     frames = _script_command(commands, "frames", _frames, "write one image per step (slides)")
-    frames.add_argument("-o", "--output", required=True, type=Path, metavar="DIR")
-    frames.add_argument("--format", choices=("svg", "png"), default="svg")
+    frames.add_argument(
+        "-o", "--output", required=True, type=Path, metavar="DIR", help="the folder to write into"
+    )
+    frames.add_argument(
+        "--format", choices=("svg", "png"), default="svg", help="the images' format (default: svg)"
+    )
     _ghost_option(frames)
     render = _script_command(commands, "render", _render, "write the final diagram")
-    render.add_argument("-o", "--output", required=True, type=Path, metavar="FILE.svg")
+    render.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        type=Path,
+        metavar="FILE.svg",
+        help="the file to write; its suffix picks the format: .svg .png .pdf .dot .json",
+    )
     animate = _script_command(
         commands, "animate", _animate, "write both passes as one animated .svg or .gif"
     )
-    animate.add_argument("-o", "--output", required=True, type=Path, metavar="FILE.svg")
     animate.add_argument(
-        "--seconds-per-step", type=float, default=1.0, metavar="S", help="default: 1.0"
+        "-o",
+        "--output",
+        required=True,
+        type=Path,
+        metavar="FILE.svg",
+        help="the file to write: .svg (CSS keyframes, no script) or .gif (needs Pillow)",
+    )
+    animate.add_argument(
+        "--seconds-per-step",
+        type=float,
+        default=1.0,
+        metavar="S",
+        help="how long each step shows, 0.02 to 600 seconds (default: 1.0)",
     )
     handout = _script_command(
         commands,
@@ -151,7 +175,9 @@ def _script_command(commands, name: str, run, help_text: str) -> argparse.Argume
         help=f"run SCRIPT.py traced and {help_text}",
         epilog="Arguments after -- are passed to the script as sys.argv[1:].",
     )
-    command.add_argument("script", type=Path, metavar="SCRIPT.py")
+    command.add_argument(
+        "script", type=Path, metavar="SCRIPT.py", help="the program to run, as python runs it"
+    )
     command.add_argument(
         "--theme",
         choices=list(THEMES),
@@ -184,9 +210,9 @@ def _script_command(commands, name: str, run, help_text: str) -> argparse.Argume
             "--full-iterations",
             type=_iterations,
             metavar="N",
-            help="step through the first N iterations of a loop in full and show the others "
-            "condensed, their loss and parameters per iteration; 'all' for every one "
-            "(default: 3)",
+            help="step through the first N iterations of a loop and its last in full and show "
+            "the others condensed, their loss and parameters per iteration; 'all' for every one "
+            "(default: as many as a page holds: a short run in full)",
         )
     command.set_defaults(run=run)
     return command
@@ -194,8 +220,8 @@ def _script_command(commands, name: str, run, help_text: str) -> argparse.Argume
 
 def _iterations(text: str):
     """--full-iterations: a count, or 'all' (every iteration in full)."""
-    if text == "all":
-        return "all"
+    if text in ("all", "auto"):
+        return text
     try:
         count = int(text)
     except ValueError:
@@ -206,36 +232,116 @@ def _iterations(text: str):
 
 
 def _drawing_options(command, player: bool) -> None:
-    """The drawing options every picture-writing command shares (those of `tl.draw`)."""
-    from .render.dot import RANKDIRS, VALUES
+    """The drawing options every picture-writing command shares: those of `autoviz.draw`.
 
-    command.add_argument(
-        "--rankdir",
-        choices=RANKDIRS,
-        help="which way the graph flows: LR left to right, TB top to bottom, BT, RL "
-        + (
-            "(default: the way that fits the screen; R switches in the player)"
-            if player
-            else "(default: LR)"
-        ),
+    Values are not checked here but by make_options and check_timeout, the checks the Python
+    API makes, so a bad value gets the same message from both (numbers are converted when they
+    can be; what cannot reaches those checks as text and is refused there).
+    """
+    from .render.dot import COLLAPSE_ABOVE, MAX_NODES, OP_LABELS, RANKDIRS, VALUES
+
+    add = command.add_argument
+    way = (
+        "(default: the way that fits the screen; R switches in the player)"
+        if player
+        else "(default: LR)"
     )
-    command.add_argument(
+    add(
+        "--rankdir",
+        metavar=_choices(RANKDIRS),
+        help=f"which way the graph flows: LR left to right, TB top to bottom, BT, RL {way}",
+    )
+    add(
         "--precision",
-        type=int,
+        type=_number(int),
         metavar="DIGITS",
         help="significant digits of the values and gradients shown, 1 to 17 (default: 4)",
     )
-    command.add_argument(
+    add(
         "--legend",
         action=argparse.BooleanOptionalAction,
         help="draw the legend of the kinds of node the picture uses (default: --legend)",
     )
-    command.add_argument(
+    add(
         "--values",
-        choices=VALUES,
+        metavar=_choices(VALUES),
         help="node values and gradients as text, as heatmaps (1-D and 2-D tensors: a "
         "diverging colour scale centred on zero), or none (default: text)",
     )
+    add(
+        "--show-grads",
+        action=argparse.BooleanOptionalAction,
+        help="show each tensor's gradient under its value (default: --show-grads)",
+    )
+    add(
+        "--op-label",
+        metavar=_choices(OP_LABELS),
+        help="what an operation shows: its symbol and PyTorch's name (MulBackward0), one of "
+        "them (default: both, or the name alone when inner tensors are hidden)",
+    )
+    add(
+        "--show-saved",
+        action=argparse.BooleanOptionalAction,
+        help="draw the tensors each op saved for backward (_saved_self, ...) as orange boxes "
+        "(default: --no-show-saved)",
+    )
+    add(
+        "--depth",
+        type=_number(int),
+        metavar="N",
+        help="how many levels of nn.Modules to draw opened; 0 draws each outermost module as "
+        "one box (default: every level, unless the graph is big)",
+    )
+    add(
+        "--expand",
+        action="append",
+        metavar="MODULE",
+        help="draw this module opened whatever the depth, by its path (net.1); repeat for more",
+    )
+    add(
+        "--collapse-above",
+        type=_number(int),
+        metavar="NODES",
+        help="a graph of more nodes than this draws its modules as boxes, as many levels "
+        f"opened as fit (default: {COLLAPSE_ABOVE})",
+    )
+    add(
+        "--hide-inner-tensors",
+        action=argparse.BooleanOptionalAction,
+        help="leave intermediate tensors out, edges running op to op as in torchviz "
+        "(default: only when the graph would still have more than --collapse-above nodes)",
+    )
+    add(
+        "--max-nodes",
+        type=_number(int),
+        metavar="NODES",
+        help="refuse to draw a graph of more nodes than this, before the layout engine "
+        f"starts; in a timeline it becomes one summary step (default: {MAX_NODES:,})",
+    )
+    add(
+        "--timeout",
+        type=_number(float),
+        metavar="SECONDS",
+        help="time limit of each layout engine run (default: $AUTOVIZ_LAYOUT_TIMEOUT or 30)",
+    )
+
+
+def _choices(allowed) -> str:
+    return "{" + ",".join(allowed) + "}"
+
+
+def _number(kind):
+    """An argparse type: the text as a number of `kind` when it is one, else the text itself,
+    for make_options to refuse with the Python API's message."""
+
+    def convert(text: str):
+        try:
+            return kind(text)
+        except ValueError:
+            return text
+
+    convert.__name__ = kind.__name__
+    return convert
 
 
 def _player_options(command) -> None:
@@ -316,15 +422,23 @@ def _ghost_option(command) -> None:
 
 
 def _drawing(args) -> dict:
-    """The drawing options given on the command line, checked before the script runs."""
-    from .render import make_options
+    """The drawing options given on the command line, checked before the script runs by the
+    checks `autoviz.draw` makes."""
+    from dataclasses import fields
 
-    names = ("rankdir", "precision", "legend", "values", "full_iterations")
+    from .render import make_options
+    from .render.dot import Options
+    from .render.layout import check_timeout
+
+    names = [field.name for field in fields(Options)]
     given = {name: getattr(args, name, None) for name in names}
     given = {name: value for name, value in given.items() if value is not None}
     if given.get("full_iterations") == "all":
         given["full_iterations"] = None
-    make_options(**given)  # a bad --precision is refused now, not after the script ran
+    given["advice"] = "cli"  # a page made here tells its reader this command's flags
+    make_options(**given)  # a bad --depth is refused now, not after the script ran
+    if args.timeout is not None:
+        given["timeout"] = check_timeout(args.timeout)
     return given
 
 

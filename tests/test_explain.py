@@ -40,15 +40,18 @@ def test_fan_out_shows_the_running_sum():
 def test_code_lines_are_distinct_and_every_step_points_into_them():
     tl = lesson_timeline()
     lines, index = code_lines(tl)
-    # In source order: the traced lines, and around them the function and `with` they are in.
+    # In source order: the traced block's every line, and the function it is in, the lines
+    # between left out (a gap row).
     assert [(src.role, src.text.strip()) for src in lines] == [
         ("context", "def lesson_timeline():"),
+        ("gap", "…"),
         ("context", "with autoviz.trace() as tl:"),
         ("code", "y = w * x"),
         ("code", "z = y + b"),
         ("code", "z.backward()"),
     ]
-    assert [lines[i].line for i in range(len(lines))] == sorted(src.line for src in lines)
+    numbered = [src.line for src in lines if src.line is not None]
+    assert numbered == sorted(numbered)
     assert [lines[i].text.strip() for i in index[:3]] == ["y = w * x"] * 3
     assert lines[index[-1]].text.strip() == "z.backward()"
     assert all(lines[i].role == "code" for i in index)

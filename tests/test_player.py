@@ -22,7 +22,8 @@ from programs import mlp_training
 SVG = "{http://www.w3.org/2000/svg}"
 # The player's script and stylesheet, compacted, in every page: the player itself (issue 17,
 # about 42 KB), its inspector (issue 18: cards, heatmaps, timeline, nudge, compare, 43 KB), and
-# room for issues 25-31 (responsive layout and overview, tensor quiz kinds, summaries, nudge kernels).
+# room for issues 25-31 (responsive layout and overview, tensor quiz kinds, summaries, nudge
+# kernels).
 CODE_BUDGET = 160 * 1024
 HOSTILE = "</script><script>window.__pwned=1</script>\"'&<>\n😈"
 

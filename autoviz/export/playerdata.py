@@ -13,6 +13,7 @@ from ..tracing.iterations import iterations, plotted
 from ..tracing.quiz import plan_of
 from .deltas import Deltas, step_deltas
 from .details import details
+from .overview import overviews
 
 FORMAT, VERSION = "autoviz-player", 2
 # Each graph is laid out in its own direction and the perpendicular one, so the player can pick
@@ -65,16 +66,21 @@ def build(
         first = deltas.layout_of_step.index(i)  # its first entry: its first state, that way
         svg = other.entry_svg(Entry(deltas.steps[first], deltas.condensed[first]), ghost)
         svgs.append([_inline(layout.svg, look.name), _inline(svg, look.name)])
+    # Fit's folded overviews, after each layout's directions (export/overview.py).
+    folded, folded_svgs = overviews(frames, deltas, directions, look, _inline)
+    for variants, more in zip(svgs, folded_svgs, strict=True):
+        variants += more
     # Texts as shown: characters a reader cannot see (and lone surrogates, which UTF-8 cannot
     # hold) spelled out, as the picture shows them.
-    data = visible_data(_data(tl, deltas, quiz))
+    data = visible_data(_data(tl, deltas, quiz, frames.options.advice))
     data["layouts"] = [
         {
             "slots": [_slot(key) for key in layout.slots],
             "directions": directions,
-            "boxes": [_view_box(svg) for svg in variants],  # to choose a direction unseen
+            "boxes": [_view_box(svg) for svg in variants[:2]],  # to choose a direction unseen
+            "overviews": more,
         }
-        for layout, variants in zip(deltas.layouts, svgs, strict=True)
+        for layout, variants, more in zip(deltas.layouts, svgs, folded, strict=True)
     ]
     # fontSize: the smallest label text (value and grad rows), which the camera keeps legible.
     data |= {"rankdir": rankdir, "theme": look.name, "fontSize": look.small_size}
@@ -84,7 +90,7 @@ def build(
     return Bundle(data, svgs, frames)
 
 
-def _data(tl, deltas: Deltas, quiz) -> dict:
+def _data(tl, deltas: Deltas, quiz, advice: str = "python") -> dict:
     """Steps, panels and code as plain data; repeated strings are stored once in `strings`."""
     strings, where = [], {}
 
@@ -128,7 +134,7 @@ def _data(tl, deltas: Deltas, quiz) -> dict:
             {"file": Path(s.file).name, "line": s.line, "text": s.text, "role": s.role}
             for s in lines
         ],
-        "iterations": iteration_data(tl, deltas),
+        "iterations": {**iteration_data(tl, deltas), "advice": advice},
     }
 
 

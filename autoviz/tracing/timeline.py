@@ -12,6 +12,8 @@ class Timeline:
         self._nodes, self._edges, self._steps = nodes, edges, steps
         self._pending = None  # the recorder's log until first use: building is not free
         self.skipped = {}  # thread name -> events of other threads a tracer did not record
+        self._code = []  # the traced code as written (source.CodeText), recorded when tracing
+        self._block = None  # the traced `with` block (source.Block), until the code is recorded
 
     def _built(self) -> "Timeline":
         if self._pending is not None:
@@ -31,6 +33,11 @@ class Timeline:
     @property
     def steps(self) -> list[Step]:
         return self._built()._steps
+
+    @property
+    def code(self) -> list:
+        """The traced code as written: each file's recorded lines (tracing/source.py)."""
+        return self._built()._code
 
     def __len__(self) -> int:
         return len(self.steps)

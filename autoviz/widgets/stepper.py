@@ -1,6 +1,7 @@
 """autoviz.Stepper: the HTML player's front-end as a Jupyter widget (anywidget), stepping in
 the browser."""
 
+import dataclasses
 import math
 
 import anywidget
@@ -174,9 +175,12 @@ class Stepper(anywidget.AnyWidget):
 
     @property
     def code_line(self):
-        """The highlighted source line (file, line, text), or None."""
+        """The highlighted source line (file, line, text without its indentation), or None."""
         index = self._line_of[self.step]
-        return None if index is None else self._lines[index]
+        if index is None:
+            return None
+        row = self._lines[index]
+        return dataclasses.replace(row, text=row.text.strip())
 
     @property
     def counter(self) -> str:
