@@ -16,8 +16,8 @@ from autoviz.export.details import details
 from autoviz.render import get_theme, make_options
 from autoviz.render.dot import label_rows
 from autoviz.render.frames import Frames
-from autoviz.tracing import explain
 from autoviz.tracing.preview import preview
+from autoviz.tracing.quiz import candidates
 
 HEADER = {
     "autoviz": "import autoviz\nimport autoviz as torch\nimport autoviz.nn as nn\n"
@@ -242,10 +242,10 @@ def test_every_shown_value_and_grad_is_the_real_tensors(name, lib, tmp_path):
             elif node.requires_grad:
                 assert rows[2].startswith("grad: None"), f"{where}: {rows[2]}"
             checked += 1
-        quiz = explain.quiz(tl, k)
-        if quiz is not None and tl.steps[k].kind == "accumulate":
-            grad = Histories.at(real.grad[tl.steps[k].nodes[0]], k)
-            assert quiz.answer == pytest.approx(float(grad), rel=1e-6), f"quiz at step {k}"
+        for quiz in candidates(tl, k):  # every question the step could ask about a .grad
+            if quiz.about[:1] == ("grad",) and quiz.about[1] in real.grad:
+                grad = np.asarray(Histories.at(real.grad[quiz.about[1]], k))[quiz.about[2]]
+                assert quiz.answer == pytest.approx(float(grad), rel=1e-6), f"quiz at step {k}"
     assert checked > len(tl)
     check_cards(tl, ops, leaves, real, name, lib)
 
