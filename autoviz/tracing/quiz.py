@@ -446,7 +446,7 @@ def _element_flow(tl, step, c, op, flow) -> Question | None:
         "element",
         wrong,
         hint=f"{target.name} gets {rule or 'upstream × local'}: work it out at element {at}.",
-        why=f"upstream {number(up)} × local {number(local)} = {number(value)}.",
+        why=f"Upstream {number(up)} × local {number(local)} = {number(value)}.",
         about=("sent", target.id, index),
     )
 
