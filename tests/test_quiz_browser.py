@@ -5,9 +5,13 @@ hint after a first wrong try, then the answer; and each is what Question.check s
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_player_browser import form_questions
 from test_quiz import broadcasting
 
 import autoviz
+from autoviz.export import frontend
 from autoviz.tracing.quiz import questions
 
 MOUNT = """
@@ -116,3 +120,28 @@ def test_the_page_and_the_widget_say_the_same_to_the_same_answers(
     for (kind, sentence), q in zip(on_page[0::2], asked.values(), strict=False):
         assert kind == "hint" and sentence == q.check(wrong_guess(q.data()), first_try=True)[1]
     assert on_page[-1] == ("score", "Score: 8 of 8 right (8 at the second try).")
+
+
+GUESS_TEXT = st.text(
+    alphabet=" \t\n,x×*()[]0123456789-+.eEnaifNI_dimsSzetorch'\"\\yYoOPpw", max_size=14
+)
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.lists(GUESS_TEXT, min_size=1, max_size=30))
+def test_any_typed_text_is_read_alike_in_the_browser_and_in_python(page, guesses):
+    """Random text, as a learner might type it, against a question of each form."""
+    if page.url == "about:blank":
+        page.set_content("<p></p>")
+        page.add_script_tag(content=frontend.module() + "\nwindow.__check = check;", type="module")
+        page.wait_for_function("() => window.__check !== undefined")
+    for question in form_questions():
+        for first in (True, False):
+            said = page.evaluate(
+                "([gs, q, first]) => gs.map((g) => window.__check(g, q, first))",
+                [guesses, question.data(), first],
+            )
+            for guess, got in zip(guesses, said, strict=True):
+                assert tuple(got) == question.check(guess, first_try=first), (guess, question)
