@@ -128,7 +128,7 @@ GUESS_TEXT = st.text(
 
 
 @settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(st.lists(GUESS_TEXT, min_size=1, max_size=30))
 def test_any_typed_text_is_read_alike_in_the_browser_and_in_python(page, guesses):
