@@ -218,16 +218,16 @@ class Tensor:
 
     # -- operators (+, -, *, / and more methods are attached below) --------------------------
     def __rsub__(self, other):
-        return _pointwise.Rsub.apply(self, c=other)
+        return _arithmetic.Rsub.apply(self, c=other)
 
     def __rtruediv__(self, other):
-        return _base.binary(_pointwise.Mul, _pointwise.Reciprocal.apply(self), other)
+        return _base.binary(_arithmetic.Mul, _pointwise.Reciprocal.apply(self), other)
 
     def __pow__(self, other):
-        return _pointwise.pow(self, other)
+        return _arithmetic.pow(self, other)
 
     def __rpow__(self, other):
-        return _pointwise.pow(other, self)
+        return _arithmetic.pow(other, self)
 
     def __matmul__(self, other):
         return _linalg.matmul(self, other)
@@ -342,7 +342,7 @@ class Tensor:
         if device is not None:
             check_device(device)
         out = self if dtype is None else self._as(to_numpy_dtype(dtype))
-        return _pointwise.clone(out) if copy and out is self else out
+        return _arithmetic.clone(out) if copy and out is self else out
 
     @property
     def device(self):
@@ -363,21 +363,33 @@ class Tensor:
             return self
         if np.dtype(np_dtype).kind not in "fc":  # integer results never require grad
             return make(np.asarray(self._data).astype(np_dtype))
-        return _pointwise.ToDtype.apply(self, dtype=np_dtype)
+        return _arithmetic.ToDtype.apply(self, dtype=np_dtype)
 
-    def float(self):
+    def float(self, memory_format=None):
         return self._as(float32.numpy)
 
-    def double(self):
+    def double(self, memory_format=None):
         return self._as(float64.numpy)
 
-    def long(self):
+    def half(self, memory_format=None):
+        return self._as(np.dtype("float16"))  # numpy's float16: torch.half's IEEE format
+
+    def long(self, memory_format=None):
         return self._as(int64.numpy)
 
-    def int(self):
+    def int(self, memory_format=None):
         return self._as(np.dtype("int32"))
 
-    def bool(self):
+    def short(self, memory_format=None):
+        return self._as(np.dtype("int16"))
+
+    def char(self, memory_format=None):
+        return self._as(np.dtype("int8"))
+
+    def byte(self, memory_format=None):
+        return self._as(np.dtype("uint8"))
+
+    def bool(self, memory_format=None):
         return self._as(np.dtype("bool"))
 
     def type(self, dtype=None, non_blocking=False):
@@ -424,7 +436,11 @@ class Tensor:
     def mul_(self, other):
         return self._inplace(Tensor.__mul__, other)
 
-    def div_(self, other):
+    def div_(self, other, *, rounding_mode=None):
+        if rounding_mode is not None:
+            from .ops.arithmetic import div
+
+            return _base.inplace(div)(self, other, rounding_mode=rounding_mode)
         return self._inplace(Tensor.__truediv__, other)
 
     __iadd__ = add_
@@ -611,17 +627,18 @@ def _raw(value):
     return value._data if isinstance(value, Tensor) else value
 
 
-from .ops import base as _base  # noqa: E402  (the ops need Tensor defined first)
+from .ops import arithmetic as _arithmetic  # noqa: E402  (the ops need Tensor defined first)
+from .ops import base as _base  # noqa: E402
 from .ops import indexing as _indexing  # noqa: E402
 from .ops import linalg as _linalg  # noqa: E402
 from .ops import pointwise as _pointwise  # noqa: E402
 from .ops import shape as _shape  # noqa: E402
 
 # The arithmetic operators as one function each, without a call of base.binary around it.
-Tensor.__add__ = Tensor.__radd__ = _base.binary_method(_pointwise.Add)  # the tensor goes first
-Tensor.__sub__ = _base.binary_method(_pointwise.Sub)
-Tensor.__mul__ = Tensor.__rmul__ = _base.binary_method(_pointwise.Mul)
-Tensor.__truediv__ = _base.binary_method(_pointwise.Div)
+Tensor.__add__ = Tensor.__radd__ = _base.binary_method(_arithmetic.Add)  # the tensor goes first
+Tensor.__sub__ = _base.binary_method(_arithmetic.Sub)
+Tensor.__mul__ = Tensor.__rmul__ = _base.binary_method(_arithmetic.Mul)
+Tensor.__truediv__ = _base.binary_method(_arithmetic.Div)
 
 _RAW_UFUNC = {
     Tensor.__add__: np.add,

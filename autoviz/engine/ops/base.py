@@ -326,6 +326,24 @@ def _write_back(self, out):
     return self
 
 
+def inplace_view(function):
+    """`x.name_(...)` for a view op (`x.unsqueeze_(0)`, `x.t_()`): x takes on the view's shape,
+    and its node when one is recorded, as PyTorch's in-place view ops do."""
+
+    def method(self, *args, **kwargs):
+        self._check_inplace()
+        out = function(self, *args, **kwargs)
+        if out.grad_fn is not None:
+            self._become(out)
+        else:
+            self._data = out._data
+        return self
+
+    method.__name__ = method.__qualname__ = function.__name__ + "_"
+    method.__doc__ = f"In-place `{function.__name__}`: this tensor takes the new shape."
+    return method
+
+
 def inplace(function):
     """`x.name_(...)` from `function(x, ...)`."""
 
@@ -336,6 +354,15 @@ def inplace(function):
     method.__name__ = method.__qualname__ = function.__name__ + "_"
     method.__doc__ = f"In-place `{function.__name__}`: changes this tensor and returns it."
     return method
+
+
+def need_tensor(function: str, value, position: int = 1, name: str = "input") -> None:
+    """PyTorch's TypeError when an argument that must be a tensor is a number."""
+    if not isinstance(value, Tensor):
+        raise TypeError(
+            f"{function}(): argument '{name}' (position {position}) must be Tensor, not "
+            f"{type(value).__name__}"
+        )
 
 
 def dtype_word(a) -> str:

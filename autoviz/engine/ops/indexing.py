@@ -122,11 +122,15 @@ class _Picked(Op):
     @staticmethod
     def forward(ctx, a, index=None, dim=0):
         ctx.info = (np.shape(a), index, dim)
+        if not np.ndim(a):
+            return np.array(a)
         return np.asarray(np.asarray(a)[_full_index(index, dim)])  # shaped as index is
 
     @staticmethod
     def backward(ctx, grad):
         shape, index, dim = ctx.info
+        if not shape:
+            return np.array(grad)
         full = np.zeros(shape, np.result_type(grad))
         # add.at: gather may pick an element twice; its gradients add up
         np.add.at(full, _full_index(index, dim), grad)
@@ -285,6 +289,8 @@ def index(a, key):
 
 
 def unbind(input, dim=0):
+    if not input.ndim:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     dim = wrap_dim(dim, input.ndim)
     before = (slice(None),) * dim
     return tuple(Unbind.apply(input, key=(*before, i)) for i in range(input.shape[dim]))
@@ -339,7 +345,6 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     index = np.moveaxis(np.array(picked, np.int64).reshape(*moved.shape[:-1], k), -1, dim)
     if not data.ndim:
         index = index.reshape(())
-        return ReturnTopk(make(data.copy()), make(index))
     return ReturnTopk(TopkValues.apply(input, index=index, dim=dim), make(index))
 
 

@@ -3,7 +3,7 @@
 import numpy as np
 
 from ..higher import inp, rule, sum_to
-from . import pointwise, shape
+from . import arithmetic, shape
 from .base import Op, into, result, unbroadcast
 
 
@@ -258,7 +258,7 @@ def dot(input, other, *, out=None):
 
 
 def outer(input, vec2, *, out=None):
-    result = pointwise.mul(shape.unsqueeze(input, 1), vec2)
+    result = arithmetic.mul(shape.unsqueeze(input, 1), vec2)
     return result if out is None else into(out, result, "outer")
 
 

@@ -12,8 +12,8 @@ from ..dtypes import TYPE_NAMES
 from ..fidelity.sums import cascade_sum
 from ..higher import inp, mask, out, rule
 from ..tensor import Tensor, make
-from . import pointwise
-from .base import Op, ReturnType, dim_arg, dtype_word, into, wrap_dim
+from . import arithmetic, pointwise
+from .base import Op, ReturnType, dim_arg, dtype_word, into, need_tensor, wrap_dim
 from .indexing import Scatter
 
 
@@ -143,6 +143,8 @@ class Amin(Op):
 
 def _scatter_to_index(ctx, grad):
     shape, dim, keepdim, idx = ctx.info
+    if dim is None:
+        return np.array(grad)
     full = np.zeros(shape, dtype=np.result_type(grad))
     np.put_along_axis(full, idx, grad if keepdim else np.expand_dims(grad, dim), axis=dim)
     return full
@@ -150,6 +152,9 @@ def _scatter_to_index(ctx, grad):
 
 def _along(ctx, a, dim, keepdim, arg):
     dim = wrap_dim(dim, np.ndim(a))
+    if np.ndim(a) == 0:  # a 0-d tensor has one element along its dim 0 (or -1)
+        ctx.info = ((), None, keepdim, None)
+        return np.array(a)
     idx = np.expand_dims(arg(a, axis=dim), dim)
     ctx.info = (np.shape(a), dim, keepdim, idx)
     values = np.take_along_axis(np.asarray(a), idx, axis=dim)
@@ -187,6 +192,10 @@ class Softmax(Op):
 
     @staticmethod
     def forward(ctx, a, dim=-1):
+        if not np.size(a):  # nothing to normalise: an empty result, as PyTorch's
+            ctx.save_for_backward(np.array(a))
+            ctx.info = dim
+            return np.array(a)
         shifted = np.exp(a - np.max(a, axis=dim, keepdims=True))
         out = np.asarray(shifted / np.sum(shifted, axis=dim, keepdims=True), order="C")
         ctx.save_for_backward(out)
@@ -206,6 +215,10 @@ class LogSoftmax(Op):
 
     @staticmethod
     def forward(ctx, a, dim=-1):
+        if not np.size(a):
+            ctx.save_for_backward(np.array(a))
+            ctx.info = dim
+            return np.array(a)
         shifted = a - np.max(a, axis=dim, keepdims=True)
         out = shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
         out = np.asarray(out, order="C")
@@ -226,18 +239,22 @@ class Cumsum(Op):
 
     @staticmethod
     def forward(ctx, a, dim=0):
-        ctx.info = dim
-        return np.asarray(np.cumsum(a, axis=dim), order="C")
+        ctx.info = dim if np.ndim(a) else None
+        return np.asarray(np.cumsum(a, axis=dim), order="C") if np.ndim(a) else np.array(a)
 
     @staticmethod
     def backward(ctx, grad):
         dim = ctx.info
+        if dim is None:
+            return grad
         return np.flip(np.cumsum(np.flip(grad, dim), axis=dim), dim)
 
 
 def _others_product(a, axis):
     """The product of every element but each one along `axis`, without dividing by it (so a
     zero in `a` gives the right gradient, as PyTorch's ProdBackward does)."""
+    if not a.shape[axis]:
+        return np.ones_like(a)
     ones = np.ones_like(np.take(a, [0], axis=axis))
     left = np.cumprod(
         np.concatenate([ones, np.take(a, range(a.shape[axis] - 1), axis)], axis), axis
@@ -274,13 +291,17 @@ class ProdDim(Op):
     @staticmethod
     def forward(ctx, a, dim=0, keepdim=False):
         ctx.save_for_backward(a)
-        ctx.info = (dim, keepdim)
+        ctx.info = (dim if np.ndim(a) else None, keepdim)
+        if not np.ndim(a):
+            return np.array(a)
         return np.asarray(np.prod(a, axis=dim, keepdims=keepdim), order="C")
 
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
         dim, keepdim = ctx.info
+        if dim is None:
+            return grad
         g = grad if keepdim else np.expand_dims(grad, dim)
         return g * _others_product(np.asarray(a), dim)
 
@@ -429,6 +450,12 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None, axis=None, keep
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None, axis=None, keepdims=None):
     dim, keepdim = dim_arg(dim, axis), keepdims if keepdims is not None else keepdim
     if dtype is not None:
+        wanted = np.dtype(getattr(dtype, "numpy", dtype))
+        if wanted.kind not in "fc":
+            raise RuntimeError(
+                "mean(): could not infer output dtype. Optional dtype must be either a floating "
+                f"point or complex dtype. Got: {TYPE_NAMES.get(wanted.name)}"
+            )
         input = input.to(dtype)
     op = Mean if dim is None else MeanDim
     result = op.apply(input, dim=dim, keepdim=keepdim)
@@ -446,14 +473,17 @@ def _values_indices(kind, a, dim, keepdim):
         "min": (MinDim, np.argmin, ReturnMin),
     }[kind]
     values = op.apply(a, dim=dim, keepdim=keepdim)
+    if not a.ndim:
+        return result(values, make(np.zeros((), np.int64)))
     idx = arg(a._data, axis=dim)
     return result(values, make(np.asarray(np.expand_dims(idx, dim) if keepdim else idx)))
 
 
 def max(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
+    need_tensor("max", input)
     dim, keepdim = dim_arg(dim, axis), keepdims if keepdims is not None else keepdim
     if isinstance(dim, Tensor):
-        return pointwise.maximum(input, dim, out=out)
+        return arithmetic.maximum(input, dim, out=out)
     if dim is None:
         result = Amax.apply(input)
         return result if out is None else into(out, result, "max")
@@ -461,9 +491,10 @@ def max(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
 
 
 def min(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
+    need_tensor("min", input)
     dim, keepdim = dim_arg(dim, axis), keepdims if keepdims is not None else keepdim
     if isinstance(dim, Tensor):
-        return pointwise.minimum(input, dim, out=out)
+        return arithmetic.minimum(input, dim, out=out)
     if dim is None:
         result = Amin.apply(input)
         return result if out is None else into(out, result, "min")
@@ -472,6 +503,8 @@ def min(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
 
 def _arg(find, input, dim, keepdim):
     dim = None if dim is None else wrap_dim(dim, input.ndim)
+    if input.ndim == 0:
+        return make(np.zeros((), np.int64))
     idx = find(input._data) if dim is None else find(input._data, axis=dim)
     if keepdim and dim is not None:
         idx = np.expand_dims(idx, dim)
@@ -488,11 +521,14 @@ def argmin(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
     return _arg(np.argmin, input, dim_arg(dim, axis), keepdim)
 
 
-def softmax(input, dim=-1):
+def softmax(input, dim=-1, *, dtype=None):
+    """exp(x) / Σ exp(x) along dim; with `dtype`, x is converted first."""
+    input = input if dtype is None else input.to(dtype)
     return Softmax.apply(input, dim=wrap_dim(dim, input.ndim))
 
 
-def log_softmax(input, dim=-1):
+def log_softmax(input, dim=-1, *, dtype=None):
+    input = input if dtype is None else input.to(dtype)
     return LogSoftmax.apply(input, dim=wrap_dim(dim, input.ndim))
 
 

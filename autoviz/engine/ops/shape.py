@@ -84,6 +84,11 @@ def _viewable(a, shape) -> bool:
     """Whether `a` can take `shape` without a copy; PyTorch's error if `shape` does not fit."""
     if list(shape).count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
+    if -1 in shape and not np.size(a):
+        raise RuntimeError(
+            f"cannot reshape tensor of 0 elements into shape {_size(shape)} because the "
+            "unspecified dimension size -1 can be any value and is ambiguous"
+        )
     try:
         try:
             np.reshape(a, shape, copy=False)
@@ -185,11 +190,11 @@ class Transpose(Op):
     @staticmethod
     def forward(ctx, a, dim0=0, dim1=1):
         ctx.info = (dim0, dim1)
-        return np.swapaxes(a, dim0, dim1)
+        return np.swapaxes(a, dim0, dim1) if np.ndim(a) else np.asarray(a)
 
     @staticmethod
     def backward(ctx, grad):
-        return np.swapaxes(grad, *ctx.info)
+        return np.swapaxes(grad, *ctx.info) if np.ndim(grad) else grad
 
 
 class T(Transpose):
@@ -223,11 +228,21 @@ class Squeeze(Op):
         ctx.info = np.shape(a)
         if dim is None:
             return np.squeeze(a)
+        if isinstance(dim, tuple):  # squeeze((0, 2)): the named dims of size 1
+            return np.squeeze(a, tuple(d for d in dim if np.shape(a)[d] == 1))
+        if not np.ndim(a):
+            return np.asarray(a)
         return np.squeeze(a, dim) if np.shape(a)[dim] == 1 else np.asarray(a)
 
     @staticmethod
     def backward(ctx, grad):
         return np.reshape(grad, ctx.info)
+
+
+class SqueezeDims(Squeeze):
+    """z = a.squeeze((d0, d1, ...));  dz/da = the gradient reshaped back."""
+
+    _backward_name = "SqueezeBackward2"
 
 
 class SqueezeDim(Squeeze):
@@ -408,6 +423,9 @@ def unsqueeze(input, dim):
 def squeeze(input, dim=None):
     if dim is None:
         return Squeeze.apply(input, dim=None)
+    if isinstance(dim, (tuple, list)):
+        dims = tuple(sorted({wrap_dim(d, input.ndim) for d in dim}))
+        return SqueezeDims.apply(input, dim=dims if input.ndim else ())
     return SqueezeDim.apply(input, dim=wrap_dim(dim, input.ndim))
 
 
@@ -445,9 +463,9 @@ def repeat(input, *sizes):
     return Repeat.apply(input, sizes=tuple(sizes))
 
 
-def flip_method(self, *dims):
-    """`x.flip(0, 1)` as well as `x.flip((0, 1))`."""
-    return flip(self, shape_arg(dims))
+def flip_method(self, *dims_, dims=None):
+    """`x.flip(0, 1)` as well as `x.flip((0, 1))` and `x.flip(dims=(0, 1))`."""
+    return flip(self, dims if dims is not None else shape_arg(dims_))
 
 
 def expand_as(self, other):
