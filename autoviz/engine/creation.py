@@ -230,3 +230,32 @@ def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
 
 def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
     return full(tuple(size), fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+RANGE_WARNING = (
+    "torch.range is deprecated and will be removed in a future release because its behavior is "
+    "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values "
+    "in [start, end)."
+)
+
+
+def torch_range(
+    start=0, end=None, step=1, *, out=None, dtype=None, device=None, requires_grad=False
+):
+    """start to end *inclusive* (torch.range, deprecated, as PyTorch warns), float32 by default."""
+    import warnings
+
+    warnings.warn(RANGE_WARNING, UserWarning, stacklevel=2)
+    start, end, step = _number(start), _number(end), _number(step)
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    count = math.floor((end - start) / step) + 1
+    dt = _dt(dtype)
+    arr = (start + step * np.arange(max(count, 0), dtype=np.float64)).astype(dt)
+    return _made(arr, requires_grad, None, device, out, "range")
+
+
+def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _made(np.array(s, _dt(dtype)), requires_grad, None, device, None, "scalar_tensor")

@@ -10,7 +10,6 @@ from ..tensor import Tensor, make
 from . import pointwise
 from .base import (
     _F32_SCALAR,
-    _F64,
     _SCALARS,
     Op,
     _float,
@@ -25,6 +24,12 @@ from .base import (
 )
 
 
+def _same(dtype, a, b) -> bool:
+    """Whether numpy's result dtype is already PyTorch's: both inputs have it (or b is a
+    Python number that did not change it), the usual case."""
+    return dtype is a.dtype and dtype is getattr(b, "dtype", dtype)
+
+
 class Add(Op):
     """z = a + b;  dz/da = 1, dz/db = 1."""
 
@@ -34,11 +39,13 @@ class Add(Op):
     @staticmethod
     def forward(ctx, a, b):
         out = a + b
-        if type(out) is _F32_SCALAR:  # 0-d inputs, the float32 result: scalar code's case
+        if (
+            type(out) is _F32_SCALAR and type(a) is _F32_SCALAR
+        ):  # 0-d inputs, the float32 result: scalar code's case
             ctx.info = _SCALARS
             return out
         ctx.info = (a.shape, getattr(b, "shape", ()))  # kept after backward, as in PyTorch
-        return result(out, a, b) if out.dtype is _F64 else out
+        return out if _same(out.dtype, a, b) else result(out, a, b)
 
     @staticmethod
     def backward(ctx, grad):
@@ -57,11 +64,11 @@ class Sub(Op):
     @staticmethod
     def forward(ctx, a, b):
         out = a - b
-        if type(out) is _F32_SCALAR:
+        if type(out) is _F32_SCALAR and type(a) is _F32_SCALAR:
             ctx.info = _SCALARS
             return out
         ctx.info = (a.shape, getattr(b, "shape", ()))
-        return result(out, a, b) if out.dtype is _F64 else out
+        return out if _same(out.dtype, a, b) else result(out, a, b)
 
     @staticmethod
     def backward(ctx, grad):
@@ -90,15 +97,16 @@ class Mul(Op):
     """z = a * b;  dz/da = b, dz/db = a."""
 
     _backward_name = "MulBackward0"
+    _saved_names = ("self", "other")
     symbol = "*"
 
     @staticmethod
     def forward(ctx, a, b):
         ctx._saved = (a, b)  # save_for_backward, without its call
         out = a * b
-        if type(out) is _F32_SCALAR:
+        if type(out) is _F32_SCALAR and type(a) is _F32_SCALAR:
             return out
-        return result(out, a, b) if out.dtype is _F64 else out
+        return out if _same(out.dtype, a, b) else result(out, a, b)
 
     @staticmethod
     def backward(ctx, grad):
@@ -115,6 +123,7 @@ class Div(Op):
     """z = a / b;  dz/da = 1 / b, dz/db = -a / b²."""
 
     _backward_name = "DivBackward0"
+    _saved_names = ("self", "other")
     symbol = "/"
 
     @staticmethod
@@ -132,6 +141,7 @@ class Pow(Op):
     """z = a ** p for a number p;  dz/da = p * a ** (p - 1)."""
 
     _backward_name = "PowBackward0"
+    _saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, a, p=1):
@@ -150,6 +160,7 @@ class PowTensor(Op):
     """z = a ** b;  dz/da = b * a ** (b - 1), dz/db = z * log(a)."""
 
     _backward_name = "PowBackward1"
+    _saved_names = ("self", "exponent", "result")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -190,6 +201,7 @@ class Where(Op):
     """z = a where cond else b;  dz/da = cond, dz/db = not cond."""
 
     _backward_name = "WhereBackward0"
+    _saved_names = ("condition",)
 
     @staticmethod
     def forward(ctx, a, b, cond=None):
@@ -212,6 +224,7 @@ class Maximum(Op):
     """z = max(a, b) elementwise;  the gradient goes to the larger (split on ties)."""
 
     _backward_name = "MaximumBackward0"
+    _saved_names = ("self", "other")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -233,6 +246,7 @@ class Minimum(Op):
     """z = min(a, b) elementwise;  the gradient goes to the smaller (split on ties)."""
 
     _backward_name = "MinimumBackward0"
+    _saved_names = ("self", "other")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -283,6 +297,7 @@ class Remainder(Op):
     """z = a mod b, with b's sign (Python's %);  dz/da = 1, dz/db = -floor(a / b)."""
 
     _backward_name = "RemainderBackward0"
+    _saved_names = ("self", "other")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -299,6 +314,7 @@ class Fmod(Op):
     """z = a mod b, with a's sign (C's fmod);  dz/da = 1, dz/db = -trunc(a / b)."""
 
     _backward_name = "FmodBackward0"
+    _saved_names = ("self", "other")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -729,6 +745,18 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     return bool(np.all(isclose(input, other, rtol, atol, equal_nan)._data))
+
+
+def diff(input, n=1, dim=-1, prepend=None, append=None):
+    """Differences of neighbours along dim, n times (prepend/append joined first)."""
+    from . import indexing, shape
+
+    parts = [t for t in (prepend, input, append) if t is not None]
+    x = shape.cat(parts, dim) if len(parts) > 1 else input
+    for _ in range(n):
+        length = x.shape[dim]
+        x = indexing.narrow(x, dim, 1, length - 1) - indexing.narrow(x, dim, 0, length - 1)
+    return x
 
 
 # -- recorded gradients (create_graph=True): each rule again, with tensor ops -----------------

@@ -17,6 +17,7 @@ class Reciprocal(Op):
     """z = 1 / a;  dz/da = -1 / a² = -z²."""
 
     _backward_name = "ReciprocalBackward0"
+    _saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -65,6 +66,7 @@ def _unary(name, fwd, chain, saves="input"):
     doc = f"z = {name.removesuffix('Backward0').lower()}(a)."
     body = {
         "_backward_name": name,
+        "_saved_names": ("self",) if saves == "input" else ("result",),
         "forward": staticmethod(forward),
         "backward": staticmethod(backward),
         "__doc__": doc,
@@ -323,6 +325,7 @@ class Relu(Op):
     """z = max(a, 0);  dz/da = 1 where a > 0, else 0."""
 
     _backward_name = "ReluBackward0"
+    _saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -352,6 +355,7 @@ class Clamp(Op):
     """z = min(max(a, lo), hi);  dz/da = 1 inside [lo, hi], else 0."""
 
     _backward_name = "ClampBackward1"
+    _saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, a, lo=None, hi=None):
@@ -622,7 +626,7 @@ rule(Rsqrt)(_recorded_unary(lambda a: -0.5 * a**-1.5))
 @rule(Abs)
 def _abs(node, g):
     (a,) = node._saved
-    return g * mask(np.sign(a), g)
+    return g * sgn(inp(node, 0, a))  # sgn of the input, recorded: differentiable again (to 0)
 
 
 @rule(Sign, Floor, Ceil, Round, Trunc)
@@ -632,8 +636,33 @@ def _flat(node, g):
 
 @rule(Relu)
 def _relu(node, g):
-    (z,) = node._saved
-    return g * mask(z > 0, g)
+    return ThresholdBackward.apply(g, out(node))
+
+
+class ThresholdBackward(Op):
+    """z = g where the relu's output r > 0, else 0 (relu's gradient, recorded);  dz/dg = the
+    same mask, dz/dr = 0."""
+
+    _backward_name = "ThresholdBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, g, r):
+        ctx.info = r
+        return np.where(r > 0, g, np.zeros((), np.result_type(g)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        r = ctx.info
+        return np.where(r > 0, grad, np.zeros((), np.result_type(grad))), np.zeros(
+            np.shape(r), np.result_type(grad)
+        )
+
+
+@rule(ThresholdBackward)
+def _threshold_backward(node, g):
+    r = node.info
+    zero = make(np.zeros(np.shape(r), np.result_type(g._data)))
+    return ThresholdBackward.apply(g, make(r)), zero
 
 
 @rule(Clamp)
