@@ -69,9 +69,29 @@ DEVIATIONS = (
         "einsum tensordot:forward",
     ),
     (
-        "nn.functional (the layers team's): probability targets, ignore_index's -0.0, an "
-        "empty batch, a 0-d weight",
-        "nn.functional.cross_entropy nn.functional.nll_loss nn.functional.embedding",
+        "nn.functional's layers: ignore_index, probability targets and margins' -0.0, empty "
+        "batches, 0-d weights, argument checks with other messages, conv_transpose's input "
+        "gradient with output_padding and dilation, circular negative padding, broadcast "
+        "cosine_similarity, p=0 pdist and full poisson_nll_loss gradients, a distance module "
+        "in triplet_margin_with_distance_loss, embedding_bag's per_sample_weights, float32 "
+        "conv3d sums",
+        "nn.functional.cross_entropy nn.functional.nll_loss nn.functional.embedding "
+        "nn.functional.adaptive_avg_pool1d nn.functional.adaptive_avg_pool2d:error "
+        "nn.functional.adaptive_avg_pool3d nn.functional.adaptive_max_pool1d:error "
+        "nn.functional.adaptive_max_pool2d:error nn.functional.adaptive_max_pool3d:error "
+        "nn.functional.avg_pool1d nn.functional.avg_pool2d:error nn.functional.avg_pool3d "
+        "nn.functional.max_pool1d:error nn.functional.max_pool2d:error "
+        "nn.functional.max_pool3d:error nn.functional.conv_transpose2d:grad "
+        "nn.functional.conv_transpose3d:grad nn.functional.conv1d:error "
+        "nn.functional.conv2d:error nn.functional.conv3d nn.functional.group_norm "
+        "nn.functional.layer_norm nn.functional.rms_norm:error nn.functional.pad.circular "
+        "nn.functional.multi_margin_loss nn.functional.multilabel_margin_loss:error "
+        "nn.functional.max_unpool1d:error nn.functional.max_unpool2d:error "
+        "nn.functional.max_unpool3d:error nn.functional.prelu nn.functional.rrelu:error "
+        "nn.functional.triplet_margin_loss:error nn.functional.triplet_margin_with_distance_loss "
+        "nn.functional.softshrink:error nn.functional.embedding_bag:forward "
+        "nn.functional.cosine_similarity:forward nn.functional.pdist:grad "
+        "nn.functional.poisson_nll_loss:grad",
     ),
 )
 KNOWN = {key: reason for reason, keys in DEVIATIONS for key in keys.split()}
