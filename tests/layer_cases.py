@@ -371,6 +371,25 @@ def _(torch):
 
 
 # -- recurrent layers ---------------------------------------------------------------------
+def recurrent_case(mode: str, options: dict):
+    """A case running a mode layer (3 inputs, 4 hidden) with options over 5 steps of 2."""
+
+    def f(torch):
+        torch.manual_seed(0)
+        kw = dict(options)
+        dt = kw.pop("dtype", None)
+        m = getattr(torch.nn, mode)(3, 4, **kw)
+        data = arr((5, 2, 3), 1)
+        if dt:
+            m, data = m.double(), data.astype("float64")
+        x = torch.tensor(data, requires_grad=True)
+        out, h = m(x)
+        hs = h if isinstance(h, tuple) else (h,)
+        return (out, *hs, repr(m), [n for n, _ in m.named_parameters()]), [x, *m.parameters()]
+
+    return f
+
+
 for mode in ("RNN", "LSTM", "GRU"):
     for options in (
         {},
@@ -381,27 +400,7 @@ for mode in ("RNN", "LSTM", "GRU"):
         {"bias": False},
         {"dtype": "float64"},
     ):
-
-        def f(torch, mode=mode, options=None):
-            if options is None:
-                options = dict(options)
-            torch.manual_seed(0)
-            options = dict(options)
-            dt = options.pop("dtype", None)
-            m = getattr(torch.nn, mode)(3, 4, **options)
-            if dt:
-                m = m.double()
-            x = torch.tensor(arr((5, 2, 3), 1), requires_grad=True)
-            if dt:
-                x = torch.tensor(arr((5, 2, 3), 1).astype("float64"), requires_grad=True)
-            out, h = m(x)
-            hs = h if isinstance(h, tuple) else (h,)
-            return (out, *hs, repr(m), [n for n, _ in m.named_parameters()]), [
-                x,
-                *list(m.parameters()),
-            ]
-
-        CASES[f"{mode}{options}"] = f
+        CASES[f"{mode}{options}"] = recurrent_case(mode, options)
 
 
 @case("lstm_h0_unbatched_proj")
