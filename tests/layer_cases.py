@@ -466,3 +466,81 @@ def _(torch):
     seqs = [torch.tensor(arr((n, 2), n), requires_grad=True) for n in (3, 1, 2)]
     outs.append(pad_sequence(seqs, batch_first=True))
     return tuple(outs), [x, *seqs]
+
+
+# -- vision --------------------------------------------------------------------------------------
+def vision_case(call, shape, seed=1):
+    def f(torch):
+        x = torch.tensor(arr(shape, seed), requires_grad=True)
+        return call(torch, x), [x]
+
+    return f
+
+
+for label, call, shape in [
+    ("pixel_shuffle", lambda t, x: t.nn.functional.pixel_shuffle(x, 2), (2, 8, 3, 2)),
+    ("pixel_unshuffle", lambda t, x: t.nn.PixelUnshuffle(2)(x), (2, 2, 4, 6)),
+    ("channel_shuffle", lambda t, x: t.nn.ChannelShuffle(3)(x), (2, 6, 2, 2)),
+    (
+        "unfold",
+        lambda t, x: t.nn.functional.unfold(x, (2, 3), dilation=1, padding=1, stride=2),
+        (2, 3, 5, 6),
+    ),
+    ("fold", lambda t, x: t.nn.Fold((4, 5), 2, stride=1)(x), (2, 12, 12)),
+    (
+        "unfold_fold",
+        lambda t, x: t.nn.functional.fold(
+            t.nn.functional.unfold(x, 3, padding=1), (4, 4), 3, padding=1
+        ),
+        (1, 2, 4, 4),
+    ),
+    ("nearest2d", lambda t, x: t.nn.functional.interpolate(x, scale_factor=2), (1, 2, 3, 4)),
+    ("nearest2d_size", lambda t, x: t.nn.functional.interpolate(x, size=(5, 7)), (1, 2, 3, 4)),
+    ("nearest1d_frac", lambda t, x: t.nn.functional.interpolate(x, scale_factor=1.7), (1, 2, 5)),
+    (
+        "nearest_exact",
+        lambda t, x: t.nn.functional.interpolate(x, size=(7, 3), mode="nearest-exact"),
+        (1, 2, 3, 4),
+    ),
+    (
+        "nearest3d",
+        lambda t, x: t.nn.functional.interpolate(x, scale_factor=(2, 1, 3)),
+        (1, 1, 2, 3, 2),
+    ),
+    ("linear", lambda t, x: t.nn.functional.interpolate(x, size=9, mode="linear"), (1, 2, 4)),
+    (
+        "linear_corners",
+        lambda t, x: t.nn.functional.interpolate(x, size=9, mode="linear", align_corners=True),
+        (1, 2, 4),
+    ),
+    (
+        "bilinear",
+        lambda t, x: t.nn.functional.interpolate(x, scale_factor=2, mode="bilinear"),
+        (1, 2, 3, 4),
+    ),
+    (
+        "bilinear_down",
+        lambda t, x: t.nn.functional.interpolate(
+            x, size=(2, 3), mode="bilinear", align_corners=True
+        ),
+        (1, 2, 5, 7),
+    ),
+    ("bilinear_module", lambda t, x: t.nn.UpsamplingBilinear2d(scale_factor=2)(x), (1, 2, 3, 3)),
+    (
+        "bicubic",
+        lambda t, x: t.nn.functional.interpolate(x, size=(5, 6), mode="bicubic"),
+        (1, 2, 3, 4),
+    ),
+    (
+        "trilinear",
+        lambda t, x: t.nn.functional.interpolate(x, scale_factor=2, mode="trilinear"),
+        (1, 1, 2, 3, 2),
+    ),
+    ("area", lambda t, x: t.nn.functional.interpolate(x, size=(2, 3), mode="area"), (1, 2, 4, 6)),
+    (
+        "upsample_module",
+        lambda t, x: t.nn.Upsample(scale_factor=3, mode="nearest")(x),
+        (1, 2, 2, 2),
+    ),
+]:
+    CASES[f"vision_{label}"] = vision_case(call, shape)

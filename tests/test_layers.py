@@ -131,7 +131,10 @@ nn.MultiMarginLoss() nn.MultiLabelMarginLoss() nn.MultiLabelSoftMarginLoss() nn.
 nn.TripletMarginWithDistanceLoss() nn.RNN(7,4,nonlinearity='relu',bias=False)
 nn.LSTM(7,4,num_layers=2,bidirectional=True,proj_size=2)
 nn.GRU(7,4,2,batch_first=True,dropout=0.2,bidirectional=True) nn.LSTMCell(3,4)
-nn.GRUCell(3,4,bias=False) nn.RNNCell(3,4,nonlinearity='relu')
+nn.GRUCell(3,4,bias=False) nn.RNNCell(3,4,nonlinearity='relu') nn.PixelShuffle(2)
+nn.PixelUnshuffle(2) nn.Upsample(scale_factor=2) nn.Upsample(size=4,mode='bilinear')
+nn.UpsamplingNearest2d(scale_factor=2) nn.UpsamplingBilinear2d(scale_factor=2) nn.Fold((4,4),2)
+nn.Unfold(2,stride=2) nn.ChannelShuffle(2)
 """.split()  # noqa: SIM905
 
 ERRORS = """

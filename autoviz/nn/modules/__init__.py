@@ -38,6 +38,7 @@ from .batchnorm import (
     LazyBatchNorm2d,
     LazyBatchNorm3d,
 )
+from .channelshuffle import ChannelShuffle
 from .container import (
     ModuleDict,
     ModuleList,
@@ -75,6 +76,7 @@ from .flatten import (
     Flatten,
     Unflatten,
 )
+from .fold import Fold, Unfold
 from .instancenorm import (
     InstanceNorm1d,
     InstanceNorm2d,
@@ -138,6 +140,7 @@ from .padding import (
     ZeroPad2d,
     ZeroPad3d,
 )
+from .pixelshuffle import PixelShuffle, PixelUnshuffle
 from .pooling import (
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
@@ -172,6 +175,7 @@ from .sparse import (
     Embedding,
     EmbeddingBag,
 )
+from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
 __all__ = [
     "CELU",
@@ -198,6 +202,7 @@ __all__ = [
     "BatchNorm2d",
     "BatchNorm3d",
     "Bilinear",
+    "ChannelShuffle",
     "CircularPad1d",
     "CircularPad2d",
     "CircularPad3d",
@@ -221,6 +226,7 @@ __all__ = [
     "EmbeddingBag",
     "FeatureAlphaDropout",
     "Flatten",
+    "Fold",
     "GRUCell",
     "GaussianNLLLoss",
     "GroupNorm",
@@ -280,6 +286,8 @@ __all__ = [
     "PairwiseDistance",
     "ParameterDict",
     "ParameterList",
+    "PixelShuffle",
+    "PixelUnshuffle",
     "PoissonNLLLoss",
     "RMSNorm",
     "RNNBase",
@@ -311,6 +319,10 @@ __all__ = [
     "TripletMarginLoss",
     "TripletMarginWithDistanceLoss",
     "Unflatten",
+    "Unfold",
+    "Upsample",
+    "UpsamplingBilinear2d",
+    "UpsamplingNearest2d",
     "ZeroPad1d",
     "ZeroPad2d",
     "ZeroPad3d",
