@@ -544,3 +544,82 @@ for label, call, shape in [
     ),
 ]:
     CASES[f"vision_{label}"] = vision_case(call, shape)
+
+
+# -- attention and transformers ------------------------------------------------------------------
+@case("sdpa")
+def _(torch):
+    F = torch.nn.functional
+    q = torch.tensor(arr((2, 3, 4, 8), 1), requires_grad=True)
+    k = torch.tensor(arr((2, 3, 5, 8), 2), requires_grad=True)
+    v = torch.tensor(arr((2, 3, 5, 8), 3), requires_grad=True)
+    mask = torch.tensor(arr((4, 5), 4) > -0.5)
+    causal = F.scaled_dot_product_attention(q, k[:, :, :4], v[:, :, :4], is_causal=True)
+    return (
+        F.scaled_dot_product_attention(q, k, v),
+        F.scaled_dot_product_attention(q, k, v, attn_mask=mask),
+        causal,
+    ), [q, k, v]
+
+
+@case("multihead_attention")
+def _(torch):
+    torch.manual_seed(4)
+    mha = torch.nn.MultiheadAttention(8, 2)
+    x = torch.tensor(arr((4, 2, 8), 1), requires_grad=True)
+    mem = torch.tensor(arr((5, 2, 8), 2), requires_grad=True)
+    out, w = mha(x, x, x)
+    out2, w2 = mha(x, mem, mem, need_weights=True, average_attn_weights=False)
+    out3, _ = mha(
+        x, mem, mem, need_weights=False, key_padding_mask=torch.tensor([[False] * 4 + [True]] * 2)
+    )
+    causal = torch.nn.Transformer.generate_square_subsequent_mask(4)
+    out4, w4 = mha(x, x, x, attn_mask=causal)
+    return (out, w, out2, w2, out3, out4, w4, causal, repr(mha)), [x, mem, *mha.parameters()]
+
+
+@case("multihead_attention_kdim_batch_first")
+def _(torch):
+    torch.manual_seed(5)
+    mha = torch.nn.MultiheadAttention(
+        6, 3, kdim=4, vdim=5, batch_first=True, add_bias_kv=True, add_zero_attn=True
+    )
+    q = torch.tensor(arr((2, 3, 6), 1), requires_grad=True)
+    k = torch.tensor(arr((2, 4, 4), 2), requires_grad=True)
+    v = torch.tensor(arr((2, 4, 5), 3), requires_grad=True)
+    out, w = mha(q, k, v)
+    return (out, w), [q, k, v, *mha.parameters()]
+
+
+@case("transformer_encoder")
+def _(torch):
+    torch.manual_seed(6)
+    layer = torch.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0)
+    enc = torch.nn.TransformerEncoder(layer, 2)
+    pre = torch.nn.TransformerEncoderLayer(
+        8, 2, 16, dropout=0.0, norm_first=True, activation="gelu", batch_first=True
+    )
+    x = torch.tensor(arr((5, 2, 8), 1), requires_grad=True)
+    mask = torch.nn.Transformer.generate_square_subsequent_mask(5)
+    return (enc(x), enc(x, mask=mask), pre(x.transpose(0, 1)), repr(layer)), [
+        x,
+        *enc.parameters(),
+        *pre.parameters(),
+    ]
+
+
+@case("transformer")
+def _(torch):
+    torch.manual_seed(7)
+    model = torch.nn.Transformer(
+        d_model=8,
+        nhead=2,
+        num_encoder_layers=1,
+        num_decoder_layers=1,
+        dim_feedforward=16,
+        dropout=0.0,
+    )
+    src = torch.tensor(arr((6, 2, 8), 1), requires_grad=True)
+    tgt = torch.tensor(arr((4, 2, 8), 2), requires_grad=True)
+    out = model(src, tgt, tgt_mask=model.generate_square_subsequent_mask(4))
+    return (out,), [src, tgt, *model.parameters()]

@@ -44,6 +44,10 @@ from ..engine.ops.activations import (  # noqa: F401
     threshold_,
 )
 from ..engine.ops.arguments import REDUCTIONS  # noqa: F401
+from ..engine.ops.attention import (  # noqa: F401
+    multi_head_attention_forward,
+    scaled_dot_product_attention,
+)
 from ..engine.ops.convolution import (  # noqa: F401
     conv1d,
     conv2d,
