@@ -6,12 +6,8 @@ import torch
 from torch import nn
 from torch.utils.data import DataLoader
 
-vocab = {
-    w: i
-    for i, w in enumerate(
-        "<unk> the match goal team scored market stocks fell shares rose election vote party".split()
-    )
-}
+WORDS = "<unk> the match goal team scored market stocks fell shares rose election vote party"
+vocab = {w: i for i, w in enumerate(WORDS.split())}
 data = [
     (0, "the team scored a goal"),
     (1, "stocks fell as the market shares rose"),
@@ -80,9 +76,8 @@ for epoch in range(1, 5):
         total_acc += (predicted_label.argmax(1) == label).sum().item()
         total_count += label.size(0)
     scheduler.step()
-    print(
-        f"| epoch {epoch:3d} | accuracy {total_acc / total_count:8.3f} | lr {scheduler.get_last_lr()[0]:.4f}"
-    )
+    lr = scheduler.get_last_lr()[0]
+    print(f"| epoch {epoch:3d} | accuracy {total_acc / total_count:8.3f} | lr {lr:.4f}")
 with torch.no_grad():
     text = torch.tensor(text_pipeline("the team scored"))
     print("prediction:", model(text, torch.tensor([0])).argmax(1).item())
