@@ -56,7 +56,7 @@ class Generator:
         self.manual_seed(DEFAULT_SEED)
 
     def __repr__(self) -> str:
-        return f"<torch.Generator object at {id(self):#x}>"
+        return f"<torch._C.Generator object at {id(self):#x}>"  # PyTorch's C++ class
 
     @property
     def device(self):
