@@ -67,6 +67,7 @@ class TorchRecorder:
         self.op_stacks = {}  # id(grad_fn) -> the modules running when it was made
         self.saved = {}  # id(grad_fn) -> its saved tensors, read before backward frees them
         self.arguments = {}  # id(grad_fn) -> what it used besides its inputs (an exponent)
+        self.params = {}  # id(grad_fn) -> its arguments (dim, keepdim), read while not freed
         self.stepping = None  # the frame of the optimizer step running: its work is one update
         self.callers = {}  # code object -> the caller's (file, line), as recorder._callers
         self.zeroing = None  # the frame of the zero_grad() whose grads are being reset
@@ -110,7 +111,7 @@ class TorchRecorder:
                 self.names.setdefault(id(value), name)
         modules = ModuleMap(namespace)
         op_modules = {key: modules.of_stack(stack) for key, stack in self.op_stacks.items()}
-        view = TorchView(modules, op_modules, self.saved, self.arguments)
+        view = TorchView(modules, op_modules, self.saved, self.arguments, self.params)
         log, names = self.log, self.names
         self.timeline._pending = lambda tl: build(tl, log, names, view=view)
         self.log, self.block_frame, self.zeroing, self.callers = [], None, None, {}
@@ -240,6 +241,7 @@ class TorchRecorder:
             self.log.append(("op", src, fn, out, inputs, constants, tensor_preview(out)))
             self.op_stacks[id(fn)], self.saved[id(fn)] = stack, saved_tensors(fn)
             self.arguments[id(fn)] = _arguments(fn, args)
+            self.params[id(fn)] = TorchView.read_params(fn)
             self.handles.append(fn.register_hook(partial(self._on_node, fn)))
             if fn.name() in ELEMENTWISE and not out.shape:  # scalars only, as _before_node
                 self.handles.append(fn.register_prehook(partial(self._before_node, fn)))

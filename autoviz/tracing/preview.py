@@ -57,6 +57,8 @@ class Summary:
                 ninf = int(np.count_nonzero(x == -math.inf))
         finite = x if not (nan or pinf or ninf) else x[np.isfinite(x)]
         stats = _stats(finite)
+        if kind in "iub" and finite.size:  # an integer tensor's extremes are integers
+            stats["min"], stats["max"] = int(flat.min()), int(flat.max())
         norm = math.sqrt(float(np.dot(x, x))) if x.size and not nan else math.nan
         if pinf or ninf:
             norm = math.inf

@@ -83,6 +83,7 @@ EXPRESSIONS = {
     "NativeBatchNormBackward0": "batch_norm({all})",
     "CopyBackwards": "{0} copied in place",
     "IndexBackwardBackward0": "the gradient of {0}[…], placed back",
+    "NotImplemented": "{0} // {1}",
 }
 
 _ZERO = ("0: its output is a step function, flat almost everywhere",)
@@ -212,7 +213,12 @@ GRADIENTS = {
     ),
 }
 GRADIENTS["NllLoss2DBackward0"] = GRADIENTS["NllLossBackward0"]
+# floor_divide has no derivative: backward through it raises, as in PyTorch.
+GRADIENTS["NotImplemented"] = ("none: backward through {0} // {1} raises",) * 2
 VARIADIC = frozenset(["CatBackward0", "StackBackward0", "NativeBatchNormBackward0"])
+# Names PyTorch gives the last node of a matmul that reshapes its result (a vector @ matrix,
+# batched inputs): with two inputs, their gradients are the matmul's.
+MATMUL_AS = frozenset(["SqueezeBackward4", "UnsafeViewBackward0"])
 
 
 def expression(op: str, names: list, params: dict | None = None) -> str:
@@ -230,6 +236,8 @@ def expression(op: str, names: list, params: dict | None = None) -> str:
 def gradient(op: str, index: int, names: list, out: str, upstream: str, count=None, params=None):
     """The gradient `op` sends input `index`, in the names of its inputs; None if unknown."""
     templates = GRADIENTS.get(op)
+    if op in MATMUL_AS and len(names) == 2:
+        templates = GRADIENTS["MmBackward0"]
     if templates is None:
         return None
     if op in VARIADIC and index >= len(templates):
@@ -248,7 +256,9 @@ def gradient(op: str, index: int, names: list, out: str, upstream: str, count=No
 def has_rule(op: str, inputs: int) -> bool:
     """Whether `op` has a forward expression and a gradient for each of `inputs` inputs."""
     written = op in EXPRESSIONS or op in FUNCTIONS or op in BINARY
-    templates = GRADIENTS.get(op, ())
+    templates = (
+        GRADIENTS["MmBackward0"] if op in MATMUL_AS and inputs == 2 else GRADIENTS.get(op, ())
+    )
     return written and (len(templates) >= inputs or (op in VARIADIC and bool(templates)))
 
 
