@@ -8,7 +8,7 @@ from ..tracing.saved import SAVED
 from ..tracing.view import repeated_rows
 from .modules import ModuleMap
 from .saved import saved_arguments, saved_tensors
-from .values import ACCUMULATE_GRAD, Unseen, tensor_preview
+from .values import ACCUMULATE_GRAD, Seen, Unseen, dtype_name, storage_of, tensor_preview
 
 # Backward node -> its _saved_ arguments the captions read (tracing/view.py's _PARAMS).
 _PARAMS = {
@@ -40,19 +40,21 @@ _ONE_DIM |= {"LogSoftmaxBackward0", "CumsumBackward0", "UnsqueezeBackward0", "Ca
 _ONE_DIM |= {"StackBackward0", "GatherBackward0"}
 
 
-def dtype_name(dtype) -> str:
-    """torch.float32 -> "float32", as autoviz names numpy's dtypes."""
-    return str(dtype).removeprefix("torch.")
+def key(t) -> int:
+    """Who tensor `t` is: id() of the tensor a Seen was read from, else id(t)."""
+    return t.key if type(t) is Seen else id(t)
 
 
 class TorchView:
     """Answers EngineView's calls for torch objects; `modules` maps nn.Modules to paths.
 
     A traced program passes what it saw while forward ran: each op's module chain (from
-    forward hooks) and saved tensors (backward frees them); draw() reads both off the graph.
+    forward hooks) and saved tensors (backward frees them), and its tensors as Seen facts;
+    draw() reads all of it off the graph and its tensors, as they are now.
     """
 
-    tensor_types = (torch.Tensor, Unseen)
+    tensor_types = (torch.Tensor, Unseen, Seen)
+    key = staticmethod(key)
     accumulate_types = (ACCUMULATE_GRAD,)
 
     def __init__(
@@ -73,18 +75,20 @@ class TorchView:
         return None  # torch tensors carry no name of their own
 
     def param_name(self, t) -> str | None:
-        return self.modules.param_names.get(id(t))
+        return self.modules.param_names.get(key(t))
 
     @staticmethod
     def shape(t) -> tuple:
-        return tuple(t.shape)
+        return t.shape if type(t) is Seen else tuple(t.shape)
 
     @staticmethod
     def dtype(t) -> str:
-        return dtype_name(t.dtype)
+        return t.dtype if type(t) is Seen else dtype_name(t.dtype)
 
     @staticmethod
     def value(t):
+        if type(t) is Seen:
+            return t.value
         if isinstance(t, Unseen):
             try:
                 result = getattr(t.grad_fn, "_saved_result", None)  # exp and others keep it
@@ -119,7 +123,7 @@ class TorchView:
         """Where `t`'s data is: the same for a detached tensor and its source."""
         if isinstance(t, Unseen):
             return None
-        return (t.untyped_storage().data_ptr(), t.storage_offset(), tuple(t.shape), t.stride())
+        return t.storage if type(t) is Seen else storage_of(t)
 
     @staticmethod
     def stand_in(fn):
@@ -176,7 +180,7 @@ class TorchView:
         return self.modules.of_stack(running)
 
     def param_module(self, t) -> list:
-        return self.modules.of_parameter(t) if isinstance(t, torch.Tensor) else []
+        return self.modules.of_parameter(key(t)) if not isinstance(t, Unseen) else []
 
     def saved(self, fn, inputs: dict, result) -> list:
         if self.saved_by_op is not None:

@@ -693,7 +693,7 @@ def _add_style(head: str, theme: Theme) -> str:
     css = f"""<style>
 .hidden {{ visibility: hidden; }}
 .ghost {{ opacity: 0.15; }}
-.node.current > path, .node.current > polygon, .node.current > ellipse {{
+.node.current > title + :is(path, polygon, ellipse) {{
   stroke: {theme.highlight}; stroke-width: {theme.output_pen + 1.5}px; }}
 .node.freed.op > ellipse {{ stroke-dasharray: 5 3; }}
 .node.error > ellipse {{ fill: {theme.error[0]}; stroke: {theme.error[1]}; }}

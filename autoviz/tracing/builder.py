@@ -50,8 +50,9 @@ class Builder:
     def __init__(self, nodes, edges, steps, names: dict, view, live: bool = False) -> None:
         self.nodes, self.edges, self.steps = nodes, edges, steps
         self.names, self.view, self.live = names, view, live
+        self.key = view.key  # who a tensor is: id(), or the id a bridge's Seen facts were of
         self.tensor_types, self.acc_types = view.tensor_types, view.accumulate_types
-        self.ids = {}  # id(tensor), id(grad_fn) or ("out", id(grad_fn)) -> node id
+        self.ids = {}  # key(tensor), id(grad_fn) or ("out", id(grad_fn)) -> node id
         self.input_edge = {}  # (op node id, input index) -> edge index
         self.grad_owner = {}  # id(a .grad tensor) -> node id of its owner
         self.arrived = {}  # node id -> gradient summed so far in this backward pass
@@ -80,13 +81,13 @@ class Builder:
         view = self.view
         # A parameter is called by its module path even where a variable still holds it
         # (the `p` a `for name, p in net.named_parameters()` loop leaves behind).
-        name = view.given_name(t) or view.param_name(t) or self.names.get(id(t)) or ""
+        name = view.given_name(t) or view.param_name(t) or self.names.get(self.key(t)) or ""
         if self.live:
             flags["grad"] = view.grad(t)
             flags["retains_grad"] = bool(view.retains_grad(t))
-            self.objects[id(t)] = t
+            self.objects[self.key(t)] = t
         return self._node(
-            id(t),
+            self.key(t),
             kind,
             name,
             shape=view.shape(t),
@@ -98,7 +99,7 @@ class Builder:
 
     def _known(self, t) -> str | None:
         """The node of tensor `t` in the graph being built (or a leaf, which every graph has)."""
-        node_id = self.ids.get(id(t))
+        node_id = self.ids.get(self.key(t))
         if node_id is not None and self._by_id(node_id).graph in (self.graph_no, PERSISTENT):
             return node_id
         return None
@@ -170,8 +171,8 @@ class Builder:
             if value.requires_grad:
                 return self._tensor(value, "intermediate", constant_preview)
             if constant_preview is None:  # used before, in an earlier graph: as it was then
-                constant_preview = self.values.get(id(value))
-            self.values[id(value)] = constant_preview
+                constant_preview = self.values.get(self.key(value))
+            self.values[self.key(value)] = constant_preview
             return self._tensor(value, "constant", constant_preview)
         if value is UNKNOWN:
             return self._node(None, "constant", "constant")
@@ -281,13 +282,13 @@ class Builder:
     def rebind(self, src, t, out) -> None:
         """An in-place op on a tensor in the graph (`y.mul_(3)`): from now on `t` is the op's
         result, which is named after `t` as PyTorch keeps the name on the tensor."""
-        new, old = self.ids.get(id(out)), self.ids.get(id(t))
+        new, old = self.ids.get(self.key(out)), self.ids.get(self.key(t))
         if new is None:
             return
         if old is not None:
             result = self._by_id(new)
             result.name = result.name or self._by_id(old).name
-        self.ids[id(t)] = new
+        self.ids[self.key(t)] = new
 
     def retain(self, src, t) -> None:
         node_id = self._known(t)
@@ -396,11 +397,11 @@ class Builder:
         return total
 
     def accumulate(self, src, t, grad_tensor, incoming, total) -> None:
-        node_id = self.ids.get(id(t))
+        node_id = self.ids.get(self.key(t))
         if node_id is None:
             return
         incoming = preview(incoming)
-        self.grad_owner[id(grad_tensor)] = node_id
+        self.grad_owner[self.key(grad_tensor)] = node_id
         self._step(
             "backward",
             "accumulate",
@@ -437,7 +438,7 @@ class Builder:
             self._step("update", "zero_grad", src, ids, changes=changes, details=details)
 
     def zero(self, src, t, value) -> None:
-        owner = self.grad_owner.get(id(t))
+        owner = self.grad_owner.get(self.key(t))
         if owner is not None:
             self._step("update", "zero_grad", src, [owner], changes=[[owner, "grad", value]])
         else:
@@ -447,7 +448,7 @@ class Builder:
         node_id = self._known(t)
         if node_id is not None:
             if value is not None:
-                self.grad_owner[id(value)] = node_id
+                self.grad_owner[self.key(value)] = node_id
             self._step("update", "set_grad", src, [node_id], changes=[[node_id, "grad", new]])
 
     def inplace(self, src, t, value) -> None:
@@ -467,8 +468,8 @@ class Builder:
             self._step("forward", "inplace", src, [node_id], changes=changes)
 
     def _set_value(self, t, value) -> None:
-        if id(t) in self.values:
-            self.values[id(t)] = value
+        if self.key(t) in self.values:
+            self.values[self.key(t)] = value
 
     # -- the program raised ------------------------------------------------------------------
     def error(self, src, node, name, tensors, modules, kind: str, message: str) -> None:

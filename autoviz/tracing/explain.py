@@ -1,11 +1,12 @@
-"""What the stepping views show beside the picture: banner, code panel, explanation, quiz."""
+"""What the stepping views show beside the picture: banner, code panel, explanation; the
+questions come from quiz.py."""
 
-import math
 from dataclasses import dataclass
 from pathlib import Path
 
 from .captions import Context, flow_rule
 from .index import index_of
+from .quiz import questions
 from .source import is_header
 from .text import is_number, number, shape_text, value_text
 
@@ -33,30 +34,6 @@ _LOCAL = {
     "CosBackward0": ("-sin({a})",),
     "SqrtBackward0": ("1/(2·{out})",),
 }
-
-
-@dataclass(frozen=True)
-class Question:
-    """A gradient the learner computes before the step reveals it."""
-
-    prompt: str
-    answer: float
-    rel_tol: float = 1e-3
-    abs_tol: float = 1e-4
-
-    def check(self, text: str) -> tuple[bool, str]:
-        """Whether `text` is the answer (within tolerance), and a sentence to show."""
-        try:
-            guess = float(str(text).strip().replace("−", "-"))
-        except ValueError:
-            return False, f"{str(text).strip()!r} is not a number: type a value such as 2 or 0.5."
-        # NaN is close to nothing, itself included: a NaN gradient is answered with "nan".
-        both_nan = math.isnan(guess) and math.isnan(self.answer)
-        right = both_nan or math.isclose(
-            guess, self.answer, rel_tol=self.rel_tol, abs_tol=self.abs_tol
-        )
-        verdict = "Right" if right else "Not quite"
-        return right, f"{verdict}: the answer is {number(self.answer)}."
 
 
 def banner(step, tl=None) -> str:
@@ -245,31 +222,16 @@ def local_rule(op: str, index: int, names: list, out: str) -> str | None:
     return templates[index].format(a=a, b=b, out=out)
 
 
-def quiz(tl, k: int) -> Question | None:
-    """The question to ask before step k, when it reveals a scalar gradient."""
-    step = tl.steps[k]
-    nodes = index_of(tl).by_id
-    if step.kind == "accumulate" and isinstance(step.details.get("grad"), float):
-        name = nodes[step.nodes[0]].name
-        return Question(f"What is {name}.grad after this step?", step.details["grad"])
-    scalar = [f for f in step.flows if not f.shape and isinstance(f.contribution, float)]
-    if step.kind == "backward" and scalar:
-        flow = scalar[0]
-        op, target = nodes[step.nodes[0]].op, nodes[tl.edges[flow.edge].source].name
-        return Question(
-            f"What gradient does {op} send to {target}? (upstream × local)", flow.contribution
-        )
-    return None
-
-
-def panels(tl, steps=None) -> list[dict]:
+def panels(tl, steps=None, quiz=None) -> list[dict]:
     """Per step (or per step of `steps`, the ones shown): banner, caption, explanation,
-    code-line index and quiz, as plain data."""
+    code-line index and the question asked before it (as the player reads it; None where
+    none is, and for every step without `quiz`: see quiz.plan_of), as plain data."""
     _, line_of = code_lines(tl)
+    shown = range(len(tl.steps)) if steps is None else steps
+    asked = questions(tl, quiz, shown) if quiz else {}
     out = []
-    for k in range(len(tl.steps)) if steps is None else steps:
+    for k in shown:
         step = tl.steps[k]
-        q = quiz(tl, k)
         out.append(
             {
                 "phase": step.phase,
@@ -277,9 +239,7 @@ def panels(tl, steps=None) -> list[dict]:
                 "caption": step.caption,
                 "explain": explain(tl, k),
                 "line": line_of[k],
-                "quiz": None
-                if q is None
-                else {"prompt": q.prompt, "answer": q.answer, "rel": q.rel_tol, "abs": q.abs_tol},
+                "quiz": asked[k].data() if k in asked else None,
             }
         )
     return out

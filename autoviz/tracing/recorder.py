@@ -1,6 +1,8 @@
 """Record engine events while user code runs under `autoviz.trace()`; cheap per event."""
 
 import sys
+import threading
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +25,7 @@ _ARRAY = np.ndarray
 # smaller ones are kept whole, which costs less time than a summary and little memory.
 _LARGE = 1024
 _getframe = sys._getframe
+_get_ident = threading.get_ident
 
 
 class trace:
@@ -77,6 +80,8 @@ class Recorder:
         "names",
         "namespace",
         "pending",
+        "skipped",
+        "thread",
         "timeline",
     )
 
@@ -103,6 +108,13 @@ class Recorder:
         # The leaves and constants that ops have used. Tensors, not their id(): tensors hash by
         # identity (as PyTorch's do), and calling id() costs more than the set lookup.
         self._used = set()
+        self.thread = _get_ident()  # the thread that entered the block: the only one recorded
+        self.skipped = {}  # thread name -> events it sent that were not recorded
+
+    def _skip(self) -> None:
+        """An event from another thread: counted, not recorded (its ops are not this code's)."""
+        name = threading.current_thread().name
+        self.skipped[name] = self.skipped.get(name, 0) + 1
 
     def _where(self):
         """The innermost frame outside autoviz, from the caller of the engine function that
@@ -184,6 +196,8 @@ class Recorder:
 
     # -- engine events: one append each --------------------------------------------------------
     def on_leaf(self, t: Tensor) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         frame = self._where()
         data = t._data
         value = preview(data) if type(data) is _ARRAY else data
@@ -191,6 +205,8 @@ class Recorder:
         self._expect_name(t, frame)
 
     def on_op(self, fn, out: Tensor, inputs) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         # The hot path: what _where and _expect_name do, written out. The event comes from the
         # engine function that made the node: for + - * / and the one-input methods the very
         # function the user called, whose caller is the user's code; otherwise Op.apply (or
@@ -245,11 +261,15 @@ class Recorder:
         return values
 
     def on_backward_start(self, seeds: dict) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         frame = self._where()
         values = [(fn, preview(g)) for fn, g in seeds.items()]
         self.log.append(("seed", frame.f_code, frame.f_lasti, values))
 
     def on_node(self, fn, grad, grads) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         # Gradients are never changed in place: they are previewed when building. The usual
         # scalar step, a non-zero number in and no array out, is logged as it is; anything
         # else is looked at closer first (_node_record).
@@ -277,28 +297,40 @@ class Recorder:
         self.log.extend((_NODE, fn, grad, local, grads))
 
     def on_accumulate(self, t: Tensor, grad) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         # .grad is updated in place by later passes: preview it now.
         total = preview(t._grad._data)
         self.log.append(("accumulate", None, None, t, t._grad, _light(grad), total))
 
     def on_backward_end(self, retain_graph: bool) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         self.log.append(("end", None, None, retain_graph))
 
     def on_zero(self, t: Tensor) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         frame = self._where()
         self.log.append(("zero", frame.f_code, frame.f_lasti, t, preview(t._data)))
 
     def on_grad_set(self, t: Tensor, value) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         frame = self._where()
         new = None if value is None else preview(value._data)
         self.log.append(("set_grad", frame.f_code, frame.f_lasti, t, value, new))
 
     def on_detach(self, source: Tensor, out: Tensor) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         frame = self._where()
         self.log.append(("detach", frame.f_code, frame.f_lasti, source, out, preview(out._data)))
         self._expect_name(out, frame)
 
     def on_untracked(self, out: Tensor, inputs) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         frame = self._where()
         data = out._data
         value = preview(data) if type(data) is _ARRAY else data
@@ -307,24 +339,34 @@ class Recorder:
         self._expect_name(out, frame)
 
     def on_inplace(self, t: Tensor) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         frame = self._where()
         self.log.append(("inplace", frame.f_code, frame.f_lasti, t, preview(t._data)))
 
     def on_update(self, t: Tensor, optimizer, group: dict) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         frame = self._where()
         rule = update_rule(type(optimizer).__name__, group)
         self.log.append(("update", frame.f_code, frame.f_lasti, t, preview(t._data), rule))
 
     def on_zero_grad(self, tensors, set_to_none: bool) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         frame = self._where()
         grads = [None if t._grad is None else preview(t._grad._data) for t in tensors]
         self.log.append(("zero_grad", frame.f_code, frame.f_lasti, tensors, grads, set_to_none))
 
     def on_rebind(self, t: Tensor, out: Tensor) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         # An in-place op on a tensor in the graph: `t` now stands for the op's result `out`.
         self.log.append(("rebind", None, None, t, out))
 
     def on_retain_grad(self, t: Tensor) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         frame = self._where()
         self.log.append(("retain", frame.f_code, frame.f_lasti, t))
 
@@ -370,10 +412,23 @@ class Recorder:
         log = self.log
         modules = ModuleNames(scope)
         callers = self._callers
+        note_skipped(self.timeline, self.skipped, "autoviz.trace()")
         self.timeline._pending = lambda tl: build(tl, _resolve(log, names, callers), names, modules)
         self.log, self.names, self.block_frame = [], {}, None
         self._sites, self._all_sites, self._stored, self._used = {}, {}, StoredNames(), set()
         self._callers = {}
+
+
+def note_skipped(tl: Timeline, skipped: dict, tracer: str) -> None:
+    """Say, in the timeline and as a warning, that other threads' events were not recorded."""
+    tl.skipped = dict(skipped)
+    if skipped:
+        count, names = sum(skipped.values()), ", ".join(sorted(skipped))
+        warnings.warn(
+            f"{tracer} records the thread that entered it only: {count:,} events of other "
+            f"threads ({names}) were not recorded. Run what you want to see in that thread.",
+            stacklevel=4,
+        )
 
 
 def failed_call(frames: list) -> tuple:
@@ -384,8 +439,8 @@ def failed_call(frames: list) -> tuple:
     Returns (node, name, tensors, modules): node None for an op, name None when nothing of
     autoviz's raised (a Python error in the user's own code).
     """
+    from ..engine.backward import execute
     from ..engine.function import AccumulateGrad, Node
-    from ..engine.graph import execute
     from .modules import _module_class
 
     backward = [i for i, f in enumerate(frames) if f.f_code is execute.__code__]

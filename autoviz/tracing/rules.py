@@ -213,9 +213,128 @@ GRADIENTS = {
     ),
 }
 GRADIENTS["NllLoss2DBackward0"] = GRADIENTS["NllLossBackward0"]
+# nn's layers, activations, losses and poolings (engine/ops' families beside the core ones).
+_POOLS = {
+    "AvgPool2DBackward0": ("avg_pool2d", "{g} / the window's size, spread over each window"),
+    "AvgPool3DBackward0": ("avg_pool3d", "{g} / the window's size, spread over each window"),
+    "AdaptiveAvgPool2DBackward0": ("adaptive_avg_pool2d", "{g} spread evenly over each region"),
+    "AdaptiveAvgPool3DBackward0": ("adaptive_avg_pool3d", "{g} spread evenly over each region"),
+    "MaxPool2DWithIndicesBackward0": ("max_pool2d", "{g} to each window's max, 0 elsewhere"),
+    "MaxPool3DWithIndicesBackward0": ("max_pool3d", "{g} to each window's max, 0 elsewhere"),
+    "AdaptiveMaxPool2DBackward0": ("adaptive_max_pool2d", "{g} to each region's max, 0 elsewhere"),
+    "AdaptiveMaxPool3DBackward0": ("adaptive_max_pool3d", "{g} to each region's max, 0 elsewhere"),
+    "MaxUnpool2DBackward0": ("max_unpool2d", "{g} read back at the indices the values went to"),
+    "MaxUnpool3DBackward0": ("max_unpool3d", "{g} read back at the indices the values went to"),
+}
+_PADS = {
+    "ConstantPadNdBackward0": ("pad", "{g} with the padding cut off"),
+    "ReflectionPad1DBackward0": ("reflection_pad1d", "{g} with each mirrored border added back"),
+    "ReflectionPad2DBackward0": ("reflection_pad2d", "{g} with each mirrored border added back"),
+    "ReflectionPad3DBackward0": ("reflection_pad3d", "{g} with each mirrored border added back"),
+    "ReplicationPad1DBackward0": ("replication_pad1d", "{g} with each copied border added back"),
+    "ReplicationPad2DBackward0": ("replication_pad2d", "{g} with each copied border added back"),
+    "ReplicationPad3DBackward0": ("replication_pad3d", "{g} with each copied border added back"),
+}
+_ACTIVATIONS = {
+    "GeluBackward0": ("gelu", "{g} × (Φ({0}) + {0} × φ({0})), Φ the normal CDF"),
+    "SiluBackward0": ("silu", "{g} × σ({0}) × (1 + {0} × (1 − σ({0})))"),
+    "MishBackward0": ("mish", "{g} × d/dx (x · tanh(softplus(x))) at {0}"),
+    "EluBackward0": ("elu", "{g} where {0} > 0, else {g} × ({out} + α)"),
+    "CeluBackward0": ("celu", "{g} where {0} > 0, else {g} × exp({0} / α)"),
+    "SoftplusBackward0": ("softplus", "{g} × σ(β × {0})"),
+    "LogSigmoidBackward0": ("logsigmoid", "{g} × (1 − σ({0}))"),
+    "HardtanhBackward0": ("hardtanh", "{g} where {0} is inside [min, max], else 0"),
+    "HardsigmoidBackward0": ("hardsigmoid", "{g} / 6 where −3 < {0} < 3, else 0"),
+    "HardswishBackward0": (
+        "hardswish",
+        "{g} × (2{0} + 3) / 6 where −3 < {0} < 3, {g} above, 0 below",
+    ),
+    "HardshrinkBackward0": ("hardshrink", "{g} where |{0}| > λ, else 0"),
+    "SoftshrinkBackward0": ("softshrink", "{g} where |{0}| > λ, else 0"),
+    "ThresholdBackward0": ("threshold", "{g} where {0} > the threshold, else 0"),
+    "RreluWithNoiseBackward0": ("rrelu", "{g} where {0} ≥ 0, else {g} × the slope drawn for it"),
+    "GluBackward0": ("glu", "{g} × σ(b) to the first half a, {g} × a × σ(b)(1 − σ(b)) to b"),
+}
+for table in (_POOLS, _PADS, _ACTIVATIONS):
+    for op, (function, rule) in table.items():
+        EXPRESSIONS[op] = f"{function}({{0}})"
+        GRADIENTS[op] = (rule,)
+EXPRESSIONS |= {
+    "ConvolutionBackward0": "conv({0}, {1}) + {2}",
+    "PreluKernelBackward0": "prelu({0}, {1})",
+    "HuberLossBackward0": "huber_loss({0}, {1})",
+    "SmoothL1LossBackward0": "smooth_l1_loss({0}, {1})",
+    "SoftMarginLossBackward0": "soft_margin_loss({0}, {1})",
+    "MultiMarginLossBackward0": "multi_margin_loss({0}, {1})",
+    "MultilabelMarginLossBackward0": "multilabel_margin_loss({0}, {1})",
+    "NativeLayerNormBackward0": "layer_norm({all})",
+    "NativeGroupNormBackward0": "group_norm({all})",
+    "NormBackward1": "{0}.norm({args})",
+    "IndexSelectBackward0": "{0}.index_select(dim, index)",
+    "EmbeddingBagBackward0": "embedding_bag({all})",
+    "PdistBackward0": "pdist({0})",
+    "TransposeBackward1": "{0}.transpose_(…)",
+    "UnsafeSplitBackward0": "{0}.split(…)[k]",
+    "PackPaddedSequenceBackward0": "pack_padded_sequence({0}, lengths)",
+    "TrilinearBackward0": "bilinear({0}, {1}, {2})",
+    "MkldnnRnnLayerBackward0": "rnn_layer({all})",
+}
+GRADIENTS |= {
+    "ConvolutionBackward0": (
+        "{g} convolved back with the flipped kernel {1} (a transposed convolution)",
+        "{g} correlated with the input {0}, per kernel position",
+        "{g} summed over the batch and positions, per output channel",
+    ),
+    "PreluKernelBackward0": ("{g} where {0} > 0, else {g} × {1}", "Σ {g} × {0} where {0} ≤ 0"),
+    "HuberLossBackward0": (
+        "{g} × clamp({0} − {1}, −δ, δ) / {n}",
+        "−{g} × clamp({0} − {1}, −δ, δ) / {n}",
+    ),
+    "SmoothL1LossBackward0": ("{g} × clamp(({0} − {1}) / β, −1, 1) / {n}", "the negative of {0}'s"),
+    "SoftMarginLossBackward0": (
+        "−{g} × {1} × σ(−{1} × {0}) / {n}",
+        "−{g} × {0} × σ(−{1} × {0}) / {n}",
+    ),
+    "MultiMarginLossBackward0": (
+        "{g} / C to each class whose margin is violated, minus their count at the target",
+    ),
+    "MultilabelMarginLossBackward0": (
+        "{g} / C to each violated pair, + to the others, − to targets",
+    ),
+    "NativeLayerNormBackward0": (
+        "{g} through the normalisation: (N·{g}w − Σ{g}w − x̂·Σ({g}w·x̂)) / (N·σ) per row",
+        "Σ {g} × x̂ over the batch",
+        "Σ {g} over the batch",
+    ),
+    "NativeGroupNormBackward0": (
+        "{g} through each group's normalisation, as layer_norm's per group",
+        "Σ {g} × x̂ per channel",
+        "Σ {g} per channel",
+    ),
+    "NormBackward1": ("{g} × {0} / {out} along dim {dim} (for the 2-norm)",),
+    "IndexSelectBackward0": (
+        "{g} added into zeros at the selected rows (twice-picked ones summed)",
+    ),
+    "EmbeddingBagBackward0": (
+        "{g} of each bag added into the rows the bag picked (÷ its size for mode='mean')",
+    ),
+    "PdistBackward0": ("Σ over pairs of {g} × (xᵢ − xⱼ) / dist, + to i and − to j",),
+    "TransposeBackward1": ("{g} transposed back",),
+    "UnsafeSplitBackward0": ("{g} placed at this piece's slice, 0 elsewhere",),
+    "PackPaddedSequenceBackward0": ("{g} placed back at each sequence's steps, 0 in the padding",),
+    "TrilinearBackward0": ("{g} × {1}ᵀ {2}-weights", "{g} × {0} and {2}", "{g} × {0}ᵀ {1}"),
+    "MkldnnRnnLayerBackward0": (
+        "{g} back through time: each step's gates and its weights, in reverse",
+    ),
+}
+VARIADIC_NN = ("MkldnnRnnLayerBackward0", "NativeLayerNormBackward0", "NativeGroupNormBackward0")
+VARIADIC_NN += ("EmbeddingBagBackward0",)
+
 # floor_divide has no derivative: backward through it raises, as in PyTorch.
 GRADIENTS["NotImplemented"] = ("none: backward through {0} // {1} raises",) * 2
-VARIADIC = frozenset(["CatBackward0", "StackBackward0", "NativeBatchNormBackward0"])
+# Ops whose inputs vary in number (and layers whose weight and bias are optional): one
+# gradient template, the last, serves every input past the others.
+VARIADIC = frozenset(["CatBackward0", "StackBackward0", "NativeBatchNormBackward0", *VARIADIC_NN])
 # Names PyTorch gives the last node of a matmul that reshapes its result (a vector @ matrix,
 # batched inputs): with two inputs, their gradients are the matmul's.
 MATMUL_AS = frozenset(["SqueezeBackward4", "UnsafeViewBackward0"])

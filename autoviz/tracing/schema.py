@@ -401,6 +401,23 @@ RULE = {
     "maximize": flag,
     "decoupled_weight_decay": flag,
 }
+
+
+def teacher_answer(value, path, ctx):
+    """A teacher's answer (Timeline.add_question): a number, text, or a list of either."""
+    items = value if isinstance(value, list) else [value]
+    if not all(isinstance(v, int | float | str) and not isinstance(v, bool) for v in items):
+        fail(path, f"expected a number, text or a list of them, got {short(value)}")
+    return value
+
+
+QUESTION = {
+    "prompt": text,
+    "answer": teacher_answer,
+    "hint": text,
+    "why": text,
+    "choices": list_of(text),
+}
 DETAILS = {
     "graph": integer(0, _graphs),
     "grad": preview,
@@ -413,6 +430,7 @@ DETAILS = {
     "set_to_none": flag,
     "type": text,
     "message": text,
+    "questions": list_of(record(QUESTION, required=["prompt", "answer"])),
 }
 STEP = {
     "index": index_here,

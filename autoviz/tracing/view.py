@@ -30,6 +30,7 @@ class EngineView:
 
     tensor_types = (Tensor,)
     accumulate_types = (AccumulateGrad,)
+    key = staticmethod(id)  # who a tensor is (the bridge's Seen facts say whose they are)
 
     def __init__(self, modules: ModuleNames | None = None) -> None:
         self.modules = modules or ModuleNames({})

@@ -45,6 +45,13 @@ class RunPlot {
     player.on("step", () => this.draw());
     const model = player.model;
     this.kernel = typeof model.send === "function";
+    if (this.kernel) {
+      const onReply = (msg) => {
+        if (msg && msg.kind === "expanded" && msg.error) this.note.textContent = `The kernel could not expand it: ${msg.error}`;
+      };
+      model.on("msg:custom", onReply);
+      player.cleanups.push(() => model.off("msg:custom", onReply));
+    }
   }
 
   /* The iteration (position) the step shown belongs to. */
