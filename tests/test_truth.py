@@ -16,8 +16,8 @@ from autoviz.export.details import details
 from autoviz.render import get_theme, make_options
 from autoviz.render.dot import label_rows
 from autoviz.render.frames import Frames
-from autoviz.tracing.quiz import candidates
 from autoviz.tracing.preview import preview
+from autoviz.tracing.quiz import candidates
 
 HEADER = {
     "autoviz": "import autoviz\nimport autoviz as torch\nimport autoviz.nn as nn\n"
