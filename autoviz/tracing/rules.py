@@ -327,6 +327,67 @@ GRADIENTS |= {
         "{g} back through time: each step's gates and its weights, in reverse",
     ),
 }
+# Pointwise math and two-input math (engine/ops' pointwise and arithmetic families).
+_POINTWISE = {
+    "AsinBackward0": ("asin", "{g} / √(1 − {0}²)"),
+    "AcosBackward0": ("acos", "−{g} / √(1 − {0}²)"),
+    "AtanBackward0": ("atan", "{g} / (1 + {0}²)"),
+    "AsinhBackward0": ("asinh", "{g} / √({0}² + 1)"),
+    "AcoshBackward0": ("acosh", "{g} / √({0}² − 1)"),
+    "AtanhBackward0": ("atanh", "{g} / (1 − {0}²)"),
+    "SinhBackward0": ("sinh", "{g} × cosh({0})"),
+    "CoshBackward0": ("cosh", "{g} × sinh({0})"),
+    "ErfBackward0": ("erf", "{g} × 2/√π × exp(−{0}²)"),
+    "ErfcBackward0": ("erfc", "−{g} × 2/√π × exp(−{0}²)"),
+    "ErfinvBackward0": ("erfinv", "{g} × √π/2 × exp({out}²)"),
+    "SincBackward0": ("sinc", "{g} × (cos(π{0}) − sinc({0})) / {0} (0 at 0)"),
+    "Deg2RadBackward0": ("deg2rad", "{g} × π / 180"),
+    "Rad2DegBackward0": ("rad2deg", "{g} × 180 / π"),
+    "FracBackward0": ("frac", "{g}"),
+    "RoundBackward1": ("round", _ZERO[0]),
+    "SgnBackward0": ("sgn", _ZERO[0]),
+    "LogitBackward0": (
+        "logit",
+        "{g} / ({0} × (1 − {0})), 0 outside (eps, 1 − eps) when eps is given",
+    ),
+    "NanToNumBackward0": ("nan_to_num", "{g} where {0} was finite, else 0"),
+    "SqueezeBackward2": ("squeeze", "{g} with the squeezed dims put back"),
+}
+for op, (function, rule) in _POINTWISE.items():
+    EXPRESSIONS.setdefault(op, f"{function}({{0}})")
+    GRADIENTS[op] = (rule,)
+EXPRESSIONS |= {
+    "Atan2Backward0": "atan2({0}, {1})",
+    "HypotBackward0": "hypot({0}, {1})",
+    "CopysignBackward0": "copysign({0}, {1})",
+    "FmaxBackward0": "fmax({0}, {1})",
+    "FminBackward0": "fmin({0}, {1})",
+    "LogaddexpBackward0": "logaddexp({0}, {1})",
+    "Logaddexp2Backward0": "logaddexp2({0}, {1})",
+    "XlogyBackward0": "xlogy({0}, {1})",
+    "DivBackward2": "div({0}, {1}, rounding_mode=…)",
+    "ClampBackward0": "{0}.clamp({1}, {2})",
+    "LerpBackward0": "lerp({0}, {1}, {2})",
+    "LerpBackward1": "lerp({0}, {1}, {2})",
+}
+GRADIENTS |= {
+    "Atan2Backward0": ("{g} × {1} / ({0}² + {1}²)", "−{g} × {0} / ({0}² + {1}²)"),
+    "HypotBackward0": ("{g} × {0} / {out}", "{g} × {1} / {out}"),
+    "CopysignBackward0": ("{g} × sign({0}) × sign of {1} (0 where {0} is 0)", "0"),
+    "FmaxBackward0": ("{g} where {0} is the larger (or {1} is NaN)", "{g} where {1} is"),
+    "FminBackward0": ("{g} where {0} is the smaller (or {1} is NaN)", "{g} where {1} is"),
+    "LogaddexpBackward0": ("{g} × exp({0} − {out})", "{g} × exp({1} − {out})"),
+    "Logaddexp2Backward0": ("{g} × 2^({0} − {out})", "{g} × 2^({1} − {out})"),
+    "XlogyBackward0": ("{g} × log({1}) (0 where {0} is 0)", "{g} × {0} / {1}"),
+    "DivBackward2": ("0: a rounded quotient is flat almost everywhere",) * 2,
+    "ClampBackward0": (
+        "{g} where {0} is inside [{1}, {2}], else 0",
+        "{g} where {1} is the bound used",
+        "{g} where {2} is the bound used",
+    ),
+    "LerpBackward0": ("{g} × (1 − weight)", "{g} × weight", "{g} × ({1} − {0})"),
+    "LerpBackward1": ("{g} × (1 − {2})", "{g} × {2}", "{g} × ({1} − {0})"),
+}
 VARIADIC_NN = ("MkldnnRnnLayerBackward0", "NativeLayerNormBackward0", "NativeGroupNormBackward0")
 VARIADIC_NN += ("EmbeddingBagBackward0",)
 
