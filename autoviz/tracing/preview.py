@@ -44,35 +44,29 @@ class Summary:
 
     @classmethod
     def of(cls, arr: np.ndarray) -> "Summary":
-        """The summary of array `arr` (of any size: the views call it on small ones too)."""
-        kind = arr.dtype.kind
+        """The summary of array `arr` (of any size: the views call it on small ones too).
+        Sums run in float64 over the array as it is (no float64 copy of a large one)."""
         flat = arr.reshape(-1)
-        x = flat.astype(np.float64) if kind != "f" or arr.dtype != np.float64 else flat
+        if flat.dtype.kind == "b":
+            flat = flat.view(np.uint8)
         nan = pinf = ninf = 0
-        if kind == "f":
-            low, high = x.min(initial=math.inf), x.max(initial=-math.inf)
-            if not (math.isfinite(low) and math.isfinite(high)) and x.size:
-                nan = int(np.count_nonzero(np.isnan(x)))
-                pinf = int(np.count_nonzero(x == math.inf))
-                ninf = int(np.count_nonzero(x == -math.inf))
-        finite = x if not (nan or pinf or ninf) else x[np.isfinite(x)]
-        stats = _stats(finite)
-        if kind in "iub" and finite.size:  # an integer tensor's extremes are integers
-            stats["min"], stats["max"] = int(flat.min()), int(flat.max())
-        norm = math.sqrt(float(np.dot(x, x))) if x.size and not nan else math.nan
-        if pinf or ninf:
-            norm = math.inf
-        grid, block = _grid(x, arr.shape)
-        head = flat[:HEAD].tolist()
+        finite = flat
+        if flat.dtype.kind == "f" and flat.size and not np.isfinite(flat.min() + flat.max()):
+            bad = ~np.isfinite(flat)
+            nan = int(np.count_nonzero(np.isnan(flat)))
+            pinf = int(np.count_nonzero(flat == math.inf))
+            ninf = int(np.count_nonzero(bad)) - nan - pinf
+            finite = flat[~bad]
+        grid, block = _grid(flat, arr.shape)
         return cls(
             shape=tuple(arr.shape),
             dtype=str(arr.dtype),
-            **stats,
-            norm=norm,
+            **_stats(finite),
+            norm=math.nan if nan else math.inf if pinf or ninf else _norm(flat),
             nan=nan,
             pinf=pinf,
             ninf=ninf,
-            head=head,
+            head=flat[:HEAD].tolist(),
             grid=grid,
             block=block,
         )
@@ -123,13 +117,21 @@ def _same(a, b) -> bool:
 
 
 def _stats(finite: np.ndarray) -> dict:
+    """min, max (an integer tensor's as integers) and mean, over the finite elements."""
     if not finite.size:
         return {"min": None, "max": None, "mean": None}
-    return {
-        "min": float(finite.min()),
-        "max": float(finite.max()),
-        "mean": float(finite.sum() / finite.size),
-    }
+    low, high = finite.min().item(), finite.max().item()
+    if finite.dtype.kind == "f":
+        low, high = float(low), float(high)
+    total = np.add.reduce(finite, dtype=np.float64)
+    return {"min": low, "max": high, "mean": float(total) / finite.size}
+
+
+def _norm(flat: np.ndarray) -> float:
+    """The 2-norm, its squares summed in float64."""
+    if not flat.size:
+        return 0.0
+    return math.sqrt(float(np.einsum("i,i->", flat, flat, dtype=np.float64, casting="unsafe")))
 
 
 def grid_shape(shape) -> tuple[int, int]:
@@ -156,21 +158,21 @@ def blocks(rows: int, cols: int) -> tuple[int, int]:
     return br, bc
 
 
-def _grid(x: np.ndarray, shape) -> tuple[list, tuple]:
+def _grid(flat: np.ndarray, shape) -> tuple[list, tuple]:
     """Block means of the elements laid out as grid_shape(shape); NaN in a block makes its
     cell NaN, an infinity (of one sign) its cell that infinity."""
     rows, cols = grid_shape(shape)
-    if not x.size:
+    if not flat.size:
         return [], (1, 1)
     br, bc = blocks(rows, cols)
-    m = x.reshape(rows, cols)
+    m = flat.reshape(rows, cols)
     if (br, bc) == (1, 1):
         return m.tolist(), (1, 1)
     with np.errstate(invalid="ignore", over="ignore"):
-        sums = np.add.reduceat(
-            np.add.reduceat(m, np.arange(0, rows, br), axis=0), np.arange(0, cols, bc), axis=1
-        )
-        heights = np.minimum(br, rows - np.arange(0, rows, br))
-        widths = np.minimum(bc, cols - np.arange(0, cols, bc))
+        starts_r, starts_c = np.arange(0, rows, br), np.arange(0, cols, bc)
+        sums = np.add.reduceat(m, starts_r, axis=0, dtype=np.float64)
+        sums = np.add.reduceat(sums, starts_c, axis=1)
+        heights = np.minimum(br, rows - starts_r)
+        widths = np.minimum(bc, cols - starts_c)
         means = sums / np.outer(heights, widths)
     return means.tolist(), (br, bc)
