@@ -159,8 +159,9 @@ def blocks(rows: int, cols: int) -> tuple[int, int]:
 
 
 def _grid(flat: np.ndarray, shape) -> tuple[list, tuple]:
-    """Block means of the elements laid out as grid_shape(shape); NaN in a block makes its
-    cell NaN, an infinity (of one sign) its cell that infinity."""
+    """Block means of the elements laid out as grid_shape(shape), in the tensor's own dtype
+    (a cell's colour and six digits need no more); NaN in a block makes its cell NaN, an
+    infinity (of one sign) its cell that infinity."""
     rows, cols = grid_shape(shape)
     if not flat.size:
         return [], (1, 1)
@@ -168,11 +169,13 @@ def _grid(flat: np.ndarray, shape) -> tuple[list, tuple]:
     m = flat.reshape(rows, cols)
     if (br, bc) == (1, 1):
         return m.tolist(), (1, 1)
+    r, c = -(-rows // br), -(-cols // bc)
+    if (r * br, c * bc) != (rows, cols):  # partial blocks at the edges: zeros fill them
+        padded = np.zeros((r * br, c * bc), dtype=m.dtype)
+        padded[:rows, :cols] = m
+        m = padded
+    heights = np.minimum(br, rows - br * np.arange(r))
+    widths = np.minimum(bc, cols - bc * np.arange(c))
     with np.errstate(invalid="ignore", over="ignore"):
-        starts_r, starts_c = np.arange(0, rows, br), np.arange(0, cols, bc)
-        sums = np.add.reduceat(m, starts_r, axis=0, dtype=np.float64)
-        sums = np.add.reduceat(sums, starts_c, axis=1)
-        heights = np.minimum(br, rows - starts_r)
-        widths = np.minimum(bc, cols - starts_c)
-        means = sums / np.outer(heights, widths)
+        means = m.reshape(r, br, c, bc).sum(axis=(1, 3)) / np.outer(heights, widths)
     return means.tolist(), (br, bc)
