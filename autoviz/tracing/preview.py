@@ -7,9 +7,9 @@ import numpy as np
 
 PREVIEW_LIMIT = 64  # elements kept whole in a tensor's preview; larger ones are summarised
 HEAD = 6  # first elements a summary keeps, in row-major order
-# A summary's heatmap: at most CELLS cells, at most COLUMNS in a row; each cell is the mean of
-# a block of elements when the tensor has more (a 7 × 10 weight keeps all 70).
-CELLS, COLUMNS = 256, 64
+# A summary's heatmap: at most CELLS cells, at most COLUMNS in a row and ROWS rows; each cell
+# is the mean of a block of elements when the tensor has more (a 7 × 10 weight keeps all 70).
+CELLS, COLUMNS, ROWS = 256, 64, 16
 
 
 def preview(data):
@@ -146,10 +146,13 @@ def grid_shape(shape) -> tuple[int, int]:
 
 def blocks(rows: int, cols: int) -> tuple[int, int]:
     """The block of elements each heatmap cell stands for, so that there are at most CELLS
-    cells and COLUMNS in a row; the dimension with more cells is halved first."""
+    cells, COLUMNS in a row and ROWS in a column; the dimension with more cells is halved
+    first."""
     br = bc = 1
     while -(-cols // bc) > COLUMNS:
         bc *= 2
+    while -(-rows // br) > ROWS:
+        br *= 2
     while -(-rows // br) * -(-cols // bc) > CELLS:
         if -(-cols // bc) > -(-rows // br):
             bc *= 2
