@@ -10,9 +10,9 @@ Layers, imported one way only:
 a torch tensor) and is the only module that imports torch; `render` turns those into DOT, SVG
 and files and never touches engine or torch objects. `nn`, `optim` and `distributions` are
 PyTorch's namesakes built on the engine alone.
-`import autoviz` loads only the engine (and `errors`, the exceptions a user can meet, listed in
-the README's "Errors" section); the rest loads on first use, so `import autoviz as torch` stays
-quick. `files` (atomic writes) is imported by every layer that writes the user's files.
+`import autoviz` loads only the engine (and `errors`, the exceptions a user can meet, listed on
+the docs' Errors page, docs/errors.md); the rest loads on first use, so `import autoviz as torch`
+stays quick. `files` (atomic writes) is imported by every layer that writes the user's files.
 """
 
 from __future__ import annotations  # `float`, `bool` below are PyTorch dtypes

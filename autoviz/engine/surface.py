@@ -4,7 +4,22 @@ are marked "not in autoviz yet"."""
 
 from ..torchnames import mark_missing
 from . import creation, sampling
-from .ops import base, indexing, linalg, pointwise, reductions, shape
+from .ops import (
+    activations,
+    base,
+    convolution,
+    dropout,
+    indexing,
+    linalg,
+    losses,
+    normalization,
+    pointwise,
+    pooling,
+    recurrent,
+    reductions,
+    shape,
+)
+from .ops import linear as linear_ops
 from .tensor import Tensor
 
 # Where each name goes: "torch" (a function torch.name), "Tensor" (a method x.name) and "_"
@@ -36,6 +51,17 @@ TABLE = (
     (creation, "new_zeros new_ones new_empty new_full new_tensor", "Tensor"),
     (sampling, "uniform_ normal_ random_ bernoulli_ exponential_", "Tensor"),
     (sampling, "bernoulli=bernoulli_method multinomial=multinomial_method", "Tensor"),
+    # the layer families: the torch-level names whose arguments are nn.functional's
+    (convolution, "conv1d conv2d conv3d conv_transpose1d conv_transpose2d", "torch"),
+    (convolution, "conv_transpose3d", "torch"),
+    (pooling, "max_pool1d max_pool2d max_pool3d avg_pool1d adaptive_avg_pool1d", "torch"),
+    (activations, "celu selu rrelu threshold", "torch"),
+    (activations, "prelu hardshrink", "torch Tensor"),
+    (dropout, "dropout alpha_dropout feature_alpha_dropout", "torch"),
+    (normalization, "layer_norm group_norm rms_norm", "torch"),
+    (linear_ops, "bilinear", "torch"),
+    (losses, "pdist pairwise_distance cosine_similarity", "torch"),
+    (recurrent, "rnn_tanh_cell rnn_relu_cell lstm_cell gru_cell", "torch"),
 )
 
 # One-input ops as methods without a call of Op.apply around them (scalar code's hot path).

@@ -83,8 +83,14 @@ def _foldings(graph, options):
     identical blocks that feed each other into one box, first with the first block of each
     run open (its inside, a residual block's skip connection, stays in view)."""
     base = replace(
-        options, values="none", show_grads=False, legend=False, hide_inner_tensors=True,
-        show_saved=False, op_label="symbol", expand=(),
+        options,
+        values="none",
+        show_grads=False,
+        legend=False,
+        hide_inner_tensors=True,
+        show_saved=False,
+        op_label="symbol",
+        expand=(),
     )
     yield replace(base, depth=None)
     deepest = max((len(n.module) for n in graph.nodes), default=0)
@@ -114,7 +120,9 @@ def _folds(plan) -> str:
     """What the overview folds, in words."""
     parts = []
     if plan.boxes:
-        names = [b.paths[0] if len(b.paths) == 1 else f"{b.paths[0]} … {b.paths[-1]}" for b in plan.boxes]
+        names = [
+            b.paths[0] if len(b.paths) == 1 else f"{b.paths[0]} … {b.paths[-1]}" for b in plan.boxes
+        ]
         shown = ", ".join(names[:4]) + (", …" if len(names) > 4 else "")
         parts.append(f"{len(plan.boxes)} module{'s' * (len(plan.boxes) > 1)} folded ({shown})")
     if plan.hidden:

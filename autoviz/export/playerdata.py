@@ -10,6 +10,7 @@ from ..collector import collector_paused
 from ..render.labels import visible_data
 from ..tracing import explain
 from ..tracing.iterations import iterations, plotted
+from ..tracing.quiz import plan_of
 from .deltas import Deltas, step_deltas
 from .details import details
 from .overview import overviews
@@ -36,7 +37,7 @@ class Bundle:
 def build(
     tl,
     *,
-    quiz: bool = False,
+    quiz=False,
     theme: str = "default",
     ghost: bool = False,
     rankdir: str | None = None,
@@ -49,9 +50,9 @@ def build(
     from ..render import get_theme, make_options
     from ..render.frames import Entry, Frames
 
-    for flag, value in (("quiz", quiz), ("ghost", ghost)):
-        if not isinstance(value, bool):
-            raise ValueError(f"{flag} must be True or False, got {value!r}")
+    if not isinstance(ghost, bool):
+        raise ValueError(f"ghost must be True or False, got {ghost!r}")
+    quiz = plan_of(quiz)  # a bad plan is refused before any layout is made
     if not len(tl):
         raise ValueError("this timeline has no steps: nothing was recorded in the block")
     look = get_theme(theme)
@@ -71,7 +72,7 @@ def build(
         variants += more
     # Texts as shown: characters a reader cannot see (and lone surrogates, which UTF-8 cannot
     # hold) spelled out, as the picture shows them.
-    data = visible_data(_data(tl, deltas, quiz))
+    data = visible_data(_data(tl, deltas, quiz, frames.options.advice))
     data["layouts"] = [
         {
             "slots": [_slot(key) for key in layout.slots],
@@ -89,7 +90,7 @@ def build(
     return Bundle(data, svgs, frames)
 
 
-def _data(tl, deltas: Deltas, quiz: bool) -> dict:
+def _data(tl, deltas: Deltas, quiz, advice: str = "python") -> dict:
     """Steps, panels and code as plain data; repeated strings are stored once in `strings`."""
     strings, where = [], {}
 
@@ -99,7 +100,7 @@ def _data(tl, deltas: Deltas, quiz: bool) -> dict:
             strings.append(text)
         return where[text]
 
-    steps, panels = [], explain.panels(tl, deltas.steps)
+    steps, panels = [], explain.panels(tl, deltas.steps, quiz)
     # One entry per step, but one only for a graph too large to draw (its note says so), and
     # one for each run of condensed iterations; `index` is the timeline's step, which the
     # counter and the widget's `step` trait use.
@@ -117,7 +118,7 @@ def _data(tl, deltas: Deltas, quiz: bool) -> dict:
                 "banner": intern(_banner(panel, deltas.condensed[i])),
                 "explain": intern(note or panel["explain"]),
                 "line": panel["line"],
-                "quiz": _quiz(tl, k) if quiz and note is None else None,
+                "quiz": panel["quiz"] if note is None else None,
             }
         )
     lines, _ = explain.code_lines(tl)
@@ -133,7 +134,7 @@ def _data(tl, deltas: Deltas, quiz: bool) -> dict:
             {"file": Path(s.file).name, "line": s.line, "text": s.text, "role": s.role}
             for s in lines
         ],
-        "iterations": iteration_data(tl, deltas),
+        "iterations": {**iteration_data(tl, deltas), "advice": advice},
     }
 
 
@@ -185,25 +186,6 @@ def _slot(key: tuple) -> list:
     # Ids as the DOM has them: Graphviz writes "legend-leaf" as "legend&#45;leaf".
     kind, item_id, *row = key
     return [kind, html.unescape(item_id), *row]
-
-
-def _quiz(tl, k: int) -> dict | None:
-    """The question before step k with the sentences Question.check gives for it."""
-    q = explain.quiz(tl, k)
-    if q is None:
-        return None
-    far = q.answer + 1.0 + 2.0 * abs(q.answer) if math.isfinite(q.answer) else 0.0
-    right, wrong = q.check(repr(q.answer)), q.check(repr(far))[1]
-    shown = wrong.split(": ", 1)[1]  # "the answer is 2.0.", for "Show me" without a guess
-    return {
-        "prompt": q.prompt,
-        "answer": repr(q.answer),  # a string: JSON has no inf or nan
-        "rel": q.rel_tol,
-        "abs": q.abs_tol,
-        "right": right[1] if right[0] else None,
-        "wrong": wrong,
-        "reveal": shown[:1].upper() + shown[1:],
-    }
 
 
 def _view_box(svg: str) -> list[float]:

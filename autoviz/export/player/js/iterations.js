@@ -79,7 +79,8 @@ class RunPlot {
       return;
     }
     player.request(player.entryOf(this.its.first[i]));
-    this.note.textContent = `Iteration ${i + 1} is condensed in this file: in Jupyter, autoviz.Stepper expands it; or export with full_iterations=[${i}].`;
+    const how = { python: `: in Jupyter, autoviz.Stepper expands it; or export with full_iterations=[${i}]`, cli: ": export again with --full-iterations all to step through it" }[this.its.advice] || "";
+    this.note.textContent = `Iteration ${i + 1} is condensed in this file${how}.`;
   }
 
   draw() {

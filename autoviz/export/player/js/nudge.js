@@ -192,7 +192,7 @@ function agrees(t, recorded) {
 /* One op over `args`: the first run (check) tries a CHOSEN op's arguments in order and keeps
    the first that gives the recorded value; the nudged run takes the one kept. */
 function runOp(n, args, out, chosen, check) {
-  const recorded = check && out.value ? out.value[0][1] : null;
+  const recorded = check && out.value ? elements(out.value[0][1]) ?? null : null;
   const fail = () => new Error(`re-running ${n.op} did not give ${out.name}'s recorded value: it used arguments the timeline does not hold`);
   if (n.op in KERNELS) {
     const result = KERNELS[n.op][1](...args, out.shape);
@@ -223,7 +223,7 @@ function replayInPage(facts, g, leaf, at, h) {
   const first = facts.player.data.steps.find((s, i) => facts.graph(i) === g).index;
   const start = (i) => {
     const n = d.nodes[i];
-    const v = n.graph === -1 ? facts.at(n.value, Math.max(first, n.step || 0)) : n.value && n.value[0][1];
+    const v = elements(n.graph === -1 ? facts.at(n.value, Math.max(first, n.step || 0)) : n.value && n.value[0][1]);
     return v === null || v === undefined ? null : fromValue(v);
   };
   const reached = new Set([leaf]);
@@ -321,7 +321,8 @@ class Nudger {
     if (at.length) out.push(h("p", { class: "av-muted" }, "Click a cell of the value's heatmap to nudge that element."));
     const hv = Number(this.h.replace("−", "-"));
     const sent = f.received(i);
-    const slope = sent === undefined ? undefined : at.length ? pickAt(sent, at) : num(sent);
+    const known = at.length ? elements(sent) : sent;
+    const slope = known === undefined || known === null ? undefined : at.length ? pickAt(known, at) : num(known);
     const predicted = slope === undefined || !Number.isFinite(hv) ? null : slope * hv;
     out.push(
       h("p", { class: "av-predicted" }, slope === undefined

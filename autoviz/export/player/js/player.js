@@ -23,7 +23,6 @@ class Player {
     this.current = 0;
     this.build();
     this.picture = new Picture(this.data, model.get("_svgs"), this.stage);
-    this.quiz = new Quiz(this.data.steps, model.get("quiz"));
     this.camera = new Camera(this.stage, {
       minText: () => (this.projector ? PROJECTOR_PX : LEGIBLE_PX),
       fontSize: this.data.fontSize,
@@ -92,36 +91,14 @@ class Player {
       this.followButton,
       this.directionButton,
     );
-    this.prompt = h("label", { class: "av-prompt" });
-    this.answerBox = h("input", {
-      class: "av-answer",
-      type: "text",
-      inputmode: "decimal",
-      autocomplete: "off",
-      spellcheck: "false",
-      "aria-label": "Your answer",
-    });
-    this.verdict = h("p", { class: "av-verdict", role: "status", "aria-live": "polite" });
-    this.quizBox = h(
-      "section",
-      { class: "av-quiz", hidden: true },
-      this.prompt,
-      h(
-        "div",
-        { class: "av-quiz-row" },
-        this.answerBox,
-        button("check", "Check", "Check my answer (Enter)"),
-        button("reveal", "Show me", "Show the answer without guessing"),
-      ),
-      this.verdict,
-    );
+    this.quiz = new Quiz(this);
     this.explainBox = h("div", { class: "av-explain" });
     this.codeList = h("ol", { class: "av-code" });
     this.codePanel = h("section", { class: "av-panel av-code-panel" }, h("h2", {}, "Code"), this.codeList);
     this.side = h(
       "aside",
       { class: "av-side" },
-      this.quizBox,
+      this.quiz.el,
       (this.explainPanel = h("section", { class: "av-panel av-explain-panel" }, h("h2", {}, "What happens"), this.explainBox)),
       this.codePanel,
     );
@@ -168,7 +145,8 @@ class Player {
     const code = this.data.code;
     let file = null;
     for (const src of code) {
-      // a file's or cell's label above its rows; context rows (loop headers, calls) dimmed
+      // a file's or cell's label above its rows; context rows (loop headers, calls) and the
+      // block's lines that recorded nothing (idle) dimmed
       const role = src.role && src.role !== "code" ? { class: `av-${src.role}` } : {};
       const li = h(
         "li",
@@ -200,8 +178,8 @@ class Player {
       fit: () => (this.overview && this.overview.fit(true)) || this.camera.fitAll(),
       follow: () => this.setFollow(!this.camera.follow),
       direction: () => this.turn(),
-      check: () => this.answer(this.answerBox.value),
-      reveal: () => this.answer(null),
+      check: () => this.quiz.submit(),
+      reveal: () => this.quiz.answer(null),
     };
     this.listen(this.root, "click", (event) => {
       // A notebook focuses itself on mousedown; the keys are ours once the player is clicked.
@@ -219,10 +197,6 @@ class Player {
         this.pause();
         this.play();
       }
-    });
-    this.listen(this.answerBox, "keydown", (event) => {
-      if (event.key === "Enter") this.answer(this.answerBox.value);
-      if (event.key === "Escape") this.root.focus({ preventScroll: true }); // keys step again
     });
     // Extensions add keys here; a named key held with Shift is "Shift+ArrowRight".
     const keys = (this.keys = {
@@ -266,10 +240,7 @@ class Player {
       },
       "change:follow": () => this.setFollow(this.model.get("follow")),
       "change:projector": () => this.setProjector(this.model.get("projector")),
-      "change:quiz": () => {
-        this.quiz.enabled = this.model.get("quiz");
-        if (!this.quiz.enabled) this.closeQuiz();
-      },
+      "change:quiz": () => this.quiz.setEnabled(this.model.get("quiz")),
       "change:rankdir": () => {
         const dir = this.model.get("rankdir");
         if (dir && dir !== this.picture.shown.direction && this.picture.offered().includes(dir)) {
@@ -368,11 +339,11 @@ class Player {
     const asked = k > this.current ? this.quiz.firstUnanswered(this.current, k) : null;
     if (asked !== null) {
       if (this.current !== asked - 1) this.goto(asked - 1);
-      this.ask(asked);
+      this.quiz.ask(asked);
       this.slider.value = String(this.current);
       return false;
     }
-    this.closeQuiz();
+    this.quiz.close();
     if (k !== this.current) this.goto(k);
     else this.sync();
     return true;
@@ -474,44 +445,6 @@ class Player {
       k = steps.findIndex((s, i) => s.phase === "backward" && i > this.current);
     }
     return k < 0 ? this.current : k;
-  }
-
-  /* ---- the quiz ---- */
-
-  ask(k) {
-    this.pause();
-    const quiz = this.data.steps[k].quiz;
-    if (this.quiz.pending === k) return;
-    this.quiz.pending = k;
-    this.quizBox.hidden = false;
-    this.prompt.textContent = quiz.prompt;
-    this.verdict.textContent = "";
-    this.verdict.className = "av-verdict";
-    this.enableQuiz(true);
-    this.answerBox.value = "";
-    this.answerBox.focus({ preventScroll: true });
-  }
-
-  answer(text) {
-    if (this.quiz.pending === null) return;
-    const k = this.quiz.pending;
-    const [verdict, sentence] = this.quiz.answer(text);
-    this.verdict.textContent = sentence;
-    this.verdict.className = `av-verdict ${verdict}`;
-    if (verdict === "invalid") return; // not a number: the learner may try again
-    this.quiz.pending = null;
-    this.goto(k);
-    this.enableQuiz(false);
-    this.root.focus({ preventScroll: true }); // → goes on from here
-  }
-
-  enableQuiz(on) {
-    for (const el of this.quizBox.querySelectorAll("input, button")) el.disabled = !on;
-  }
-
-  closeQuiz() {
-    this.quiz.pending = null;
-    this.quizBox.hidden = true;
   }
 
   /* ---- play, projector, camera, direction ---- */

@@ -4,13 +4,13 @@ from collections import OrderedDict, namedtuple
 
 import numpy as np
 
-from ..engine.backward import zero_grads
-from ..engine.device import NO_CUDA, check_device
-from ..engine.dtypes import dtype as _dtype
-from ..engine.function import module_stack
-from ..engine.tensor import Size, Tensor
-from . import hooks
-from .parameter import Parameter
+from ...engine.backward import zero_grads
+from ...engine.device import NO_CUDA, check_device
+from ...engine.dtypes import dtype as _dtype
+from ...engine.function import module_stack
+from ...engine.tensor import Size, Tensor
+from .. import hooks
+from ..parameter import Buffer, Parameter
 
 _TENSOR_TYPES = {
     "float16": "torch.HalfTensor",
@@ -108,6 +108,10 @@ class Module:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
             self._forget(name, keep=params)
             params[name] = value
+        elif isinstance(value, Buffer):
+            if buffers is None:
+                raise AttributeError("cannot assign buffer before Module.__init__() call")
+            self.register_buffer(name, value, value.persistent)
         elif params is not None and name in params:
             self._check_none(value, "parameter", name, "torch.nn.Parameter")
             params[name] = None
@@ -147,7 +151,7 @@ class Module:
             found = self.__dict__.get(store)
             if found is not None and name in found:
                 return found[name]
-        from ..torchnames import missing
+        from ...torchnames import missing
 
         raise missing(
             "torch.nn.Module", name, f"'{type(self).__name__}' object has no attribute '{name}'"
@@ -175,7 +179,9 @@ class Module:
             self._check_none(tensor, "buffer", name, "torch.Tensor")
         self._forget(name, keep=self._buffers)
         self._buffers[name] = tensor
-        if not persistent:
+        if persistent:
+            self._non_persistent_buffers.discard(name)
+        else:
             self._non_persistent_buffers.add(name)
 
     def add_module(self, name: str, module) -> None:

@@ -4,9 +4,9 @@ import itertools
 import operator
 from collections import OrderedDict
 
-from ..engine.tensor import Tensor
+from ...engine.tensor import Tensor
+from ..parameter import Parameter
 from .module import Module
-from .parameter import Parameter
 
 
 class Sequential(Module):
