@@ -326,14 +326,18 @@ def test_a_nonlinear_nudge_differs_from_the_prediction_by_a_little(page, tmp_pat
     assert f"= {number(result['change'])} — " in text  # as the kernel re-runs it
 
 
-def test_a_page_says_which_ops_need_a_live_kernel(page, tmp_path, pure_engine):
+def test_a_page_reruns_an_mlps_loss_through_addmm_and_mse(page, tmp_path, pure_engine):
+    """Issue 28.5: the page re-runs what real losses use (here AddmmBackward0 and
+    MseLossBackward0), not only elementwise ops; tests/test_nudge_browser.py has every op."""
     tl = mlp_training(1)
     open_player(page, tl.save_html(tmp_path / "mlp.html"))
     page.evaluate(f"window.autoviz.goto({len(tl) - 1})")
     bias = next(n for n in tl.nodes if n.name == "net.2.bias")
     shown(page, bias.id).click()
     page.click(".av-card [data-nudge]")
-    assert "needs a live kernel" in page.locator(".av-nudge").inner_text()
+    text = page.locator(".av-nudge").inner_text()
+    assert "re-run in this page: 2 ops re-run" in text
+    assert f"= {number(nudge(tl, 0, bias.id, 0.01, (0,))['change'])} — " in text
 
 
 def test_a_comparison_steps_both_sides(page, tmp_path, pure_engine):

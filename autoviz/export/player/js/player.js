@@ -11,10 +11,11 @@ const TICK_MS = 1200; // one step at 1× speed
    `controls` (the button row) to add elements to; `picture.shown.groups` (id -> SVG group);
    `request(k)` to move as the learner would, `camera.frame()` to re-frame. */
 class Player {
-  constructor(root, model, { page = false } = {}) {
+  constructor(root, model, { page = false, screen = null } = {}) {
     this.root = root;
     this.model = model;
     this.page = page;
+    this.screen = screen || (page ? document.documentElement : root); // what F makes full screen
     this.data = model.get("_data");
     this.events = new Map();
     this.cleanups = [];
@@ -228,11 +229,10 @@ class Player {
       action();
     };
     this.listen(window, "keydown", handler, true);
-    if (this.page) {
-      this.listen(document, "fullscreenchange", () => {
-        if (!document.fullscreenElement && this.projector) this.setProjector(false);
-      });
-    }
+    this.listen(document, "fullscreenchange", () => {
+      if (!document.fullscreenElement && this.projector && this.entered) this.setProjector(false);
+      this.entered = document.fullscreenElement === this.screen;
+    });
     const traits = {
       "change:step": () => {
         const k = this.entryOf(this.model.get("step"));
@@ -474,7 +474,7 @@ class Player {
   toggleProjector() {
     const on = !this.projector;
     this.setProjector(on);
-    const target = this.page ? document.documentElement : this.root;
+    const target = this.screen;
     if (on && !document.fullscreenElement && target.requestFullscreen) {
       target.requestFullscreen().catch(() => {}); // refused (no user gesture): large type only
     } else if (!on && document.fullscreenElement) {
@@ -490,6 +490,7 @@ class Player {
     if (this.page) document.documentElement.classList.toggle("projector", on);
     this.projectorButton.classList.toggle("active", on);
     this.projectorButton.setAttribute("aria-pressed", String(on));
+    this.emit("projector", on);
     if (this.model.get("projector") !== on) {
       this.model.set("projector", on);
       this.model.save_changes();
