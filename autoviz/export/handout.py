@@ -17,7 +17,7 @@ from .playerdata import scope_styles
 
 SUFFIXES = (".html", ".htm", ".pdf")
 DEFAULT_QUIZ = {"count": 8}  # a worksheet's worth; quiz=True for every question
-PAPER = (180.0, 90.0)  # mm: a picture's box on an A4 page, two questions a page
+PAPER = (180.0, 80.0)  # mm: a picture's box on an A4 page, two questions a page
 _VIEW_BOX = re.compile(r'<svg[^>]*\sviewBox="([^"]*)"')
 PDF_TIMEOUT = 120.0  # seconds for a PDF engine to print the page
 CHROMIUMS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
@@ -234,7 +234,7 @@ h1 { font-size: 18pt; margin: 0 0 2mm; }
   justify-content: space-between; gap: 4mm; }
 .av-h-question h2 small { font-weight: 400; color: #444; font-size: 9.5pt; }
 .av-h-picture { text-align: center; margin: 0 0 2mm; }
-.av-h-picture svg { width: 100%; height: auto; max-height: 90mm; }
+.av-h-picture svg { width: 100%; height: auto; max-height: 80mm; }
 .av-h-code { margin: 0 0 1.5mm; font-size: 10pt; color: #333; }
 .av-h-code code { font: 10pt "DejaVu Sans Mono", ui-monospace, monospace; }
 .av-h-prompt { font-weight: 700; margin: 0 0 1mm; overflow-wrap: anywhere; }

@@ -343,9 +343,12 @@ class Player {
       this.slider.value = String(this.current);
       return false;
     }
+    if (k === this.current) {
+      this.sync(); // nothing moves: the quiz box (its verdict, the score) stays
+      return true;
+    }
     this.quiz.close();
-    if (k !== this.current) this.goto(k);
-    else this.sync();
+    this.goto(k);
     return true;
   }
 
