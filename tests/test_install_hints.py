@@ -39,7 +39,7 @@ def extras() -> set:
 def texts() -> list[tuple[str, str]]:
     """(where, text) for every document and every string in the project's code."""
     found = []
-    for path in [ROOT / "README.md", *ROOT.glob("notebooks/*.md")]:
+    for path in [ROOT / "README.md", *ROOT.glob("notebooks/*.md"), *ROOT.glob("docs/*.md")]:
         found.append((path.name, path.read_text("utf-8").replace("\n", " ")))  # wrapped lines
     for path in sorted(ROOT.glob("notebooks/*.ipynb")):
         for cell in json.loads(path.read_text("utf-8"))["cells"]:
@@ -94,7 +94,7 @@ def hints() -> list[tuple[str, str, list[str]]]:
 def test_the_hints_are_found():
     found = hints()
     wheres = {where for where, _, _ in found}
-    assert {"README.md", "08_pytorch_bridge.ipynb", ".ci/run"} <= wheres
+    assert {"README.md", "08_pytorch_bridge.ipynb", ".ci/run", "getting-started.md"} <= wheres
     assert {"autoviz/bridge/require.py", "autoviz/cli.py", "autoviz/export/animation.py"} <= wheres
     assert len(found) >= 12
 

@@ -1,5 +1,5 @@
 """The lesson notebooks: each runs top to bottom, its exercises accept the right answer, and the
-README's idea table points at real sections of them."""
+teacher's guide's idea table points at real sections of them."""
 
 import ast
 import json
@@ -121,7 +121,7 @@ def test_bridge_lesson_says_plainly_when_torch_is_missing(kernel_specs, tmp_path
 
 
 def test_notebooks_are_committed_without_outputs():
-    """Outputs hold widget ids and timings, which are not reproducible: the README says so."""
+    """Outputs hold widget ids and timings, which are not reproducible: the docs say so."""
     for name in LESSONS:
         for cell in read(name).cells:
             if cell.cell_type == "code":
@@ -170,7 +170,7 @@ def test_a_stepper_leaves_one_still_picture_and_lessons_write_no_files(kernel_sp
     assert text_output(export).startswith("open this in a web browser: file://")
 
 
-# --- the README's table: every idea of the lesson text has a notebook section -------------------
+# --- the teacher's guide's table: every idea of the lesson text has a notebook section --------
 
 IDEA_ROW = re.compile(
     r"^\| (?P<idea>[^|]+?) \| `(?P<nb>\d\d_\w+)\.ipynb` "
@@ -179,8 +179,8 @@ IDEA_ROW = re.compile(
 
 
 def idea_rows():
-    readme = (ROOT / "README.md").read_text()
-    block = readme.split("<!-- lesson-ideas -->", 2)[1]
+    guide = (ROOT / "docs" / "teachers.md").read_text(encoding="utf-8")
+    block = guide.split("<!-- lesson-ideas -->", 2)[1]
     return [m.groupdict() for m in map(IDEA_ROW.match, block.splitlines()) if m]
 
 
@@ -199,7 +199,7 @@ def sections(nb):
 
 def test_idea_table_matches_the_notebooks():
     rows = idea_rows()
-    assert len(rows) >= 20, "the idea table in README.md lost rows"
+    assert len(rows) >= 20, "the idea table in docs/teachers.md lost rows"
     assert {r["nb"] for r in rows} == set(LESSONS), "every notebook teaches at least one idea"
     for row in rows:
         found = sections(read(row["nb"]))

@@ -4,11 +4,10 @@ gradient copies, unseen ones."""
 import numpy as np
 import torch
 
-from ..tracing.preview import PREVIEW_LIMIT
+from ..tracing.preview import PREVIEW_LIMIT, Summary
 
 ACCUMULATE_GRAD = torch._C._functions.AccumulateGrad
 _NUMPY_FLOATS = (torch.float16, torch.float32, torch.float64)
-_SHAPES = {}  # shape -> the zero-strided stand-in of a gradient too large to preview
 
 
 class Broken:
@@ -107,16 +106,19 @@ def to_numpy(t: torch.Tensor) -> np.ndarray:
 
 
 def tensor_preview(t):
-    """A preview of torch tensor `t` (None when it is too large, as for autoviz's own)."""
-    if t is None or isinstance(t, Unseen) or t.numel() > PREVIEW_LIMIT:
+    """A preview of torch tensor `t`, as autoviz's own: its elements, or its Summary when it
+    is large (None for a tensor never seen)."""
+    if t is None or isinstance(t, Unseen):
         return None
+    if t.numel() > PREVIEW_LIMIT:
+        return Summary.of(to_numpy(t))
     # tolist() gives what preview() gives for the numpy copy (a float for 0-d), without one.
     return t.tolist()
 
 
 def keep_gradient(g):
-    """A gradient as numpy, taken at once (torch may reuse its buffer); a large one keeps only
-    its shape, as a zero-strided array, since its preview would be None anyway."""
+    """A gradient as numpy, taken at once (torch may reuse its buffer); of a large one only its
+    Summary, so the log does not keep it."""
     if g is None:
         return None
     if g.numel() <= PREVIEW_LIMIT:
@@ -124,8 +126,4 @@ def keep_gradient(g):
             return g.numpy().copy()
         except (RuntimeError, TypeError):  # needs grad, conj or neg bit, bfloat16, a GPU
             return to_numpy(g)
-    shape = tuple(g.shape)
-    found = _SHAPES.get(shape)
-    if found is None:  # read-only, so one per shape serves every gradient of that shape
-        found = _SHAPES[shape] = np.broadcast_to(np.zeros((), dtype=np.float32), shape)
-    return found
+    return Summary.of(to_numpy(g))

@@ -7,6 +7,35 @@ from .modules import ModuleMap
 from .saved import saved_arguments, saved_tensors
 from .values import ACCUMULATE_GRAD, Seen, Unseen, dtype_name, storage_of, tensor_preview
 
+# Backward node -> its _saved_ arguments the captions read (tracing/view.py's _PARAMS).
+_PARAMS = {
+    "SumBackward1": ("dim", "keepdim"),
+    "MeanBackward1": ("dim", "keepdim"),
+    "MaxBackward0": ("dim", "keepdim"),
+    "MinBackward0": ("dim", "keepdim"),
+    "ProdBackward1": ("dim", "keepdim"),
+    "VarBackward0": ("dim", "keepdim", "correction"),
+    "StdBackward0": ("dim", "keepdim", "correction"),
+    "LinalgVectorNormBackward0": ("ord", "dim", "keepdim"),
+    "LogsumexpBackward0": ("dim",),
+    "SoftmaxBackward0": ("dim",),
+    "LogSoftmaxBackward0": ("dim",),
+    "CumsumBackward0": ("dim",),
+    "TransposeBackward0": ("dim0", "dim1"),
+    "UnsqueezeBackward0": ("dim",),
+    "CatBackward0": ("dim",),
+    "StackBackward0": ("dim",),
+    "GatherBackward0": ("dim",),
+    "ClampBackward1": ("min", "max"),
+    "ClampMinBackward0": ("min",),
+    "LeakyReluBackward0": ("negative_slope",),
+    "EmbeddingBackward0": ("padding_idx",),
+}
+# Ops whose dim is one number (torch may keep it as a tuple of one).
+_ONE_DIM = {"MaxBackward0", "MinBackward0", "ProdBackward1", "SoftmaxBackward0"}
+_ONE_DIM |= {"LogSoftmaxBackward0", "CumsumBackward0", "UnsqueezeBackward0", "CatBackward0"}
+_ONE_DIM |= {"StackBackward0", "GatherBackward0"}
+
 
 def key(t) -> int:
     """Who tensor `t` is: id() of the tensor a Seen was read from, else id(t)."""
@@ -108,6 +137,20 @@ class TorchView:
         if self.arguments_by_op is not None:
             return self.arguments_by_op.get(id(fn), [])
         return saved_arguments(fn)
+
+    @staticmethod
+    def params(fn) -> dict:
+        """The op's arguments besides its inputs (dim, keepdim, …), from its _saved_ ones."""
+        found = {}
+        for name in _PARAMS.get(fn.name(), ()):
+            try:
+                value = getattr(fn, f"_saved_{name}")
+            except (AttributeError, RuntimeError):
+                continue
+            found[name] = list(value) if isinstance(value, tuple | list) else value
+        if "dim" in found and fn.name() in _ONE_DIM:
+            found["dim"] = found["dim"][0] if isinstance(found["dim"], list) else found["dim"]
+        return {k: v for k, v in found.items() if isinstance(v, int | float | bool | list | None)}
 
     def op_module(self, fn) -> list:
         if self.op_modules is not None:

@@ -77,11 +77,18 @@ class Fold:
         count = len(self.ops)
         return f"{count} op{'s' * (count != 1)} each: {op_list(self.ops)}"
 
-    def note(self) -> str:
+    def how_to_open(self, advice: str = "python") -> str:
+        """How a reader opens the fold (Options.advice): `expand=['fold1']`, `--expand fold1`."""
+        if advice == "python":
+            return f"expand=[{self.name!r}] opens it"
+        return f"--expand {self.name} opens it" if advice == "cli" else ""
+
+    def note(self, advice: str = "python") -> str:
         """What the drawing folded and how to open it, in a sentence."""
+        opening = self.how_to_open(advice)
         return (
-            f"{self.title()} into one box between the first and the last ({self.ops_text()}); "
-            f"expand=[{self.name!r}] draws them all"
+            f"{self.title()} into one box between the first and the last ({self.ops_text()})"
+            + (f"; {opening}" if opening else "")
         )
 
 

@@ -10,18 +10,20 @@ import math
 
 import numpy as np
 
+from . import source
 from .captions import write_captions
 from .labels import label_tensors
 from .model import Edge, Flow, Node, Source, Step, node_at
 from .modules import ModuleNames
-from .preview import preview
+from .preview import Summary, preview
 from .symbols import ELEMENTWISE
 from .timeline import PERSISTENT
-from .view import EngineView
+from .view import EngineView, dtype_name
 
 # A node an op's input could not be found for: torch keeps no trace of some constants (the 1
 # of `y + 1`); drawn as a constant of unknown value.
 UNKNOWN = object()
+_NOTHING = object()  # no gradient has arrived at a node yet in this backward pass
 
 
 def build(tl, log: list, names: dict, modules: ModuleNames | None = None, view=None) -> None:
@@ -33,7 +35,8 @@ def build(tl, log: list, names: dict, modules: ModuleNames | None = None, view=N
     builder = Builder(tl._nodes, tl._edges, tl._steps, names, view or EngineView(modules))
     for record in log:
         getattr(builder, record[0])(*record[1:])
-    builder.finish()
+    tl._code = source.record(tl._block, builder.places())
+    builder.finish(source.identifiers(tl._code))
     write_captions(tl)
 
 
@@ -173,7 +176,20 @@ class Builder:
             return self._tensor(value, "constant", constant_preview)
         if value is UNKNOWN:
             return self._node(None, "constant", "constant")
+        if isinstance(value, np.ndarray):  # the indices an op kept of a tensor (embedding's)
+            return self._array(value)
         return self._node(None, "constant", number_name(value), value=_plain(value))
+
+    def _array(self, data) -> str:
+        """The constant node of an integer tensor an op kept only the data of, named after the
+        variable holding that tensor; one node per array in a graph."""
+        key = ("data", id(data))
+        known = self.ids.get(key)
+        if known is not None and self._by_id(known).graph == self.graph_no:
+            return known
+        name = self.names.get(key, "")
+        shape, dtype = tuple(data.shape), dtype_name(data)
+        return self._node(key, "constant", name, shape=shape, dtype=dtype, value=preview(data))
 
     # -- forward -----------------------------------------------------------------------------
     def _leaf(self, t, value) -> str:
@@ -213,10 +229,14 @@ class Builder:
         name = fn.name()
         op_id = self._node(id(fn), "op", name, name, requires_grad=True, module=module)
         op_node = self.nodes[-1]
+        op_node.params = view.params(fn)
         if value is None and name == "TBackward0" and sources[0] is not None:
             # torch makes W.t() inside F.linear and never returns it: its value is W's, turned
             seen = self.current.get(sources[0], self._by_id(sources[0]).value)
-            value = np.transpose(seen).tolist() if isinstance(seen, list) else value
+            if type(seen) is Summary and len(seen.shape) == 2:
+                value = seen.transposed()
+            elif isinstance(seen, list):
+                value = np.transpose(seen).tolist()
         out_id = self._tensor(out, "intermediate", value, module=[list(p) for p in module])
         out_node = self.nodes[-1]
         nodes = self.nodes
@@ -337,8 +357,13 @@ class Builder:
         output's shape (None where the previews do not tell)."""
         if grad is None:
             return None
-        up = np.broadcast_to(np.asarray(grad, dtype=float), grad_shape)
         name = fn.name()
+        if type(grad) is Summary:  # the upstream itself, for a sum; else not known
+            sums = name in ("AddBackward0", "AddmmBackward0") or (
+                name == "SubBackward0" and index == 0
+            )
+            return grad if sums and tuple(grad.shape) == tuple(grad_shape) else None
+        up = np.broadcast_to(np.asarray(grad, dtype=float), grad_shape)
         if name in ("AddBackward0", "AddmmBackward0") or (name == "SubBackward0" and index == 0):
             return up.tolist()
         if name == "SubBackward0":
@@ -351,12 +376,16 @@ class Builder:
         return None
 
     def _arrive(self, node_id: str, contribution):
-        """The running sum at a node that fans out (None for its first contribution)."""
-        before = self.arrived.get(node_id)
+        """The running sum at a node that fans out (None for its first contribution, and
+        once a summarised gradient made the sum unknown)."""
+        before = self.arrived.get(node_id, _NOTHING)
         if contribution is None:
             return None
-        if before is None:
+        if before is _NOTHING:
             self.arrived[node_id] = contribution
+            return None
+        if before is None or type(contribution) is Summary or type(before) is Summary:
+            self.arrived[node_id] = None  # a sum of summaries is not known
             return None
         if type(before) is float and type(contribution) is float:
             total = before + contribution  # scalars: no arrays
@@ -465,9 +494,20 @@ class Builder:
         self._step("error", "error", src, [op_id], edges, details=details)
 
     # -- the end -----------------------------------------------------------------------------
-    def finish(self) -> None:
-        label_tensors(self.nodes, self.edges)
+    def finish(self, identifiers=frozenset()) -> None:
+        """Name the tensors (never a fallback name the program uses: its variables and the
+        `identifiers` of its code), and mark the outputs."""
+        label_tensors(self.nodes, self.edges, identifiers | set(self.names.values()))
         _mark_outputs(self.nodes, self.edges, self.steps)
+
+    def places(self) -> list:
+        """(file, line) of every line a step came from, and of the lines that called them."""
+        out = []
+        for found in self.sources.values():
+            while found is not None:
+                out.append((found.file, found.line))
+                found = found.caller
+        return out
 
 
 def _shape(data) -> tuple:
@@ -501,7 +541,7 @@ def summed_dims(big: tuple, small: tuple) -> list:
 
 def _divide(fn, grad, grads):
     """Local derivatives of an elementwise op as contribution / upstream (upstream has no 0)."""
-    if fn.name() not in ELEMENTWISE or grad is None:
+    if fn.name() not in ELEMENTWISE or grad is None or type(grad) is Summary:
         return None
     if type(grad) is float:  # scalars, the common case: plain division, no arrays
         if grad == 0:
@@ -523,7 +563,7 @@ def _divide(fn, grad, grads):
         return None
     result = []
     for g in grads:
-        if g is None or g[0] is None or np.shape(g[0]) != up.shape:
+        if g is None or not isinstance(g[0], list | float) or np.shape(g[0]) != up.shape:
             result.append(None)
         else:
             result.append((np.asarray(g[0], dtype=float) / up).tolist())

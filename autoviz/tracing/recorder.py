@@ -11,7 +11,8 @@ from ..collector import hold_oldest_generation, restore
 from ..engine import Tensor, events
 from ..engine.grad_mode import _state as _grad_mode
 from .naming import StoredNames
-from .preview import PREVIEW_LIMIT, preview
+from .preview import Summary, preview
+from .source import block_of
 from .symbols import ELEMENTWISE
 from .timeline import Timeline
 from .updates import update_rule
@@ -20,9 +21,9 @@ _PACKAGE = str(Path(__file__).resolve().parent.parent)
 _EXAMPLES = str(Path(_PACKAGE) / "examples")  # lesson scripts shipped with autoviz are user code
 _INSIDE, _OUTSIDE = set(), set()  # file names of code that is, or is not, autoviz's own
 _ARRAY = np.ndarray
-# Gradients of more elements are logged by shape only (their preview is None anyway); smaller
-# ones are kept whole, which costs less time than the stand-in and little memory.
-_LARGE = max(PREVIEW_LIMIT, 1024)
+# Gradients of more elements are logged as their Summary (the log does not keep them alive);
+# smaller ones are kept whole, which costs less time than a summary and little memory.
+_LARGE = 1024
 _getframe = sys._getframe
 _get_ident = threading.get_ident
 
@@ -39,6 +40,7 @@ class trace:
 
     def __enter__(self) -> Timeline:
         self.recorder = Recorder(sys._getframe(1), self.namespace)
+        self.recorder.timeline._block = block_of(sys._getframe(1))
         self.thresholds = hold_oldest_generation()
         events.add_observer(self.recorder)
         return self.recorder.timeline
@@ -230,7 +232,7 @@ class Recorder:
                 break
         data = out._data
         if type(data) is _ARRAY:
-            data = None if data.size > PREVIEW_LIMIT else preview(data)
+            data = preview(data)
         site = self._sites.get(lasti)
         if site is None or site.code is not code:
             site = self._site(code, lasti, frame)
@@ -279,15 +281,15 @@ class Recorder:
         self.log.extend((_NODE, fn, grad, None, grads))
 
     def _node_record(self, fn, grad, grads) -> None:
-        """Log a backward step. Of large gradients (whose preview is None) only the shape is
-        kept, so that the log does not keep them alive. A zero upstream gradient of a scalar
+        """Log a backward step. Of large gradients only the Summary is kept, so that the log
+        does not keep them alive. A zero upstream gradient of a scalar
         needs work now (see _local)."""
         local = None
         if type(grad) is not _ARRAY or not grad.ndim:
             if not grad:
                 local = _local(fn, grad)
         elif grad.size > _LARGE:
-            grad = _Large(grad.shape)
+            grad = Summary.of(grad)
         for g in grads:
             if type(g) is _ARRAY and g.size > _LARGE:
                 grads = tuple(map(_light, grads))
@@ -405,6 +407,7 @@ class Recorder:
         for name, value in scope.items():
             if isinstance(value, Tensor) and not name.startswith("_"):
                 names.setdefault(id(value), name)
+                names.setdefault(("data", id(value._data)), name)  # embedding keeps the data
         names.update(self.names)
         log = self.log
         modules = ModuleNames(scope)
@@ -436,8 +439,8 @@ def failed_call(frames: list) -> tuple:
     Returns (node, name, tensors, modules): node None for an op, name None when nothing of
     autoviz's raised (a Python error in the user's own code).
     """
+    from ..engine.backward import execute
     from ..engine.function import AccumulateGrad, Node
-    from ..engine.graph import execute
     from .modules import _module_class
 
     backward = [i for i, f in enumerate(frames) if f.f_code is execute.__code__]
@@ -530,43 +533,19 @@ def _line_number(code, lasti: int) -> int | None:
     return None
 
 
-class _Large:
-    """What the log keeps of a large gradient: its shape (its preview is None)."""
-
-    __slots__ = ("shape",)
-
-    def __init__(self, shape: tuple) -> None:
-        self.shape = shape
-
-
 def _light(grad):
-    """`grad`, or only its shape when it is a large array."""
+    """`grad`, or its Summary when it is a large array."""
     if type(grad) is _ARRAY and grad.size > _LARGE:
-        return _Large(grad.shape)
+        return Summary.of(grad)
     return grad
 
 
-def _heavy(grad):
-    """A stand-in the builder previews (None) and measures like the large gradient: an array
-    of that shape that takes no memory (one per shape: a loop's gradients share a few)."""
-    if type(grad) is not _Large:
-        return grad
-    stand_in = _STAND_INS.get(grad.shape)
-    if stand_in is None:
-        stand_in = _STAND_INS[grad.shape] = np.broadcast_to(_ZERO, grad.shape)
-    return stand_in
-
-
-_STAND_INS = {}  # shape -> a read-only zero array of that shape, taking no memory
-
-
-_ZERO = np.float32(0)
 _OP, _NODE = "op", "node"  # the first item of a flat record in the log
 
 
 def _resolve(log: list, names: dict, callers: dict) -> list:
     """The log as the builder reads it: (kind, (file, line, caller) or None, ...), numpy scalars
-    previewed, large gradients as shapes. Each place of the user's code is looked up once.
+    previewed, large gradients as their summaries. Each place of the user's code is looked up once.
     The results of ops at trusted sites are named in `names` (see _Site).
 
     Ops and backward nodes, the many, are flat in the log: _OP, site, fn, out, values, value,
@@ -593,7 +572,7 @@ def _resolve(log: list, names: dict, callers: dict) -> list:
         elif item is _NODE:
             fn, grad, local, grads = log[i + 1 : i + 5]
             i += 5
-            records.append(("node", None, fn, _heavy(grad), tuple(map(_heavy, grads)), local))
+            records.append(("node", None, fn, grad, grads, local))
             continue
         else:
             record = item
@@ -613,9 +592,6 @@ def _resolve(log: list, names: dict, callers: dict) -> list:
             rest = (*rest[:-1], rest[-1].item())
         elif kind == "untracked" and isinstance(rest[-2], np.generic):
             rest = (*rest[:-2], rest[-2].item(), rest[-1])
-        elif kind == "accumulate":
-            t, grad_tensor, incoming, total = rest
-            rest = (t, grad_tensor, _heavy(incoming), total)
         records.append((kind, src, *rest))
     return records
 
