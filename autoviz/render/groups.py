@@ -86,9 +86,8 @@ class Fold:
     def note(self, advice: str = "python") -> str:
         """What the drawing folded and how to open it, in a sentence."""
         opening = self.how_to_open(advice)
-        return (
-            f"{self.title()} into one box between the first and the last ({self.ops_text()})"
-            + (f"; {opening}" if opening else "")
+        return f"{self.title()} into one box between the first and the last ({self.ops_text()})" + (
+            f"; {opening}" if opening else ""
         )
 
 
