@@ -18,7 +18,7 @@ from torch.nn.modules import module as nn_module
 from torch.optim import optimizer as optim_module
 from torch.overrides import TorchFunctionMode
 
-from ..tracing.builder import build
+from ..tracing.builder import Recorded
 from ..tracing.naming import StoredNames
 from ..tracing.recorder import note_skipped, op_name
 from ..tracing.symbols import ELEMENTWISE
@@ -142,7 +142,7 @@ class TorchRecorder:
         view = TorchView(modules, op_modules, self.saved, self.arguments, self.params)
         log, names = self.log, self.names
         note_skipped(self.timeline, self.skipped, "autoviz.trace_torch()")
-        self.timeline._pending = lambda tl: build(tl, log, names, view=view)
+        self.timeline._pending = Recorded(lambda: log, names, view)
         self.log, self.block_frame, self.zeroing, self.callers = [], None, None, {}
 
     # -- where a call came from, and what it is called ---------------------------------------------
