@@ -1,8 +1,10 @@
 """The `autoviz` command: classroom demos and exports from the shell."""
 
 import argparse
+import contextlib
 import gc
 import os
+import re
 import runpy
 import shlex
 import sys
@@ -21,7 +23,7 @@ def main(argv: list[str] | None = None, exiting: bool = False) -> int:
     if "--" in argv:  # the script's own command line: autoviz html s.py -o a.html -- -n 3
         cut = argv.index("--")
         argv, script_args = argv[:cut], argv[cut + 1 :]
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_bare_quiz(argv))
     args.script_args, args.exiting = script_args, exiting
     if args.command is None:
         parser.print_help()
@@ -31,13 +33,35 @@ def main(argv: list[str] | None = None, exiting: bool = False) -> int:
     try:
         return args.run(args)
     except KeyboardInterrupt:
-        print("autoviz: interrupted", file=sys.stderr)
+        _say("autoviz: interrupted", sys.stderr)
         return 130
     except (AutovizError, OSError, ValueError, ImportError) as error:
         # ImportError: an optional dependency is missing (Pillow for GIFs); the message says
         # which extra to install. The user's own script reports its errors in runscript.
-        print(f"autoviz: error: {error}", file=sys.stderr)
+        _say(f"autoviz: error: {error}", sys.stderr)
         return getattr(error, "exit_code", 1)  # a script's sys.exit(3) ends autoviz with 3
+
+
+# What `--quiz`'s optional PLAN looks like: anything else after it (the script) is not one.
+_PLAN = re.compile(r"(all|[0-9]+|(count|kinds|every)=[^ ]*)(,[^ ]*)?")
+
+
+def _bare_quiz(argv: list) -> list:
+    """`--quiz lesson.py`: a bare --quiz followed by the script, not a plan called lesson.py."""
+    out = list(argv)
+    for i, arg in enumerate(out[:-1]):
+        if arg == "--quiz" and not _PLAN.fullmatch(out[i + 1]):
+            out[i] = "--quiz="
+    return out
+
+
+def _say(text: str, stream=None, end: str = "\n") -> None:
+    """Print a line of the command's own, unless the script closed the stream (as `python
+    script.py` would print nothing more there): that never fails a run."""
+    stream = sys.stdout if stream is None else stream
+    with contextlib.suppress(ValueError, OSError, AttributeError):  # closed, or no stream
+        stream.write(text + end)
+        stream.flush()
 
 
 def console() -> int:
@@ -113,6 +137,21 @@ def _parser() -> argparse.ArgumentParser:
         metavar="S",
         help="how long each step shows, 0.02 to 600 seconds (default: 1.0)",
     )
+    handout = _script_command(
+        commands,
+        "handout",
+        _handout,
+        "write a printable worksheet: its questions beside still pictures of their steps, the "
+        "answers on a page of their own, and a PDF where a PDF engine is installed",
+    )
+    handout.add_argument("-o", "--output", required=True, type=Path, metavar="FILE.html")
+    handout.add_argument(
+        "--pdf",
+        action=argparse.BooleanOptionalAction,
+        help="also write FILE.pdf beside FILE.html (default: where Chromium, WeasyPrint or "
+        "wkhtmltopdf is installed; -o FILE.pdf writes the PDF alone)",
+    )
+    _quiz_options(handout, "the worksheet asks the learner", default="8 questions")
     lessons = commands.add_parser("lessons", help="copy the lesson notebooks into a folder")
     lessons.add_argument(
         "dir",
@@ -171,9 +210,9 @@ def _script_command(commands, name: str, run, help_text: str) -> argparse.Argume
             "--full-iterations",
             type=_iterations,
             metavar="N",
-            help="step through the first N iterations of a loop in full and show the others "
-            "condensed, their loss and parameters per iteration; 'all' for every one "
-            "(default: 3)",
+            help="step through the first N iterations of a loop and its last in full and show "
+            "the others condensed, their loss and parameters per iteration; 'all' for every one "
+            "(default: as many as a page holds: a short run in full)",
         )
     command.set_defaults(run=run)
     return command
@@ -181,8 +220,8 @@ def _script_command(commands, name: str, run, help_text: str) -> argparse.Argume
 
 def _iterations(text: str):
     """--full-iterations: a count, or 'all' (every iteration in full)."""
-    if text == "all":
-        return "all"
+    if text in ("all", "auto"):
+        return text
     try:
         count = int(text)
     except ValueError:
@@ -306,12 +345,72 @@ def _number(kind):
 
 
 def _player_options(command) -> None:
+    _quiz_options(command, "the page asks the learner")
+    _ghost_option(command)
+
+
+def _quiz_options(command, who: str, default: str = "every question") -> None:
+    from .tracing.quiz import KINDS
+
     command.add_argument(
         "--quiz",
-        action="store_true",
-        help="ask for each gradient before the step that reveals it",
+        nargs="?",
+        const="",
+        metavar="PLAN",
+        help=f"{who} to predict before a step reveals it: shapes, gradient elements, signs, "
+        "masked zeros, broadcast sums, which tensors get a .grad, accumulation, updates. "
+        "PLAN: how many questions and of what kinds, e.g. 8 or kinds=shape,element,which-grad "
+        f"or 8,kinds=shape,sign (kinds: {', '.join(KINDS)}; default: {default})",
     )
-    _ghost_option(command)
+    command.add_argument(
+        "--quiz-every",
+        type=_steps,
+        metavar="N",
+        help="at most one question every N steps (implies --quiz)",
+    )
+
+
+def _steps(text: str) -> int:
+    """--quiz-every: a number of steps >= 1."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of steps >= 1, got {text!r}")
+    return int(text)
+
+
+def _quiz_plan(args, default=None):
+    """The QuizPlan --quiz and --quiz-every ask for (None: no quiz), checked before the script
+    runs."""
+    from .tracing.quiz import parse_plan
+
+    if args.quiz is None and args.quiz_every is None:
+        return default
+    return parse_plan(args.quiz or "", every=args.quiz_every)
+
+
+def _quiz_report(bundle, plan) -> str:
+    """How many questions the page asks, of which kinds; or, plainly, that it asks none."""
+    from collections import Counter
+
+    from .tracing.quiz import KINDS
+
+    asked = Counter(s["quiz"]["kind"] for s in bundle.data["steps"] if s["quiz"])
+    total = sum(asked.values())
+    if total:
+        kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(asked.items(), key=_by_kind))
+        return f"the page asks {total} question{'s' if total != 1 else ''} ({kinds})"
+    if not any(s["phase"] == "backward" for s in bundle.data["steps"]):
+        why = "the script never runs backward(), and the questions are about what it does"
+    elif plan.kinds != KINDS:
+        why = f"none of its steps asks a question of the kinds given ({', '.join(plan.kinds)})"
+    else:
+        why = "none of the steps shown reveals a gradient, a shape or an update to predict"
+    return f"--quiz: the page asks no questions: {why}"
+
+
+def _by_kind(item) -> int:
+    from .tracing.quiz import KINDS
+
+    return KINDS.index(item[0])
 
 
 def _ghost_option(command) -> None:
@@ -336,6 +435,7 @@ def _drawing(args) -> dict:
     given = {name: value for name, value in given.items() if value is not None}
     if given.get("full_iterations") == "all":
         given["full_iterations"] = None
+    given["advice"] = "cli"  # a page made here tells its reader this command's flags
     make_options(**given)  # a bad --depth is refused now, not after the script ran
     if args.timeout is not None:
         given["timeout"] = check_timeout(args.timeout)
@@ -351,7 +451,7 @@ def _demo(args) -> int:
     diagram = draw_graph(graph_of(namespace["z"], namespace))
     args.out.mkdir(parents=True, exist_ok=True)
     for name in ("graph.svg", "graph.dot"):
-        print(f"wrote {diagram.save(args.out / name)}")
+        _say(f"wrote {diagram.save(args.out / name)}")
     return 0
 
 
@@ -359,24 +459,53 @@ def _html(args) -> int:
     from .export.html import SUFFIXES
 
     _writable_file(args.output, SUFFIXES)
-    drawing = _drawing(args)
+    plan, drawing = _quiz_plan(args), _drawing(args)
     run = _traced(args)
-    run.timeline.save_html(
-        args.output, quiz=args.quiz, theme=args.theme, ghost=args.ghost, **drawing
+    return _done(args, run, _write_player(args, run, plan, drawing, args.output))
+
+
+def _write_player(args, run, plan, drawing, path: Path) -> str:
+    """Write the player page; what to say: where, and the questions it asks."""
+    from .export.html import bundle_page
+    from .export.playerdata import build
+
+    bundle = build(run.timeline, quiz=plan or False, theme=args.theme, ghost=args.ghost, **drawing)
+    files.write_text(path, bundle_page(bundle))
+    return f"wrote {path}" + (f"\n{_quiz_report(bundle, plan)}" if plan else "")
+
+
+def _handout(args) -> int:
+    from .export import handout
+
+    _writable_file(args.output, handout.SUFFIXES)
+    engine = handout.engine_for(args.output, args.pdf)  # before the script runs, not after
+    plan, drawing = _quiz_plan(args, default=handout.DEFAULT_QUIZ), _drawing(args)
+    run = _traced(args)
+    title = f"Worksheet: {args.script.name}"
+    page, asked = handout.worksheet(
+        run.timeline, quiz=plan, theme=args.theme, title=title, **drawing
     )
-    return _done(args, run, f"wrote {args.output}")
+    said = [f"wrote {p}" for p in handout.write_handout(page, args.output, engine)]
+    if engine is None and args.pdf is None:
+        said.append(f"no PDF engine was found, so no PDF was written: {handout.PDF_HELP}")
+    n = len(asked)
+    said.append(
+        f"the worksheet asks {n} question{'s' if n != 1 else ''}"
+        if n
+        else "--quiz: the worksheet asks no questions: its program gives none to ask"
+    )
+    return _done(args, run, "\n".join(said))
 
 
 def _present(args) -> int:
     import tempfile
 
-    drawing = _drawing(args)
+    plan, drawing = _quiz_plan(args), _drawing(args)
     run = _traced(args)
     path = Path(tempfile.mkdtemp(prefix="autoviz-")) / f"{args.script.stem}.html"
-    run.timeline.save_html(path, quiz=args.quiz, theme=args.theme, ghost=args.ghost, **drawing)
-    print(f"wrote {path}")
+    _say(_write_player(args, run, plan, drawing, path))
     if not _open_in_browser(path):
-        print(f"no browser could be opened here: open {path.as_uri()} in a web browser")
+        _say(f"no browser could be opened here: open {path.as_uri()} in a web browser")
     return _done(args, run)
 
 
@@ -438,8 +567,9 @@ def _traced(args):
     from .runscript import ScriptError, exit_code, run_script
 
     run = run_script(args.script, args.script_args, engine=args.engine, exiting=args.exiting)
+    _mute_closed_streams()
     if run.error is not None:
-        sys.stderr.write(run.traceback)
+        _say(run.traceback, sys.stderr, end="")
         if not args.partial:
             raise ScriptError(
                 f"{_what_happened(args, run)}, so nothing was written "
@@ -455,6 +585,15 @@ def _traced(args):
     return run
 
 
+def _mute_closed_streams() -> None:
+    """A stream the script closed (sys.stdout.close()) shows nothing more, as after `python
+    script.py`: what the export would print there (a progress bar) goes nowhere, not an error."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is None or stream.closed:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
+
+
 def _nothing_traced(engine: str) -> str:
     """What a script that traced nothing was missing, for the engine it ran on."""
     return (
@@ -465,10 +604,11 @@ def _nothing_traced(engine: str) -> str:
 
 def _what_happened(args, run) -> str:
     """`lesson.py raised RuntimeError`, or `lesson.py exited with code 3` (sys.exit)."""
+    from .runscript import exit_code
+
     error = run.error
     if isinstance(error, SystemExit):
-        code = error.code if isinstance(error.code, int) else 1
-        return f"{args.script.name} exited with code {code}"
+        return f"{args.script.name} exited with code {exit_code(error)}"
     return f"{args.script.name} raised {type(error).__name__}"
 
 
@@ -484,7 +624,7 @@ def _done(args, run, message: str | None = None) -> int:
     from .runscript import ScriptError, exit_code
 
     if message:
-        print(message)
+        _say(message)
     if run.error is not None:
         raise ScriptError(
             f"{_what_happened(args, run)}: wrote what was traced before it "

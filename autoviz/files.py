@@ -6,6 +6,8 @@ import os
 import secrets
 from pathlib import Path
 
+from .interrupts import as_interrupt
+
 _write = os.write  # the one call that puts bytes on disk (tests make it fail as a full disk would)
 
 
@@ -58,14 +60,16 @@ class Batch:
 
 @contextlib.contextmanager
 def batch():
-    """A Batch committed when the block ends, discarded if it raises."""
-    files = Batch()
-    try:
-        yield files
-        files.commit()
-    except BaseException:
-        files.discard()
-        raise
+    """A Batch committed when the block ends, discarded if it raises (SIGTERM and SIGHUP
+    included: no staged file is left beside its target)."""
+    with as_interrupt():
+        files = Batch()
+        try:
+            yield files
+            files.commit()
+        except BaseException:
+            files.discard()
+            raise
 
 
 def _target(path: Path) -> Path:

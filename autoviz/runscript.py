@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import AutovizError
+from .tracing.source import whole_file
 
 _PACKAGE = str(Path(__file__).resolve().parent)
 
@@ -63,9 +64,10 @@ def run_script(path, args=(), engine: str = "autoviz", exiting: bool = False) ->
     try:
         # The tracer sees what the script raised (its timeline ends with an error step).
         with _engine_context(engine), tracer as tl:
+            tl._block = whole_file(str(script))  # the traced block is the script, every line
             exec(compile(script.read_bytes(), str(script), "exec"), namespace)
     except SystemExit as exit_:
-        error = None if exit_.code in (None, 0) else exit_
+        error = None if exit_code(exit_) == 0 else exit_  # sys.exit(256) ends well, as python's
     except Exception as raised:
         error = raised
     finally:
@@ -83,11 +85,17 @@ def _release(namespace: dict) -> None:
 
 
 def exit_code(error: BaseException) -> int:
-    """The exit code `python script.py` ends with after `error`: sys.exit's own number (1 to
-    255), else 1 (an exception, or sys.exit("a message"))."""
-    if isinstance(error, SystemExit) and isinstance(error.code, int):
-        return error.code if 1 <= error.code <= 255 else 1
-    return 1
+    """The exit status `python script.py` ends with after `error`: sys.exit's number as a C
+    long (one beyond it is -1) modulo 256 (sys.exit(-1) gives 255, sys.exit(256) 0, True 1);
+    None 0; else 1 (an exception, or sys.exit("a message"))."""
+    if not isinstance(error, SystemExit):
+        return 1
+    code = error.code
+    if code is None:
+        return 0
+    if not isinstance(code, int):
+        return 1
+    return (code if -(2**63) <= code < 2**63 else -1) & 0xFF
 
 
 def _main_namespace(script: Path) -> dict:

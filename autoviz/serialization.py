@@ -4,6 +4,8 @@
 import os
 import pickle
 
+import numpy as np
+
 MAGIC = b"AUTOVIZ1"  # files start with it; PyTorch's own files are zip archives ("PK")
 
 # What a weights-only load may build: tensors, parameters, dtypes, devices, shapes and the
@@ -46,11 +48,85 @@ def _weights_only_error(module: str, name: str) -> pickle.UnpicklingError:
 class _WeightsUnpickler(pickle.Unpickler):
     def find_class(self, module, name):
         if (module, name) in _SAFE:
-            return super().find_class(module, name)
+            return _checked(super().find_class(module, name), _CHECKS.get((module, name)))
         for obj in _SAFE_GLOBALS:
             if (obj.__module__, obj.__qualname__) == (module, name):
                 return obj
         raise _weights_only_error(module, name)
+
+
+def _checked(build, check):
+    """`build`, refusing arguments it would make a tensor autoviz cannot hold from, and saying
+    what was wrong with them as an UnpicklingError."""
+
+    def checked_build(*args):
+        try:
+            if check is not None:
+                check(*args)
+            return build(*args)
+        except pickle.UnpicklingError:
+            raise
+        except Exception as error:
+            raise _bad_file(f"{type(error).__name__}: {error}") from None
+
+    return checked_build
+
+
+def _bad_file(reason: str) -> pickle.UnpicklingError:
+    return pickle.UnpicklingError(
+        f"Weights only load failed: {reason}. The file was not written by torch.save of "
+        "autoviz tensors, or was changed since: load only files you trust the source of."
+    )
+
+
+def _tensor_args(data, dtype, shape, requires_grad, *rest) -> None:
+    """What `_rebuild` and `rebuild_parameter` are given: the bytes of a tensor of one of
+    autoviz's dtypes, its shape, and whether it requires grad."""
+    if rest:
+        raise _bad_file(f"a tensor is rebuilt from 4 values, the file gives {4 + len(rest)}")
+    kind = _dtype_of(dtype)
+    if not isinstance(data, bytes):
+        raise _bad_file(f"a tensor's data must be bytes, the file gives {type(data).__name__}")
+    if not isinstance(shape, tuple | list) or not all(
+        isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape
+    ):
+        raise _bad_file(f"a tensor's shape must be sizes (integers >= 0), got {shape!r:.80}")
+    if len(shape) > 64:
+        raise _bad_file(f"a tensor of {len(shape)} dimensions (at most 64)")
+    count = 1
+    for n in shape:
+        count *= n
+    if len(data) != count * kind.itemsize:
+        raise _bad_file(
+            f"a tensor of shape {list(shape)} and dtype {kind!r} holds {count * kind.itemsize} "
+            f"bytes, the file gives {len(data)} bytes"
+        )
+    if not isinstance(requires_grad, bool):
+        raise _bad_file(f"requires_grad must be True or False, got {requires_grad!r:.40}")
+    if requires_grad and not kind.is_floating_point:
+        raise _bad_file(
+            f"a tensor of dtype {kind!r} requires grad: only tensors of floating point dtype "
+            "can require gradients"
+        )
+
+
+def _dtype_of(name):
+    """One of autoviz's dtypes, named as numpy names it ("float32")."""
+    from .engine.dtypes import from_numpy_dtype
+
+    if isinstance(name, str):
+        try:
+            return from_numpy_dtype(np.dtype(name))
+        except (TypeError, ValueError):
+            pass
+    raise _bad_file(f"a tensor of dtype {name!r:.60}, which autoviz does not have")
+
+
+_CHECKS = {
+    ("autoviz.engine.tensor", "_rebuild"): _tensor_args,
+    ("autoviz.nn.parameter", "rebuild_parameter"): _tensor_args,
+    ("autoviz.engine.dtypes", "from_name"): _dtype_of,
+}
 
 
 def add_safe_globals(safe_globals) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import autoviz
+from autoviz import cli
 from autoviz.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -251,6 +252,62 @@ def test_exit_codes_of_sys_exit(tmp_path, pure_engine):
     assert result.stderr.startswith("no data found\nautoviz: error: told.py exited with code 1")
 
 
+EXIT_BODY = (
+    "import sys\nimport autoviz as torch\n(torch.tensor(1.0, requires_grad=True) * 2).backward()\n"
+)
+
+
+@pytest.mark.parametrize(
+    "code", ["-1", "256", "True", "False", "2**64", "-2**64", "2**31", "257", "-256", "None"]
+)
+def test_the_exit_code_is_the_one_python_gives(tmp_path, pure_engine, capsys, code):
+    """sys.exit(n) ends autoviz with the status `python script.py` ends with (n modulo 256,
+    a number beyond a C long 255); a status of 0 is a run that ended well: the file is written."""
+    script = write_script(tmp_path, EXIT_BODY + f"sys.exit({code})\n", "s.py")
+    python = subprocess.run([sys.executable, str(script)], capture_output=True).returncode
+    out = tmp_path / "s.svg"
+    assert cli.main(["render", str(script), "-o", str(out)]) == python
+    err = capsys.readouterr().err
+    assert out.exists() == (python == 0)
+    if python:
+        assert err == (
+            f"autoviz: error: s.py exited with code {python}, so nothing was written "
+            "(--partial writes what was traced before the error)\n"
+        )
+    else:
+        assert err == ""
+
+
+def test_the_program_ends_with_python_s_status_and_says_the_number(tmp_path, pure_engine):
+    script = write_script(tmp_path, EXIT_BODY + "sys.exit(-1)\n", "neg.py")
+    result = run_cli("render", str(script), "-o", str(tmp_path / "neg.svg"), "--partial")
+    assert result.returncode == 255 and (tmp_path / "neg.svg").exists()
+    assert re.fullmatch(
+        r"autoviz: error: neg.py exited with code 255: wrote what was traced before it "
+        r"\(\d+ steps\)\n",
+        result.stderr,
+    )
+    script = write_script(tmp_path, EXIT_BODY + "sys.exit(True)\n", "true.py")
+    result = run_cli("render", str(script), "-o", str(tmp_path / "true.svg"))
+    assert result.returncode == 1 and "true.py exited with code 1, so" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "closing", ["sys.stdout.close()", "sys.stdout.close(); sys.stderr.close()"]
+)
+def test_a_script_that_closes_stdout_still_gets_its_export_and_exit_0(tmp_path, closing):
+    """Closed streams stay silent, the progress bar of a 40-step export included."""
+    long = "y = torch.tensor(1.0, requires_grad=True)\nfor _ in range(40):\n    y = y * 2\n"
+    script = write_script(tmp_path, EXIT_BODY + long + closing + "\n", "quiet.py")
+    out = tmp_path / "quiet.html"
+    result = run_cli("html", str(script), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert out.exists() and "</html>" in out.read_text(encoding="utf-8")
+    assert result.stdout == ""  # as `python quiet.py` prints nothing once stdout is closed
+    failing = write_script(tmp_path, EXIT_BODY + closing + "\nsys.exit(4)\n", "fails.py")
+    assert run_cli("html", str(failing), "-o", str(out)).returncode == 4
+
+
 def test_outputs_are_where_the_user_meant_whatever_the_script_chdirs_to(tmp_path, pure_engine):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -472,15 +529,19 @@ def test_html_writes_the_player(tmp_path, pure_engine):
     out = tmp_path / "lesson.html"
     result = run_cli("html", str(script), "-o", str(out), "--quiz", "--theme", "projector")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[-1] == f"wrote {out}"
+    assert result.stdout.splitlines()[-2:] == [
+        f"wrote {out}",
+        "the page asks 6 questions (5 scalar, 1 which-grad)",
+    ]
     data = player_data(out)
     assert len(data["steps"]) == 12 and len(data["layouts"]) == 1
     questions = [s["quiz"]["prompt"] for s in data["steps"] if s["quiz"]]
     assert "What is x.grad after this step?" in questions
-    assert [c["text"] for c in data["code"]][:2] == [
-        "x = torch.tensor(2.0, requires_grad=True)",
-        "w = torch.tensor(3.0, requires_grad=True)",
-    ]
+    # The code panel is the script as written: every line, those that recorded nothing idle.
+    rows = [(c["text"], c["role"]) for c in data["code"]]
+    assert rows[0] == ("import autoviz as torch", "idle")
+    assert ("x = torch.tensor(2.0, requires_grad=True)", "code") in rows
+    assert [c["line"] for c in data["code"]] == list(range(1, len(rows) + 1))
     assert data["theme"] == "projector"
     assert run_cli("html", str(script), "-o", str(tmp_path / "x.txt")).stderr == (
         f"autoviz: error: cannot write '{tmp_path / 'x.txt'}': unknown suffix '.txt' "
@@ -678,7 +739,8 @@ HELP = {
     "--rankdir": "which way the graph flows",
     "--precision": "significant digits",
     "--legend, --no-legend": "draw the legend",
-    "--quiz": "ask for each gradient",
+    "--quiz": "to predict before a step reveals it",
+    "--quiz-every": "at most one question every N steps",
     "--ghost": "show the nodes not made yet faintly",
 }
 
@@ -686,7 +748,8 @@ HELP = {
 @pytest.mark.parametrize("command", ["html", "present", "frames", "render", "animate"])
 def test_every_option_has_help_text(command):
     text = " ".join(run_cli(command, "--help").stdout.split())  # unwrapped
-    takes = {"--quiz": ("html", "present"), "--ghost": ("html", "present", "frames")}
+    quiz = ("html", "present")
+    takes = {"--quiz": quiz, "--quiz-every": quiz, "--ghost": ("html", "present", "frames")}
     for option, words in HELP.items():
         if command not in takes.get(option, (command,)):
             assert option not in text

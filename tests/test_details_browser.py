@@ -181,7 +181,10 @@ def test_a_weight_matrix_heatmap_has_a_cell_per_element_in_the_scale(page, tmp_p
     open_player(page, tl.save_html(tmp_path / "mlp.html"))
     page.evaluate(f"window.autoviz.goto({len(tl) - 1})")
     weight = next(n for n in tl.nodes if n.name == "net.0.weight")
-    page.keyboard.press("0")  # the whole graph: the weight is on screen to click
+    page.keyboard.press("0")  # Fit: the folded overview (the weight is inside net.0's box)
+    assert page.locator(".av-overview-note").is_visible()
+    page.keyboard.press("0")  # Fit again: the whole graph, the weight on screen to click
+    assert not page.locator(".av-overview-note").is_visible()
     shown(page, weight.id).click()
     value = index_of(tl).state(weight, len(tl) - 1).value
     for kind, preview in (("value", value), ("grad", None)):
@@ -420,6 +423,7 @@ def test_axe_finds_no_critical_accessibility_violations(
     open_player(page, path)
     page.evaluate(f"window.autoviz.goto({len(tl) - 1})")
     weight = next(n for n in tl.nodes if n.name == "net.0.weight")
+    page.keyboard.press("0")  # the overview (checked too), then everything unfolded
     page.keyboard.press("0")
     shown(page, weight.id).click()  # the card, its heatmaps and nudge controls are checked too
     page.add_script_tag(content=axe_source)

@@ -127,3 +127,105 @@ def test_a_kernel_restart_during_a_layout_stops_the_engine_and_all_it_started(tm
     finally:
         client.stop_channels()
         manager.shutdown_kernel(now=True)
+
+
+# -- issue 26 item 6: SIGTERM and SIGHUP are treated as Ctrl-C ----------------------------------
+
+EXPORT = """
+import sys, autoviz
+x = autoviz.tensor(2.0, requires_grad=True)
+with autoviz.trace() as tl:
+    (x * 3.0).backward()
+tl.save_html(sys.argv[1], timeout=600)
+"""
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_termination_during_a_layout_stops_the_engine_and_leaves_no_file(tmp_path, signum):
+    env = {**os.environ, "AUTOVIZ_DOT": str(hanging_engine(tmp_path, "my-engine"))}
+    out = tmp_path / "out" / "lesson.html"
+    out.parent.mkdir()
+    child = subprocess.Popen([sys.executable, "-c", EXPORT, str(out)], env=env)
+    try:
+        pids = pids_of(tmp_path)
+        child.send_signal(signum)
+        assert child.wait(timeout=30) == -signum  # ended by the signal, as without autoviz
+    finally:
+        child.kill()
+    assert gone(pids) == []
+    assert list(out.parent.iterdir()) == []
+
+
+SLOW_WRITE = """
+import os, sys, time, autoviz
+from autoviz import files
+def slow(fd, data):  # a slow disk: the page is half written when the signal comes
+    written = os.write(fd, bytes(data[:10]))
+    open(sys.argv[2], "w").close()
+    time.sleep(60)
+    return written
+files._write = slow
+x = autoviz.tensor(2.0, requires_grad=True)
+with autoviz.trace() as tl:
+    (x * 3.0).backward()
+tl.save_html(sys.argv[1])
+"""
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_termination_while_writing_leaves_the_old_file_and_no_temporary(tmp_path, signum):
+    out = tmp_path / "out" / "lesson.html"
+    out.parent.mkdir()
+    out.write_text("the old lesson")
+    ready = tmp_path / "writing"
+    child = subprocess.Popen([sys.executable, "-c", SLOW_WRITE, str(out), str(ready)])
+    try:
+        end = time.monotonic() + 60
+        while not ready.exists() and time.monotonic() < end and child.poll() is None:
+            time.sleep(0.05)
+        assert ready.exists(), "the child never started writing"
+        child.send_signal(signum)
+        assert child.wait(timeout=30) == -signum
+    finally:
+        child.kill()
+    assert [p.name for p in out.parent.iterdir()] == ["lesson.html"]
+    assert out.read_text() == "the old lesson"
+
+
+def test_the_command_line_is_stopped_cleanly_by_sigterm_during_a_layout(tmp_path):
+    script = tmp_path / "lesson.py"
+    script.write_text(
+        "import torch\nx = torch.tensor(2.0, requires_grad=True)\n(x * 3.0).backward()\n"
+    )
+    env = {**os.environ, "AUTOVIZ_DOT": str(hanging_engine(tmp_path, "my-engine"))}
+    env["AUTOVIZ_LAYOUT_TIMEOUT"] = "600"
+    out = tmp_path / "out"
+    out.mkdir()
+    command = [sys.executable, "-m", "autoviz", "html", str(script), "-o", str(out / "a.html")]
+    child = subprocess.Popen([*command, "--engine", "autoviz"], env=env)
+    try:
+        pids = pids_of(tmp_path)
+        child.send_signal(signal.SIGTERM)
+        assert child.wait(timeout=30) == -signal.SIGTERM
+    finally:
+        child.kill()
+    assert gone(pids) == []
+    assert list(out.iterdir()) == []
+
+
+def test_a_handler_of_the_users_own_stays_in_force_during_a_layout(tmp_path):
+    code = CHILD.replace(
+        "import sys, autoviz",
+        "import signal, sys, autoviz\n"
+        "def mine(signum, frame):\n    raise KeyboardInterrupt\n"
+        "signal.signal(signal.SIGTERM, mine)",
+    )
+    env = {**os.environ, "AUTOVIZ_DOT": str(hanging_engine(tmp_path, "my-engine"))}
+    child = subprocess.Popen([sys.executable, "-c", code], env=env)
+    try:
+        pids = pids_of(tmp_path)
+        child.send_signal(signal.SIGTERM)
+        assert child.wait(timeout=30) == 42  # the user's handler ran, and the user's except
+    finally:
+        child.kill()
+    assert gone(pids) == []

@@ -19,7 +19,8 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 SETUP = """\
 import autoviz  # the drawing and stepping tool
 import autoviz as torch  # the engine, with PyTorch's names: read `torch.` as real PyTorch
-from autoviz.tracing.explain import Question, explain"""
+from autoviz.tracing.explain import explain
+from autoviz.tracing.questions import Question"""
 
 LESSON_LEAVES = """\
 x = torch.tensor(2.0, requires_grad=True)
@@ -679,7 +680,8 @@ LESSONS["08_pytorch_bridge"] = [
         "import importlib.util\n"
         "\n"
         "import autoviz\n"
-        "from autoviz.tracing.explain import Question, explain\n"
+        "from autoviz.tracing.explain import explain\n"
+        "from autoviz.tracing.questions import Question\n"
         "\n"
         "\n"
         "class NoPyTorch(Exception):\n"

@@ -8,7 +8,7 @@ from typing import ClassVar
 import numpy as np
 
 from .. import engine
-from ..engine.ops import Op
+from ..engine.ops.base import Op
 from ..engine.tensor import Size, Tensor, make
 from . import constraints
 from .distribution import Distribution, as_size, broadcast_all, lazy_property

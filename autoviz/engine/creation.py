@@ -6,8 +6,8 @@ import numpy as np
 
 from .device import check_device
 from .dtypes import to_numpy_dtype
-from .fma import fma, fma32
-from .keywords import into
+from .fidelity.fma import fma32, fma64
+from .ops.base import into, shape_arg
 from .tensor import Tensor, make, new_leaf
 
 
@@ -133,7 +133,7 @@ def arange_values(start, step, count: int, dt) -> np.ndarray:
     vectored = count - count % (2 * width)
     # The kernel works in double for float32 too, then rounds to float: a plain double
     # multiply-add is that but for the last double bit, which a float cannot see.
-    fused = fma if dt.itemsize == 8 else _madd
+    fused = fma64 if dt.itemsize == 8 else _madd
     base = fused(step, i - i % width, start).astype(dt)  # each vector's first element
     values = np.where(i < vectored, fused(i % width, step, base), fused(step, i, start))
     return values.astype(dt)
@@ -163,7 +163,7 @@ def linspace_values(start, end, steps: int, dt) -> np.ndarray:
         return np.full(steps, lo).astype(dt)
     step = (hi - lo) / work.type(steps - 1)
     i = np.arange(steps)
-    fused = fma if work.itemsize == 8 else fma32  # each rounded once, to the work precision
+    fused = fma64 if work.itemsize == 8 else fma32  # each rounded once, to the work precision
     values = np.where(i < steps // 2, fused(step, i, lo), fused(-step, steps - i - 1, hi))
     return values.astype(work).astype(dt) if dt.kind == "f" else np.trunc(values).astype(dt)
 
@@ -194,3 +194,24 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
     from .tensor import tensor
 
     return tensor(data, dtype=dtype)
+
+
+# -- Tensor.new_*: a new tensor with this one's dtype ---------------------------------------------
+def _new_filled(fill):
+    def method(self, *size, dtype=None, device=None, requires_grad=False):
+        return full(shape_arg(size), fill, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    return method
+
+
+new_zeros, new_ones, new_empty = _new_filled(0), _new_filled(1), _new_filled(0)
+
+
+def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+    from .tensor import tensor
+
+    return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+    return full(tuple(size), fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)

@@ -70,3 +70,7 @@ TYPE_NAMES = {
     "uint8": "Byte",
     "bool": "Bool",
 }
+
+# How far each numpy kind is from bool: a result may be stored only in a dtype at least as far
+# (PyTorch's "result type Float can't be cast to the desired output type Long").
+KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}

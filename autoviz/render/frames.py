@@ -9,7 +9,7 @@ from ..tracing.index import GraphPart, index_of
 from ..tracing.model import PERSISTENT, Edge, Graph, Node
 from ..tracing.text import number, shape_text
 from ..tracing.timeline import Timeline
-from .dot import Options, drawing_plan, heat_fills, label_rows, settle, to_dot
+from .dot import STEP_BUDGET, Options, drawing_plan, heat_fills, label_rows, settle, to_dot
 from .groups import Plan
 from .labels import row
 from .layout import check_timeout, svg_layout
@@ -80,14 +80,30 @@ class Frames:
         return self._numbers
 
     def shown(self) -> list:
-        """The graphs an export steps through in full (Options.full_iterations)."""
+        """The graphs an export steps through in full (Options.full_iterations): a count
+        (or "auto", the count that fits STEP_BUDGET) means the first so many and the last, so
+        that the last entry is the run's real last step."""
         full, numbers = self.options.full_iterations, self.numbers()
         if full is None:
             return numbers
+        if full == "auto":
+            full = self._fitting(numbers)
         if isinstance(full, int):
-            return numbers[:full]
+            return numbers if full >= len(numbers) else [*numbers[:full], numbers[-1]]
         chosen = set(full)
         return [g for g in numbers if g in chosen]
+
+    def _fitting(self, numbers: list) -> int:
+        """How many first iterations fit STEP_BUDGET steps beside the last (all of a short
+        run; at least one)."""
+        sizes = [len(self.index.graph(g).steps) for g in numbers]
+        if sum(sizes) <= STEP_BUDGET:
+            return len(numbers)
+        room, count = STEP_BUDGET - sizes[-1], 0
+        while count < len(sizes) - 1 and sizes[count] <= room:
+            room -= sizes[count]
+            count += 1
+        return max(count, 1)
 
     def _width_sources(self, leader: int) -> list:
         """The graphs whose labels size a layout: its first, and the last one shown in full
@@ -139,7 +155,7 @@ class Frames:
         return source, Template(svg_layout(source, self.timeout), self.theme), layout
 
     def _summary(self, graph_no: int, error: GraphTooLarge):
-        lines = summary_text(self.index.graph(graph_no), error)
+        lines = summary_text(self.index.graph(graph_no), error, self.options.advice)
         return summary_dot(lines), Template(summary_svg(lines, self.theme), self.theme), None
 
     def is_summary(self, graph_no: int) -> bool:
@@ -171,9 +187,10 @@ class Frames:
 
             wanted = set(graphs)
             its = [it for it in iterations(self.tl) if it.number in wanted]
-            text = condensed_text(its)
+            text = condensed_text(its, self.options.advice)
             source = summary_dot([text])
-            self.charts[graphs] = (source, Template(condensed_svg(its, self.theme), self.theme))
+            chart = condensed_svg(its, self.theme, self.options.advice)
+            self.charts[graphs] = (source, Template(chart, self.theme))
         return self.charts[graphs]
 
     def note(self, entry: "Entry") -> str | None:
@@ -182,7 +199,8 @@ class Frames:
             from ..tracing.iterations import iterations
 
             wanted = set(entry.graphs)
-            return condensed_text([it for it in iterations(self.tl) if it.number in wanted])
+            its = [it for it in iterations(self.tl) if it.number in wanted]
+            return condensed_text(its, self.options.advice)
         return self.summary(entry.step)
 
     def entry_svg(self, entry: "Entry", ghost: bool = False) -> str:
@@ -675,7 +693,7 @@ def _add_style(head: str, theme: Theme) -> str:
     css = f"""<style>
 .hidden {{ visibility: hidden; }}
 .ghost {{ opacity: 0.15; }}
-.node.current > path, .node.current > polygon, .node.current > ellipse {{
+.node.current > title + :is(path, polygon, ellipse) {{
   stroke: {theme.highlight}; stroke-width: {theme.output_pen + 1.5}px; }}
 .node.freed.op > ellipse {{ stroke-dasharray: 5 3; }}
 .node.error > ellipse {{ fill: {theme.error[0]}; stroke: {theme.error[1]}; }}

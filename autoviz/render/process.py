@@ -1,5 +1,5 @@
-"""Running a layout or raster program on some input within a time limit; on a timeout or
-Ctrl-C the program and every process it started are stopped.
+"""Running a layout or raster program on some input within a time limit; on a timeout,
+Ctrl-C, SIGTERM or SIGHUP the program and every process it started are stopped.
 
 Programs run in the caller's process group, so a Jupyter kernel's restart, which kills the
 kernel's group, stops them too; a timeout or Ctrl-C kills the program's whole tree of
@@ -12,6 +12,8 @@ import signal
 import subprocess
 import time
 from pathlib import Path
+
+from ..interrupts import as_interrupt
 
 REAP = 1.0  # seconds to wait for the pipes of a killed tree (a daemon may have escaped it)
 
@@ -34,14 +36,15 @@ def run(command: list, data: bytes, limit, env: dict | None = None):
     """Exit code, stdout and stderr of `command` fed `data`; subprocess.TimeoutExpired past
     `limit` (seconds, or a Deadline), with the program and all it started killed."""
     timeout = limit.left(command) if isinstance(limit, Deadline) else limit
-    proc = subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
-    )
-    try:
-        stdout, stderr = proc.communicate(data, timeout=timeout)
-    except BaseException:  # a timeout or Ctrl-C
-        _stop(proc)
-        raise
+    with as_interrupt():  # SIGTERM and SIGHUP stop the tree too, as Ctrl-C does
+        proc = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+        )
+        try:
+            stdout, stderr = proc.communicate(data, timeout=timeout)
+        except BaseException:  # a timeout, Ctrl-C, SIGTERM or SIGHUP
+            _stop(proc)
+            raise
     return proc.returncode, stdout, stderr
 
 

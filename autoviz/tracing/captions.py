@@ -6,8 +6,9 @@ import numpy as np
 
 from .index import index_of
 from .model import Step
+from .preview import Summary
 from .rules import expression, gradient
-from .text import number, shape_text, value_text
+from .text import flatten, number, shape_text, stats, value_text
 from .updates import rule_text
 
 
@@ -78,8 +79,16 @@ class Context:
         return self.nodes[self.tl.steps[seeds[i - 1]].nodes[0]] if i else None
 
 
-def _val(node, value) -> str:
-    return value_text(value, node.shape)
+def _val(node, value, grad: bool = False) -> str:
+    return value_text(value, node.shape, grad=grad)
+
+
+def _is_zero(value) -> bool:
+    """Whether a recorded gradient is all zeros (or not recorded)."""
+    if value is None:
+        return True
+    s = stats(value, (1,)) if isinstance(value, list | Summary) else None
+    return (s.min == s.max == 0 and not s.odd()) if s is not None else value == 0
 
 
 def _leaf(step: Step, c: Context) -> str:
@@ -98,7 +107,7 @@ def _leaf(step: Step, c: Context) -> str:
 
 def _op(step: Step, c: Context) -> str:
     op, out = c.nodes[step.nodes[0]], c.nodes[step.nodes[1]]
-    expr = expression(op.op, [n.name for n in c.input_nodes(op.id)])
+    expr = expression(op.op, [n.name for n in c.input_nodes(op.id)], op.params)
     where = f" in {op.module[-1][0]} ({op.module[-1][1]})" if op.module else ""
     return (
         f"{out.name} = {expr} = {_val(out, out.value)} is computed and recorded{where}: "
@@ -131,10 +140,10 @@ def _backward(step: Step, c: Context) -> str:
         else:
             scalar = False
             rule = flow_rule(c, op, edge.index)
-            sent = value_text(flow.contribution, flow.shape)
+            sent = value_text(flow.contribution, flow.shape, grad=True)
             part = f"{target} gets {rule} = {sent}" if rule else f"{target} gets {sent}"
         if flow.total is not None:
-            part += f" (its running sum is now {value_text(flow.total, flow.shape)})"
+            part += f" (its running sum is now {value_text(flow.total, flow.shape, grad=True)})"
         parts.append(part)
     if not parts:
         return f"{op.op} runs, but none of its inputs needs a gradient."
@@ -144,11 +153,33 @@ def _backward(step: Step, c: Context) -> str:
 
 def flow_rule(c: Context, op, index: int) -> str | None:
     """The gradient op sends its input `index`, as a formula over the op's tensors' names."""
-    inputs = c.input_nodes(op.id)
-    out = c.output_of(op.id)
+    return rule_for(op, index, c.input_nodes(op.id), c.output_of(op.id))
+
+
+def rule_for(op, index: int, inputs: list, out) -> str | None:
+    """The same from the op's nodes: its inputs (in order) and its output (or None)."""
     count = int(np.prod(inputs[0].shape)) if inputs and inputs[0].shape else None
     names = [n.name for n in inputs]
-    return gradient(op.op, index, names, out.name if out else "out", "upstream", count)
+    rule = gradient(op.op, index, names, out.name if out else "out", "upstream", count, op.params)
+    if rule is not None and op.op == "EmbeddingBackward0" and len(inputs) > 1:
+        rule += _picked_twice(inputs[1].value)
+    return rule
+
+
+def _picked_twice(indices) -> str:
+    """`; here row 1 was picked 2 times`: the rows an embedding's indices name more than once."""
+    if not isinstance(indices, list | int):
+        return ""
+    counts = {}
+    for i in flatten(indices) if isinstance(indices, list) else [indices]:
+        counts[i] = counts.get(i, 0) + 1
+    twice = [(i, n) for i, n in counts.items() if n > 1]
+    if not twice:
+        return "; here every row was picked once"
+    listed = ", ".join(f"row {i} was picked {n} times" for i, n in twice[:4]) + (
+        ", …" if len(twice) > 4 else ""
+    )
+    return f"; here {listed}"
 
 
 def _reduce(step: Step, c: Context) -> str:
@@ -167,18 +198,18 @@ def _accumulate(step: Step, c: Context) -> str:
     node = c.nodes[step.nodes[0]]
     total = step.details["grad"]
     if node.kind != "leaf":
-        return f"{node.name}.grad keeps {_val(node, total)} because of retain_grad()."
+        return f"{node.name}.grad keeps {_val(node, total, True)} because of retain_grad()."
     before = c.grad_before(node.id, step.index)
-    if before is None or not np.any(np.asarray(before, dtype=float)):
-        return f"{node.name}.grad is now {_val(node, total)}."
+    if _is_zero(before):
+        return f"{node.name}.grad is now {_val(node, total, True)}."
     if not node.shape and isinstance(total, float) and isinstance(before, (int, float)):
         return (
             f"{node.name}.grad accumulates: {number(before)} + {number(total - before)} = "
             f"{number(total)}."
         )
     return (
-        f"{node.name}.grad accumulates: it held {_val(node, before)}, and with this gradient "
-        f"added it is {_val(node, total)}."
+        f"{node.name}.grad accumulates: it held {_val(node, before, True)}, and with this "
+        f"gradient added it is {_val(node, total, True)}."
     )
 
 

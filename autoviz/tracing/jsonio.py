@@ -1,4 +1,4 @@
-"""Timelines as JSON (`autoviz-timeline` version 1): byte-stable out, validated in."""
+"""Timelines as JSON (`autoviz-timeline` version 2): byte-stable out, validated in."""
 
 import json
 import math
@@ -7,9 +7,14 @@ from dataclasses import asdict
 from ..errors import TimelineFormatError
 from . import schema
 from .model import Edge, Flow, Node, Source, Step
+from .preview import Summary
+from .source import CodeText
 from .timeline import Timeline
 
-FORMAT, VERSION = "autoviz-timeline", 1
+FORMAT, VERSION = "autoviz-timeline", 2
+# Version 2 added {"summary": ...} previews of large tensors and the traced code's text
+# (`code`); a version 1 file reads as it was, without code.
+READS = (1, 2)
 
 
 def dumps(tl: Timeline) -> str:
@@ -20,6 +25,7 @@ def dumps(tl: Timeline) -> str:
         "nodes": [asdict(n) for n in tl.nodes],
         "edges": [asdict(e) for e in tl.edges],
         "steps": [asdict(s) for s in tl.steps],
+        "code": [asdict(c) for c in tl.code],
     }
     return json.dumps(_encode(doc), sort_keys=True, separators=(",", ":"), allow_nan=False) + "\n"
 
@@ -40,6 +46,8 @@ def graph_dumps(graph) -> str:
 def _encode(obj):
     if isinstance(obj, float) and not math.isfinite(obj):
         return {"float": str(obj)}
+    if type(obj) is Summary:
+        return {"summary": _encode(obj.to_dict())}
     if isinstance(obj, dict):
         return {k: _encode(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
@@ -70,8 +78,9 @@ def loads(text) -> Timeline:
     if doc.get("format") != FORMAT:
         got = schema.short(doc.get("format"))
         schema.fail("format", f"expected {FORMAT!r}, got {got}: not an autoviz timeline")
-    if doc.get("version") != VERSION or isinstance(doc.get("version"), bool):
-        schema.fail("version", f"expected {VERSION}, got {schema.short(doc.get('version'))}")
+    if doc.get("version") not in READS or isinstance(doc.get("version"), bool):
+        want = " or ".join(map(str, READS))
+        schema.fail("version", f"expected {want}, got {schema.short(doc.get('version'))}")
     return _timeline(schema.document(doc))
 
 
@@ -91,4 +100,6 @@ def _timeline(doc: dict) -> Timeline:
         source = None if s["source"] is None else Source(**s["source"])
         flows = [Flow(**{**f, "shape": tuple(f["shape"])}) for f in s["flows"]]
         steps.append(Step(**{**s, "source": source, "flows": flows}))
-    return Timeline(nodes, edges, steps)
+    tl = Timeline(nodes, edges, steps)
+    tl._code = [CodeText(**c) for c in doc["code"]]
+    return tl

@@ -1,17 +1,174 @@
-"""Tensor values as small JSON-friendly previews, taken when an event happens."""
+"""Tensor values as small JSON-friendly previews, taken when an event happens: the elements of
+a small tensor, a Summary of a large one (its statistics, first elements and a heatmap grid)."""
+
+import math
 
 import numpy as np
 
-PREVIEW_LIMIT = 64  # elements kept for a tensor's value preview
+PREVIEW_LIMIT = 64  # elements kept whole in a tensor's preview; larger ones are summarised
+HEAD = 6  # first elements a summary keeps, in row-major order
+# A summary's heatmap: at most CELLS cells, at most COLUMNS in a row; each cell is the mean of
+# a block of elements when the tensor has more (a 7 × 10 weight keeps all 70).
+CELLS, COLUMNS = 256, 64
 
 
 def preview(data):
-    """A JSON-friendly preview: a float for one element, nested lists when small."""
+    """A JSON-friendly preview: a number for one element, nested lists when small, else a
+    Summary (a Summary given is returned as it is)."""
     if data is None:
         return None
     if isinstance(data, np.generic):  # the common case in scalar programs: no array needed
         return data.item()
+    if type(data) is Summary:
+        return data
     arr = np.asarray(data)
     if arr.ndim == 0:
         return arr.item()
-    return arr.tolist() if arr.size <= PREVIEW_LIMIT else None
+    return arr.tolist() if arr.size <= PREVIEW_LIMIT else Summary.of(arr)
+
+
+class Summary:
+    """What is kept of a tensor too large to keep whole: its shape and dtype, the min, max and
+    mean of its finite elements and the 2-norm of them all, how many are NaN, +inf and -inf,
+    its first HEAD elements, and a grid of at most CELLS block means (`block` elements by
+    `block` per cell) for a heatmap. Statistics are exact (float64 over every element)."""
+
+    __slots__ = ("block", "dtype", "grid", "head", "max", "mean", "min", "nan", "ninf", "norm")
+    __slots__ += ("pinf", "shape")
+    FIELDS = ("shape", "dtype", "min", "max", "mean", "norm", "nan", "pinf", "ninf", "head")
+    FIELDS += ("grid", "block")
+
+    def __init__(self, **fields) -> None:
+        for key in self.FIELDS:
+            setattr(self, key, fields[key])
+
+    @classmethod
+    def of(cls, arr: np.ndarray) -> "Summary":
+        """The summary of array `arr` (of any size: the views call it on small ones too)."""
+        kind = arr.dtype.kind
+        flat = arr.reshape(-1)
+        x = flat.astype(np.float64) if kind != "f" or arr.dtype != np.float64 else flat
+        nan = pinf = ninf = 0
+        if kind == "f":
+            low, high = x.min(initial=math.inf), x.max(initial=-math.inf)
+            if not (math.isfinite(low) and math.isfinite(high)) and x.size:
+                nan = int(np.count_nonzero(np.isnan(x)))
+                pinf = int(np.count_nonzero(x == math.inf))
+                ninf = int(np.count_nonzero(x == -math.inf))
+        finite = x if not (nan or pinf or ninf) else x[np.isfinite(x)]
+        stats = _stats(finite)
+        norm = math.sqrt(float(np.dot(x, x))) if x.size and not nan else math.nan
+        if pinf or ninf:
+            norm = math.inf
+        grid, block = _grid(x, arr.shape)
+        head = flat[:HEAD].tolist()
+        return cls(
+            shape=tuple(arr.shape),
+            dtype=str(arr.dtype),
+            **stats,
+            norm=norm,
+            nan=nan,
+            pinf=pinf,
+            ninf=ninf,
+            head=head,
+            grid=grid,
+            block=block,
+        )
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def finite(self) -> int:
+        return self.size - self.nan - self.pinf - self.ninf
+
+    def to_dict(self) -> dict:
+        out = {key: getattr(self, key) for key in self.FIELDS}
+        out["shape"] = list(self.shape)
+        out["block"] = list(self.block)
+        return out
+
+    @classmethod
+    def from_dict(cls, fields: dict) -> "Summary":
+        return cls(**{**fields, "shape": tuple(fields["shape"]), "block": tuple(fields["block"])})
+
+    def transposed(self) -> "Summary":
+        """The summary of the 2-D tensor's transpose (its first elements are not known)."""
+        grid = [list(row) for row in zip(*self.grid, strict=True)] if self.grid else []
+        fields = {key: getattr(self, key) for key in self.FIELDS}
+        fields |= {"shape": self.shape[::-1], "grid": grid, "block": self.block[::-1], "head": []}
+        return Summary(**fields)
+
+    def __eq__(self, other) -> bool:
+        return type(other) is Summary and all(
+            _same(getattr(self, k), getattr(other, k)) for k in self.FIELDS
+        )
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"Summary(shape={self.shape}, min={self.min}, max={self.max}, mean={self.mean})"
+
+
+def _same(a, b) -> bool:
+    """Equality where NaN equals NaN (a summary of NaNs is the same summary)."""
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b or (math.isnan(a) and math.isnan(b))
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
+
+
+def _stats(finite: np.ndarray) -> dict:
+    if not finite.size:
+        return {"min": None, "max": None, "mean": None}
+    return {
+        "min": float(finite.min()),
+        "max": float(finite.max()),
+        "mean": float(finite.sum() / finite.size),
+    }
+
+
+def grid_shape(shape) -> tuple[int, int]:
+    """A tensor's elements as rows × columns: a 1-D tensor is one row, a higher one has its
+    leading dimensions flattened into rows."""
+    if len(shape) == 0:
+        return 1, 1
+    if len(shape) == 1:
+        return 1, shape[0]
+    return math.prod(shape[:-1]), shape[-1]
+
+
+def blocks(rows: int, cols: int) -> tuple[int, int]:
+    """The block of elements each heatmap cell stands for, so that there are at most CELLS
+    cells and COLUMNS in a row; the dimension with more cells is halved first."""
+    br = bc = 1
+    while -(-cols // bc) > COLUMNS:
+        bc *= 2
+    while -(-rows // br) * -(-cols // bc) > CELLS:
+        if -(-cols // bc) > -(-rows // br):
+            bc *= 2
+        else:
+            br *= 2
+    return br, bc
+
+
+def _grid(x: np.ndarray, shape) -> tuple[list, tuple]:
+    """Block means of the elements laid out as grid_shape(shape); NaN in a block makes its
+    cell NaN, an infinity (of one sign) its cell that infinity."""
+    rows, cols = grid_shape(shape)
+    if not x.size:
+        return [], (1, 1)
+    br, bc = blocks(rows, cols)
+    m = x.reshape(rows, cols)
+    if (br, bc) == (1, 1):
+        return m.tolist(), (1, 1)
+    with np.errstate(invalid="ignore", over="ignore"):
+        sums = np.add.reduceat(
+            np.add.reduceat(m, np.arange(0, rows, br), axis=0), np.arange(0, cols, bc), axis=1
+        )
+        heights = np.minimum(br, rows - np.arange(0, rows, br))
+        widths = np.minimum(bc, cols - np.arange(0, cols, bc))
+        means = sums / np.outer(heights, widths)
+    return means.tolist(), (br, bc)

@@ -14,6 +14,7 @@ import numpy as np
 
 from .index import index_of
 from .model import PERSISTENT
+from .schema import short
 from .text import number
 
 
@@ -110,11 +111,23 @@ OPS = {
 }
 
 
+def _finite_number(h) -> bool:
+    """A number a float holds (10**400 is not one)."""
+    if not isinstance(h, int | float) or isinstance(h, bool):
+        return False
+    try:
+        return math.isfinite(h)
+    except OverflowError:
+        return False
+
+
 def nudge(tl, graph: int, node_id: str, h: float, element: tuple = ()) -> dict:
     """Re-run graph `graph` of `tl` with leaf `node_id` (or its element `element`) raised by
     `h`: the output backward ran from, before and after, and how many ops were re-run."""
-    if not isinstance(h, int | float) or isinstance(h, bool) or not math.isfinite(h):
-        raise ReplayError(f"h must be a finite number, got {h!r}")
+    if not _finite_number(h):
+        digits = len(str(abs(h))) if isinstance(h, int) else 0
+        got = f"an integer of {digits} digits" if digits > 20 else short(h)
+        raise ReplayError(f"h must be a finite number a float holds, got {got}")
     index = index_of(tl)
     part = index.graph(graph)
     if not part.steps:

@@ -26,14 +26,17 @@ def graph_of(root, namespace: dict | None = None, view=None, max_nodes: int | No
             f"draw() expects an autoviz Tensor, a Graph or a Timeline, got {type(root).__name__}"
         )
     found = names_by_identity(namespace or {}, lambda v: isinstance(v, view.tensor_types))
-    builder = Builder([], [], [], {id(t): name for name, t in found.values()}, view, live=True)
+    names = {id(t): name for name, t in found.values()}
+    # The data of integer tensors an op kept without the tensor (embedding's indices).
+    names |= {("data", id(t._data)): name for name, t in found.values() if hasattr(t, "_data")}
+    builder = Builder([], [], [], names, view, live=True)
     if root.grad_fn is None:
         kind = builder.leaf if root.requires_grad else builder.constant
         kind(None, root, view.value(root))
     else:
         _add_ops(builder, root, found, view, ops_in_order(root.grad_fn, view, max_nodes))
     _link_detached(builder, view)
-    builder.finish()
+    builder.finish({name for name in namespace or {} if isinstance(name, str)})
     graph = Graph(builder.nodes, builder.edges)
     graph.backward_ran = any(n.grad is not None for n in graph.nodes)
     return graph

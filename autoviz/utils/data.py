@@ -12,7 +12,7 @@ import numpy as np
 
 from ..engine import creation, dtypes
 from ..engine.creation import zeros
-from ..engine.random import Generator, default_generator
+from ..engine.fidelity.random import Generator, default_generator
 from ..engine.sampling import randint, randperm
 from ..engine.tensor import Tensor, tensor
 
@@ -281,7 +281,7 @@ def default_collate(batch):
     field by field (tuples become lists, as in PyTorch)."""
     elem = batch[0]
     if isinstance(elem, Tensor):
-        from ..engine.functional import stack
+        from ..engine.ops.shape import stack
 
         return stack(batch, 0)
     if isinstance(elem, np.ndarray):

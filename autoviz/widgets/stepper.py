@@ -1,17 +1,21 @@
 """autoviz.Stepper: the HTML player's front-end as a Jupyter widget (anywidget), stepping in
 the browser."""
 
+import dataclasses
 import math
 
 import anywidget
 import traitlets
 
+from ..errors import AutovizError
 from ..export import frontend
 from ..export.playerdata import build
 from ..render import get_theme, make_options
 from ..render.dot import RANKDIRS
 from ..tracing.explain import banner, code_lines, explain
+from ..tracing.quiz import QuizPlan, plan_of
 from ..tracing.replay import ReplayError, nudge, nudged
+from ..tracing.schema import short
 from ..tracing.timeline import Timeline
 
 # Traits whose change needs new frames from the renderer (the rest the browser handles).
@@ -23,7 +27,8 @@ class Stepper(anywidget.AnyWidget):
 
     The frames and each step's changes are sent once; stepping happens in the browser, which
     keeps the `step` trait in sync (set it from Python to move there; in quiz mode the player
-    stops in front of a question not yet answered). `quiz`, `follow` (the camera follows the
+    stops in front of a question not yet answered; `quiz` may be a plan of which to ask, as
+    for `save_html`, and the trait then turns asking on and off). `follow` (the camera follows the
     step), `projector` and `rankdir` (None: the direction that fits the widget) are synced
     traits too; `theme`, `ghost` and the drawing `options` (precision, legend, op_label, …)
     redraw the frames when changed. Where widgets do not run (GitHub, nbviewer) the output
@@ -48,7 +53,7 @@ class Stepper(anywidget.AnyWidget):
         tl,
         *,
         step: int = 0,
-        quiz: bool = False,
+        quiz=False,
         theme: str = "default",
         ghost: bool = False,
         follow: bool = True,
@@ -56,13 +61,14 @@ class Stepper(anywidget.AnyWidget):
         timeout: float | None = None,
         **options,
     ):
-        _check_arguments(tl, quiz, ghost, follow)
+        _check_arguments(tl, ghost, follow)
+        self._plan = plan_of(quiz) or QuizPlan()  # every question is sent: `quiz` asks or not
         self.tl, self.timeout = tl, timeout
         self._lines, self._line_of = code_lines(tl)
         self._frames = None
         self._building = True
         super().__init__(
-            quiz=quiz,
+            quiz=quiz is not False,
             theme=theme,
             ghost=ghost,
             follow=follow,
@@ -116,7 +122,7 @@ class Stepper(anywidget.AnyWidget):
         """Lay out the timeline for the current options and send frames and changes, once."""
         bundle = build(
             self.tl,
-            quiz=True,  # every question is sent: the `quiz` trait turns asking on and off
+            quiz=self._plan,
             theme=self.theme,
             ghost=self.ghost,
             rankdir=self.rankdir,
@@ -130,13 +136,9 @@ class Stepper(anywidget.AnyWidget):
             self._data = bundle.data
 
     def _message(self, _, content, buffers) -> None:
-        """The player's nudge-and-verify asks the kernel to re-run the recorded graph."""
-        if not isinstance(content, dict):
-            return
-        if content.get("kind") == "nudge":
-            self.send({"kind": "nudged", "id": content.get("id"), **nudge_reply(self.tl, content)})
-        elif content.get("kind") == "expand" and isinstance(content.get("iteration"), int):
-            self.expand(content["iteration"])
+        """Every message from the player gets one reply: the nudge re-run or the iteration
+        expanded, or an error saying what was wrong (the player shows it)."""
+        self.send(message_reply(self, content))
 
     def nudge(self, name: str, h: float = 0.01, element: tuple = ()):
         """Raise leaf `name` (or its `element`) by h in the graph of the step shown and re-run
@@ -173,9 +175,12 @@ class Stepper(anywidget.AnyWidget):
 
     @property
     def code_line(self):
-        """The highlighted source line (file, line, text), or None."""
+        """The highlighted source line (file, line, text without its indentation), or None."""
         index = self._line_of[self.step]
-        return None if index is None else self._lines[index]
+        if index is None:
+            return None
+        row = self._lines[index]
+        return dataclasses.replace(row, text=row.text.strip())
 
     @property
     def counter(self) -> str:
@@ -191,6 +196,39 @@ class Stepper(anywidget.AnyWidget):
         data["image/svg+xml"] = self.frame_svg
         data["text/plain"] = f"autoviz.Stepper: {self.counter} — {self.banner_text}"
         return bundle
+
+
+MESSAGES = ("nudge", "expand")  # what the player asks the kernel
+
+
+def message_reply(stepper, content) -> dict:
+    """The reply to one message of the player: {"kind": "nudged" | "expanded" | "error", ...},
+    with "error" saying what was wrong when the message cannot be done."""
+    kind = content.get("kind") if isinstance(content, dict) else None
+    if kind == "nudge":
+        return {"kind": "nudged", "id": content.get("id"), **nudge_reply(stepper.tl, content)}
+    if kind == "expand":
+        return {"kind": "expanded", **expand_reply(stepper, content.get("iteration"))}
+    what = f"kind {short(kind)}" if isinstance(content, dict) else f"a {type(content).__name__}"
+    return {
+        "kind": "error",
+        "error": f"the widget cannot answer a message of {what}: it answers {list(MESSAGES)}",
+    }
+
+
+def expand_reply(stepper, iteration) -> dict:
+    """{"iteration": i, "step": its first step} once shown in full, or {"error": why not}."""
+    count = len(stepper.tl.iterations)
+    if isinstance(iteration, bool) or not isinstance(iteration, int):
+        return {"error": f"expand names an iteration by its number, not {short(iteration)}"}
+    if not 0 <= iteration < count:
+        has = f"{count} (0 to {count - 1})" if count else "none: it is not a loop"
+        return {"iteration": iteration, "error": f"no iteration {iteration}: the run has {has}"}
+    try:
+        stepper.expand(iteration)
+    except (AutovizError, OSError, ValueError) as error:  # its frames could not be drawn
+        return {"iteration": iteration, "error": f"iteration {iteration + 1}: {error}"}
+    return {"iteration": iteration, "step": stepper.step}
 
 
 def nudge_reply(tl, content: dict) -> dict:
@@ -209,7 +247,7 @@ def nudge_reply(tl, content: dict) -> dict:
     return {"result": result} if finite else {"error": "the re-run output is not finite"}
 
 
-def _check_arguments(tl, quiz, ghost, follow) -> None:
+def _check_arguments(tl, ghost, follow) -> None:
     if not isinstance(tl, Timeline):
         raise TypeError(
             f"Stepper() expects a Timeline (`with autoviz.trace() as tl: ...`), "
@@ -217,6 +255,6 @@ def _check_arguments(tl, quiz, ghost, follow) -> None:
         )
     if not tl.steps:
         raise ValueError("this timeline has no steps: nothing was recorded in the block")
-    for name, value in (("quiz", quiz), ("ghost", ghost), ("follow", follow)):
+    for name, value in (("ghost", ghost), ("follow", follow)):
         if not isinstance(value, bool):
             raise TypeError(f"{name} must be True or False, not {value!r}")

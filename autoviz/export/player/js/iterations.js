@@ -45,6 +45,13 @@ class RunPlot {
     player.on("step", () => this.draw());
     const model = player.model;
     this.kernel = typeof model.send === "function";
+    if (this.kernel) {
+      const onReply = (msg) => {
+        if (msg && msg.kind === "expanded" && msg.error) this.note.textContent = `The kernel could not expand it: ${msg.error}`;
+      };
+      model.on("msg:custom", onReply);
+      player.cleanups.push(() => model.off("msg:custom", onReply));
+    }
   }
 
   /* The iteration (position) the step shown belongs to. */
@@ -72,7 +79,8 @@ class RunPlot {
       return;
     }
     player.request(player.entryOf(this.its.first[i]));
-    this.note.textContent = `Iteration ${i + 1} is condensed in this file: in Jupyter, autoviz.Stepper expands it; or export with full_iterations=[${i}].`;
+    const how = { python: `: in Jupyter, autoviz.Stepper expands it; or export with full_iterations=[${i}]`, cli: ": export again with --full-iterations all to step through it" }[this.its.advice] || "";
+    this.note.textContent = `Iteration ${i + 1} is condensed in this file${how}.`;
   }
 
   draw() {

@@ -48,12 +48,6 @@ function pick(value, at) {
   return num(v);
 }
 
-function nest(items, shape) {
-  if (shape.length <= 1) return items;
-  const step = items.length / shape[0];
-  return Array.from({ length: shape[0] }, (_, i) => nest(items.slice(i * step, (i + 1) * step), shape.slice(1)));
-}
-
 function close(a, b) {
   const x = flat(a).map(num);
   const y = flat(b).map(num);
@@ -67,7 +61,7 @@ function replayInPage(facts, g, leaf, at, h) {
   const first = facts.player.data.steps.find((s, i) => facts.graph(i) === g).index;
   const start = (i) => {
     const n = d.nodes[i];
-    return n.graph === -1 ? facts.at(n.value, Math.max(first, n.step || 0)) : n.value && n.value[0][1];
+    return elements(n.graph === -1 ? facts.at(n.value, Math.max(first, n.step || 0)) : n.value && n.value[0][1]);
   };
   const reached = new Set([leaf]);
   const ops = [];
@@ -86,7 +80,7 @@ function replayInPage(facts, g, leaf, at, h) {
       if (args.some((a) => a === null || a === undefined)) throw new Error(`a value ${n.op} reads was not recorded`);
       const out = d.nodes[n.output];
       const result = elementwise(fn, args, out.shape);
-      if (check && out.value && !close(result, out.value[0][1])) throw new Error(`re-running ${n.op} did not give ${out.name}'s recorded value`);
+      if (check && out.value && !close(result, elements(out.value[0][1]))) throw new Error(`re-running ${n.op} did not give ${out.name}'s recorded value`);
       values.set(n.output, result);
     }
     return values;
@@ -167,7 +161,8 @@ class Nudger {
     if (at.length) out.push(h("p", { class: "av-muted" }, "Click a cell of the value's heatmap to nudge that element."));
     const hv = Number(this.h.replace("−", "-"));
     const sent = f.received(i);
-    const slope = sent === undefined ? undefined : at.length ? pickAt(sent, at) : num(sent);
+    const known = at.length ? elements(sent) : sent;
+    const slope = known === undefined || known === null ? undefined : at.length ? pickAt(known, at) : num(known);
     const predicted = slope === undefined || !Number.isFinite(hv) ? null : slope * hv;
     out.push(
       h("p", { class: "av-predicted" }, slope === undefined

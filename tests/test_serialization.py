@@ -1,0 +1,76 @@
+"""`torch.save` / `torch.load` on autoviz: a weights-only load builds only tensors autoviz can
+hold, and says what was wrong with any other (issue 26 item 11)."""
+
+import io
+import pickle
+
+import pytest
+
+import autoviz
+from autoviz import serialization
+from autoviz.engine.tensor import _rebuild
+
+
+class _Crafted:
+    """Pickles as a call of `_rebuild` with any arguments, as a hostile file could hold."""
+
+    def __init__(self, *args) -> None:
+        self.args = args
+
+    def __reduce__(self):
+        return (_rebuild, self.args)
+
+
+def crafted_file(*args) -> io.BytesIO:
+    return io.BytesIO(serialization.MAGIC + pickle.dumps(_Crafted(*args), protocol=2))
+
+
+def test_a_saved_tensor_comes_back_whole():
+    buffer = io.BytesIO()
+    x = autoviz.tensor([[1.5, -2.0]], requires_grad=True)
+    autoviz.save({"x": x, "n": autoviz.arange(3)}, buffer)
+    buffer.seek(0)
+    back = autoviz.load(buffer)
+    assert repr(back["x"]) == "tensor([[ 1.5000, -2.0000]], requires_grad=True)"
+    assert repr(back["n"]) == "tensor([0, 1, 2])"
+
+
+@pytest.mark.parametrize(
+    "dtype", ["U1", "S4", "complex256", "float128", "datetime64[s]", "m8[ns]", "V4", ">f4"]
+)
+def test_a_weights_only_load_refuses_a_dtype_autoviz_does_not_have(dtype):
+    import numpy as np
+
+    size = np.dtype(dtype).itemsize
+    with pytest.raises(pickle.UnpicklingError, match=r"Weights only load failed.*dtype"):
+        autoviz.load(crafted_file(b"\0" * size, dtype, (1,), False))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((b"\0" * 4, [("a", "i4")], (1,), False), "dtype"),  # a structured dtype
+        ((b"\0" * 4, "O", (1,), False), "dtype"),
+        ((b"\0" * 8, "float32", (3,), False), "8 bytes"),
+        ((b"\0" * 4, "float32", (-1,), False), "shape"),
+        ((b"\0" * 4, "float32", ("1",), False), "shape"),
+        (("text", "float32", (1,), False), "bytes"),
+        ((b"\0" * 4, "float32", (1,), "yes"), "requires_grad"),
+        ((b"\0" * 4, "int32", (1,), True), "floating point"),
+    ],
+)
+def test_a_weights_only_load_refuses_a_tensor_it_cannot_build(args, message):
+    with pytest.raises(pickle.UnpicklingError, match=message):
+        autoviz.load(crafted_file(*args))
+
+
+def test_an_unknown_dtype_object_is_refused_at_load():
+    class FakeDtype:
+        def __reduce__(self):
+            from autoviz.engine.dtypes import from_name
+
+            return (from_name, ("complex256",))
+
+    data = io.BytesIO(serialization.MAGIC + pickle.dumps(FakeDtype(), protocol=2))
+    with pytest.raises(pickle.UnpicklingError, match="complex256"):
+        autoviz.load(data)
