@@ -79,6 +79,13 @@ def test_every_export_has_a_bar(no_delay, tmp_path, capsys, pure_engine, export,
     assert f"{label}: 100%" in err and "12/12" in err
 
 
+def test_the_handout_has_a_bar(no_delay, tmp_path, capsys, pure_engine):
+    from autoviz.export import handout
+
+    handout.worksheet(lesson_timeline(), quiz=True)
+    assert "handout: 100%" in capsys.readouterr().err
+
+
 def test_the_gif_export_has_a_bar(no_delay, tmp_path, capsys, pure_engine):
     pytest.importorskip("PIL", reason="pip install pillow")
     lesson_timeline().save_animation(tmp_path / "a.gif")
