@@ -114,9 +114,9 @@ def test_bridge_lesson_says_plainly_when_torch_is_missing(kernel_specs, tmp_path
     assert "NoPyTorch" in str(raised.value)
     (error,) = [o for o in first.outputs if o.output_type == "error"]
     assert error.traceback == [
-        "PyTorch is not installed here, so this lesson cannot run. Install it with "
-        "`pip install torch`, restart the kernel and run again. "
-        "Lessons 1-7 do not need it."
+        "PyTorch is not installed here, so this lesson cannot run. Install its CPU build "
+        "(`pip install torch`; on Linux the CPU-only command from PyTorch's install page), "
+        "restart the kernel and run again. Lessons 1-7 do not need it."
     ]
 
 

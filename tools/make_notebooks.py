@@ -674,8 +674,9 @@ LESSONS["08_pytorch_bridge"] = [
         "pictures are drawn from **real PyTorch**: autoviz reads the graph torch recorded "
         "(`grad_fn`, `next_functions`) and watches torch's own backward pass.\n\n"
         "This lesson needs PyTorch. If it is not installed, the first cell says so and stops; "
-        "install it with `pip install torch` and restart the kernel. The other "
-        "lessons run without it."
+        "install its CPU build, which is all these lessons need (`pip install torch`; on Linux, "
+        "where pip's default is a CUDA build of several GB, take the CPU-only command from "
+        "PyTorch's install page), and restart the kernel. The other lessons run without it."
     ),
     code(
         "import importlib.util\n"
@@ -694,8 +695,9 @@ LESSONS["08_pytorch_bridge"] = [
         "\n"
         'if importlib.util.find_spec("torch") is None:\n'
         "    raise NoPyTorch(\n"
-        '        "PyTorch is not installed here, so this lesson cannot run. Install it with "\n'
-        "        '`pip install torch`, restart the kernel and run again.'\n"
+        '        "PyTorch is not installed here, so this lesson cannot run. Install "\n'
+        '        "its CPU build (`pip install torch`; on Linux the CPU-only command from "\n'
+        '        "PyTorch\'s install page), restart the kernel and run again."\n'
         '        " Lessons 1-7 do not need it."\n'
         "    )\n"
         "import torch  # the real one this time\n"

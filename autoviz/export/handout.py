@@ -81,6 +81,7 @@ def write_handout(page: str, path: Path, engine: tuple | None) -> list:
 def worksheet(tl, *, quiz=True, theme="default", timeout=None, title=None, **options) -> tuple:
     """(the worksheet as one self-contained HTML page made to be printed, with no script;
     the {step: Question} it asks)."""
+    from ..progress import progress
     from ..render import get_theme, make_options
     from ..render.frames import Frames
     from ..tracing.explain import code_lines
@@ -98,7 +99,7 @@ def worksheet(tl, *, quiz=True, theme="default", timeout=None, title=None, **opt
     lines, line_of = code_lines(tl)
     title = title or "Worksheet"
     cards, answers = [], []
-    for number, (k, q) in enumerate(asked.items(), 1):
+    for number, (k, q) in enumerate(progress(asked.items(), "handout", "question"), 1):
         before = max(k - 1, 0)  # the picture the player shows while asking
         focus = _focus(tl, k, q)
         svg = max((_focused(f.svg(before), focus) for f in directions), key=_paper_scale)

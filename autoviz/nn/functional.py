@@ -1,7 +1,7 @@
 """`torch.nn.functional`: the functions behind the layers, recording PyTorch's nodes.
 
 Each family lives in its module of autoviz/engine/ops/ (convolution, pooling, recurrent,
-losses, activations, dropout, normalization, embedding, linear); this module is their one
+losses, activations, dropout, normalization, embedding, linear, vision); this module is their one
 namespace, as PyTorch's is.
 """
 
@@ -44,6 +44,10 @@ from ..engine.ops.activations import (  # noqa: F401
     threshold_,
 )
 from ..engine.ops.arguments import REDUCTIONS  # noqa: F401
+from ..engine.ops.attention import (  # noqa: F401
+    multi_head_attention_forward,
+    scaled_dot_product_attention,
+)
 from ..engine.ops.convolution import (  # noqa: F401
     conv1d,
     conv2d,
@@ -129,6 +133,18 @@ from ..engine.ops.pooling import (  # noqa: F401
     max_unpool1d,
     max_unpool2d,
     max_unpool3d,
+)
+from ..engine.ops.vision import (  # noqa: F401
+    channel_shuffle,
+    fold,
+    interpolate,
+    native_channel_shuffle,
+    pixel_shuffle,
+    pixel_unshuffle,
+    unfold,
+    upsample,
+    upsample_bilinear,
+    upsample_nearest,
 )
 
 

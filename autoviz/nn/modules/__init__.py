@@ -14,6 +14,7 @@ from .activation import (
     LogSigmoid,
     LogSoftmax,
     Mish,
+    MultiheadAttention,
     PReLU,
     ReLU,
     ReLU6,
@@ -38,6 +39,7 @@ from .batchnorm import (
     LazyBatchNorm2d,
     LazyBatchNorm3d,
 )
+from .channelshuffle import ChannelShuffle
 from .container import (
     ModuleDict,
     ModuleList,
@@ -75,6 +77,7 @@ from .flatten import (
     Flatten,
     Unflatten,
 )
+from .fold import Fold, Unfold
 from .instancenorm import (
     InstanceNorm1d,
     InstanceNorm2d,
@@ -88,6 +91,7 @@ from .linear import (
     Identity,
     LazyLinear,
     Linear,
+    NonDynamicallyQuantizableLinear,
 )
 from .loss import (
     BCELoss,
@@ -138,6 +142,7 @@ from .padding import (
     ZeroPad2d,
     ZeroPad3d,
 )
+from .pixelshuffle import PixelShuffle, PixelUnshuffle
 from .pooling import (
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
@@ -172,6 +177,14 @@ from .sparse import (
     Embedding,
     EmbeddingBag,
 )
+from .transformer import (
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
+from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
 __all__ = [
     "CELU",
@@ -198,6 +211,7 @@ __all__ = [
     "BatchNorm2d",
     "BatchNorm3d",
     "Bilinear",
+    "ChannelShuffle",
     "CircularPad1d",
     "CircularPad2d",
     "CircularPad3d",
@@ -221,6 +235,7 @@ __all__ = [
     "EmbeddingBag",
     "FeatureAlphaDropout",
     "Flatten",
+    "Fold",
     "GRUCell",
     "GaussianNLLLoss",
     "GroupNorm",
@@ -274,12 +289,15 @@ __all__ = [
     "MultiLabelMarginLoss",
     "MultiLabelSoftMarginLoss",
     "MultiMarginLoss",
+    "MultiheadAttention",
     "NLLLoss",
     "NLLLoss2d",
     "PReLU",
     "PairwiseDistance",
     "ParameterDict",
     "ParameterList",
+    "PixelShuffle",
+    "PixelUnshuffle",
     "PoissonNLLLoss",
     "RMSNorm",
     "RNNBase",
@@ -308,9 +326,18 @@ __all__ = [
     "Tanh",
     "Tanhshrink",
     "Threshold",
+    "Transformer",
+    "TransformerDecoder",
+    "TransformerDecoderLayer",
+    "TransformerEncoder",
+    "TransformerEncoderLayer",
     "TripletMarginLoss",
     "TripletMarginWithDistanceLoss",
     "Unflatten",
+    "Unfold",
+    "Upsample",
+    "UpsamplingBilinear2d",
+    "UpsamplingNearest2d",
     "ZeroPad1d",
     "ZeroPad2d",
     "ZeroPad3d",

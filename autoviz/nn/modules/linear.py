@@ -125,3 +125,8 @@ class LazyLinear(Linear):
             self.initialize_parameters(args[0])
             self.__class__ = self.cls_to_become
         return Module.__call__(self, *args, **kwargs)
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """The Linear that MultiheadAttention projects its output with (the name keeps it out of
+    PyTorch's dynamic quantization)."""
