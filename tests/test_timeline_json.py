@@ -297,3 +297,75 @@ def every_view_works(tl, folder) -> None:
     stepper = autoviz.Stepper(tl)
     for k in range(len(tl)):
         stepper.step = k
+
+
+# --- issue 26 item 14: linear, and byte for byte what it was ------------------------------------
+
+
+def reference_json(tl) -> str:
+    """The file as the format defines it: every record's fields (dataclasses.asdict), sorted
+    keys, non-finite floats spelled {"float": "nan"}; the writer must give exactly this."""
+    import dataclasses
+    import math
+
+    from autoviz.tracing.preview import Summary
+
+    def encode(obj):
+        if isinstance(obj, float) and not math.isfinite(obj):
+            return {"float": str(obj)}
+        if type(obj) is Summary:
+            return {"summary": encode(obj.to_dict())}
+        if isinstance(obj, dict):
+            return {k: encode(v) for k, v in obj.items()}
+        if isinstance(obj, list | tuple):
+            return [encode(v) for v in obj]
+        return obj
+
+    doc = {"format": "autoviz-timeline", "version": 2}
+    for key in ("nodes", "edges", "steps", "code"):
+        doc[key] = [dataclasses.asdict(r) for r in getattr(tl, key)]
+    return json.dumps(encode(doc), sort_keys=True, separators=(",", ":"), allow_nan=False) + "\n"
+
+
+NUMBERS = st.sampled_from([float("nan"), float("inf"), float("-inf"), -0.0, 1e308, 2.5, -3.0])
+NAMES = st.sampled_from(['NaN', "Infinity", "-Infinity", 'a"NaN\\', 'x\\"Infinity"', "é\u2084"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(NUMBERS, min_size=1, max_size=4), NAMES, st.booleans())
+def test_the_json_is_the_reference_encoding_byte_for_byte(values, name, backward):
+    x = autoviz.tensor(values, requires_grad=True, name=name)
+    with autoviz.trace() as tl:
+        y = (x * values[0]).sum()
+        z = autoviz.tensor(values[-1], requires_grad=True, name=name + "2") * y
+        if backward:
+            z.backward()
+    text = tl.to_json()
+    assert text == reference_json(tl)
+    assert load(text).to_json() == text
+
+
+def test_writing_and_reading_a_long_timeline_never_runs_the_collector():
+    """The collector walks every live object: run over and over while a file's records are
+    made it costs time growing with the file (to_json and from_json of 100,000 ops took 89 s
+    and 55 s). Time itself is measured in benchmarks/timeline_json.py."""
+    import gc
+
+    from conftest import scaling_chain
+
+    tl = scaling_chain(3_000, 1.0)
+    len(tl)  # built
+    runs = []
+
+    def count(phase, info):
+        if phase == "start":
+            runs.append(info["generation"])
+
+    gc.callbacks.append(count)
+    try:
+        text = tl.to_json()
+        back = load(text)
+    finally:
+        gc.callbacks.remove(count)
+    assert runs == []
+    assert back.to_json() == text

@@ -18,7 +18,7 @@ from torch.nn.modules import module as nn_module
 from torch.optim import optimizer as optim_module
 from torch.overrides import TorchFunctionMode
 
-from ..tracing.builder import build
+from ..tracing.builder import Recorded
 from ..tracing.naming import StoredNames
 from ..tracing.recorder import note_skipped, op_name
 from ..tracing.symbols import ELEMENTWISE
@@ -84,6 +84,7 @@ class TorchRecorder:
         self.op_stacks = {}  # id(grad_fn) -> the modules running when it was made
         self.saved = {}  # id(grad_fn) -> its saved tensors, read before backward frees them
         self.arguments = {}  # id(grad_fn) -> what it used besides its inputs, as Seen or numbers
+        self.params = {}  # id(grad_fn) -> its arguments (dim, keepdim), read while not freed
         self.stepping = None  # the frame of the optimizer step running: its work is one update
         self.callers = {}  # code object -> the caller's (file, line), as recorder._callers
         self.zeroing = None  # the frame of the zero_grad() whose grads are being reset
@@ -138,10 +139,10 @@ class TorchRecorder:
                 self.names.setdefault(id(value), name)
         modules = ModuleMap(namespace)
         op_modules = {key: modules.of_stack(stack) for key, stack in self.op_stacks.items()}
-        view = TorchView(modules, op_modules, self.saved, self.arguments)
+        view = TorchView(modules, op_modules, self.saved, self.arguments, self.params)
         log, names = self.log, self.names
         note_skipped(self.timeline, self.skipped, "autoviz.trace_torch()")
-        self.timeline._pending = lambda tl: build(tl, log, names, view=view)
+        self.timeline._pending = Recorded(lambda: log, names, view)
         self.log, self.block_frame, self.zeroing, self.callers = [], None, None, {}
 
     # -- where a call came from, and what it is called ---------------------------------------------
@@ -287,6 +288,7 @@ class TorchRecorder:
             self.log.append(("op", src, fn, out, inputs, constants, value))
             self.op_stacks[id(fn)], self.saved[id(fn)] = stack, saved_tensors(fn)
             self.arguments[id(fn)] = _arguments(fn, args)
+            self.params[id(fn)] = TorchView.read_params(fn)
             self.handles.append(fn.register_hook(partial(self._on_node, fn)))
             if fn.name() in ELEMENTWISE and not out.shape:  # scalars only, as _before_node
                 self.handles.append(fn.register_prehook(partial(self._before_node, fn)))

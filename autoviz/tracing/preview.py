@@ -7,9 +7,9 @@ import numpy as np
 
 PREVIEW_LIMIT = 64  # elements kept whole in a tensor's preview; larger ones are summarised
 HEAD = 6  # first elements a summary keeps, in row-major order
-# A summary's heatmap: at most CELLS cells, at most COLUMNS in a row; each cell is the mean of
-# a block of elements when the tensor has more (a 7 × 10 weight keeps all 70).
-CELLS, COLUMNS = 256, 64
+# A summary's heatmap: at most CELLS cells, at most COLUMNS in a row and ROWS rows; each cell
+# is the mean of a block of elements when the tensor has more (a 7 × 10 weight keeps all 70).
+CELLS, COLUMNS, ROWS = 256, 64, 16
 
 
 def preview(data):
@@ -44,33 +44,29 @@ class Summary:
 
     @classmethod
     def of(cls, arr: np.ndarray) -> "Summary":
-        """The summary of array `arr` (of any size: the views call it on small ones too)."""
-        kind = arr.dtype.kind
+        """The summary of array `arr` (of any size: the views call it on small ones too).
+        Sums run in float64 over the array as it is (no float64 copy of a large one)."""
         flat = arr.reshape(-1)
-        x = flat.astype(np.float64) if kind != "f" or arr.dtype != np.float64 else flat
+        if flat.dtype.kind == "b":
+            flat = flat.view(np.uint8)
         nan = pinf = ninf = 0
-        if kind == "f":
-            low, high = x.min(initial=math.inf), x.max(initial=-math.inf)
-            if not (math.isfinite(low) and math.isfinite(high)) and x.size:
-                nan = int(np.count_nonzero(np.isnan(x)))
-                pinf = int(np.count_nonzero(x == math.inf))
-                ninf = int(np.count_nonzero(x == -math.inf))
-        finite = x if not (nan or pinf or ninf) else x[np.isfinite(x)]
-        stats = _stats(finite)
-        norm = math.sqrt(float(np.dot(x, x))) if x.size and not nan else math.nan
-        if pinf or ninf:
-            norm = math.inf
-        grid, block = _grid(x, arr.shape)
-        head = flat[:HEAD].tolist()
+        finite = flat
+        if flat.dtype.kind == "f" and flat.size and not np.isfinite(flat.min() + flat.max()):
+            bad = ~np.isfinite(flat)
+            nan = int(np.count_nonzero(np.isnan(flat)))
+            pinf = int(np.count_nonzero(flat == math.inf))
+            ninf = int(np.count_nonzero(bad)) - nan - pinf
+            finite = flat[~bad]
+        grid, block = _grid(flat, arr.shape)
         return cls(
             shape=tuple(arr.shape),
             dtype=str(arr.dtype),
-            **stats,
-            norm=norm,
+            **_stats(finite),
+            norm=math.nan if nan else math.inf if pinf or ninf else _norm(flat),
             nan=nan,
             pinf=pinf,
             ninf=ninf,
-            head=head,
+            head=flat[:HEAD].tolist(),
             grid=grid,
             block=block,
         )
@@ -121,13 +117,21 @@ def _same(a, b) -> bool:
 
 
 def _stats(finite: np.ndarray) -> dict:
+    """min, max (an integer tensor's as integers) and mean, over the finite elements."""
     if not finite.size:
         return {"min": None, "max": None, "mean": None}
-    return {
-        "min": float(finite.min()),
-        "max": float(finite.max()),
-        "mean": float(finite.sum() / finite.size),
-    }
+    low, high = finite.min().item(), finite.max().item()
+    if finite.dtype.kind == "f":
+        low, high = float(low), float(high)
+    total = np.add.reduce(finite, dtype=np.float64)
+    return {"min": low, "max": high, "mean": float(total) / finite.size}
+
+
+def _norm(flat: np.ndarray) -> float:
+    """The 2-norm, its squares summed in float64."""
+    if not flat.size:
+        return 0.0
+    return math.sqrt(float(np.einsum("i,i->", flat, flat, dtype=np.float64, casting="unsafe")))
 
 
 def grid_shape(shape) -> tuple[int, int]:
@@ -142,10 +146,13 @@ def grid_shape(shape) -> tuple[int, int]:
 
 def blocks(rows: int, cols: int) -> tuple[int, int]:
     """The block of elements each heatmap cell stands for, so that there are at most CELLS
-    cells and COLUMNS in a row; the dimension with more cells is halved first."""
+    cells, COLUMNS in a row and ROWS in a column; the dimension with more cells is halved
+    first."""
     br = bc = 1
     while -(-cols // bc) > COLUMNS:
         bc *= 2
+    while -(-rows // br) > ROWS:
+        br *= 2
     while -(-rows // br) * -(-cols // bc) > CELLS:
         if -(-cols // bc) > -(-rows // br):
             bc *= 2
@@ -154,21 +161,24 @@ def blocks(rows: int, cols: int) -> tuple[int, int]:
     return br, bc
 
 
-def _grid(x: np.ndarray, shape) -> tuple[list, tuple]:
-    """Block means of the elements laid out as grid_shape(shape); NaN in a block makes its
-    cell NaN, an infinity (of one sign) its cell that infinity."""
+def _grid(flat: np.ndarray, shape) -> tuple[list, tuple]:
+    """Block means of the elements laid out as grid_shape(shape), in the tensor's own dtype
+    (a cell's colour and six digits need no more); NaN in a block makes its cell NaN, an
+    infinity (of one sign) its cell that infinity."""
     rows, cols = grid_shape(shape)
-    if not x.size:
+    if not flat.size:
         return [], (1, 1)
     br, bc = blocks(rows, cols)
-    m = x.reshape(rows, cols)
+    m = flat.reshape(rows, cols)
     if (br, bc) == (1, 1):
         return m.tolist(), (1, 1)
+    r, c = -(-rows // br), -(-cols // bc)
+    if (r * br, c * bc) != (rows, cols):  # partial blocks at the edges: zeros fill them
+        padded = np.zeros((r * br, c * bc), dtype=m.dtype)
+        padded[:rows, :cols] = m
+        m = padded
+    heights = np.minimum(br, rows - br * np.arange(r))
+    widths = np.minimum(bc, cols - bc * np.arange(c))
     with np.errstate(invalid="ignore", over="ignore"):
-        sums = np.add.reduceat(
-            np.add.reduceat(m, np.arange(0, rows, br), axis=0), np.arange(0, cols, bc), axis=1
-        )
-        heights = np.minimum(br, rows - np.arange(0, rows, br))
-        widths = np.minimum(bc, cols - np.arange(0, cols, bc))
-        means = sums / np.outer(heights, widths)
+        means = m.reshape(r, br, c, bc).sum(axis=(1, 3)) / np.outer(heights, widths)
     return means.tolist(), (br, bc)

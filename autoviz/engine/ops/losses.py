@@ -14,7 +14,7 @@ from ..function import NO_CONTEXT
 from ..grad_mode import no_grad
 from ..higher import inp, rule, sum_to
 from ..tensor import make
-from . import pointwise, reductions
+from . import arithmetic, pointwise, reductions
 from . import shape as shape_ops
 from .arguments import as_tensor, check_reduction, dtype_word, legacy_reduction
 from .base import Op, result, unbroadcast
@@ -626,7 +626,7 @@ def _xlogy_self(t):
         values = np.where(data == 0, 0, data * np.log(np.where(data == 0, 1, data)))
     if not t.requires_grad:
         return make(np.asarray(values, data.dtype))
-    return pointwise.where(make(data == 0), make(np.zeros((), data.dtype)), t * t.log())
+    return arithmetic.where(make(data == 0), make(np.zeros((), data.dtype)), t * t.log())
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
@@ -732,7 +732,7 @@ def hinge_embedding_loss(
     zeros = make(np.zeros(input.shape, input._data.dtype))
     clamped = (margin - input).clamp_min(0)
     t = target._data
-    losses = pointwise.where(make(t != 1), clamped, zeros) + pointwise.where(
+    losses = arithmetic.where(make(t != 1), clamped, zeros) + arithmetic.where(
         make(t != -1), input, zeros
     )
     return _apply_reduction(losses, reduction)
@@ -752,7 +752,7 @@ def cosine_embedding_loss(
     cos = prod / (mag1 * mag2).sqrt()
     zeros = make(np.zeros(cos.shape, cos._data.dtype))
     t = target._data
-    losses = pointwise.where(make(t == 1), 1 - cos, zeros) + pointwise.where(
+    losses = arithmetic.where(make(t == 1), 1 - cos, zeros) + arithmetic.where(
         make(t == -1), (cos - margin).clamp_min(0), zeros
     )
     return _apply_reduction(losses, reduction)
@@ -776,7 +776,7 @@ def triplet_margin_loss(
     d_pos = pairwise_distance(anchor, positive, p, eps)
     d_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:
-        d_neg = pointwise.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
+        d_neg = arithmetic.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
     return _apply_reduction((margin + d_pos - d_neg).clamp_min(0), reduction)
 
 
@@ -794,7 +794,7 @@ def triplet_margin_with_distance_loss(
     d_pos = dist(anchor, positive)
     d_neg = dist(anchor, negative)
     if swap:
-        d_neg = pointwise.minimum(d_neg, dist(positive, negative))
+        d_neg = arithmetic.minimum(d_neg, dist(positive, negative))
     return _apply_reduction((margin + d_pos - d_neg).clamp_min(0), reduction)
 
 

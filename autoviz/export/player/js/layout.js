@@ -5,8 +5,8 @@
    explanation kept at the height of their longest, so no step cuts text or resizes the stage ---- */
 
 const STAGE_MIN_EM = 26; // a stage narrower than this shows no node with its values legibly
-const SIDE_EM = [16, 36]; // the side column's narrowest and widest
-const SIDE_SHARES = [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6]; // of the width, tried in turn
+const SIDE_EM = [16, 48]; // the side column's narrowest and widest
+const SIDE_SHARES = [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65]; // of the width, tried in turn
 const MEASURED = 48; // texts laid out to measure: the longest by an estimate (the rest are shorter)
 const CODE_ROWS = 6; // the code panel's height under the stage, in rows
 
