@@ -653,3 +653,23 @@ def _(torch):
     x = torch.tensor(arr((2, 4), 2), requires_grad=True)
     names = [n for n, _ in m.named_parameters()] + [n for n, _ in m.named_buffers()]
     return (m(x), m.weight_mask, conv.weight_mask, repr(names)), [x, m.weight_orig]
+
+
+@case("spatial_transformer")
+def _(torch):
+    F = torch.nn.functional
+    theta = torch.tensor(
+        np.array([[[1.1, 0.3, 0.1], [-0.2, 0.9, 0.05]]] * 2, np.float32) + arr((2, 2, 3), 1) * 0.3,
+        requires_grad=True,
+    )
+    x = torch.tensor(arr((2, 3, 5, 6), 2), requires_grad=True)
+    outs = []
+    for align in (False, True):
+        grid = F.affine_grid(theta, (2, 3, 4, 7), align_corners=align)
+        outs.append(grid)
+        for mode in ("bilinear", "nearest", "bicubic"):
+            for padding in ("zeros", "border", "reflection"):
+                outs.append(
+                    F.grid_sample(x, grid, mode=mode, padding_mode=padding, align_corners=align)
+                )
+    return tuple(outs), [theta, x]

@@ -136,8 +136,10 @@ from ..engine.ops.pooling import (  # noqa: F401
     max_unpool3d,
 )
 from ..engine.ops.vision import (  # noqa: F401
+    affine_grid,
     channel_shuffle,
     fold,
+    grid_sample,
     interpolate,
     native_channel_shuffle,
     pixel_shuffle,
