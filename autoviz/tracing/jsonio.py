@@ -100,6 +100,8 @@ def loads(text) -> Timeline:
         schema.fail("format", f"expected {FORMAT!r}, got {got}: not an autoviz timeline")
     if doc.get("version") != VERSION or isinstance(doc.get("version"), bool):
         schema.fail("version", f"expected {VERSION}, got {schema.short(doc.get('version'))}")
+    if not text.isascii() or "\\ud" in text or "\\uD" in text:  # maybe a lone surrogate
+        schema.unicode_text(doc)
     with collector_paused():  # the records stay: collecting would walk them again and again
         return _timeline(schema.document(doc))
 
