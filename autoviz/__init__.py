@@ -10,14 +10,14 @@ Layers, imported one way only:
 a torch tensor) and is the only module that imports torch; `render` turns those into DOT, SVG
 and files and never touches engine or torch objects. `nn`, `optim` and `distributions` are
 PyTorch's namesakes built on the engine alone.
-`import autoviz` loads only the engine (and `errors`, the exceptions a user can meet, listed in
-the README's "Errors" section); the rest loads on first use, so `import autoviz as torch` stays
-quick. `files` (atomic writes) is imported by every layer that writes the user's files.
+`import autoviz` loads only the engine (and `errors`, the exceptions a user can meet, listed on
+the docs' Errors page, docs/errors.md); the rest loads on first use, so `import autoviz as torch`
+stays quick. `files` (atomic writes) is imported by every layer that writes the user's files.
 """
 
 from __future__ import annotations  # `float`, `bool` below are PyTorch dtypes
 
-from . import autograd as _autograd
+from . import autograd  # torch.autograd
 from . import engine as _engine
 from .engine import *  # PyTorch's top-level names: tensor, zeros, exp, ...)
 from .errors import (
@@ -31,12 +31,10 @@ from .errors import (
     TorchNotInstalled,
 )
 
-autograd = _autograd  # torch.autograd; the star import brought the engine's module of that name
-from .engine.selecting import topk  # noqa: E402  (likewise: engine.topk is rng's module)
-
 __version__ = "0.1.0"
 
 __all__ = [
+    *_engine.__all__,
     "AutovizError",
     "Comparison",
     "Diagram",
@@ -62,7 +60,7 @@ __all__ = [
     "trace",
     "trace_torch",
     "utils",
-] + [n for n in dir(_engine) if not n.startswith("_")]
+]
 
 # Submodules loaded on first use (`torch.nn`, `torch.utils.data`, ...), by the name PyTorch
 # gives them, and functions that live in one: {name: (module, attribute or None)}.
@@ -74,12 +72,13 @@ _LAZY = {
     "backends": ("backends", None),
     "accelerator": ("accelerator", None),
     "distributions": ("distributions", None),
+    "linalg": ("linalg", None),
     "serialization": ("serialization", None),
     "save": ("serialization", "save"),
     "load": ("serialization", "load"),
     "as_torch": ("compat", "as_torch"),
-    "set_printoptions": ("engine.printing", "set_printoptions"),
-    "get_printoptions": ("engine.printing", "get_printoptions"),
+    "set_printoptions": ("engine.fidelity.printing", "set_printoptions"),
+    "get_printoptions": ("engine.fidelity.printing", "get_printoptions"),
 }
 
 

@@ -4,6 +4,7 @@ import argparse
 import contextlib
 import gc
 import os
+import re
 import runpy
 import shlex
 import sys
@@ -22,7 +23,7 @@ def main(argv: list[str] | None = None, exiting: bool = False) -> int:
     if "--" in argv:  # the script's own command line: autoviz html s.py -o a.html -- -n 3
         cut = argv.index("--")
         argv, script_args = argv[:cut], argv[cut + 1 :]
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_bare_quiz(argv))
     args.script_args, args.exiting = script_args, exiting
     if args.command is None:
         parser.print_help()
@@ -39,6 +40,19 @@ def main(argv: list[str] | None = None, exiting: bool = False) -> int:
         # which extra to install. The user's own script reports its errors in runscript.
         _say(f"autoviz: error: {error}", sys.stderr)
         return getattr(error, "exit_code", 1)  # a script's sys.exit(3) ends autoviz with 3
+
+
+# What `--quiz`'s optional PLAN looks like: anything else after it (the script) is not one.
+_PLAN = re.compile(r"(all|[0-9]+|(count|kinds|every)=[^ ]*)(,[^ ]*)?")
+
+
+def _bare_quiz(argv: list) -> list:
+    """`--quiz lesson.py`: a bare --quiz followed by the script, not a plan called lesson.py."""
+    out = list(argv)
+    for i, arg in enumerate(out[:-1]):
+        if arg == "--quiz" and not _PLAN.fullmatch(out[i + 1]):
+            out[i] = "--quiz="
+    return out
 
 
 def _say(text: str, stream=None, end: str = "\n") -> None:
@@ -80,25 +94,64 @@ def _parser() -> argparse.ArgumentParser:
     )
     demo.set_defaults(run=_demo)
     html = _script_command(commands, "html", _html, "write the step-by-step HTML player")
-    html.add_argument("-o", "--output", required=True, type=Path, metavar="FILE.html")
+    html.add_argument(
+        "-o", "--output", required=True, type=Path, metavar="FILE.html", help="the page to write"
+    )
     _player_options(html)
     present = _script_command(
         commands, "present", _present, "write the player to a temporary file and open a browser"
     )
     _player_options(present)
     frames = _script_command(commands, "frames", _frames, "write one image per step (slides)")
-    frames.add_argument("-o", "--output", required=True, type=Path, metavar="DIR")
-    frames.add_argument("--format", choices=("svg", "png"), default="svg")
+    frames.add_argument(
+        "-o", "--output", required=True, type=Path, metavar="DIR", help="the folder to write into"
+    )
+    frames.add_argument(
+        "--format", choices=("svg", "png"), default="svg", help="the images' format (default: svg)"
+    )
     _ghost_option(frames)
     render = _script_command(commands, "render", _render, "write the final diagram")
-    render.add_argument("-o", "--output", required=True, type=Path, metavar="FILE.svg")
+    render.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        type=Path,
+        metavar="FILE.svg",
+        help="the file to write; its suffix picks the format: .svg .png .pdf .dot .json",
+    )
     animate = _script_command(
         commands, "animate", _animate, "write both passes as one animated .svg or .gif"
     )
-    animate.add_argument("-o", "--output", required=True, type=Path, metavar="FILE.svg")
     animate.add_argument(
-        "--seconds-per-step", type=float, default=1.0, metavar="S", help="default: 1.0"
+        "-o",
+        "--output",
+        required=True,
+        type=Path,
+        metavar="FILE.svg",
+        help="the file to write: .svg (CSS keyframes, no script) or .gif (needs Pillow)",
     )
+    animate.add_argument(
+        "--seconds-per-step",
+        type=float,
+        default=1.0,
+        metavar="S",
+        help="how long each step shows, 0.02 to 600 seconds (default: 1.0)",
+    )
+    handout = _script_command(
+        commands,
+        "handout",
+        _handout,
+        "write a printable worksheet: its questions beside still pictures of their steps, the "
+        "answers on a page of their own, and a PDF where a PDF engine is installed",
+    )
+    handout.add_argument("-o", "--output", required=True, type=Path, metavar="FILE.html")
+    handout.add_argument(
+        "--pdf",
+        action=argparse.BooleanOptionalAction,
+        help="also write FILE.pdf beside FILE.html (default: where Chromium, WeasyPrint or "
+        "wkhtmltopdf is installed; -o FILE.pdf writes the PDF alone)",
+    )
+    _quiz_options(handout, "the worksheet asks the learner", default="8 questions")
     lessons = commands.add_parser("lessons", help="copy the lesson notebooks into a folder")
     lessons.add_argument(
         "dir",
@@ -122,7 +175,9 @@ def _script_command(commands, name: str, run, help_text: str) -> argparse.Argume
         help=f"run SCRIPT.py traced and {help_text}",
         epilog="Arguments after -- are passed to the script as sys.argv[1:].",
     )
-    command.add_argument("script", type=Path, metavar="SCRIPT.py")
+    command.add_argument(
+        "script", type=Path, metavar="SCRIPT.py", help="the program to run, as python runs it"
+    )
     command.add_argument(
         "--theme",
         choices=list(THEMES),
@@ -155,9 +210,9 @@ def _script_command(commands, name: str, run, help_text: str) -> argparse.Argume
             "--full-iterations",
             type=_iterations,
             metavar="N",
-            help="step through the first N iterations of a loop in full and show the others "
-            "condensed, their loss and parameters per iteration; 'all' for every one "
-            "(default: 3)",
+            help="step through the first N iterations of a loop and its last in full and show "
+            "the others condensed, their loss and parameters per iteration; 'all' for every one "
+            "(default: as many as a page holds: a short run in full)",
         )
     command.set_defaults(run=run)
     return command
@@ -165,8 +220,8 @@ def _script_command(commands, name: str, run, help_text: str) -> argparse.Argume
 
 def _iterations(text: str):
     """--full-iterations: a count, or 'all' (every iteration in full)."""
-    if text == "all":
-        return "all"
+    if text in ("all", "auto"):
+        return text
     try:
         count = int(text)
     except ValueError:
@@ -177,45 +232,185 @@ def _iterations(text: str):
 
 
 def _drawing_options(command, player: bool) -> None:
-    """The drawing options every picture-writing command shares (those of `tl.draw`)."""
-    from .render.dot import RANKDIRS, VALUES
+    """The drawing options every picture-writing command shares: those of `autoviz.draw`.
 
-    command.add_argument(
-        "--rankdir",
-        choices=RANKDIRS,
-        help="which way the graph flows: LR left to right, TB top to bottom, BT, RL "
-        + (
-            "(default: the way that fits the screen; R switches in the player)"
-            if player
-            else "(default: LR)"
-        ),
+    Values are not checked here but by make_options and check_timeout, the checks the Python
+    API makes, so a bad value gets the same message from both (numbers are converted when they
+    can be; what cannot reaches those checks as text and is refused there).
+    """
+    from .render.dot import COLLAPSE_ABOVE, MAX_NODES, OP_LABELS, RANKDIRS, VALUES
+
+    add = command.add_argument
+    way = (
+        "(default: the way that fits the screen; R switches in the player)"
+        if player
+        else "(default: LR)"
     )
-    command.add_argument(
+    add(
+        "--rankdir",
+        metavar=_choices(RANKDIRS),
+        help=f"which way the graph flows: LR left to right, TB top to bottom, BT, RL {way}",
+    )
+    add(
         "--precision",
-        type=int,
+        type=_number(int),
         metavar="DIGITS",
         help="significant digits of the values and gradients shown, 1 to 17 (default: 4)",
     )
-    command.add_argument(
+    add(
         "--legend",
         action=argparse.BooleanOptionalAction,
         help="draw the legend of the kinds of node the picture uses (default: --legend)",
     )
-    command.add_argument(
+    add(
         "--values",
-        choices=VALUES,
+        metavar=_choices(VALUES),
         help="node values and gradients as text, as heatmaps (1-D and 2-D tensors: a "
         "diverging colour scale centred on zero), or none (default: text)",
     )
+    add(
+        "--show-grads",
+        action=argparse.BooleanOptionalAction,
+        help="show each tensor's gradient under its value (default: --show-grads)",
+    )
+    add(
+        "--op-label",
+        metavar=_choices(OP_LABELS),
+        help="what an operation shows: its symbol and PyTorch's name (MulBackward0), one of "
+        "them (default: both, or the name alone when inner tensors are hidden)",
+    )
+    add(
+        "--show-saved",
+        action=argparse.BooleanOptionalAction,
+        help="draw the tensors each op saved for backward (_saved_self, ...) as orange boxes "
+        "(default: --no-show-saved)",
+    )
+    add(
+        "--depth",
+        type=_number(int),
+        metavar="N",
+        help="how many levels of nn.Modules to draw opened; 0 draws each outermost module as "
+        "one box (default: every level, unless the graph is big)",
+    )
+    add(
+        "--expand",
+        action="append",
+        metavar="MODULE",
+        help="draw this module opened whatever the depth, by its path (net.1); repeat for more",
+    )
+    add(
+        "--collapse-above",
+        type=_number(int),
+        metavar="NODES",
+        help="a graph of more nodes than this draws its modules as boxes, as many levels "
+        f"opened as fit (default: {COLLAPSE_ABOVE})",
+    )
+    add(
+        "--hide-inner-tensors",
+        action=argparse.BooleanOptionalAction,
+        help="leave intermediate tensors out, edges running op to op as in torchviz "
+        "(default: only when the graph would still have more than --collapse-above nodes)",
+    )
+    add(
+        "--max-nodes",
+        type=_number(int),
+        metavar="NODES",
+        help="refuse to draw a graph of more nodes than this, before the layout engine "
+        f"starts; in a timeline it becomes one summary step (default: {MAX_NODES:,})",
+    )
+    add(
+        "--timeout",
+        type=_number(float),
+        metavar="SECONDS",
+        help="time limit of each layout engine run (default: $AUTOVIZ_LAYOUT_TIMEOUT or 30)",
+    )
+
+
+def _choices(allowed) -> str:
+    return "{" + ",".join(allowed) + "}"
+
+
+def _number(kind):
+    """An argparse type: the text as a number of `kind` when it is one, else the text itself,
+    for make_options to refuse with the Python API's message."""
+
+    def convert(text: str):
+        try:
+            return kind(text)
+        except ValueError:
+            return text
+
+    convert.__name__ = kind.__name__
+    return convert
 
 
 def _player_options(command) -> None:
+    _quiz_options(command, "the page asks the learner")
+    _ghost_option(command)
+
+
+def _quiz_options(command, who: str, default: str = "every question") -> None:
+    from .tracing.quiz import KINDS
+
     command.add_argument(
         "--quiz",
-        action="store_true",
-        help="ask for each gradient before the step that reveals it",
+        nargs="?",
+        const="",
+        metavar="PLAN",
+        help=f"{who} to predict before a step reveals it: shapes, gradient elements, signs, "
+        "masked zeros, broadcast sums, which tensors get a .grad, accumulation, updates. "
+        "PLAN: how many questions and of what kinds, e.g. 8 or kinds=shape,element,which-grad "
+        f"or 8,kinds=shape,sign (kinds: {', '.join(KINDS)}; default: {default})",
     )
-    _ghost_option(command)
+    command.add_argument(
+        "--quiz-every",
+        type=_steps,
+        metavar="N",
+        help="at most one question every N steps (implies --quiz)",
+    )
+
+
+def _steps(text: str) -> int:
+    """--quiz-every: a number of steps >= 1."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of steps >= 1, got {text!r}")
+    return int(text)
+
+
+def _quiz_plan(args, default=None):
+    """The QuizPlan --quiz and --quiz-every ask for (None: no quiz), checked before the script
+    runs."""
+    from .tracing.quiz import parse_plan
+
+    if args.quiz is None and args.quiz_every is None:
+        return default
+    return parse_plan(args.quiz or "", every=args.quiz_every)
+
+
+def _quiz_report(bundle, plan) -> str:
+    """How many questions the page asks, of which kinds; or, plainly, that it asks none."""
+    from collections import Counter
+
+    from .tracing.quiz import KINDS
+
+    asked = Counter(s["quiz"]["kind"] for s in bundle.data["steps"] if s["quiz"])
+    total = sum(asked.values())
+    if total:
+        kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(asked.items(), key=_by_kind))
+        return f"the page asks {total} question{'s' if total != 1 else ''} ({kinds})"
+    if not any(s["phase"] == "backward" for s in bundle.data["steps"]):
+        why = "the script never runs backward(), and the questions are about what it does"
+    elif plan.kinds != KINDS:
+        why = f"none of its steps asks a question of the kinds given ({', '.join(plan.kinds)})"
+    else:
+        why = "none of the steps shown reveals a gradient, a shape or an update to predict"
+    return f"--quiz: the page asks no questions: {why}"
+
+
+def _by_kind(item) -> int:
+    from .tracing.quiz import KINDS
+
+    return KINDS.index(item[0])
 
 
 def _ghost_option(command) -> None:
@@ -227,15 +422,23 @@ def _ghost_option(command) -> None:
 
 
 def _drawing(args) -> dict:
-    """The drawing options given on the command line, checked before the script runs."""
-    from .render import make_options
+    """The drawing options given on the command line, checked before the script runs by the
+    checks `autoviz.draw` makes."""
+    from dataclasses import fields
 
-    names = ("rankdir", "precision", "legend", "values", "full_iterations")
+    from .render import make_options
+    from .render.dot import Options
+    from .render.layout import check_timeout
+
+    names = [field.name for field in fields(Options)]
     given = {name: getattr(args, name, None) for name in names}
     given = {name: value for name, value in given.items() if value is not None}
     if given.get("full_iterations") == "all":
         given["full_iterations"] = None
-    make_options(**given)  # a bad --precision is refused now, not after the script ran
+    given["advice"] = "cli"  # a page made here tells its reader this command's flags
+    make_options(**given)  # a bad --depth is refused now, not after the script ran
+    if args.timeout is not None:
+        given["timeout"] = check_timeout(args.timeout)
     return given
 
 
@@ -256,22 +459,51 @@ def _html(args) -> int:
     from .export.html import SUFFIXES
 
     _writable_file(args.output, SUFFIXES)
-    drawing = _drawing(args)
+    plan, drawing = _quiz_plan(args), _drawing(args)
     run = _traced(args)
-    run.timeline.save_html(
-        args.output, quiz=args.quiz, theme=args.theme, ghost=args.ghost, **drawing
+    return _done(args, run, _write_player(args, run, plan, drawing, args.output))
+
+
+def _write_player(args, run, plan, drawing, path: Path) -> str:
+    """Write the player page; what to say: where, and the questions it asks."""
+    from .export.html import bundle_page
+    from .export.playerdata import build
+
+    bundle = build(run.timeline, quiz=plan or False, theme=args.theme, ghost=args.ghost, **drawing)
+    files.write_text(path, bundle_page(bundle))
+    return f"wrote {path}" + (f"\n{_quiz_report(bundle, plan)}" if plan else "")
+
+
+def _handout(args) -> int:
+    from .export import handout
+
+    _writable_file(args.output, handout.SUFFIXES)
+    engine = handout.engine_for(args.output, args.pdf)  # before the script runs, not after
+    plan, drawing = _quiz_plan(args, default=handout.DEFAULT_QUIZ), _drawing(args)
+    run = _traced(args)
+    title = f"Worksheet: {args.script.name}"
+    page, asked = handout.worksheet(
+        run.timeline, quiz=plan, theme=args.theme, title=title, **drawing
     )
-    return _done(args, run, f"wrote {args.output}")
+    said = [f"wrote {p}" for p in handout.write_handout(page, args.output, engine)]
+    if engine is None and args.pdf is None:
+        said.append(f"no PDF engine was found, so no PDF was written: {handout.PDF_HELP}")
+    n = len(asked)
+    said.append(
+        f"the worksheet asks {n} question{'s' if n != 1 else ''}"
+        if n
+        else "--quiz: the worksheet asks no questions: its program gives none to ask"
+    )
+    return _done(args, run, "\n".join(said))
 
 
 def _present(args) -> int:
     import tempfile
 
-    drawing = _drawing(args)
+    plan, drawing = _quiz_plan(args), _drawing(args)
     run = _traced(args)
     path = Path(tempfile.mkdtemp(prefix="autoviz-")) / f"{args.script.stem}.html"
-    run.timeline.save_html(path, quiz=args.quiz, theme=args.theme, ghost=args.ghost, **drawing)
-    _say(f"wrote {path}")
+    _say(_write_player(args, run, plan, drawing, path))
     if not _open_in_browser(path):
         _say(f"no browser could be opened here: open {path.as_uri()} in a web browser")
     return _done(args, run)
@@ -434,8 +666,10 @@ def _lessons(args) -> int:
             "or name another folder"
         )
     args.dir.mkdir(parents=True, exist_ok=True)
+    from .progress import progress
+
     with files.batch() as copies:  # all or none: a full disk leaves the folder as it was
-        for notebook in notebooks:
+        for notebook in progress(notebooks, "lessons", unit="notebook"):
             copies.add(args.dir / notebook.name, notebook.read_bytes())
     print(f"copied {len(notebooks)} lesson notebooks into {args.dir}")
     print(f"open them with: jupyter lab {shlex.quote(str(args.dir))}")

@@ -41,6 +41,7 @@ _CLASS_MODULES = {
     "autoviz.engine.dtypes:dtype": "torch",
     "autoviz.engine.device:device": "torch",
     "autoviz.nn.parameter:Parameter": "torch.nn.parameter",
+    "autoviz.engine.fidelity.random:Generator": "torch._C",
 }
 
 
@@ -56,13 +57,34 @@ def _exists(target: str) -> bool:
 
 
 class _TorchFinder:
-    """Last stop for `import torch.x` under the alias: autoviz has no such module."""
+    """Last stop for `import torch.x` under the alias: autoviz's module of the same path
+    (torch.nn.modules.loss is autoviz.nn.modules.loss), else the error that autoviz has none."""
 
     @staticmethod
     def find_spec(fullname, path=None, target=None):
         if fullname == "torch" or fullname.startswith("torch."):
+            own = "autoviz" + fullname[len("torch") :]
+            try:
+                found = importlib.util.find_spec(own) is not None
+            except ModuleNotFoundError:
+                found = False
+            if found:
+                return importlib.util.spec_from_loader(fullname, _Same(own))
             raise submodule_missing(fullname)
         return None
+
+
+class _Same:
+    """The loader of an aliased submodule: the autoviz module itself, not a copy."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def create_module(self, spec):
+        return importlib.import_module(self.name)
+
+    def exec_module(self, module) -> None:
+        pass
 
 
 class as_torch:

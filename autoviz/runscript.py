@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import AutovizError
+from .tracing.source import whole_file
 
 _PACKAGE = str(Path(__file__).resolve().parent)
 
@@ -63,6 +64,7 @@ def run_script(path, args=(), engine: str = "autoviz", exiting: bool = False) ->
     try:
         # The tracer sees what the script raised (its timeline ends with an error step).
         with _engine_context(engine), tracer as tl:
+            tl._block = whole_file(str(script))  # the traced block is the script, every line
             exec(compile(script.read_bytes(), str(script), "exec"), namespace)
     except SystemExit as exit_:
         error = None if exit_code(exit_) == 0 else exit_  # sys.exit(256) ends well, as python's

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from .errors import NotInAutoviz
 
-_HINT = "autoviz has the parts of PyTorch that lessons use (its README lists them)"
+_HINT = "autoviz has the parts of PyTorch that lessons use (docs/pytorch.md lists them)"
 
 
 @functools.cache

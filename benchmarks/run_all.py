@@ -1,13 +1,13 @@
 """Run every benchmark and print one table: each measure, its target, the value, met or not.
 
     python benchmarks/run_all.py --quick            # every benchmark's --quick run
-    python benchmarks/run_all.py --quick --readme   # and put their tables in README.md
+    python benchmarks/run_all.py --quick --readme   # and put their tables in docs/performance.md
 
 Each benchmark runs as a script of its own (BLAS and torch pinned to one thread, contenders
 alternated, a ratio the median of paired ratios with its middle half) and appends its measures
 to a file this script reads; its own tables are kept in benchmarks/latest.md. With --readme,
-each README block between `<!-- bench:NAME -->` and `<!-- /bench:NAME -->` is replaced by the
-tables NAME.py printed in this run.
+each block of the docs' performance page (docs/performance.md) between `<!-- bench:NAME -->`
+and `<!-- /bench:NAME -->` is replaced by the tables NAME.py printed in this run.
 """
 
 import argparse
@@ -21,8 +21,10 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+PAGE = HERE.parent / "docs" / "performance.md"  # where --readme puts the tables
 BENCHMARKS = ("engine", "trace", "bridge", "render", "loops", "player", "animation", "stepper")
-BENCHMARKS += ("random_numbers", "import_time", "refusal", "timeline_json")
+BENCHMARKS += ("random_numbers", "import_time", "refusal", "timeline_json", "vs_torchlens")
+BENCHMARKS += ("big_graphs",)
 
 
 def run(name: str, quick: bool, targets: Path) -> tuple[str, float, int]:
@@ -59,7 +61,7 @@ def table(rows: list) -> str:
 
 
 def update_readme(outputs: dict, readme: Path) -> list:
-    """Replace each bench:NAME block of the README by what NAME.py printed (its markdown
+    """Replace each bench:NAME block of the performance page by what NAME.py printed (its markdown
     tables and lines; `summary` is the table of targets); the names replaced."""
     text, done = readme.read_text(encoding="utf-8"), []
     for name, out in outputs.items():
@@ -77,7 +79,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="each benchmark's --quick run")
     parser.add_argument("--only", nargs="+", choices=BENCHMARKS, help="run these only")
-    parser.add_argument("--readme", action="store_true", help="put the tables in README.md")
+    parser.add_argument(
+        "--readme", action="store_true", help="put the tables in docs/performance.md"
+    )
     args = parser.parse_args()
     names = args.only or BENCHMARKS
     outputs, rows, started = {}, [], time.perf_counter()
@@ -104,8 +108,9 @@ def main() -> None:
     if args.readme:
         tally = f"{met} of {len(rows)} targets met; the whole run took {total / 60:.1f} minutes."
         outputs = {"summary": f"{summary}\n\n{tally}", **outputs}
-        done = update_readme(outputs, HERE.parent / "README.md")
-        print(f"README.md: tables of {', '.join(done) or 'no benchmark'} replaced")
+        done = update_readme(outputs, PAGE)
+        names = ", ".join(done) or "no benchmark"
+        print(f"{PAGE.relative_to(HERE.parent)}: tables of {names} replaced")
 
 
 if __name__ == "__main__":

@@ -130,7 +130,10 @@ def test_zoom_pan_fit_follow_and_the_minimap(browser, pages):
         followed = view_of(page)
         minimap = page.locator(".av-minimap")
         assert minimap.is_visible()  # the MLP does not fit legibly: zoomed in
-        page.keyboard.press("0")  # everything
+        page.keyboard.press("0")  # the folded overview, whole and legible
+        assert page.locator(".av-overview-note").is_visible() and minimap.is_hidden()
+        page.keyboard.press("0")  # again: everything unfolded
+        assert page.locator(".av-overview-note").is_hidden()
         whole = view_of(page)
         assert whole["s"] < followed["s"] and minimap.is_hidden()
         page.keyboard.press("+")

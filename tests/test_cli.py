@@ -1,5 +1,6 @@
-"""The `autoviz` command: demo, version, help, errors and the README's diagram."""
+"""The `autoviz` command: demo, version, help, drawing options, errors and the README's diagram."""
 
+import dataclasses
 import os
 import re
 import subprocess
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import autoviz
 from autoviz import cli
 from autoviz.cli import main
 
@@ -527,15 +529,19 @@ def test_html_writes_the_player(tmp_path, pure_engine):
     out = tmp_path / "lesson.html"
     result = run_cli("html", str(script), "-o", str(out), "--quiz", "--theme", "projector")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[-1] == f"wrote {out}"
+    assert result.stdout.splitlines()[-2:] == [
+        f"wrote {out}",
+        "the page asks 6 questions (5 scalar, 1 which-grad)",
+    ]
     data = player_data(out)
     assert len(data["steps"]) == 12 and len(data["layouts"]) == 1
     questions = [s["quiz"]["prompt"] for s in data["steps"] if s["quiz"]]
     assert "What is x.grad after this step?" in questions
-    assert [c["text"] for c in data["code"]][:2] == [
-        "x = torch.tensor(2.0, requires_grad=True)",
-        "w = torch.tensor(3.0, requires_grad=True)",
-    ]
+    # The code panel is the script as written: every line, those that recorded nothing idle.
+    rows = [(c["text"], c["role"]) for c in data["code"]]
+    assert rows[0] == ("import autoviz as torch", "idle")
+    assert ("x = torch.tensor(2.0, requires_grad=True)", "code") in rows
+    assert [c["line"] for c in data["code"]] == list(range(1, len(rows) + 1))
     assert data["theme"] == "projector"
     assert run_cli("html", str(script), "-o", str(tmp_path / "x.txt")).stderr == (
         f"autoviz: error: cannot write '{tmp_path / 'x.txt'}': unknown suffix '.txt' "
@@ -636,7 +642,80 @@ def test_bad_drawing_options_are_refused_before_the_script_runs(tmp_path, pure_e
     assert result.returncode == 1 and not marker.exists()
     assert result.stderr == ("autoviz: error: precision must be an integer from 1 to 17, got 0\n")
     result = run_cli("render", str(script), "-o", str(tmp_path / "r.svg"), "--rankdir", "XY")
-    assert result.returncode == 2 and "invalid choice: 'XY'" in result.stderr
+    assert result.returncode == 1 and not marker.exists()
+    assert result.stderr == (
+        "autoviz: error: unknown rankdir 'XY' (must be one of ['LR', 'TB', 'BT', 'RL'])\n"
+    )
+
+
+PICTURE_COMMANDS = ["html", "present", "frames", "render", "animate"]
+
+
+@pytest.mark.parametrize("command", PICTURE_COMMANDS)
+def test_every_drawing_option_of_draw_is_a_flag_with_help(command):
+    """Each field of the renderer's Options (and draw's timeout) is a flag of every
+    picture-writing command, with help text; but `advice`, whom a page's notes speak to,
+    which the CLI sets itself (its pages speak of its flags)."""
+    from autoviz.render.dot import Options
+
+    text = " ".join(run_cli(command, "--help").stdout.split())
+    names = [
+        f.name for f in dataclasses.fields(Options) if f.name not in ("full_iterations", "advice")
+    ]
+    assert "--advice" not in text
+    for name in [*names, "timeout"]:
+        flag = "--" + name.replace("_", "-")
+        assert re.search(rf"{flag}\b[^\[]*? [a-z(]", text), f"{command} {flag} has no help"
+    takes_iterations = command != "render"  # one graph: the final one
+    assert ("--full-iterations" in text) is takes_iterations
+
+
+# (flags, the error the Python API gives for the same value: draw(z, **options))
+BAD_DRAWING = [
+    (["--depth", "-1"], {"depth": -1}),
+    (["--depth", "two"], {"depth": "two"}),
+    (["--collapse-above", "0"], {"collapse_above": 0}),
+    (["--max-nodes", "many"], {"max_nodes": "many"}),
+    (["--op-label", "both!"], {"op_label": "both!"}),
+    (["--values", "colour"], {"values": "colour"}),
+    (["--precision", "18"], {"precision": 18}),
+    (["--timeout", "-3"], {"timeout": -3.0}),
+    (["--timeout", "soon"], {"timeout": "soon"}),
+]
+
+
+@pytest.mark.parametrize(("flags", "options"), BAD_DRAWING, ids=lambda v: str(v))
+def test_a_bad_drawing_value_gets_the_python_apis_error(tmp_path, flags, options):
+    marker = tmp_path / "ran"
+    script = write_script(tmp_path, f"open({str(marker)!r}, 'w').close()\n" + LESSON)
+    with pytest.raises(ValueError) as raised:
+        autoviz.draw(autoviz.tensor(1.0, requires_grad=True) * 2, **options)
+    for command, out in (("render", "r.svg"), ("html", "p.html"), ("frames", "f")):
+        result = run_cli(command, str(script), "-o", str(tmp_path / out), *flags)
+        assert result.returncode == 1 and not marker.exists(), command
+        assert result.stderr == f"autoviz: error: {raised.value}\n", command
+
+
+def test_model_drawing_options_reach_the_picture(tmp_path, pure_engine):
+    script = write_script(
+        tmp_path,
+        "import autoviz as torch\n"
+        "torch.manual_seed(0)\n"
+        "net = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.Tanh(), torch.nn.Linear(3, 1))\n"
+        "loss = net(torch.randn(4, 2)).sum()\n"
+        "loss.backward()\n",
+    )
+    boxes = tl_dot(tmp_path, script, "render", "--depth", "0")
+    assert "Sequential" in boxes and "AddmmBackward0" not in boxes  # net drawn as one box
+    opened = tl_dot(
+        tmp_path, script, "render", "--depth", "0", "--expand", "net", "--expand", "net.0"
+    )
+    assert opened.count("AddmmBackward0") == 1 and "Linear" in opened  # net.2 still a box
+    saved = tl_dot(tmp_path, script, "render", "--show-saved", "--hide-inner-tensors")
+    assert "_saved_mat1" in saved and "net.0.out" not in saved
+    names = tl_dot(tmp_path, script, "render", "--op-label", "symbol", "--no-show-grads")
+    assert "AddmmBackward0" not in names and "grad:" not in names
+    assert "Backward0" in tl_dot(tmp_path, script, "render", "--op-label", "name")
 
 
 def test_frames_render_and_animate_take_the_drawing_options(tmp_path, pure_engine):
@@ -664,7 +743,8 @@ HELP = {
     "--rankdir": "which way the graph flows",
     "--precision": "significant digits",
     "--legend, --no-legend": "draw the legend",
-    "--quiz": "ask for each gradient",
+    "--quiz": "to predict before a step reveals it",
+    "--quiz-every": "at most one question every N steps",
     "--ghost": "show the nodes not made yet faintly",
 }
 
@@ -672,7 +752,8 @@ HELP = {
 @pytest.mark.parametrize("command", ["html", "present", "frames", "render", "animate"])
 def test_every_option_has_help_text(command):
     text = " ".join(run_cli(command, "--help").stdout.split())  # unwrapped
-    takes = {"--quiz": ("html", "present"), "--ghost": ("html", "present", "frames")}
+    quiz = ("html", "present")
+    takes = {"--quiz": quiz, "--quiz-every": quiz, "--ghost": ("html", "present", "frames")}
     for option, words in HELP.items():
         if command not in takes.get(option, (command,)):
             assert option not in text

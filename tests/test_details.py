@@ -65,7 +65,9 @@ def test_lightness_alone_orders_magnitudes_on_either_side(a, b):
 def test_fills_and_range_of_a_matrix():
     value = [[-2.0, 0.0], [1.0, float("nan")]]
     assert heat.grid((2, 2)) == (2, 2) and heat.grid((3,)) == (1, 3)
-    assert heat.grid(()) is None and heat.grid((2, 2, 2)) is None and heat.grid((9, 8)) is None
+    # A 3-D tensor's leading dimensions are rows; past 256 cells, blocks of elements are.
+    assert heat.grid(()) is None and heat.grid((2, 2, 2)) == (4, 2) and heat.grid((9, 8)) == (9, 8)
+    assert heat.grid((512, 512)) == (16, 16) and heat.grid((4, 1000)) == (4, 63)
     assert heat.fills(value, (2, 2)) == [
         heat.NEGATIVE[-1],
         "#f5f5f5",
@@ -347,12 +349,12 @@ def test_a_long_run_sends_only_what_its_shown_iterations_hold(pure_engine):
 
 def test_the_stepper_expands_a_condensed_iteration_on_demand(pure_engine):
     tl = fitting_loop(10)
-    stepper = autoviz.Stepper(tl)
+    stepper = autoviz.Stepper(tl, full_iterations=3)  # the first three, and the last
     its = stepper._data["iterations"]
-    assert its["full"] == [0, 1, 2] and its["condensed"][0]["first"] == 3
+    assert its["full"] == [0, 1, 2, 9] and its["condensed"][0]["first"] == 3
     stepper._message(stepper, {"kind": "expand", "iteration": 6}, [])  # as the player asks
     its = stepper._data["iterations"]
-    assert its["full"] == [0, 1, 2, 6]
+    assert its["full"] == [0, 1, 2, 6, 9]
     assert stepper.step == tl.iterations[6].steps[0]
     assert stepper.step in [s["index"] for s in stepper._data["steps"]]  # a step of its own
     with pytest.raises(IndexError):

@@ -39,7 +39,7 @@ def extras() -> set:
 def texts() -> list[tuple[str, str]]:
     """(where, text) for every document and every string in the project's code."""
     found = []
-    for path in [ROOT / "README.md", *ROOT.glob("notebooks/*.md")]:
+    for path in [ROOT / "README.md", *ROOT.glob("notebooks/*.md"), *ROOT.glob("docs/*.md")]:
         found.append((path.name, path.read_text("utf-8").replace("\n", " ")))  # wrapped lines
     for path in sorted(ROOT.glob("notebooks/*.ipynb")):
         for cell in json.loads(path.read_text("utf-8"))["cells"]:
@@ -94,7 +94,7 @@ def hints() -> list[tuple[str, str, list[str]]]:
 def test_the_hints_are_found():
     found = hints()
     wheres = {where for where, _, _ in found}
-    assert {"README.md", "08_pytorch_bridge.ipynb", ".ci/run"} <= wheres
+    assert {"README.md", "08_pytorch_bridge.ipynb", ".ci/run", "getting-started.md"} <= wheres
     assert {"autoviz/bridge/require.py", "autoviz/cli.py", "autoviz/export/animation.py"} <= wheres
     assert len(found) >= 12
 
@@ -138,9 +138,39 @@ def test_the_printed_hints_are_real_commands(tmp_path):
         f"cli.main(['lessons', {str(tmp_path / 'l')!r}])\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    said = re.findall(r"pip install [^)\n]*", out.stdout)
+    said = re.findall(r"pip install [^);\n]*", out.stdout)
     assert said == [
         "pip install torch",
         "pip install pillow",
         "pip install jupyterlab matplotlib",
     ], out.stdout
+    assert "needs only its CPU build" in out.stdout.splitlines()[0]
+
+
+def _installs_torch(requirement: str) -> bool:
+    """`torch`, or this project with an extra that brings torch (`.[torch]`, `.[bench]`)."""
+    if requirement.startswith("."):
+        wanted = requirement.partition("[")[2].rstrip("]").split(",")
+        return any(
+            _name(r) == "torch"
+            for r in metadata.requires(DISTRIBUTION)
+            for extra in wanted
+            if f'extra == "{extra}"' in r
+        )
+    return _name(requirement) == "torch"
+
+
+def test_every_torch_hint_asks_for_its_cpu_build():
+    """pip's torch on Linux is a CUDA build of several GB; lessons and the bridge need only the
+    CPU build, so every hint that installs torch says to take that, naming no download host."""
+    checked = 0
+    for where, text in texts():
+        for match in re.finditer(r"pip install\b", text):
+            rest = text[match.end() :]
+            words = rest[: _END.search(rest).start()].split()
+            if any(_installs_torch(w.strip("'\"")) for w in words if not w.startswith("-")):
+                around = text[max(0, match.start() - 300) : match.end() + 300]
+                assert "CPU" in around, f"{where}: {text[match.start() : match.end() + 40]!r}"
+                checked += 1
+        assert "download.pytorch.org" not in text and "--index-url" not in text, where
+    assert checked >= 6

@@ -275,23 +275,44 @@ def entries_of(page: str) -> dict:
 
 def test_later_iterations_are_condensed_into_one_entry_with_their_series(pure_engine):
     tl, _ = polynomial_fit(10)
-    page = player_page(tl)  # full_iterations=3 by default
+    page = player_page(tl, full_iterations=3)  # the first three and the last
     data = entries_of(page)
-    third = tl.iterations[2].steps
-    assert [s["index"] for s in data["steps"]] == [*range(third.stop), third.stop]
-    condensed = data["steps"][-1]
-    assert data["strings"][condensed["banner"]] == "Iterations 4–10, condensed"
-    assert "Iterations 4–10 (steps" in data["strings"][condensed["explain"]]
+    third, last = tl.iterations[2].steps, tl.iterations[-1].steps
+    indices = [s["index"] for s in data["steps"]]
+    assert indices == [*range(third.stop), third.stop, *last]
+    assert indices[-1] == len(tl) - 1  # End is the real last step
+    condensed = data["steps"][third.stop]
+    assert data["strings"][condensed["banner"]] == "Iterations 4–9, condensed"
+    assert "Iterations 4–9 (steps" in data["strings"][condensed["explain"]]
+    assert "tl.draw(step=k)" in data["strings"][condensed["explain"]]  # a Python reader's
     assert condensed["changes"] == []
-    assert {s["layout"] for s in data["steps"][:-1]}.isdisjoint({condensed["layout"]})
+    others = data["steps"][: third.stop] + data["steps"][third.stop + 1 :]
+    assert {s["layout"] for s in others}.isdisjoint({condensed["layout"]})
     assert 'class="node condensed"' in page  # the chart, a picture of its own
     its = data["iterations"]
     assert its["first"] == [it.steps.start for it in tl.iterations]
     assert its["loss"] == pytest.approx([it.loss for it in tl.iterations])
     assert sorted(its["values"]) == ["a", "b", "c", "d"]
     assert its["values"]["a"] == pytest.approx([it.values["a"] for it in tl.iterations])
-    assert its["full"] == [0, 1, 2]
-    assert its["condensed"] == [{"entry": len(data["steps"]) - 1, "first": 3, "last": 9}]
+    assert its["full"] == [0, 1, 2, 9]
+    assert its["condensed"] == [{"entry": third.stop, "first": 3, "last": 8}]
+
+
+def test_a_short_run_is_shown_whole_and_a_long_one_to_its_last_step(pure_engine):
+    """By default the iterations that fit the page's step budget are shown in full: all of
+    a short run; the first ones and the last of a long one, so End is the last step."""
+    from autoviz.render.dot import STEP_BUDGET
+
+    short, _ = polynomial_fit(5)
+    data = entries_of(player_page(short))
+    assert [s["index"] for s in data["steps"]] == list(range(len(short)))
+    size = len(short.iterations[0].steps)
+    long, _ = polynomial_fit(STEP_BUDGET // size + 5)
+    data = entries_of(player_page(long))
+    full = data["iterations"]["full"]
+    assert full[-1] == len(long.iterations) - 1 and full == [*range(len(full) - 1), full[-1]]
+    assert sum(len(long.iterations[i].steps) for i in full) <= STEP_BUDGET
+    assert data["steps"][-1]["index"] == len(long) - 1
 
 
 def test_full_iterations_chooses_what_is_shown_step_by_step(pure_engine):
@@ -315,15 +336,16 @@ def test_full_iterations_chooses_what_is_shown_step_by_step(pure_engine):
 
 def test_condensed_iterations_in_frames_animation_and_stepper(pure_engine, tmp_path):
     tl, _ = polynomial_fit(6)
-    paths = tl.save_frames(tmp_path / "f")
-    start = tl.iterations[3].steps.start
-    assert len(paths) == start + 1 and paths[-1].name == f"step-{start:03d}.svg"
-    chart = paths[-1].read_text()
+    paths = tl.save_frames(tmp_path / "f", full_iterations=3)
+    start, last = tl.iterations[3].steps.start, tl.iterations[-1].steps
+    assert len(paths) == start + 1 + len(last) and paths[start].name == f"step-{start:03d}.svg"
+    assert paths[-1].name == f"step-{len(tl) - 1:03d}.svg"
+    chart = paths[start].read_text()
     texts = [t.text for t in ET.fromstring(chart).iter(f"{SVG}text")]
-    assert "Iterations 4–6, condensed" in texts and "loss" in texts and "a" in texts
-    animation = tl.save_animation(tmp_path / "a.svg").read_text()
-    assert "Iterations 4–6 (steps" in animation
-    stepper = autoviz.Stepper(tl)
+    assert "Iterations 4–5, condensed" in texts and "loss" in texts and "a" in texts
+    animation = tl.save_animation(tmp_path / "a.svg", full_iterations=3).read_text()
+    assert "Iterations 4–5 (steps" in animation
+    stepper = autoviz.Stepper(tl, full_iterations=3)
     assert stepper.frame_svg  # the widget's data comes from the same entries
     stepper.step = len(tl) - 1  # a condensed iteration's step can still be shown
     assert tl.draw(step=len(tl) - 1).svg().count("<svg") == 1
@@ -358,17 +380,27 @@ for t in range(6):
 """
 
 
-@pytest.mark.parametrize(("flag", "full"), [(["--full-iterations", "2"], [0, 1]), ([], [0, 1, 2])])
+@pytest.mark.parametrize(("flag", "full"), [(["--full-iterations", "2"], [0, 1, 5]), ([], None)])
 def test_the_cli_condenses_iterations_too(tmp_path, pure_engine, flag, full, capsys):
+    """A short run is shown whole; a condensed run's notes speak of the CLI's flag, never of
+    Python (issue 25 item 9), and End is the run's last step."""
     from autoviz.cli import main
 
     script = tmp_path / "fit.py"
     script.write_text(POLY_SCRIPT)
     out = tmp_path / "fit.html"
     assert main(["html", str(script), "-o", str(out), *flag]) == 0
-    data = entries_of(out.read_text())
-    assert data["iterations"]["full"] == full
-    assert data["iterations"]["condensed"][0]["last"] == 5
+    page = out.read_text()
+    data = entries_of(page)
+    assert data["steps"][-1]["index"] == data["total"] - 1
+    if full is None:
+        assert data["iterations"]["condensed"] == []
+    else:
+        assert data["iterations"]["full"] == full
+        assert data["iterations"]["condensed"][0]["last"] == 4
+        notes = " ".join(data["strings"])
+        assert "--full-iterations all" in notes and data["iterations"]["advice"] == "cli"
+        assert "full_iterations=" not in notes and "tl.draw" not in notes
     assert main(["html", str(script), "-o", str(out), "--full-iterations", "all"]) == 0
     assert entries_of(out.read_text())["iterations"]["condensed"] == []
     with pytest.raises(SystemExit):

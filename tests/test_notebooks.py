@@ -1,5 +1,5 @@
 """The lesson notebooks: each runs top to bottom, its exercises accept the right answer, and the
-README's idea table points at real sections of them."""
+teacher's guide's idea table points at real sections of them."""
 
 import ast
 import json
@@ -114,14 +114,14 @@ def test_bridge_lesson_says_plainly_when_torch_is_missing(kernel_specs, tmp_path
     assert "NoPyTorch" in str(raised.value)
     (error,) = [o for o in first.outputs if o.output_type == "error"]
     assert error.traceback == [
-        "PyTorch is not installed here, so this lesson cannot run. Install it with "
-        "`pip install torch`, restart the kernel and run again. "
-        "Lessons 1-7 do not need it."
+        "PyTorch is not installed here, so this lesson cannot run. Install its CPU build "
+        "(`pip install torch`; on Linux the CPU-only command from PyTorch's install page), "
+        "restart the kernel and run again. Lessons 1-7 do not need it."
     ]
 
 
 def test_notebooks_are_committed_without_outputs():
-    """Outputs hold widget ids and timings, which are not reproducible: the README says so."""
+    """Outputs hold widget ids and timings, which are not reproducible: the docs say so."""
     for name in LESSONS:
         for cell in read(name).cells:
             if cell.cell_type == "code":
@@ -170,7 +170,7 @@ def test_a_stepper_leaves_one_still_picture_and_lessons_write_no_files(kernel_sp
     assert text_output(export).startswith("open this in a web browser: file://")
 
 
-# --- the README's table: every idea of the lesson text has a notebook section -------------------
+# --- the teacher's guide's table: every idea of the lesson text has a notebook section --------
 
 IDEA_ROW = re.compile(
     r"^\| (?P<idea>[^|]+?) \| `(?P<nb>\d\d_\w+)\.ipynb` "
@@ -179,8 +179,8 @@ IDEA_ROW = re.compile(
 
 
 def idea_rows():
-    readme = (ROOT / "README.md").read_text()
-    block = readme.split("<!-- lesson-ideas -->", 2)[1]
+    guide = (ROOT / "docs" / "teachers.md").read_text(encoding="utf-8")
+    block = guide.split("<!-- lesson-ideas -->", 2)[1]
     return [m.groupdict() for m in map(IDEA_ROW.match, block.splitlines()) if m]
 
 
@@ -199,7 +199,7 @@ def sections(nb):
 
 def test_idea_table_matches_the_notebooks():
     rows = idea_rows()
-    assert len(rows) >= 20, "the idea table in README.md lost rows"
+    assert len(rows) >= 20, "the idea table in docs/teachers.md lost rows"
     assert {r["nb"] for r in rows} == set(LESSONS), "every notebook teaches at least one idea"
     for row in rows:
         found = sections(read(row["nb"]))
@@ -209,3 +209,39 @@ def test_idea_table_matches_the_notebooks():
         assert row["term"] in "\n".join(c.source for c in cells), (
             f"section {row['section']!r} of {row['nb']} never mentions {row['term']!r}"
         )
+
+
+# --- predict, then see: a quiz question on a tensor program in every lesson -------------------
+
+
+def test_every_lesson_asks_a_prediction_on_a_tensor_program():
+    """A cell tagged "predict" traces a program with a tensor of more than one element and
+    takes one of its quiz questions; the learner's answer is an exercise with its check, and
+    a stepper at the question's step reveals it."""
+    for name in LESSONS:
+        nb = read(name)
+        cells = nb.cells
+        (ask,) = tagged(nb, "predict")
+        at = cells.index(ask)
+        assert ".questions(" in ask.source and "tl_q" in ask.source, name
+        assert re.search(r"tensor\(\[|randn\(|ones\(", ask.source), f"{name}: not a tensor"
+        exercise, check = cells[at + 1], cells[at + 2]
+        assert "exercise" in exercise.metadata.get("tags", []), name
+        assert "question.check(my_prediction" in check.source, name
+        reveal = next(c for c in cells[at + 3 :] if c.cell_type == "code")
+        assert "autoviz.Stepper(tl_q, step=step)" in reveal.source, name
+
+
+def test_a_wrong_prediction_gets_a_hint_then_the_reveal(kernel_specs, tmp_path):
+    """Lesson 6's prediction answered with the other dimension: a hint, not the answer."""
+    nb = read("06_tensors_and_broadcasting")
+    (ask,) = tagged(nb, "predict")
+    at = nb.cells.index(ask)
+    setup = next(c for c in nb.cells if c.cell_type == "code")
+    nb.cells[at + 1].source = "my_prediction = 1"
+    nb.cells = [setup, *nb.cells[at : at + 6]]
+    execute(nb, kernel_specs, tmp_path)
+    said = text_output(nb.cells[3])
+    assert said.startswith("Not quite. Summing over dim 1 would give shape (5,)"), said
+    assert "Try again." in said and "the answer is" not in said
+    assert text_output(nb.cells[5]).startswith("The answer is dim 0.")

@@ -15,14 +15,15 @@ from autoviz.export.deltas import step_deltas
 from autoviz.export.html import embed_json, player_page
 from autoviz.render import get_theme, make_options
 from autoviz.render.frames import Frames
-from autoviz.tracing.explain import quiz as question_at
+from autoviz.tracing.quiz import questions
 from conftest import lesson_timeline
 from programs import mlp_training
 
 SVG = "{http://www.w3.org/2000/svg}"
 # The player's script and stylesheet, compacted, in every page: the player itself (issue 17,
 # about 42 KB), its inspector (issue 18: cards, heatmaps, timeline, nudge, compare, 43 KB), and
-# room for issues 25-31 (responsive layout and overview, tensor quiz kinds, summaries, nudge kernels).
+# room for issues 25-31 (responsive layout and overview, tensor quiz kinds, summaries, nudge
+# kernels).
 CODE_BUDGET = 160 * 1024
 HOSTILE = "</script><script>window.__pwned=1</script>\"'&<>\n😈"
 
@@ -235,13 +236,18 @@ def test_quiz_data_carries_question_check_sentences(pure_engine):
     tl = lesson_timeline()
     data = page_data(player_page(tl, quiz=True))
     asked = [(k, s["quiz"]) for k, s in enumerate(data["steps"]) if s["quiz"]]
-    assert len(asked) == 5  # what Add and Mul send on, then b, w and x's grads
+    # which tensors get a .grad, what Add and Mul send on, then b, w and x's grads
+    assert [q["kind"] for _, q in asked] == ["which-grad"] + ["scalar"] * 5
+    expected = questions(tl)
     for k, q in asked:
-        question = question_at(tl, k)
-        assert q["prompt"] == question.prompt and float(q["answer"]) == question.answer
-        assert q["right"] == question.check(str(question.answer))[1]
-        assert q["wrong"] == question.check("1e9")[1]
-        assert q["reveal"] == q["wrong"].replace("Not quite: the", "The")
+        question = expected[k]
+        assert q == question.data() and q["prompt"] == question.prompt
+        if question.form == "number":
+            assert float(q["answer"]) == question.answer
+            assert q["right"] == question.check(str(question.answer))[1]
+            assert q["wrong"] == question.check("1e9")[1]
+            assert q["hint"] == question.check("1e9", first_try=True)[1]
+            assert q["reveal"] == q["wrong"].replace("Not quite: the", "The")
     assert all(s["quiz"] is None for s in page_data(player_page(tl))["steps"])
 
 
@@ -251,7 +257,7 @@ def test_save_html_writes_the_page_and_checks_its_arguments(tmp_path, pure_engin
     assert path.read_text(encoding="utf-8").startswith("<!doctype html>")
     with pytest.raises(ValueError, match=r"unknown suffix '.svg' \(must be one of"):
         tl.save_html(tmp_path / "lesson.svg")
-    with pytest.raises(ValueError, match="quiz must be True or False, got 'yes'"):
+    with pytest.raises(TypeError, match=r"quiz must be True or False, or a dict .*, got 'yes'"):
         tl.save_html(tmp_path / "q.html", quiz="yes")
     with pytest.raises(ValueError, match=r"unknown theme 'neon' \(must be one of"):
         tl.save_html(tmp_path / "t.html", theme="neon")

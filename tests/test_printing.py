@@ -1,4 +1,4 @@
-"""Tests of autoviz.engine.printing: torch 2.13's tensor repr, byte for byte."""
+"""Tests of autoviz.engine.fidelity.printing: torch 2.13's tensor repr, byte for byte."""
 
 import numpy as np
 import pytest
@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from autoviz.engine.printing import format_tensor
+from autoviz.engine.fidelity.printing import format_tensor
 
 # Each expected string below was printed by real torch 2.13.0 for `torch.from_numpy(array)`,
 # made a leaf with `requires_grad_()` for {"requires_grad": True}, or put through a

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import autoviz
-from autoviz.engine import topk
+from autoviz.engine.fidelity import topk
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch

@@ -376,17 +376,21 @@ def reference_json(tl) -> str:
     import dataclasses
     import math
 
+    from autoviz.tracing.preview import Summary
+
     def encode(obj):
         if isinstance(obj, float) and not math.isfinite(obj):
             return {"float": str(obj)}
+        if type(obj) is Summary:
+            return {"summary": encode(obj.to_dict())}
         if isinstance(obj, dict):
             return {k: encode(v) for k, v in obj.items()}
         if isinstance(obj, list | tuple):
             return [encode(v) for v in obj]
         return obj
 
-    doc = {"format": "autoviz-timeline", "version": 1}
-    for key in ("nodes", "edges", "steps"):
+    doc = {"format": "autoviz-timeline", "version": 2}
+    for key in ("nodes", "edges", "steps", "code"):
         doc[key] = [dataclasses.asdict(r) for r in getattr(tl, key)]
     return json.dumps(encode(doc), sort_keys=True, separators=(",", ":"), allow_nan=False) + "\n"
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import autoviz
-from autoviz.engine.sums import cascade_sum
+from autoviz.engine.fidelity.sums import cascade_sum
 
 torch = pytest.importorskip("torch")
 SOME = settings(max_examples=60, deadline=None)

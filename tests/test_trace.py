@@ -113,9 +113,9 @@ def test_broadcast_reduction_is_a_visible_step_with_both_shapes():
     np.testing.assert_array_equal(names(tl[-1])["bias"].grad, [3.0, 3.0, 3.0, 3.0])
 
 
-def test_large_gradients_keep_their_shapes():
-    """The log keeps only the shape of gradients too large to preview: flows and the
-    reduction step still carry the shapes, and the values are those of smaller gradients."""
+def test_large_gradients_keep_their_summaries():
+    """The log keeps only the Summary of gradients too large to keep whole: flows and the
+    reduction step carry their shapes and their true statistics."""
     m = autoviz.ones(2, 2000, requires_grad=True)
     bias = autoviz.ones(2000, requires_grad=True)
     with autoviz.trace() as tl:
@@ -127,9 +127,13 @@ def test_large_gradients_keep_their_shapes():
     # The op sends both inputs a gradient of its output's shape; bias's is summed next step.
     assert [f.shape for f in mul.flows] == [(2, 2000), (2, 2000)]
     assert [f.shape for f in reduce.flows] == [(2000,)] and reduce.index == mul.index + 1
-    assert mul.flows[0].contribution is None and mul.details["grad"] is None
+    sent = mul.flows[0].contribution
+    assert (sent.shape, sent.min, sent.max, sent.mean) == ((2, 2000), 1.0, 1.0, 1.0)
+    assert mul.details["grad"].norm == pytest.approx(4000**0.5)
     accumulated = [s for s in tl.steps if s.kind == "accumulate"]
-    assert [s.details["incoming"] for s in accumulated] == [None, None]
+    incoming = {s.details["incoming"].shape: s.details["incoming"] for s in accumulated}
+    assert (incoming[(2000,)].min, incoming[(2000,)].max) == (2.0, 2.0)
+    assert "bias.grad is now (2000,) all 2.0" in accumulated[-1].caption + accumulated[0].caption
     np.testing.assert_array_equal(bias.grad.numpy(), np.full(2000, 2.0))
 
 
@@ -362,7 +366,7 @@ def test_json_round_trip_and_determinism():
     first, second = lesson_timeline().to_json(), lesson_timeline().to_json()
     assert first == second
     doc = json.loads(first)
-    assert (doc["format"], doc["version"]) == ("autoviz-timeline", 1)
+    assert (doc["format"], doc["version"]) == ("autoviz-timeline", 2)
     again = autoviz.Timeline.from_json(first)
     assert again.to_json() == first and len(again) == 12
     assert names(again[-1])["x"].grad == 3.0
@@ -382,7 +386,7 @@ def test_non_finite_values_survive_json():
     [
         (lambda t: t[: len(t) // 2], "not valid JSON"),
         (lambda t: '{"format": "other"}', "format: expected 'autoviz-timeline'"),
-        (lambda t: t.replace('"version":1', '"version":2'), "version: expected 1, got 2"),
+        (lambda t: t.replace('"version":2', '"version":3'), "version: expected 1 or 2, got 3"),
         (lambda t: t.replace('"kind":"leaf"', '"kind":"blob"', 1), r"nodes\[0\]\.kind"),
         (lambda t: t.replace('"target":"n3"', '"target":"n99"', 1), r"edges\[0\]\.target"),
         (lambda t: t.replace('"phase":"forward"', '"phase":7', 1), r"steps\[0\]\.phase"),

@@ -11,7 +11,7 @@ import numpy as np
 import torch
 
 import autoviz
-from autoviz.engine.sums import cascade_sum
+from autoviz.engine.fidelity.sums import cascade_sum
 
 POINTWISE = ["exp", "log", "sin", "cos", "tanh", "sigmoid", "log10", "log2", "log1p", "expm1"]
 

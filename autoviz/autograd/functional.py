@@ -90,7 +90,7 @@ def _stack(row, out_shape, in_shape, create_graph):
     """The gradients of each output element, one per row, as a tensor out_shape + in_shape."""
     shape = tuple(out_shape) + tuple(in_shape)
     if create_graph:
-        from ..engine.functional import reshape, stack
+        from ..engine.ops.shape import reshape, stack
 
         if not row:
             return make(np.zeros(shape, np.float32))

@@ -39,10 +39,12 @@ class trace_torch:
         import sys
 
         from ..collector import hold_oldest_generation
+        from ..tracing.source import block_of
         from .recorder import TorchRecorder
 
         self.recorder = TorchRecorder(sys._getframe(1))
         timeline = self.recorder.start()
+        timeline._block = block_of(sys._getframe(1))  # its text, read while it is the program's
         # Only once started: a start() that raised gets no __exit__ to restore the collector.
         self.thresholds = hold_oldest_generation()
         return timeline

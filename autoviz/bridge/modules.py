@@ -53,14 +53,15 @@ class ModuleMap:
             return self.chain(stack[-1])
         return [[self.path(m), type(m).__name__] for m in stack]
 
-    def of_parameter(self, tensor) -> list:
-        owner = self.owner.get(id(tensor))
+    def of_parameter(self, key: int) -> list:
+        """The chain of the module owning the parameter whose id() is `key`."""
+        owner = self.owner.get(key)
         return self.chain(owner) if owner is not None else []
 
     def of_op(self, fn) -> list:
         """An op that takes parameters directly belongs to their module (shared part if several)."""
         chains = [
-            self.of_parameter(child.variable)
+            self.of_parameter(id(child.variable))
             for child, _ in fn.next_functions
             if child is not None and hasattr(child, "variable")
         ]

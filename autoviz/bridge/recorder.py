@@ -1,9 +1,15 @@
 """Record a real torch program as a Timeline: a TorchFunctionMode sees forward, hooks on the
 graph's nodes see torch's engine run backward. It logs the records autoviz's recorder logs, so
-tracing.builder turns them into steps and captions the same way."""
+tracing.builder turns them into steps and captions the same way.
+
+The log holds what the builder needs as it was when the op happened (values.Seen for every
+tensor), never a tensor to be read later: torch may refuse that read (a view whose base
+changed in place) or answer it differently.
+"""
 
 import inspect
 import sys
+import threading
 from functools import cache, partial
 from pathlib import Path
 
@@ -12,9 +18,9 @@ from torch.nn.modules import module as nn_module
 from torch.optim import optimizer as optim_module
 from torch.overrides import TorchFunctionMode
 
-from ..tracing.builder import build
+from ..tracing.builder import Recorded
 from ..tracing.naming import StoredNames
-from ..tracing.recorder import op_name
+from ..tracing.recorder import note_skipped, op_name
 from ..tracing.symbols import ELEMENTWISE
 from ..tracing.timeline import Timeline
 from ..tracing.updates import update_rule
@@ -28,7 +34,17 @@ from .calls import (
 )
 from .modules import ModuleMap
 from .saved import saved_arguments, saved_tensors
-from .values import ACCUMULATE_GRAD, Unseen, keep_gradient, tensor_preview
+from .values import (
+    ACCUMULATE_GRAD,
+    BROKEN,
+    Seen,
+    Unseen,
+    grad_fn_of,
+    identity,
+    keep_gradient,
+    seen,
+    tensor_preview,
+)
 from .view import TorchView
 
 # Frames inside these are skipped when finding the user's line: autoviz, and torch's own Python
@@ -61,19 +77,32 @@ class TorchRecorder:
         self.pending = []  # (tensor, frame, the variable its instruction stores into)
         self.stored = StoredNames()
         self.known = {}  # id(grad_fn) -> grad_fn, for every node recorded (kept alive: ids stay)
-        self.outputs = {}  # (id(grad_fn), output_nr) -> the tensor (or Unseen) it made
+        self.outputs = {}  # (id(grad_fn), output_nr) -> Seen facts of what it made (or Unseen)
+        self.leaf_facts = {}  # id(leaf) -> its Seen facts, read at its first use
         self.handles = []  # hooks to remove when the block ends
         self.module_stack = []  # nn.Modules whose forward is running
         self.op_stacks = {}  # id(grad_fn) -> the modules running when it was made
         self.saved = {}  # id(grad_fn) -> its saved tensors, read before backward frees them
-        self.arguments = {}  # id(grad_fn) -> what it used besides its inputs (an exponent)
+        self.arguments = {}  # id(grad_fn) -> what it used besides its inputs, as Seen or numbers
+        self.params = {}  # id(grad_fn) -> its arguments (dim, keepdim), read while not freed
         self.stepping = None  # the frame of the optimizer step running: its work is one update
         self.callers = {}  # code object -> the caller's (file, line), as recorder._callers
         self.zeroing = None  # the frame of the zero_grad() whose grads are being reset
         self.locals = {}  # id(grad_fn) -> local derivatives, found before it ran on a zero
-        self.leaves = set()  # id of every leaf an op took, previewed at its first use
         self.user_globals = {}  # id -> globals of the user's modules seen (a script run by the CLI)
         self.active = False
+        # The mode sees the calls of the thread that entered it only; hooks (modules,
+        # optimizers, backward nodes) see every thread's and record this one's.
+        self.thread = threading.get_ident()
+        self.skipped = {}  # thread name -> hook calls of other threads, not recorded
+
+    def _other_thread(self) -> bool:
+        """Whether a hook runs on another thread (then counted in `skipped`, not recorded)."""
+        if threading.get_ident() == self.thread:
+            return False
+        name = threading.current_thread().name
+        self.skipped[name] = self.skipped.get(name, 0) + 1
+        return True
 
     # -- start and stop ----------------------------------------------------------------------------
     def start(self) -> Timeline:
@@ -110,9 +139,10 @@ class TorchRecorder:
                 self.names.setdefault(id(value), name)
         modules = ModuleMap(namespace)
         op_modules = {key: modules.of_stack(stack) for key, stack in self.op_stacks.items()}
-        view = TorchView(modules, op_modules, self.saved, self.arguments)
+        view = TorchView(modules, op_modules, self.saved, self.arguments, self.params)
         log, names = self.log, self.names
-        self.timeline._pending = lambda tl: build(tl, log, names, view=view)
+        note_skipped(self.timeline, self.skipped, "autoviz.trace_torch()")
+        self.timeline._pending = Recorded(lambda: log, names, view)
         self.log, self.block_frame, self.zeroing, self.callers = [], None, None, {}
 
     # -- where a call came from, and what it is called ---------------------------------------------
@@ -159,8 +189,9 @@ class TorchRecorder:
         if kind == "backward":
             return self._backward(func, args, kwargs)
         first = args[0] if args else None
-        retaining = isinstance(first, torch.Tensor) and first.retains_grad
-        needed_grad = isinstance(first, torch.Tensor) and first.requires_grad
+        is_tensor = isinstance(first, torch.Tensor)
+        retaining = is_tensor and first.retains_grad
+        needed_grad = is_tensor and first.requires_grad
         grad_enabled = torch.is_grad_enabled()
         try:
             out = func(*args, **kwargs)
@@ -168,10 +199,11 @@ class TorchRecorder:
             self._failed(func, args, kwargs, error)
             raise
         if kind == "set":
+            self.leaf_facts.pop(id(first), None)  # `w.data = ...`: another shape or storage
             if getattr(func.__self__, "__name__", "") == "grad":
                 self._set_grad(*args[:2])
         elif kind == "retain":
-            if first.grad_fn is not None and not retaining:
+            if grad_fn_of(first) not in (None, BROKEN) and not retaining:
                 self._retain(first)
         elif kind == "detach":
             self._detach(first, out)
@@ -189,24 +221,27 @@ class TorchRecorder:
         elif outs:
             inputs = tensors_in((args, kwargs))
             for t in outs:
+                grad_fn = grad_fn_of(t)
                 if any(t is i for i in inputs):
                     if kind == "requires_grad_" and t.requires_grad and not needed_grad:
+                        self.leaf_facts.pop(id(t), None)
                         self._leaf(t)
-                elif t.requires_grad and t.grad_fn is None:
+                elif t.requires_grad and grad_fn is None:
                     self._leaf(t)
-                elif t.grad_fn is None and inputs:
+                elif grad_fn is None and inputs:
                     frame, src = self._where()
-                    value = tensor_preview(t)
-                    self.log.append(("untracked", src, t, inputs, value, grad_enabled))
+                    used = [identity(i) for i in inputs]
+                    facts, value = seen(t), tensor_preview(t)
+                    self.log.append(("untracked", src, facts, used, value, grad_enabled))
                     self._expect_name(t, frame)
 
     def _new_nodes(self, outs) -> list:
         """The grad_fn nodes this call made, in the order torch made them, each with its
         next_functions."""
-        found, stack = {}, [t.grad_fn for t in outs if t.grad_fn is not None]
+        found, stack = {}, [grad_fn_of(t) for t in outs]
         while stack:
             fn = stack.pop()
-            if fn is None or id(fn) in found or id(fn) in self.known:
+            if fn is None or fn is BROKEN or id(fn) in found or id(fn) in self.known:
                 continue
             if isinstance(fn, ACCUMULATE_GRAD) or fn._sequence_nr() < self.floor:
                 continue
@@ -217,15 +252,28 @@ class TorchRecorder:
     # -- forward records ---------------------------------------------------------------------------
     def _leaf(self, t) -> None:
         frame, src = self._where()
-        self.log.append(("leaf", src, t, tensor_preview(t)))
+        self.log.append(("leaf", src, self._leaf_seen(t), tensor_preview(t)))
         self._expect_name(t, frame)
+
+    def _leaf_seen(self, t) -> Seen:
+        """A leaf's facts, read once: nothing the builder reads of a leaf changes while it is
+        one, but for `w.data = ...` and requires_grad_(), after which they are read again."""
+        facts = self.leaf_facts.get(id(t))
+        if facts is None:
+            facts = self.leaf_facts[id(t)] = seen(t)
+        return facts
 
     def _ops(self, new, args, kwargs, outs) -> None:
         frame, src = self._where()
         for t in outs:
-            if t.grad_fn is not None:
-                self.outputs[(id(t.grad_fn), t.output_nr)] = t
-        by_edge = {(id(t.grad_fn), t.output_nr): t for t in tensors_in((args, kwargs)) if t.grad_fn}
+            grad_fn = grad_fn_of(t)
+            if grad_fn is not None and grad_fn is not BROKEN:
+                self.outputs[(id(grad_fn), t.output_nr)] = seen(t, value=True)
+        by_edge = {}
+        for t in tensors_in((args, kwargs)):
+            grad_fn = grad_fn_of(t)
+            if grad_fn is not None and grad_fn is not BROKEN:
+                by_edge[(id(grad_fn), t.output_nr)] = t
         stack = tuple(self.module_stack)
         # Arguments that need no gradient can fill (None, 0) slots of one node only: with
         # several such nodes (or none) nothing says which slot is which argument.
@@ -235,11 +283,12 @@ class TorchRecorder:
             out = self.outputs.get((id(fn), 0))
             if out is None:  # made inside the call and never returned (W.t() in F.linear)
                 out = self.outputs[(id(fn), 0)] = Unseen(fn)
-            inputs = self._inputs(nexts, args, by_edge, spare=gaps == [fn])
-            constants = [self._constant(v) for v in inputs]
-            self.log.append(("op", src, fn, out, inputs, constants, tensor_preview(out)))
+            inputs, constants = self._inputs(nexts, args, by_edge, spare=gaps == [fn])
+            value = out.value if type(out) is Seen else None
+            self.log.append(("op", src, fn, out, inputs, constants, value))
             self.op_stacks[id(fn)], self.saved[id(fn)] = stack, saved_tensors(fn)
             self.arguments[id(fn)] = _arguments(fn, args)
+            self.params[id(fn)] = TorchView.read_params(fn)
             self.handles.append(fn.register_hook(partial(self._on_node, fn)))
             if fn.name() in ELEMENTWISE and not out.shape:  # scalars only, as _before_node
                 self.handles.append(fn.register_prehook(partial(self._before_node, fn)))
@@ -247,46 +296,49 @@ class TorchRecorder:
                 if isinstance(child, ACCUMULATE_GRAD) and id(child) not in self.known:
                     self.known[id(child)] = child
                     self.handles.append(child.register_hook(partial(self._on_accumulate, child)))
-        if isinstance(out, torch.Tensor):
-            self._expect_name(out, frame)
+        if type(out) is Seen:
+            self._expect_name(out._held, frame)
 
-    def _constant(self, value):
-        """constant_value(value), but None for a leaf used before: the builder drew it at its
-        first use and reads no later preview (its node outlives every graph)."""
-        if isinstance(value, torch.Tensor) and value.requires_grad and value.grad_fn is None:
-            if id(value) in self.leaves:  # the log holds the leaf: its id is not reused
-                return None
-            self.leaves.add(id(value))
-        return constant_value(value)
-
-    def _inputs(self, nexts, args, by_edge, spare: bool) -> list:
-        """One input per entry of a node's next_functions `nexts`: a leaf, an earlier output,
-        a constant or None."""
+    def _inputs(self, nexts, args, by_edge, spare: bool) -> tuple:
+        """One input per entry of a node's next_functions `nexts` (a leaf, an earlier output, a
+        constant or None), and the values of those that may change later in the block: a
+        leaf's at its first use (its node outlives every graph), a constant's."""
         constants = positional_constants(nexts, args)
         if constants is None and spare:
             constants = spare_constants(nexts, args)
-        inputs = []
+        inputs, values = [], []
         for index, (child, nr) in enumerate(nexts):
+            value = None
             if child is None:
-                inputs.append(constants[index] if constants else None)
+                item = constants[index] if constants else None
+                if isinstance(item, torch.Tensor):
+                    item, value = seen(item), constant_value(item)
+                else:
+                    value = item
             elif isinstance(child, ACCUMULATE_GRAD):
-                inputs.append(child.variable)
+                leaf = child.variable
+                item = self.leaf_facts.get(id(leaf))
+                if item is None:
+                    item, value = self._leaf_seen(leaf), tensor_preview(leaf)
             else:
                 key = (id(child), nr)
-                if key not in self.outputs:
+                item = self.outputs.get(key)
+                if item is None:
                     known = by_edge.get(key)
-                    self.outputs[key] = known if known is not None else Unseen(child, nr)
-                inputs.append(self.outputs[key])
-        return inputs
+                    item = seen(known) if known is not None else Unseen(child, nr)
+                    self.outputs[key] = item
+            inputs.append(item)
+            values.append(value)
+        return inputs, values
 
     def _retain(self, t) -> None:
         _, src = self._where()
-        self.log.append(("retain", src, t))
+        self.log.append(("retain", src, identity(t)))
         self.handles.append(t.grad_fn.register_prehook(partial(self._on_retained, t)))
 
     def _detach(self, source, out) -> None:
         frame, src = self._where()
-        self.log.append(("detach", src, source, out, tensor_preview(out)))
+        self.log.append(("detach", src, identity(source), seen(out), tensor_preview(out)))
         self._expect_name(out, frame)
 
     def _inplace(self, func, args) -> None:
@@ -298,13 +350,26 @@ class TorchRecorder:
                 continue
             if zero and self._reset_grad(t, src, False):
                 continue
-            self.log.append(("zero" if zero else "inplace", src, t, tensor_preview(t)))
+            # A view's change is its base's (`v = w[:2]; v.mul_(2)` changes w)
+            for changed in (t,) if t._base is None else (t, t._base):
+                self._changed("zero" if zero else "inplace", src, changed)
+
+    def _changed(self, kind, src, t) -> None:
+        """Log that `t` changed in place, unless the record before said just that (the
+        __setitem__ after `params[:2] -= ...`, whose __isub__ already changed params)."""
+        facts, value = seen(t, storage=True), tensor_preview(t)  # `w.data` is told by storage
+        last = self.log[-1] if self.log else None
+        repeated = last is not None and last[:2] == (kind, src) and last[3] == value
+        if repeated and last[2].key == facts.key:
+            return
+        self.log.append((kind, src, facts, value))
 
     def _set_grad(self, t, value) -> None:
         _, src = self._where()
         if value is None and self._reset_grad(t, src, True):
             return
-        self.log.append(("set_grad", src, t, value, tensor_preview(value)))
+        new = None if value is None else identity(value)
+        self.log.append(("set_grad", src, identity(t), new, tensor_preview(value)))
 
     def _reset_grad(self, t, src, set_to_none: bool) -> bool:
         """A grad reset by zero_grad(): one record for every parameter it resets, as
@@ -322,10 +387,10 @@ class TorchRecorder:
             value = tensor_preview(t)
         last = self.log[-1] if self.log else None
         if last is not None and last[0] == "zero_grad" and self.zeroing is frame:
-            last[2].append(owner)
+            last[2].append(identity(owner))
             last[3].append(value)
         else:
-            self.log.append(("zero_grad", src, [owner], [value], set_to_none))
+            self.log.append(("zero_grad", src, [identity(owner)], [value], set_to_none))
             self.zeroing = frame
         return True
 
@@ -339,6 +404,8 @@ class TorchRecorder:
 
     # -- optimizer steps ---------------------------------------------------------------------------
     def _enter_step(self, optimizer, args, kwargs) -> None:
+        if self._other_thread():
+            return
         self.stepping = sys._getframe(1)  # torch's wrapper around the step, until it returns
 
     def _in_step(self) -> bool:
@@ -357,12 +424,14 @@ class TorchRecorder:
         """One update record per parameter the step changed, as autoviz's optimizers send.
         (Still `stepping` meanwhile: this hook runs under the recorder's mode, so the previews'
         own torch calls would be recorded.)"""
+        if self._other_thread():
+            return
         _, src = self._where()
         for group in optimizer.param_groups:
             rule = update_rule(type(optimizer).__name__, group)
             for p in group["params"]:
                 if p.grad is not None:
-                    self.log.append(("update", src, p, tensor_preview(p), rule))
+                    self.log.append(("update", src, identity(p), tensor_preview(p), rule))
         self.stepping = None
 
     # -- the program raised ------------------------------------------------------------------------
@@ -375,7 +444,7 @@ class TorchRecorder:
         if node is not None and id(node) in self.known:
             failed = (node, None, [], ())
         else:
-            tensors = tensors_in((args, kwargs))
+            tensors = [seen(t, value=True) for t in tensors_in((args, kwargs))]
             failed = (None, op_name(getattr(func, "__name__", "call")), tensors, ())
             if self.module_stack:
                 failed = (*failed[:3], tuple(self.module_stack))
@@ -404,9 +473,9 @@ class TorchRecorder:
             grads = as_list(bound.get("grad_tensors", bound.get("grad_outputs")))
         grads = grads if grads else [None] * len(roots)
         seeds = [
-            (t.grad_fn, tensor_preview(g) if g is not None else tensor_preview(torch.ones(())))
+            (grad_fn_of(t), tensor_preview(g) if g is not None else tensor_preview(torch.ones(())))
             for t, g in zip(roots, grads, strict=False)
-            if isinstance(t, torch.Tensor) and t.grad_fn is not None
+            if isinstance(t, torch.Tensor) and grad_fn_of(t) not in (None, BROKEN)
         ]
         self.log.append(("seed", src, seeds))
         try:
@@ -423,36 +492,40 @@ class TorchRecorder:
         """A scalar op about to run on a zero gradient: its local derivatives are not
         contribution / upstream, so run the node on 1 (as autoviz's recorder does)."""
         (upstream,) = grad_outputs
-        if self.active and upstream is not None and upstream.dim() == 0 and upstream == 0:
+        zero = upstream is not None and upstream.dim() == 0 and upstream == 0
+        if self.active and zero and not self._other_thread():
             ones = fn(torch.ones_like(upstream))
             ones = (ones,) if isinstance(ones, torch.Tensor) else ones  # one input: no tuple
             self.locals[id(fn)] = [tensor_preview(g) for g in ones]
 
     def _on_node(self, fn, grad_inputs, grad_outputs) -> None:
-        if self.active:
+        if self.active and not self._other_thread():
             upstream = next((g for g in grad_outputs if g is not None), None)
             grads = [keep_gradient(g) for g in grad_inputs]
             local = self.locals.pop(id(fn), None)
             self.log.append(("node", None, fn, keep_gradient(upstream), grads, local))
 
     def _on_accumulate(self, acc, grad_inputs, grad_outputs) -> None:
-        if self.active:
-            t = acc.variable
-            incoming = keep_gradient(grad_outputs[0])
-            self.log.append(("accumulate", None, t, t.grad, incoming, tensor_preview(t.grad)))
+        if self.active and not self._other_thread():
+            self._accumulated(acc.variable, grad_outputs[0])
 
     def _on_retained(self, t, grad_outputs) -> None:
         # Node pre-hooks run after retain_grad's hook has set t.grad, as autoviz's engine does.
-        if self.active:
-            incoming = keep_gradient(grad_outputs[0])
-            self.log.append(("accumulate", None, t, t.grad, incoming, tensor_preview(t.grad)))
+        if self.active and not self._other_thread():
+            self._accumulated(t, grad_outputs[0])
+
+    def _accumulated(self, t, incoming) -> None:
+        grad = t.grad
+        record = (identity(t), identity(grad), keep_gradient(incoming), tensor_preview(grad))
+        self.log.append(("accumulate", None, *record))
 
     # -- nn.Module forward hooks -------------------------------------------------------------------
     def _enter_module(self, module, args) -> None:
-        self.module_stack.append(module)
+        if not self._other_thread():
+            self.module_stack.append(module)
 
     def _exit_module(self, module, args, output) -> None:
-        if self.module_stack and self.module_stack[-1] is module:
+        if not self._other_thread() and self.module_stack and self.module_stack[-1] is module:
             self.module_stack.pop()
 
 
@@ -462,7 +535,7 @@ def _arguments(fn, args) -> list:
     trace of, from the call's arguments."""
     if fn.name() == "RsubBackward1":
         return [a for a in args[1:2] if isinstance(a, int | float)]
-    return saved_arguments(fn)
+    return [seen(a, value=True) if isinstance(a, torch.Tensor) else a for a in saved_arguments(fn)]
 
 
 def _freed_node(roots):

@@ -45,6 +45,8 @@ _ARGUMENTS = {
     "DivBackward1": ("_saved_other",),
     "NllLossBackward0": ("_saved_target",),
     "NllLoss2DBackward0": ("_saved_target",),
+    "EmbeddingBackward0": ("_saved_indices",),
+    "GatherBackward0": ("_saved_index",),
 }
 
 

@@ -1,13 +1,85 @@
-"""Torch tensors' values as the recorder keeps them: previews, gradient copies, unseen ones."""
+"""Torch tensors as the recorder keeps them: facts read when an op happened (Seen), previews,
+gradient copies, unseen ones."""
 
 import numpy as np
 import torch
 
-from ..tracing.preview import PREVIEW_LIMIT
+from ..tracing.preview import PREVIEW_LIMIT, Summary
 
 ACCUMULATE_GRAD = torch._C._functions.AccumulateGrad
 _NUMPY_FLOATS = (torch.float16, torch.float32, torch.float64)
-_SHAPES = {}  # shape -> the zero-strided stand-in of a gradient too large to preview
+
+
+class Broken:
+    """The grad_fn of a view whose base changed in place, which torch refuses to tell ("Output
+    0 of UnbindBackward0 is a view and its base ... has been modified inplace"): not a leaf."""
+
+    def __repr__(self) -> str:
+        return "<grad_fn of a view modified in place>"
+
+
+BROKEN = Broken()
+
+
+def grad_fn_of(t):
+    """`t.grad_fn`, or BROKEN where torch raises for a view whose base changed in place."""
+    try:
+        return t.grad_fn
+    except RuntimeError:
+        return BROKEN
+
+
+class Seen:
+    """A torch tensor as it was when an op made or used it: what the builder reads of it.
+
+    The builder reads these, never the tensor, because a tensor read later can tell another
+    story or refuse to tell one: a view's grad_fn changes when its base changes in place, and
+    torch raises for a view of several (the `*params` of `model(t_u, *params)`) once its base
+    did. `key` is id(tensor); the tensor is held only so that no other takes its id.
+    """
+
+    __slots__ = ("_held", "dtype", "grad_fn", "key", "requires_grad", "shape", "storage", "value")
+
+    def __repr__(self) -> str:
+        return f"<Seen tensor {self.key:#x} shape={self.shape}>"
+
+
+def seen(t, storage: bool = False, value: bool = False) -> Seen:
+    """The facts of torch tensor `t` now; where its data is for a leaf or with `storage` (so
+    that `w.data -= ...` is known as the leaf's update); with `value`, its preview."""
+    facts = Seen()
+    facts._held, facts.key = t, id(t)
+    facts.shape, facts.dtype = tuple(t.shape), dtype_name(t.dtype)
+    facts.requires_grad, facts.grad_fn = t.requires_grad, grad_fn_of(t)
+    leaf = facts.requires_grad and facts.grad_fn is None
+    facts.storage = storage_of(t) if storage or leaf else None
+    facts.value = tensor_preview(t) if value else None
+    return facts
+
+
+def identity(t) -> Seen:
+    """Only who `t` is (a .grad tensor the builder tells its owner by)."""
+    facts = Seen()
+    facts._held, facts.key = t, id(t)
+    facts.shape = facts.dtype = facts.requires_grad = facts.grad_fn = None
+    facts.storage = facts.value = None
+    return facts
+
+
+def storage_of(t):
+    """Where `t`'s data is: the same for a detached tensor, `.data` and its source."""
+    return (t.untyped_storage().data_ptr(), t.storage_offset(), tuple(t.shape), t.stride())
+
+
+_DTYPE_NAMES = {}
+
+
+def dtype_name(dtype) -> str:
+    """torch.float32 -> "float32", as autoviz names numpy's dtypes (asked once per dtype)."""
+    name = _DTYPE_NAMES.get(dtype)
+    if name is None:
+        name = _DTYPE_NAMES[dtype] = str(dtype).removeprefix("torch.")
+    return name
 
 
 class Unseen:
@@ -34,16 +106,19 @@ def to_numpy(t: torch.Tensor) -> np.ndarray:
 
 
 def tensor_preview(t):
-    """A preview of torch tensor `t` (None when it is too large, as for autoviz's own)."""
-    if t is None or isinstance(t, Unseen) or t.numel() > PREVIEW_LIMIT:
+    """A preview of torch tensor `t`, as autoviz's own: its elements, or its Summary when it
+    is large (None for a tensor never seen)."""
+    if t is None or isinstance(t, Unseen):
         return None
+    if t.numel() > PREVIEW_LIMIT:
+        return Summary.of(to_numpy(t))
     # tolist() gives what preview() gives for the numpy copy (a float for 0-d), without one.
     return t.tolist()
 
 
 def keep_gradient(g):
-    """A gradient as numpy, taken at once (torch may reuse its buffer); a large one keeps only
-    its shape, as a zero-strided array, since its preview would be None anyway."""
+    """A gradient as numpy, taken at once (torch may reuse its buffer); of a large one only its
+    Summary, so the log does not keep it."""
     if g is None:
         return None
     if g.numel() <= PREVIEW_LIMIT:
@@ -51,8 +126,4 @@ def keep_gradient(g):
             return g.numpy().copy()
         except (RuntimeError, TypeError):  # needs grad, conj or neg bit, bfloat16, a GPU
             return to_numpy(g)
-    shape = tuple(g.shape)
-    found = _SHAPES.get(shape)
-    if found is None:  # read-only, so one per shape serves every gradient of that shape
-        found = _SHAPES[shape] = np.broadcast_to(np.zeros((), dtype=np.float32), shape)
-    return found
+    return Summary.of(to_numpy(g))

@@ -94,6 +94,40 @@ class Distribution:
     def rsample(self, sample_shape=()):
         raise NotImplementedError(f"{type(self).__name__} has no rsample in torch either")
 
+    @property
+    def mean(self):
+        raise NotImplementedError
+
+    @property
+    def mode(self):
+        raise NotImplementedError(f"{type(self)} does not implement mode")
+
+    @property
+    def variance(self):
+        raise NotImplementedError
+
+    def entropy(self):
+        raise NotImplementedError
+
+    def log_prob(self, value):
+        raise NotImplementedError
+
+    def cdf(self, value):
+        raise NotImplementedError
+
+    def icdf(self, value):
+        raise NotImplementedError
+
+    def enumerate_support(self, expand=True):
+        raise NotImplementedError
+
+    def expand(self, batch_shape, _instance=None):
+        raise NotImplementedError
+
+    @property
+    def support(self):
+        raise NotImplementedError
+
     def sample_n(self, n: int):
         return self.sample((n,))
 

@@ -1,7 +1,37 @@
-"""The numpy autograd engine: tensors, ops, backward; knows nothing of drawing."""
+"""The numpy autograd engine: tensors, ops, backward; knows nothing of drawing.
+
+Where things are, for a reader who opens it to learn autograd:
+
+The core, what PyTorch's autograd is:
+    tensor.py      Tensor: a numpy array plus grad, grad_fn, requires_grad, is_leaf
+    function.py    Node (what grad_fn holds), AccumulateGrad, Function (every op's base)
+    backward.py    the backward walk: nodes in PyTorch's order, hooks, retain_grad
+    grad_mode.py   no_grad, enable_grad, set_grad_enabled
+    events.py      what the engine tells observers (the tracer) as it runs
+    autograd.py    autograd.grad and autograd.backward
+    higher.py      backward that records itself (create_graph=True)
+
+The ops, one family per module in ops/ (its docstring gives the convention for an op and
+for a new family): base, pointwise, reductions, shape, indexing, linalg.
+`surface.py` makes PyTorch's names from one table: torch.name, Tensor.name, x.name_().
+
+Making tensors: creation.py (zeros, arange, ...), sampling.py (rand, randn, ...), legacy.py
+(torch.FloatTensor, ...), dtypes.py, device.py.
+
+What makes the numbers and text torch's, apart from both, in fidelity/: printing, the random
+generator and its kernels, float summation order, fused multiply-adds.
+
+Imports go one way: fidelity <- core <- ops <- surface <- this package.
+"""
 
 import warnings as _warnings
+from types import ModuleType as _ModuleType
 
+# isort: off
+from .tensor import Size, Tensor, tensor  # first: the ops, imported at its end, build on it
+
+# isort: on
+from . import surface as _surface
 from .creation import (
     arange,
     as_tensor,
@@ -15,87 +45,48 @@ from .creation import (
     logspace,
     ones,
     ones_like,
+    scalar_tensor,
     zeros,
     zeros_like,
 )
+from .creation import torch_range as range
 from .device import device, get_default_device, set_default_device
 from .dtypes import (
     bool,
+    can_cast,
     dtype,
     float16,
     float32,
     float64,
+    get_default_dtype,
     int8,
     int16,
     int32,
     int64,
+    promote_types,
+    set_default_dtype,
     uint8,
 )
-from .function import AccumulateGrad, Function, Node
-from .functional import (
-    abs,
-    add,
-    argmax,
-    argmin,
-    cat,
-    ceil,
-    clamp,
-    clip,
-    clone,
-    concat,
-    concatenate,
-    cos,
-    div,
-    dot,
-    exp,
-    exp2,
-    expm1,
-    flatten,
-    flip,
-    floor,
-    log,
-    log1p,
-    log2,
-    log10,
-    log_softmax,
-    matmul,
-    max,
-    maximum,
-    mean,
-    min,
-    minimum,
-    mm,
-    mul,
-    mv,
-    neg,
-    outer,
-    permute,
-    pow,
-    reciprocal,
-    relu,
-    reshape,
-    round,
-    rsqrt,
-    sigmoid,
-    sign,
-    sin,
-    softmax,
-    sqrt,
-    square,
-    squeeze,
-    stack,
-    sub,
-    sum,
-    t,
-    tan,
-    tanh,
-    transpose,
-    trunc,
-    unbind,
-    unsqueeze,
-    where,
+from .dtypes import torch_result_type as result_type
+from .fidelity import random
+from .fidelity.random import (
+    Generator,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    seed,
+    set_rng_state,
 )
-from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .function import AccumulateGrad, Function, Node
+from .grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from .legacy import (
     BoolTensor,
     ByteTensor,
@@ -107,32 +98,6 @@ from .legacy import (
     LongTensor,
     ShortTensor,
 )
-from .methods import (
-    eq,
-    floor_divide,
-    fmod,
-    ge,
-    greater,
-    greater_equal,
-    gt,
-    le,
-    less,
-    less_equal,
-    lt,
-    ne,
-    not_equal,
-    remainder,
-)
-from .random import (
-    Generator,
-    default_generator,
-    get_rng_state,
-    initial_seed,
-    manual_seed,
-    seed,
-    set_rng_state,
-)
-from .reducing import all, allclose, any, cumsum, equal, isclose, logsumexp, norm, prod, std, var
 from .sampling import (
     bernoulli,
     multinomial,
@@ -145,8 +110,8 @@ from .sampling import (
     randn_like,
     randperm,
 )
-from .selecting import argsort, chunk, gather, sort, split
-from .tensor import Size, Tensor, tensor
+
+globals().update(_surface.functions())  # torch.exp, torch.cat, ...: the ops' table
 
 float = float32
 double = float64
@@ -154,7 +119,6 @@ half = float16
 long = int64
 int = int32
 short = int16
-subtract, multiply, divide, true_divide, negative, absolute = sub, mul, div, div, neg, abs
 
 
 def numel(input) -> "int":
@@ -168,6 +132,27 @@ def is_tensor(obj) -> "bool":
 def is_floating_point(input) -> "bool":
     return input._data.dtype.kind == "f"
 
+
+def is_complex(input) -> "bool":
+    return input._data.dtype.kind == "c"
+
+
+def is_nonzero(input) -> "bool":
+    """The truth of a one-element tensor (PyTorch's error for any other size)."""
+    if input.numel() != 1:
+        if input.numel() == 0:
+            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+    return input.item() != 0
+
+
+# PyTorch's top-level names this package gives (`from autoviz.engine import *`): not its
+# own modules, but torch.random, which is one in PyTorch too.
+__all__ = sorted(
+    name
+    for name, value in globals().items()
+    if not name.startswith("_") and (not isinstance(value, _ModuleType) or name == "random")
+)
 
 # numpy warns when a result is nan or inf ("invalid value encountered in log"); PyTorch is
 # silent. A filter on the engine's own modules costs nothing per op and leaves user numpy alone.

@@ -2,8 +2,8 @@
 
 import numpy as np
 
+from .backward import _root_node, _seed, execute
 from .function import Function
-from .graph import _root_node, _seed, execute
 from .tensor import make
 
 __all__ = ["Function", "backward", "grad"]
@@ -70,7 +70,7 @@ def record_seed(grad):
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
     """`torch.autograd.backward`: the same as calling `.backward()` on each tensor."""
-    from .graph import run_backward
+    from .backward import run_backward
 
     tensors = _as_tuple(tensors)
     grads = _as_tuple(grad_tensors) if grad_tensors is not None else (None,) * len(tensors)

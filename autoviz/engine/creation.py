@@ -6,8 +6,8 @@ import numpy as np
 
 from .device import check_device
 from .dtypes import to_numpy_dtype
-from .fma import fma, fma32
-from .keywords import into
+from .fidelity.fma import fma32, fma64
+from .ops.base import into, shape_arg
 from .tensor import Tensor, make, new_leaf
 
 
@@ -133,7 +133,7 @@ def arange_values(start, step, count: int, dt) -> np.ndarray:
     vectored = count - count % (2 * width)
     # The kernel works in double for float32 too, then rounds to float: a plain double
     # multiply-add is that but for the last double bit, which a float cannot see.
-    fused = fma if dt.itemsize == 8 else _madd
+    fused = fma64 if dt.itemsize == 8 else _madd
     base = fused(step, i - i % width, start).astype(dt)  # each vector's first element
     values = np.where(i < vectored, fused(i % width, step, base), fused(step, i, start))
     return values.astype(dt)
@@ -147,7 +147,15 @@ def linspace(start, end, steps, *, out=None, dtype=None, device=None, requires_g
     """`steps` values from start to end, as PyTorch's CPU kernel computes them: the first half
     counts up from start, the second half down from end, each with one fused multiply-add."""
     start, end = _number(start), _number(end)
-    if not isinstance(steps, int) or steps < 0:
+    if not isinstance(steps, int) or isinstance(steps, bool):
+        raise TypeError(
+            f"linspace() received an invalid combination of arguments - got "
+            f"({type(start).__name__}, {type(end).__name__}, {type(steps).__name__}), but expected "
+            "one of:\n * (Number start, Number end, int steps, *, Tensor out = None, torch.dtype "
+            "dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory "
+            "= False, bool requires_grad = False)"
+        )
+    if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     dt = _dt(dtype)
     arr = linspace_values(start, end, steps, dt)
@@ -163,18 +171,25 @@ def linspace_values(start, end, steps: int, dt) -> np.ndarray:
         return np.full(steps, lo).astype(dt)
     step = (hi - lo) / work.type(steps - 1)
     i = np.arange(steps)
-    fused = fma if work.itemsize == 8 else fma32  # each rounded once, to the work precision
+    fused = fma64 if work.itemsize == 8 else fma32  # each rounded once, to the work precision
     values = np.where(i < steps // 2, fused(step, i, lo), fused(-step, steps - i - 1, hi))
     return values.astype(work).astype(dt) if dt.kind == "f" else np.trunc(values).astype(dt)
 
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
     dt = _dt(dtype)
-    exponents = linspace_values(start, end, steps, np.dtype(np.float64))
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    exponents = linspace_values(_number(start), _number(end), steps, np.dtype(np.float64))
     return _made(np.power(base, exponents).astype(dt), requires_grad, None, device, None, "")
 
 
 def eye(n, m=None, *, out=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    for size in (n, m):
+        if size is not None and size < 0:
+            raise RuntimeError(
+                f"{'n' if size is n else 'm'} must be greater or equal to 0, got {size}"
+            )
     return _made(np.eye(n, m, dtype=_dt(dtype)), requires_grad, None, device, out, "eye")
 
 
@@ -194,3 +209,53 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
     from .tensor import tensor
 
     return tensor(data, dtype=dtype)
+
+
+# -- Tensor.new_*: a new tensor with this one's dtype ---------------------------------------------
+def _new_filled(fill):
+    def method(self, *size, dtype=None, device=None, requires_grad=False):
+        return full(shape_arg(size), fill, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    return method
+
+
+new_zeros, new_ones, new_empty = _new_filled(0), _new_filled(1), _new_filled(0)
+
+
+def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+    from .tensor import tensor
+
+    return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+    return full(tuple(size), fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+RANGE_WARNING = (
+    "torch.range is deprecated and will be removed in a future release because its behavior is "
+    "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values "
+    "in [start, end)."
+)
+
+
+def torch_range(
+    start=0, end=None, step=1, *, out=None, dtype=None, device=None, requires_grad=False
+):
+    """start to end *inclusive* (torch.range, deprecated, as PyTorch warns), float32 by default."""
+    import warnings
+
+    warnings.warn(RANGE_WARNING, UserWarning, stacklevel=2)
+    start, end, step = _number(start), _number(end), _number(step)
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    count = math.floor((end - start) / step) + 1
+    dt = _dt(dtype)
+    arr = (start + step * np.arange(max(count, 0), dtype=np.float64)).astype(dt)
+    return _made(arr, requires_grad, None, device, out, "range")
+
+
+def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _made(np.array(s, _dt(dtype)), requires_grad, None, device, None, "scalar_tensor")

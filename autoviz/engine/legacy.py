@@ -90,7 +90,7 @@ def construct(np_dtype, args, device, any_dtype=False) -> Tensor:
         data = args[0]._data
         if data.dtype != np_dtype and not any_dtype:
             raise TypeError(f"expected {_options(np_dtype)} (got {_options(data.dtype)})")
-        from .shape_ops import Alias
+        from .ops.shape import Alias
 
         return Alias.apply(args[0])
     if len(args) == 1 and isinstance(args[0], (tuple, list, np.ndarray)):

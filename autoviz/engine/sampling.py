@@ -3,11 +3,11 @@ multinomial, the *_like functions, the in-place Tensor methods and the seeding f
 
 import numpy as np
 
-from . import events
-from . import random as _random
+from . import events, versions
 from .dtypes import TYPE_NAMES, to_numpy_dtype
+from .fidelity import random as _random
+from .fidelity.random import generator_or_default
 from .grad_mode import _state
-from .random import generator_or_default
 from .tensor import Tensor, make, new_leaf
 
 _F32 = np.dtype(np.float32)
@@ -69,6 +69,7 @@ def _fill(t: Tensor, values: np.ndarray) -> Tensor:
     arr = t._storage()
     view = arr.transpose(_memory_order(arr))
     view[...] = values.reshape(view.shape)
+    versions.changed(arr)
     if events.observers:
         events.on_inplace(t)
     return t
@@ -527,18 +528,9 @@ def exponential_(self, lambd=1.0, *, generator=None):
     return _fill(self, _random.exponential(gen, self.numel(), dt, float(lambd)))
 
 
-def _bernoulli_method(self, p=None, *, generator=None):
+def bernoulli_method(self, p=None, *, generator=None):
     return bernoulli(self, p, generator=generator)
 
 
-def _multinomial_method(self, num_samples, replacement=False, *, generator=None):
+def multinomial_method(self, num_samples, replacement=False, *, generator=None):
     return multinomial(self, num_samples, replacement, generator=generator)
-
-
-Tensor.uniform_ = uniform_
-Tensor.normal_ = normal_
-Tensor.random_ = random_
-Tensor.bernoulli_ = bernoulli_
-Tensor.exponential_ = exponential_
-Tensor.bernoulli = _bernoulli_method
-Tensor.multinomial = _multinomial_method

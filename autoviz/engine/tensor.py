@@ -4,11 +4,11 @@ import numpy as np
 
 from . import events
 from .device import CPU, NO_CUDA, check_device
-from .dtypes import TYPE_NAMES, float32, float64, int64, to_numpy_dtype
+from .dtypes import KIND_RANK, TYPE_NAMES, float32, float64, int64, to_numpy_dtype
 from .dtypes import dtype as _dtype_class
+from .fidelity.printing import format_tensor
 from .function import accumulator_for
 from .grad_mode import _state
-from .printing import format_tensor
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -41,6 +41,7 @@ class Tensor:
         "_data",
         "_grad",
         "_hook_owner",
+        "_inference",
         "_name",
         "_retains_grad",
         "grad_fn",
@@ -136,7 +137,7 @@ class Tensor:
 
     def size(self, dim: int | None = None):
         shape = np.shape(self._data)
-        return Size(shape) if dim is None else shape[_shape_ops.wrap_dim(dim, len(shape))]
+        return Size(shape) if dim is None else shape[_base.wrap_dim(dim, len(shape))]
 
     def item(self):
         if np.size(self._data) != 1:
@@ -189,6 +190,86 @@ class Tensor:
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self.item())
 
+    def is_inference(self) -> bool:
+        """Whether this tensor was made inside `inference_mode()`."""
+        return getattr(self, "_inference", False)
+
+    @property
+    def _version(self) -> int:
+        """How many in-place changes this tensor's memory has had (shared with its views)."""
+        return _versions.version(self._data)
+
+    # -- memory: sizes, strides, the storage views share ---------------------------------------
+    def nelement(self) -> int:
+        return int(np.size(self._data))
+
+    def element_size(self) -> int:
+        return self._data.dtype.itemsize
+
+    @property
+    def itemsize(self) -> int:
+        return self._data.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return int(np.size(self._data)) * self._data.dtype.itemsize
+
+    def stride(self, dim: int | None = None):
+        strides = _memory.strides(self._storage())
+        return strides if dim is None else strides[_base.wrap_dim(dim, len(strides))]
+
+    def storage_offset(self) -> int:
+        return _memory.storage_offset(self._storage())
+
+    def data_ptr(self) -> int:
+        """The address of the first element: views of one storage give addresses inside it."""
+        return _memory.address(self._storage())
+
+    def untyped_storage(self):
+        return _memory.UntypedStorage(self._storage())
+
+    def storage(self):
+        if "storage" not in _warned:
+            import warnings
+
+            _warned.add("storage")
+            warnings.warn(_memory.TYPED_STORAGE_WARNING, UserWarning, stacklevel=2)
+        return _memory.TypedStorage(self._storage())
+
+    def is_floating_point(self) -> bool:
+        return self._data.dtype.kind == "f"
+
+    def is_complex(self) -> bool:
+        return self._data.dtype.kind == "c"
+
+    def is_signed(self) -> bool:
+        return self._data.dtype.kind in "fic"
+
+    def get_device(self) -> int:
+        return -1  # the CPU
+
+    @property
+    def is_cpu(self) -> bool:
+        return True
+
+    def resize_(self, *sizes, memory_format=None):
+        """A new shape, keeping the elements in memory order (new ones are zeros here)."""
+        self._check_inplace()
+        if self.requires_grad:
+            raise RuntimeError("cannot resize variables that require grad")
+        shape = tuple(
+            sizes[0] if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else sizes
+        )
+        flat = np.ascontiguousarray(self._data).reshape(-1)
+        count = int(np.prod(shape, dtype=np.int64))
+        grown = np.zeros(count, flat.dtype)
+        grown[: min(count, flat.size)] = flat[:count]
+        self._data = grown.reshape(shape)
+        return self
+
+    def resize_as_(self, other, memory_format=None):
+        return self.resize_(tuple(other.shape))
+
     # -- printing ----------------------------------------------------------------------------
     def __repr__(self) -> str:
         fn = self.grad_fn
@@ -206,34 +287,34 @@ class Tensor:
     # -- autograd ----------------------------------------------------------------------------
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute the gradient of this tensor with respect to the graph's leaves."""
-        from .graph import run_backward
+        from .backward import run_backward
 
         run_backward((self,), (gradient,), retain_graph, create_graph)
 
     def retain_grad(self) -> None:
         """Keep `.grad` on this non-leaf tensor after backward."""
-        from .graph import retain_grad
+        from .backward import retain_grad
 
         retain_grad(self)
 
     # -- operators (+, -, *, / and more methods are attached below) --------------------------
     def __rsub__(self, other):
-        return _ops.Rsub.apply(self, c=other)
+        return _arithmetic.Rsub.apply(self, c=other)
 
     def __rtruediv__(self, other):
-        return _ops.binary(_ops.Mul, _ops.Reciprocal.apply(self), other)
+        return _base.binary(_arithmetic.Mul, _pointwise.Reciprocal.apply(self), other)
 
     def __pow__(self, other):
-        return _F.pow(self, other)
+        return _arithmetic.pow(self, other)
 
     def __rpow__(self, other):
-        return _F.pow(other, self)
+        return _arithmetic.pow(other, self)
 
     def __matmul__(self, other):
-        return _F.matmul(self, other)
+        return _linalg.matmul(self, other)
 
     def __getitem__(self, key):
-        return _F.index(self, key)
+        return _indexing.index(self, key)
 
     def __lt__(self, other):
         return make(np.asarray(self._data < _raw(other)))
@@ -256,25 +337,26 @@ class Tensor:
     def __iter__(self):
         if not np.ndim(self._data):
             raise TypeError("iteration over a 0-d tensor")
-        return iter(_F.unbind(self))
+        return iter(_indexing.unbind(self))
 
     def __setitem__(self, key, value) -> None:
         """`a[key] = value`: in place, recorded as CopySlices when gradients are tracked."""
-        key = _F.index_key(key)
+        key = _indexing.index_key(key)
         if _state["enabled"] and (self.requires_grad or getattr(value, "requires_grad", False)):
             if self.grad_fn is None and self.requires_grad:
                 raise RuntimeError(
                     "a view of a leaf Variable that requires grad is being used in an in-place "
                     "operation."
                 )
-            self._become(_shape_ops.CopySlices.apply(self, value, key=key))
+            self._become(_indexing.CopySlices.apply(self, value, key=key))
             return
         self._storage()[key] = _raw(value)
+        _versions.changed(self._data)
         if events.observers:
             events.on_inplace(self)
 
     def __abs__(self):
-        return _F.abs(self)
+        return _pointwise.abs(self)
 
     def __invert__(self):
         return make(np.asarray(~self._data))
@@ -296,7 +378,7 @@ class Tensor:
 
             _warned.add("T")
             warnings.warn(T_WARNING, UserWarning, stacklevel=2)
-        return _F.permute(self, tuple(reversed(range(self.ndim))))
+        return _shape.permute(self, tuple(reversed(range(self.ndim))))
 
     @property
     def data(self):
@@ -342,7 +424,7 @@ class Tensor:
         if device is not None:
             check_device(device)
         out = self if dtype is None else self._as(to_numpy_dtype(dtype))
-        return _F.clone(out) if copy and out is self else out
+        return _arithmetic.clone(out) if copy and out is self else out
 
     @property
     def device(self):
@@ -363,21 +445,33 @@ class Tensor:
             return self
         if np.dtype(np_dtype).kind not in "fc":  # integer results never require grad
             return make(np.asarray(self._data).astype(np_dtype))
-        return _ops.ToDtype.apply(self, dtype=np_dtype)
+        return _arithmetic.ToDtype.apply(self, dtype=np_dtype)
 
-    def float(self):
+    def float(self, memory_format=None):
         return self._as(float32.numpy)
 
-    def double(self):
+    def double(self, memory_format=None):
         return self._as(float64.numpy)
 
-    def long(self):
+    def half(self, memory_format=None):
+        return self._as(np.dtype("float16"))  # numpy's float16: torch.half's IEEE format
+
+    def long(self, memory_format=None):
         return self._as(int64.numpy)
 
-    def int(self):
+    def int(self, memory_format=None):
         return self._as(np.dtype("int32"))
 
-    def bool(self):
+    def short(self, memory_format=None):
+        return self._as(np.dtype("int16"))
+
+    def char(self, memory_format=None):
+        return self._as(np.dtype("int8"))
+
+    def byte(self, memory_format=None):
+        return self._as(np.dtype("uint8"))
+
+    def bool(self, memory_format=None):
         return self._as(np.dtype("bool"))
 
     def type(self, dtype=None, non_blocking=False):
@@ -397,6 +491,7 @@ class Tensor:
 
     def _become(self, out) -> None:
         """Take on the result of an in-place op on a graph tensor: its data and its node."""
+        _versions.changed(self._data, moved_to=out._data)  # PyTorch writes into the memory
         self._data, self.grad_fn, self.requires_grad = out._data, out.grad_fn, True
         if events.observers:
             events.on_rebind(self, out)
@@ -408,6 +503,7 @@ class Tensor:
             self._become(ufunc(self, other))  # as PyTorch records it: this tensor gets the node
             return self
         store = self._storage()
+        _versions.changed(store)
         # Straight into the storage: no temporary as large as the tensor (an SGD step does
         # this for every parameter). _check_cast has ruled out results that cannot be stored.
         _RAW_UFUNC[ufunc](store, _raw(other), out=store)
@@ -424,7 +520,11 @@ class Tensor:
     def mul_(self, other):
         return self._inplace(Tensor.__mul__, other)
 
-    def div_(self, other):
+    def div_(self, other, *, rounding_mode=None):
+        if rounding_mode is not None:
+            from .ops.arithmetic import div
+
+            return _base.inplace(div)(self, other, rounding_mode=rounding_mode)
         return self._inplace(Tensor.__truediv__, other)
 
     __iadd__ = add_
@@ -435,6 +535,7 @@ class Tensor:
     def zero_(self):
         self._check_inplace()
         self._storage()[...] = 0
+        _versions.changed(self._data)
         if events.observers:
             events.on_zero(self)
         return self
@@ -442,16 +543,18 @@ class Tensor:
     def fill_(self, value):
         self._check_inplace()
         self._storage()[...] = value
+        _versions.changed(self._data)
         return self
 
     def copy_(self, src):
         self._check_inplace()
         self._storage()[...] = _raw(src)
+        _versions.changed(self._data)
         return self
 
     def register_hook(self, hook):
         """Call `hook(grad)` when this tensor's gradient is computed; it may return a new one."""
-        from .graph import register_hook
+        from .backward import register_hook
 
         return register_hook(self, hook)
 
@@ -525,9 +628,6 @@ def wrap(data) -> Tensor:
     return make(data)
 
 
-_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
-
-
 def _check_cast(data, other, divides: bool) -> None:
     """PyTorch's error when an in-place op's result cannot be stored in this dtype (`i /= 2`)."""
     mine = np.result_type(data)
@@ -543,7 +643,7 @@ def _check_cast(data, other, divides: bool) -> None:
         theirs = np.dtype("float32")
     if divides and theirs.kind != "f":
         theirs = np.dtype("float32")  # true division of integers gives floats
-    if _KIND_RANK.get(theirs.kind, 0) > _KIND_RANK.get(mine.kind, 0):
+    if KIND_RANK.get(theirs.kind, 0) > KIND_RANK.get(mine.kind, 0):
         raise RuntimeError(
             f"result type {TYPE_NAMES.get(theirs.name, theirs.name)} can't be cast to the "
             f"desired output type {TYPE_NAMES.get(mine.name, mine.name)}"
@@ -596,6 +696,8 @@ def new_leaf(arr: np.ndarray, requires_grad=False, name=None) -> Tensor:
         # costs several times more than with a scalar.
         arr = arr[()]
     t = make(arr, bool(requires_grad), None, name)
+    if _state["inference"]:
+        t._inference = True
     if requires_grad and events.observers:
         events.on_leaf(t)
     return t
@@ -614,15 +716,20 @@ def _raw(value):
     return value._data if isinstance(value, Tensor) else value
 
 
-from . import functional as _F  # noqa: E402  (the ops need Tensor defined first)
-from . import ops as _ops  # noqa: E402
-from . import shape_ops as _shape_ops  # noqa: E402
+from . import storage as _memory  # noqa: E402
+from . import versions as _versions  # noqa: E402
+from .ops import arithmetic as _arithmetic  # noqa: E402  (the ops need Tensor defined first)
+from .ops import base as _base  # noqa: E402
+from .ops import indexing as _indexing  # noqa: E402
+from .ops import linalg as _linalg  # noqa: E402
+from .ops import pointwise as _pointwise  # noqa: E402
+from .ops import shape as _shape  # noqa: E402
 
-# The arithmetic operators as one function each, without a call of ops.binary around it.
-Tensor.__add__ = Tensor.__radd__ = _ops.binary_method(_ops.Add)  # PyTorch puts the tensor first
-Tensor.__sub__ = _ops.binary_method(_ops.Sub)
-Tensor.__mul__ = Tensor.__rmul__ = _ops.binary_method(_ops.Mul)
-Tensor.__truediv__ = _ops.binary_method(_ops.Div)
+# The arithmetic operators as one function each, without a call of base.binary around it.
+Tensor.__add__ = Tensor.__radd__ = _base.binary_method(_arithmetic.Add)  # the tensor goes first
+Tensor.__sub__ = _base.binary_method(_arithmetic.Sub)
+Tensor.__mul__ = Tensor.__rmul__ = _base.binary_method(_arithmetic.Mul)
+Tensor.__truediv__ = _base.binary_method(_arithmetic.Div)
 
 _RAW_UFUNC = {
     Tensor.__add__: np.add,
@@ -630,26 +737,3 @@ _RAW_UFUNC = {
     Tensor.__mul__: np.multiply,
     Tensor.__truediv__: np.true_divide,
 }
-
-_METHODS = (
-    "exp log sqrt abs sin cos tanh sigmoid relu clamp sum mean max min argmax argmin softmax "
-    "log_softmax reshape flatten transpose t permute unsqueeze squeeze matmul clone pow neg"
-)
-for _name in _METHODS.split():
-    setattr(Tensor, _name, getattr(_F, _name))
-# One-input ops as methods without a call of Op.apply around them (scalar code's hot path).
-for _name in ("exp", "log", "sqrt", "abs", "sin", "cos", "tanh", "sigmoid", "relu"):
-    setattr(Tensor, _name, _ops.unary_method(getattr(_ops, _name.capitalize())))
-Tensor.__neg__ = Tensor.neg = _ops.unary_method(_ops.Neg)
-Tensor.view = _F.view
-Tensor.contiguous = _F.contiguous
-Tensor.unbind = _F.unbind
-Tensor.is_contiguous = lambda self: _shape_ops.is_contiguous(self._data)
-Tensor.clamp_min = _F.clamp_min
-Tensor.mT = property(lambda self: _F.mT(self))
-Tensor.expand = lambda self, *shape: _F.expand(self, *shape)
-
-from ..torchnames import mark_missing  # noqa: E402
-from . import methods as _methods  # noqa: E402, F401  (more methods, and in-place variants)
-
-mark_missing(Tensor, "torch.Tensor")  # the rest of torch.Tensor's names: "not in autoviz yet"

@@ -7,24 +7,26 @@ from bisect import bisect_left
 
 from ..render.heat import SCALE
 from ..tracing import explain
+from ..tracing.captions import rule_for as flow_rule
 from ..tracing.explain import local_rule
 from ..tracing.index import index_of
-from ..tracing.rules import expression, gradient
+from ..tracing.rules import expression
 from ..tracing.symbols import symbol
-from ..tracing.text import number
+from ..tracing.text import number, shown
 
-# Digits kept for tensors' elements (a heatmap and a card need no more); scalars keep all of
-# theirs, so nudge-and-verify re-runs the graph on the very numbers the engine had.
+# Digits kept for tensors' heatmap cells (a heatmap and a card need no more); scalars keep all
+# of theirs, so nudge-and-verify re-runs the graph on the very numbers the engine had.
 ELEMENT_DIGITS = 6
 HIDDEN = [-1, -1, -1]  # an edge of a graph the player does not show (no node is -1)
 
 
 def details(tl, frames, entries: list[int]) -> dict:
     """The inspector's data for the timeline steps `entries` (the player's entries)."""
+    p = frames.options.precision
     index = index_of(tl)
     _, line_of = explain.code_lines(tl)
     position = {n.id: i for i, n in enumerate(tl.nodes)}
-    locals_ = _locals_sent(tl)
+    locals_ = _locals_sent(tl, p)
     graphs = sorted({index.graph_of_step[k] for k in entries})
     # Only what the shown graphs hold: a 2,000-iteration loop shows three in full, and the
     # page must not carry the other 1,997 (positions stay those of the timeline).
@@ -33,19 +35,19 @@ def details(tl, frames, entries: list[int]) -> dict:
     kept_edges = {i for part in parts for i in part.edges}
     when = _Shown(sorted(entries))
     nodes = [
-        _node(tl, index, n, line_of, locals_, position, when) if n.id in kept else {}
+        _node(tl, index, n, line_of, locals_, position, when, p) if n.id in kept else {}
         for n in tl.nodes
     ]
     flows, seeds = {}, {}
     for k in entries:
         step = tl.steps[k]
         if step.kind == "seed" and "grad" in step.details:
-            seeds[str(k)] = [position[step.nodes[0]], _preview(step.details["grad"])]
+            seeds[str(k)] = [position[step.nodes[0]], _preview(step.details["grad"], p, True)]
         if step.flows:
             # The upstream gradient is the same for every edge of a step: stored once.
             flows[str(k)] = [
-                _preview(step.flows[0].upstream),
-                [_flow(f) for f in step.flows],
+                _preview(step.flows[0].upstream, p, True),
+                [_flow(f, p) for f in step.flows],
             ]
     return {
         "nodes": nodes,
@@ -76,7 +78,7 @@ class _Shown:
         return i < len(self.entries) and self.entries[i] < until
 
 
-def _node(tl, index, node, line_of, locals_, position, when) -> dict:
+def _node(tl, index, node, line_of, locals_, position, when, p: int) -> dict:
     """A node's facts, its value and grad as they change, and for an op its formulas."""
     out = {
         "name": node.name,
@@ -97,9 +99,9 @@ def _node(tl, index, node, line_of, locals_, position, when) -> dict:
         "no_grad": node.made_in_no_grad,
         "module": node.module[-1][0] if node.module else None,
         "grad_fn": _grad_fn(tl, index, node),
-        "value": _history(index, node, "value", when),
-        "grad": _history(index, node, "grad", when),
-        "retains_grad": _history(index, node, "retains_grad", when),
+        "value": _history(index, node, "value", when, p),
+        "grad": _history(index, node, "grad", when, p),
+        "retains_grad": _history(index, node, "retains_grad", when, p),
     }
     if not any(v for _, v in out["retains_grad"]):
         del out["retains_grad"]
@@ -112,14 +114,15 @@ def _given(fields: dict) -> dict:
     return {key: value for key, value in fields.items() if value is not None and value is not False}
 
 
-def _history(index, node, field: str, when: _Shown) -> list:
+def _history(index, node, field: str, when: _Shown, p: int) -> list:
     """[[step, value], ...]: the field as first seen (at the node's step), then each change a
     shown step reads (a parameter changes in every iteration; most are not shown)."""
-    first = [[node.step, _preview(getattr(node, field))]]
+    grad = field == "grad"
+    first = [[node.step, _preview(getattr(node, field), p, grad)]]
     ks, values = index.history.get(node.id, {}).get(field, ([], []))
     ends = [*ks[1:], math.inf][: len(ks)]
     changes = zip(ks, ends, values, strict=True)
-    return first + [[k, _preview(v)] for k, end, v in changes if when.reads(k, end)]
+    return first + [[k, _preview(v, p, grad)] for k, end, v in changes if when.reads(k, end)]
 
 
 def _grad_fn(tl, index, node) -> str | None:
@@ -140,17 +143,20 @@ def _op_facts(tl, index, op, sent: dict, position) -> dict:
     names = [n.name for n in inputs]
     out_name = result.name if result is not None else "out"
     locals_ = []
+    # Once per op, not per input: an op may take thousands (torch.stack of every sample).
+    scalars = [n for n in inputs if not n.shape] + ([result] if result is not None else [])
+    all_scalar = all(_is_scalar(n.value) for n in scalars)
+    values = out_value = None
     for i, node in enumerate(inputs):
         formula = local_rule(op.op, i, names, out_name)
         numbers = None
-        scalars = [n for n in inputs if not n.shape] + ([result] if result is not None else [])
-        if formula is not None and all(_is_scalar(n.value) for n in scalars):
-            values = [_number_in(n.value) for n in inputs]
-            out_value = _number_in(result.value) if result is not None else "out"
+        if formula is not None and all_scalar:
+            if values is None:
+                values = [_number_in(n.value) for n in inputs]
+                out_value = _number_in(result.value) if result is not None else "out"
             numbers = local_rule(op.op, i, values, out_value)
         # Ops on tensors: the gradient the op sends this input, in PyTorch's terms.
-        count = math.prod(inputs[0].shape) if inputs and inputs[0].shape else None
-        rule = None if formula else gradient(op.op, i, names, out_name, "upstream", count)
+        rule = None if formula else flow_rule(op, i, inputs, result)
         local = {
             "name": node.name,
             "formula": formula,
@@ -162,7 +168,7 @@ def _op_facts(tl, index, op, sent: dict, position) -> dict:
     return {
         "inputs": [position[i] for _, i in ins],
         "output": position[outs[0]] if outs else None,
-        "expression": expression(op.op, names),
+        "expression": expression(op.op, names, op.params),
         "locals": locals_,
     }
 
@@ -177,7 +183,7 @@ def _number_in(value) -> str:
     return f"({text})" if text.startswith("-") else text
 
 
-def _locals_sent(tl) -> dict:
+def _locals_sent(tl, p: int) -> dict:
     """Op id -> {input index: local derivative}, as the op's first backward computed them."""
     out = {}
     for step in tl.steps:
@@ -186,7 +192,7 @@ def _locals_sent(tl) -> dict:
         found = out.setdefault(step.nodes[0], {})
         for flow in step.flows:
             if flow.local is not None:
-                found.setdefault(tl.edges[flow.edge].index, _preview(flow.local))
+                found.setdefault(tl.edges[flow.edge].index, _preview(flow.local, p))
     return out
 
 
@@ -223,19 +229,17 @@ def _runs(values: list) -> list:
     return runs
 
 
-def _preview(value, digits: int | None = None):
-    """A preview as JSON can hold it: non-finite numbers as strings; a tensor's elements to
-    ELEMENT_DIGITS significant digits, a scalar's in full."""
-    if isinstance(value, list):
-        return [_preview(v, ELEMENT_DIGITS) for v in value]
+def _preview(value, p: int, grad: bool = False):
+    """A value as the player shows it (text.shown): a tensor's text and heatmap made here, a
+    scalar in full (non-finite ones as strings, which JSON can hold)."""
     if isinstance(value, float):
         if not math.isfinite(value):
             return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
-        return value if digits is None else float(f"{value:.{digits}g}")
-    return value
+        return value
+    return shown(value, p, grad, ELEMENT_DIGITS)
 
 
-def _flow(flow) -> list:
+def _flow(flow, p: int) -> list:
     """[edge, local, contribution, running sum at a fan-out], the sum left out when none."""
-    out = [flow.edge, _preview(flow.local), _preview(flow.contribution)]
-    return out if flow.total is None else [*out, _preview(flow.total)]
+    out = [flow.edge, _preview(flow.local, p), _preview(flow.contribution, p, True)]
+    return out if flow.total is None else [*out, _preview(flow.total, p, True)]

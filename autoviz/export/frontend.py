@@ -12,6 +12,8 @@ PARTS = (
     "camera.js",
     "quiz.js",
     "player.js",
+    "layout.js",
+    "overview.js",
     "scrub.js",
     "heatmap.js",
     "inspect.js",

@@ -34,7 +34,7 @@ def save_html(tl, path, **options) -> Path:
 def player_page(
     tl,
     *,
-    quiz: bool = False,
+    quiz=False,
     theme: str = "default",
     ghost: bool = False,
     rankdir: str | None = None,
@@ -49,13 +49,19 @@ def player_page(
     bundle = build(
         tl, quiz=quiz, theme=theme, ghost=ghost, rankdir=rankdir, timeout=timeout, **options
     )
+    return bundle_page(bundle)
+
+
+def bundle_page(bundle) -> str:
+    """The page of a built Bundle (the CLI reads the bundle's questions before writing it)."""
     script = frontend.module(compact=True) + _START
     payload = (
         f'<div id="av-layouts" hidden>\n{layouts_html(bundle)}\n</div>\n'
         f'<script type="application/json" id="av-data">{embed_json(bundle.data)}</script>'
     )
     root = '<div id="av-root" class="av-player av-page-root"></div>'
-    return page_html(f"autoviz player — {len(tl)} steps", script, root, payload)
+    title = f"autoviz player — {bundle.data['total']} steps"
+    return page_html(title, script, root, payload)
 
 
 def page_html(title: str, script: str, root: str, payload: str, page_class="av-page") -> str:

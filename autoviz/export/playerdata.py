@@ -10,8 +10,10 @@ from ..collector import collector_paused
 from ..render.labels import visible_data
 from ..tracing import explain
 from ..tracing.iterations import iterations, plotted
+from ..tracing.quiz import plan_of
 from .deltas import Deltas, step_deltas
 from .details import details
+from .overview import overviews
 
 FORMAT, VERSION = "autoviz-player", 2
 # Each graph is laid out in its own direction and the perpendicular one, so the player can pick
@@ -35,7 +37,7 @@ class Bundle:
 def build(
     tl,
     *,
-    quiz: bool = False,
+    quiz=False,
     theme: str = "default",
     ghost: bool = False,
     rankdir: str | None = None,
@@ -48,9 +50,9 @@ def build(
     from ..render import get_theme, make_options
     from ..render.frames import Entry, Frames
 
-    for flag, value in (("quiz", quiz), ("ghost", ghost)):
-        if not isinstance(value, bool):
-            raise ValueError(f"{flag} must be True or False, got {value!r}")
+    if not isinstance(ghost, bool):
+        raise ValueError(f"ghost must be True or False, got {ghost!r}")
+    quiz = plan_of(quiz)  # a bad plan is refused before any layout is made
     if not len(tl):
         raise ValueError("this timeline has no steps: nothing was recorded in the block")
     look = get_theme(theme)
@@ -64,16 +66,21 @@ def build(
         first = deltas.layout_of_step.index(i)  # its first entry: its first state, that way
         svg = other.entry_svg(Entry(deltas.steps[first], deltas.condensed[first]), ghost)
         svgs.append([_inline(layout.svg, look.name), _inline(svg, look.name)])
+    # Fit's folded overviews, after each layout's directions (export/overview.py).
+    folded, folded_svgs = overviews(frames, deltas, directions, look, _inline)
+    for variants, more in zip(svgs, folded_svgs, strict=True):
+        variants += more
     # Texts as shown: characters a reader cannot see (and lone surrogates, which UTF-8 cannot
     # hold) spelled out, as the picture shows them.
-    data = visible_data(_data(tl, deltas, quiz))
+    data = visible_data(_data(tl, deltas, quiz, frames.options.advice))
     data["layouts"] = [
         {
             "slots": [_slot(key) for key in layout.slots],
             "directions": directions,
-            "boxes": [_view_box(svg) for svg in variants],  # to choose a direction unseen
+            "boxes": [_view_box(svg) for svg in variants[:2]],  # to choose a direction unseen
+            "overviews": more,
         }
-        for layout, variants in zip(deltas.layouts, svgs, strict=True)
+        for layout, variants, more in zip(deltas.layouts, svgs, folded, strict=True)
     ]
     # fontSize: the smallest label text (value and grad rows), which the camera keeps legible.
     data |= {"rankdir": rankdir, "theme": look.name, "fontSize": look.small_size}
@@ -83,7 +90,7 @@ def build(
     return Bundle(data, svgs, frames)
 
 
-def _data(tl, deltas: Deltas, quiz: bool) -> dict:
+def _data(tl, deltas: Deltas, quiz, advice: str = "python") -> dict:
     """Steps, panels and code as plain data; repeated strings are stored once in `strings`."""
     strings, where = [], {}
 
@@ -93,7 +100,7 @@ def _data(tl, deltas: Deltas, quiz: bool) -> dict:
             strings.append(text)
         return where[text]
 
-    steps, panels = [], explain.panels(tl, deltas.steps)
+    steps, panels = [], explain.panels(tl, deltas.steps, quiz)
     # One entry per step, but one only for a graph too large to draw (its note says so), and
     # one for each run of condensed iterations; `index` is the timeline's step, which the
     # counter and the widget's `step` trait use.
@@ -111,7 +118,7 @@ def _data(tl, deltas: Deltas, quiz: bool) -> dict:
                 "banner": intern(_banner(panel, deltas.condensed[i])),
                 "explain": intern(note or panel["explain"]),
                 "line": panel["line"],
-                "quiz": _quiz(tl, k) if quiz and note is None else None,
+                "quiz": panel["quiz"] if note is None else None,
             }
         )
     lines, _ = explain.code_lines(tl)
@@ -127,7 +134,7 @@ def _data(tl, deltas: Deltas, quiz: bool) -> dict:
             {"file": Path(s.file).name, "line": s.line, "text": s.text, "role": s.role}
             for s in lines
         ],
-        "iterations": iteration_data(tl, deltas),
+        "iterations": {**iteration_data(tl, deltas), "advice": advice},
     }
 
 
@@ -179,25 +186,6 @@ def _slot(key: tuple) -> list:
     # Ids as the DOM has them: Graphviz writes "legend-leaf" as "legend&#45;leaf".
     kind, item_id, *row = key
     return [kind, html.unescape(item_id), *row]
-
-
-def _quiz(tl, k: int) -> dict | None:
-    """The question before step k with the sentences Question.check gives for it."""
-    q = explain.quiz(tl, k)
-    if q is None:
-        return None
-    far = q.answer + 1.0 + 2.0 * abs(q.answer) if math.isfinite(q.answer) else 0.0
-    right, wrong = q.check(repr(q.answer)), q.check(repr(far))[1]
-    shown = wrong.split(": ", 1)[1]  # "the answer is 2.0.", for "Show me" without a guess
-    return {
-        "prompt": q.prompt,
-        "answer": repr(q.answer),  # a string: JSON has no inf or nan
-        "rel": q.rel_tol,
-        "abs": q.abs_tol,
-        "right": right[1] if right[0] else None,
-        "wrong": wrong,
-        "reveal": shown[:1].upper() + shown[1:],
-    }
 
 
 def _view_box(svg: str) -> list[float]:

@@ -1,51 +1,20 @@
-"""`torch.nn`: modules, parameters, losses, and the `functional` and `init` helpers."""
+"""`torch.nn`: modules, parameters, losses, and the `functional`, `init` and `utils` helpers."""
 
-from . import functional, init, utils
-from .containers import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
-from .layers import BatchNorm1d, Embedding, LeakyReLU
-from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
-from .module import Module
-from .modules import (
-    Dropout,
-    Flatten,
-    Identity,
-    Linear,
-    LogSoftmax,
-    ReLU,
-    Sigmoid,
-    Softmax,
-    Tanh,
-)
-from .parameter import Parameter
+from . import functional, init, modules, parameter, utils
+from .modules import *
+from .modules import __all__ as _modules_all
+from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 
 __all__ = [
-    "BCELoss",
-    "BCEWithLogitsLoss",
-    "BatchNorm1d",
-    "CrossEntropyLoss",
-    "Dropout",
-    "Embedding",
-    "Flatten",
-    "Identity",
-    "L1Loss",
-    "LeakyReLU",
-    "Linear",
-    "LogSoftmax",
-    "MSELoss",
-    "Module",
-    "ModuleDict",
-    "ModuleList",
-    "NLLLoss",
+    *_modules_all,
+    "Buffer",
     "Parameter",
-    "ParameterDict",
-    "ParameterList",
-    "ReLU",
-    "Sequential",
-    "Sigmoid",
-    "Softmax",
-    "Tanh",
+    "UninitializedBuffer",
+    "UninitializedParameter",
     "functional",
     "init",
+    "modules",
+    "parameter",
     "utils",
 ]
 

@@ -46,3 +46,41 @@ class Parameter(Tensor):
 def rebuild_parameter(data: bytes, dtype: str, shape: tuple, requires_grad: bool) -> Parameter:
     """A Parameter from what `__reduce_ex__` saved (torch.save, pickle)."""
     return Parameter(_rebuild(data, dtype, shape, False), requires_grad)
+
+
+class UninitializedParameter(Parameter):
+    """The parameter of a lazy module before its first input fixes its shape."""
+
+    __slots__ = ()
+
+    def __new__(cls, requires_grad=True, device=None, dtype=None):
+        return super().__new__(cls, None, requires_grad)
+
+    def __repr__(self) -> str:
+        return "<UninitializedParameter>"
+
+
+class Buffer(Tensor):
+    """A tensor that a Module registers as a buffer when set as an attribute
+    (`self.mask = nn.Buffer(t)`); persistent=False keeps it out of state_dict."""
+
+    __slots__ = ("persistent",)
+
+    def __new__(cls, data=None, *, persistent=True):
+        arr = np.empty(0, np.float32) if data is None else as_tensor_data(data)
+        if isinstance(data, Tensor):
+            arr = data._data
+        b = object.__new__(cls)
+        b._data, b.requires_grad, b.grad_fn, b._grad = arr, False, None, None
+        b._name, b._retains_grad, b._acc = None, False, None
+        b.persistent = persistent
+        return b
+
+
+class UninitializedBuffer(Buffer):
+    """The buffer of a lazy module before its first input fixes its shape."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<UninitializedBuffer>"

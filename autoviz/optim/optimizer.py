@@ -3,8 +3,8 @@
 import numpy as np
 
 from ..engine import events
+from ..engine.backward import zero_grads
 from ..engine.grad_mode import enable_grad, no_grad
-from ..engine.graph import zero_grads
 from ..engine.tensor import Tensor, make
 
 

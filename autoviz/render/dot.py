@@ -6,8 +6,9 @@ import re
 from dataclasses import dataclass, replace
 
 from ..tracing.model import Graph, Node
+from ..tracing.preview import Summary
 from ..tracing.symbols import symbol as op_symbol
-from ..tracing.text import shape_text, value_text
+from ..tracing.text import label_text, shape_text
 from . import heat
 from .groups import Box, Plan, node_module, plan, roots
 from .labels import MAX_ROW, dot_row, tooltip, visible
@@ -31,7 +32,22 @@ LEGEND_TEXT = {
 ID = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 COLLAPSE_ABOVE = 300  # nodes; bigger graphs draw each nn.Module as one box
 MAX_NODES = 5000  # drawn nodes; beyond this the layout engine is not started
-FULL_ITERATIONS = 3  # iterations a timeline's exports show step by step; the rest condensed
+# Iterations a timeline's exports show step by step (the rest condensed): "auto" chooses by
+# STEP_BUDGET, the steps a page steps through in full: a short run is shown whole, a long one
+# as its first iterations that fit and its last.
+FULL_ITERATIONS = "auto"
+STEP_BUDGET = 600
+ADVICE = ("python", "cli", "none")  # whom a page's notes tell what to do: see Options.advice
+# What dot's time on a big drawing goes to, measured on graphs of 1,000-5,000 nodes of four
+# shapes (benchmarks/big_graphs.py): edge labels (the room each gradient label takes: each
+# adds a rank of its own) most of all, 72 s for a 1,700-node residual net against 6 s with
+# labels placed after layout (xlabel); then the x-coordinate network simplex (nslimit) and
+# crossing minimisation (mclimit, searchsize, remincross), 10.7 s against 1.1 s for a
+# 3,000-node chain with straight edges. So: past each size, dot is told to do less.
+LAYOUT_TIERS = (  # (drawn nodes above, graph attributes added, gradient labels as xlabels)
+    (1500, "nslimit=0.5 nslimit1=2 mclimit=0.3 searchsize=5 remincross=false splines=line", True),
+    (300, "mclimit=0.5 searchsize=10 remincross=false", True),
+)
 
 
 @dataclass(frozen=True)
@@ -53,11 +69,15 @@ class Options:
     # Leave out intermediate tensors (edges run op to op, as torchviz draws): True, False, or
     # None to do so when the drawing would still have more than collapse_above nodes.
     hide_inner_tensors: bool | None = None
-    # A timeline's exports (player, Stepper, frames, animation) step through the first this
-    # many iterations (graphs) in full and show the others condensed, as one entry with their
-    # loss and parameters per iteration: a number, a list of iterations to show in full, or
-    # None for every one.
-    full_iterations: int | tuple | None = FULL_ITERATIONS
+    # A timeline's exports (player, Stepper, frames, animation) step through some iterations
+    # (graphs) in full and show the others condensed, as one entry with their loss and
+    # parameters per iteration: "auto" (as many as STEP_BUDGET allows, and the last), a number
+    # (the first this many, and the last), a list of iterations to show in full, or None for
+    # every one.
+    full_iterations: int | tuple | str | None = FULL_ITERATIONS
+    # What a page's notes tell their reader to do: "python" (tl.draw(step=k),
+    # full_iterations=), "cli" (the command's flags), or "none".
+    advice: str = "python"
 
     def __post_init__(self) -> None:
         _choose("rankdir", self.rankdir, RANKDIRS)
@@ -89,13 +109,16 @@ class Options:
             _count("depth", self.depth, 0, "or None to open every module")
         _count("collapse_above", self.collapse_above, 1)
         _count("max_nodes", self.max_nodes, 1)
+        _choose("advice", self.advice, ADVICE)
         full = self.full_iterations
+        if full == "auto":
+            return
         if full is not None and not (isinstance(full, int) and not isinstance(full, bool)):
             chosen = _iterable(full)
             if isinstance(full, str) or not all(_is_count(i) for i in chosen):
                 raise ValueError(
-                    "full_iterations must be a number of iterations (3), a list of iteration "
-                    f"numbers ([0, 1, 99]) or None for every iteration, got {full!r}"
+                    "full_iterations must be 'auto', a number of iterations (3), a list of "
+                    f"iteration numbers ([0, 1, 99]) or None for every iteration, got {full!r}"
                 )
             object.__setattr__(self, "full_iterations", tuple(sorted(set(chosen))))
         elif full is not None:
@@ -184,6 +207,9 @@ def to_dot(
     saved = _saved_ops(graph, options)
     layout = drawing_plan(graph, options) if layout is None else layout
     options = settle(options, layout)
+    faster, xlabels = layout_tier(layout.drawn)
+    if faster:
+        lines[1] = lines[1][:-1] + f" {faster}]"
     current = set(graph.current)
     drawn = [n for n in graph.nodes if layout.draws(n.id)]
     placed = {}  # open module path (None: top level) -> statements inside it
@@ -193,10 +219,10 @@ def to_dot(
         if node in saved:
             where += _saved_lines(node, theme, options)
     for box in layout.boxes:
-        placed.setdefault(box.parent, []).append(_box_line(box, theme))
+        placed.setdefault(box.parent, []).append(_box_line(box, theme, options.advice))
     lines += ["\t" + line for line in placed.get(None, [])]
     lines += _clusters(layout, placed, theme)
-    lines += _edge_lines(graph, layout, theme, edge_labels)
+    lines += _edge_lines(graph, layout, theme, edge_labels, xlabels)
     if options.legend and graph.nodes:
         extra = ["module"] * bool(layout.boxes) + ["saved"] * bool(saved) + list(legend_extra)
         lines += _legend(
@@ -204,6 +230,15 @@ def to_dot(
         )
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def layout_tier(drawn: int) -> tuple:
+    """(graph attributes, whether gradient labels are xlabels) for a drawing of `drawn`
+    nodes: see LAYOUT_TIERS."""
+    for above, attributes, xlabels in LAYOUT_TIERS:
+        if drawn > above:
+            return attributes, xlabels
+    return "", False
 
 
 def _check_ids(graph: Graph) -> None:
@@ -221,9 +256,11 @@ def _saved_ops(graph: Graph, options: Options) -> list:
     return [n for n in graph.nodes if n.saved] if options.show_saved else []
 
 
-def _edge_lines(graph: Graph, layout: Plan, theme: Theme, edge_labels) -> list:
+def _edge_lines(graph: Graph, layout: Plan, theme: Theme, edge_labels, xlabels=False) -> list:
     """Data edges; those touching a collapsed module become one edge per pair of ends, and
-    those leaving a hidden inner tensor start at the op that made it."""
+    those leaving a hidden inner tensor start at the op that made it. With `xlabels`, a
+    gradient's label is placed after layout, taking no rank of its own (big drawings)."""
+    label = "xlabel" if xlabels else "label"
     lines, merged = [], set()
     for i, e in enumerate(graph.edges, 1):
         ends = layout.ends(e)
@@ -244,7 +281,7 @@ def _edge_lines(graph: Graph, layout: Plan, theme: Theme, edge_labels) -> list:
             extra = " dir=both arrowtail=normal"
             if edge_id in edge_labels:
                 text = dot_row(edge_labels[edge_id]) or "&#32;"
-                extra += f' label=<<font point-size="{theme.small_size}">{text}</font>>'
+                extra += f' {label}=<<font point-size="{theme.small_size}">{text}</font>>'
         lines.append(f'\t{source} -> {target} [id="{edge_id}" class="{e.kind}"{extra}]')
     return lines
 
@@ -291,11 +328,16 @@ def _with_content(layout: Plan, placed: dict) -> set:
     return full
 
 
-def _box_line(box: Box, theme: Theme) -> str:
-    """A collapsed module: its path, its type and the shapes going in and out."""
+def _box_line(box: Box, theme: Theme, advice: str = "python") -> str:
+    """A collapsed module: its path, its type and the shapes going in and out; a fold: how
+    many blocks it holds, their ops, and how to open it."""
     look = theme.kinds["module"]
     name = box.paths[0] if len(box.paths) == 1 else f"{box.paths[0]} … {box.paths[-1]}"
     rows = [name + (f" ×{len(box.paths)}" if len(box.paths) > 1 else ""), box.type]
+    if box.fold is not None:
+        fold = box.fold
+        rows = [fold.title(), fold.ops_text(), fold.how_to_open(advice)]
+        rows = [r for r in rows if r]
     if box.inputs or box.outputs:
         rows.append(f"{_shapes(box.inputs)} → {_shapes(box.outputs)}".strip())
     return (
@@ -315,7 +357,8 @@ def _saved_lines(op: Node, theme: Theme, options: Options) -> list:
     lines = []
     for i, entry in enumerate(op.saved, 1):
         name = f"{op.id}_s{i}"
-        rows = [entry["name"], value_text(entry["value"], tuple(entry["shape"]), options.precision)]
+        shown = label_text(entry["value"], tuple(entry["shape"]), options.precision)
+        rows = [entry["name"], shown]
         label = f"<b>{dot_row(rows[0]) or '&#32;'}</b><br/>{dot_row(rows[1]) or '&#32;'}"
         lines += [
             f'{name} [id="{op.id}-saved{i}" class="saved" shape="{look["shape"]}" '
@@ -364,9 +407,9 @@ def html_rows(rows: list, theme: Theme) -> str:
 
 
 def heat_previews(node: Node, options: Options) -> dict:
-    """Label row -> the preview drawn as a heatmap under it, for values="heatmap" and a 1-D or
-    2-D tensor small enough to have a preview: its value, and the grad of a leaf or of a
-    tensor that retains it (an intermediate's grad is None)."""
+    """Label row -> the preview drawn as a heatmap under it, for values="heatmap" and a tensor
+    (see heat.grid): its value, and the grad of a leaf or of a tensor that retains it (an
+    intermediate's grad is None)."""
     if options.values != "heatmap" or node.kind == "op" or heat.grid(node.shape) is None:
         return {}
     out = {1: node.value}
@@ -430,16 +473,16 @@ def label_rows(node: Node, graph: Graph, options: Options) -> list[str]:
     return rows
 
 
-def _shown(value, node: Node, options: Options) -> str:
+def _shown(value, node: Node, options: Options, grad: bool = False) -> str:
     """A value row's text; over a heatmap, the shape and the range its colours stand for."""
     if options.values == "heatmap" and value is not None and heat.grid(node.shape):
         return f"{shape_text(node.shape)} {heat.range_text(value, options.precision)}"
-    return value_text(value, node.shape, options.precision)
+    return label_text(value, node.shape, options.precision, grad)
 
 
 def _grad_text(node: Node, graph: Graph, options: Options) -> str:
     if node.grad is not None:
-        return _shown(node.grad, node, options)
+        return _shown(node.grad, node, options, grad=True)
     if node.kind in ("intermediate", "output") and not node.retains_grad and graph.backward_ran:
         return "None (not retained)"
     return "None"
@@ -449,6 +492,8 @@ def _non_finite(value) -> bool:
     """True when a preview holds NaN or an infinity anywhere."""
     if type(value) is float:  # a scalar's preview, the usual case
         return not math.isfinite(value)
+    if type(value) is Summary:
+        return bool(value.nan or value.pinf or value.ninf)
     stack = [value] if type(value) is list else []
     while stack:
         item = stack.pop()

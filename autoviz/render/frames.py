@@ -4,12 +4,12 @@ import re
 from bisect import bisect_right
 from typing import NamedTuple
 
-from ..errors import GraphTooLarge
+from ..errors import GraphTooLarge, LayoutTimeout
 from ..tracing.index import GraphPart, index_of
 from ..tracing.model import PERSISTENT, Edge, Graph, Node
 from ..tracing.text import number, shape_text
 from ..tracing.timeline import Timeline
-from .dot import Options, drawing_plan, heat_fills, label_rows, settle, to_dot
+from .dot import STEP_BUDGET, Options, drawing_plan, heat_fills, label_rows, settle, to_dot
 from .groups import Plan
 from .labels import row
 from .layout import check_timeout, svg_layout
@@ -50,7 +50,7 @@ class Frames:
         self.index = index_of(tl)
         self.templates = {}  # leading graph -> (DOT source, Template, Plan or None: a summary)
         self.summaries = {}  # graph -> its summary's template, for the later graphs of a shape
-        self.too_large = {}  # leading graph -> the GraphTooLarge its drawing raised
+        self.too_large = {}  # leading graph -> why it was not drawn (GraphTooLarge, LayoutTimeout)
         self.charts = {}  # range of condensed graphs -> (DOT source, Template) of their chart
         self.sequences = {}  # (leading graph, ghost) -> FrameSequence
         self.parts = {}  # graph number -> Part
@@ -80,14 +80,30 @@ class Frames:
         return self._numbers
 
     def shown(self) -> list:
-        """The graphs an export steps through in full (Options.full_iterations)."""
+        """The graphs an export steps through in full (Options.full_iterations): a count
+        (or "auto", the count that fits STEP_BUDGET) means the first so many and the last, so
+        that the last entry is the run's real last step."""
         full, numbers = self.options.full_iterations, self.numbers()
         if full is None:
             return numbers
+        if full == "auto":
+            full = self._fitting(numbers)
         if isinstance(full, int):
-            return numbers[:full]
+            return numbers if full >= len(numbers) else [*numbers[:full], numbers[-1]]
         chosen = set(full)
         return [g for g in numbers if g in chosen]
+
+    def _fitting(self, numbers: list) -> int:
+        """How many first iterations fit STEP_BUDGET steps beside the last (all of a short
+        run; at least one)."""
+        sizes = [len(self.index.graph(g).steps) for g in numbers]
+        if sum(sizes) <= STEP_BUDGET:
+            return len(numbers)
+        room, count = STEP_BUDGET - sizes[-1], 0
+        while count < len(sizes) - 1 and sizes[count] <= room:
+            room -= sizes[count]
+            count += 1
+        return max(count, 1)
 
     def _width_sources(self, leader: int) -> list:
         """The graphs whose labels size a layout: its first, and the last one shown in full
@@ -136,10 +152,15 @@ class Frames:
             legend_extra=("error",) * raised,
         )
         self.layout_calls += 1
-        return source, Template(svg_layout(source, self.timeout), self.theme), layout
+        try:
+            svg = svg_layout(source, self.timeout)
+        except LayoutTimeout as error:  # an export still gets written: the summary says why
+            self.too_large[leader] = error
+            return self._summary(leader, error)
+        return source, Template(svg, self.theme), layout
 
     def _summary(self, graph_no: int, error: GraphTooLarge):
-        lines = summary_text(self.index.graph(graph_no), error)
+        lines = summary_text(self.index.graph(graph_no), error, self.options.advice)
         return summary_dot(lines), Template(summary_svg(lines, self.theme), self.theme), None
 
     def is_summary(self, graph_no: int) -> bool:
@@ -171,9 +192,10 @@ class Frames:
 
             wanted = set(graphs)
             its = [it for it in iterations(self.tl) if it.number in wanted]
-            text = condensed_text(its)
+            text = condensed_text(its, self.options.advice)
             source = summary_dot([text])
-            self.charts[graphs] = (source, Template(condensed_svg(its, self.theme), self.theme))
+            chart = condensed_svg(its, self.theme, self.options.advice)
+            self.charts[graphs] = (source, Template(chart, self.theme))
         return self.charts[graphs]
 
     def note(self, entry: "Entry") -> str | None:
@@ -182,7 +204,8 @@ class Frames:
             from ..tracing.iterations import iterations
 
             wanted = set(entry.graphs)
-            return condensed_text([it for it in iterations(self.tl) if it.number in wanted])
+            its = [it for it in iterations(self.tl) if it.number in wanted]
+            return condensed_text(its, self.options.advice)
         return self.summary(entry.step)
 
     def entry_svg(self, entry: "Entry", ghost: bool = False) -> str:
@@ -570,7 +593,7 @@ class FrameSequence:
         for edge in edges:
             _edge_state(edge, live, self.flows, self.now, state)
         if made and self.grouped:
-            _grouped_state(part, live, self.options, self.ghost, self.layout, state)
+            self._grouped_made(made, touching, state)
         index, out, dirty, changed = self.template.index, self.out, self.dirty, self.changed
         for key, value in state.items():
             position = index.get(key)
@@ -579,6 +602,23 @@ class FrameSequence:
                 out[position] = value
                 dirty.add(position // CHUNK)
         self.at = k
+
+    def _grouped_made(self, made: list, touching: dict, state: dict) -> None:
+        """What _grouped_state sets that nodes just made change: the boxes holding them, the
+        merged edges at them, their saved tensors (a step costs its nodes, not the graph)."""
+        layout, live, boxes = self.layout, self.live, {b.id: b for b in self.layout.boxes}
+        for node in made:
+            box = layout.owner.get(node.id)
+            if box is not None and box in boxes:
+                state[("nc", box)] = "node module"
+            for edge in touching.get(node.id, ()):
+                ends = layout.ends(edge)
+                if ends is not None and ends[2] and edge.source in live and edge.target in live:
+                    state[("ec", f"{ends[0]}-{ends[1]}")] = "edge data"
+            if self.options.show_saved:
+                for i in range(1, len(node.saved) + 1):
+                    state[("nc", f"{node.id}-saved{i}")] = "node saved"
+                    state[("ec", f"{node.id}-saved{i}-edge")] = "edge saved"
 
     def _flow_edges(self, step) -> list:
         """Update the gradient flows; the edges whose look changes with them."""
@@ -675,7 +715,7 @@ def _add_style(head: str, theme: Theme) -> str:
     css = f"""<style>
 .hidden {{ visibility: hidden; }}
 .ghost {{ opacity: 0.15; }}
-.node.current > path, .node.current > polygon, .node.current > ellipse {{
+.node.current > title + :is(path, polygon, ellipse) {{
   stroke: {theme.highlight}; stroke-width: {theme.output_pen + 1.5}px; }}
 .node.freed.op > ellipse {{ stroke-dasharray: 5 3; }}
 .node.error > ellipse {{ fill: {theme.error[0]}; stroke: {theme.error[1]}; }}

@@ -12,19 +12,14 @@ and a node agree.
 
 import math
 
-from ..tracing.text import flatten
+from ..tracing.preview import blocks, grid_shape
+from ..tracing.text import heat_cells, limit, range_text  # noqa: F401 (the heatmaps' texts)
 
 # OKLCH L 0.97, 0.88, 0.76, 0.63, 0.50, 0.36 at hue 250 (blue) and 60 (orange).
 NEGATIVE = ("#f5f5f5", "#bfdbf8", "#7fb6ee", "#448dd4", "#0465af", "#023f6f")
 POSITIVE = ("#f5f5f5", "#f1d0b7", "#e0a26f", "#c17429", "#915006", "#5b3106")
 NAN = "#8c8c8c"
 SCALE = {"negative": NEGATIVE, "positive": POSITIVE, "nan": NAN}
-
-
-def limit(values) -> float:
-    """The scale's half range for these elements: max |x| over the finite ones (0 if none)."""
-    finite = [abs(v) for v in values if isinstance(v, int | float) and math.isfinite(v)]
-    return max(finite, default=0.0)
 
 
 def color(value, half_range: float) -> str:
@@ -51,38 +46,30 @@ def _mix(a: str, b: str, t: float) -> str:
     return "#" + "".join(f"{c:02x}" for c in channels)
 
 
-# A tensor drawn as a heatmap inside its node: 1-D or 2-D with a preview (at most this many
-# elements, as the tracer keeps them), cells of CELL points, a row at most WIDTH points wide.
-MAX_CELLS = 64
+# A tensor drawn as a heatmap inside its node: one cell per element, or per block of elements
+# past the summary's cell budget (preview.blocks); cells of CELL points, a row at most WIDTH.
 CELL, MIN_CELL, WIDTH = 9, 3, 160
 
 
 def grid(shape) -> tuple[int, int] | None:
-    """(rows, columns) of a tensor's heatmap, None when it is not drawn as one."""
+    """(rows, columns) of a tensor's heatmap, None for a scalar or an empty tensor; it depends
+    on the shape alone, so the frames of one layout only recolour it."""
     shape = tuple(shape)
-    if not 1 <= len(shape) <= 2 or not 0 < math.prod(shape) <= MAX_CELLS:
+    if not shape or not math.prod(shape):
         return None
-    return (1, shape[0]) if len(shape) == 1 else shape
+    rows, cols = grid_shape(shape)
+    br, bc = blocks(rows, cols)
+    return -(-rows // br), -(-cols // bc)
 
 
 def fills(value, shape) -> list[str]:
     """Each cell's colour, row by row; "none" (the node shows through) when not known."""
     rows, cols = grid(shape)
-    flat = list(_flatten(value)) if value is not None else []
-    if len(flat) != rows * cols:
+    cells = heat_cells(value, shape)
+    if cells is None or len(cells[3]) != rows * cols:
         return ["none"] * (rows * cols)
-    m = limit(flat)
-    return [color(v, m) for v in flat]
-
-
-def range_text(value, precision: int) -> str:
-    """`−0.55 … 0.48`: what a heatmap's colours stand for."""
-    from ..tracing.text import number
-
-    finite = [v for v in _flatten(value) if math.isfinite(v)]
-    if not finite:
-        return "no finite elements"
-    return f"{number(min(finite), precision)} … {number(max(finite), precision)}"
+    m = limit(value)
+    return [color(v, m) for v in cells[3]]
 
 
 def table(colors: list, shape, border: str) -> str:
@@ -104,8 +91,3 @@ def table(colors: list, shape, border: str) -> str:
         f'<table border="0" cellborder="1" cellspacing="0" cellpadding="0" color="{border}" '
         f'fixedsize="true" width="{cols * size}" height="{rows * size}">{body}</table>'
     )
-
-
-def _flatten(value):
-    """A preview's known elements as floats."""
-    return (float(v) for v in flatten(value) if v is not None)

@@ -14,8 +14,19 @@ PAD, GAP = 14.0, 40.0
 MAX_LINES = 4  # charts after the loss: the first scalar parameters
 
 
-def condensed_text(its: list) -> str:
-    """One sentence: which iterations and steps are condensed, and how the loss went."""
+# What a condensed run's note tells its reader to do, by Options.advice.
+ADVICE = {
+    "python": " Draw any of their steps with tl.draw(step=k), or show them in full with "
+    "full_iterations= (a number, a list of iterations, or None for all).",
+    "cli": " To step through them too, export again with --full-iterations all.",
+    "none": "",
+}
+DRAW_ANY = "; any step can still be drawn with tl.draw(step=k)"
+
+
+def condensed_text(its: list, advice: str = "python") -> str:
+    """One sentence: which iterations and steps are condensed, and how the loss went; then
+    what the reader can do about it (see ADVICE)."""
     first, last = its[0], its[-1]
     text = (
         f"Iterations {first.number + 1:,}–{last.number + 1:,} (steps {first.steps[0]:,}–"
@@ -24,10 +35,7 @@ def condensed_text(its: list) -> str:
     losses = [it.loss for it in its if it.loss is not None]
     if losses:
         text += f": loss {number(losses[0])} → {number(losses[-1])}"
-    return (
-        text + ". Draw any of their steps with tl.draw(step=k), or show them in full with "
-        "full_iterations= (a number, a list of iterations, or None for all)."
-    )
+    return text + "." + ADVICE[advice]
 
 
 def series(its: list) -> list[tuple[str, list]]:
@@ -41,7 +49,7 @@ def series(its: list) -> list[tuple[str, list]]:
     return [(name, values) for name, values in lines if plotted(values)]
 
 
-def condensed_svg(its: list, theme: Theme) -> str:
+def condensed_svg(its: list, theme: Theme, advice: str = "python") -> str:
     """A chart per series, stacked, under the sentence of condensed_text."""
     charts = series(its)
     big, small = theme.font_size, theme.small_size
@@ -56,7 +64,7 @@ def condensed_svg(its: list, theme: Theme) -> str:
         f'<text x="{PAD}" y="{PAD + big}" font-size="{big}" font-weight="bold" {font}>'
         f"{html.escape(title, quote=False)}</text>",
         f'<text x="{PAD}" y="{PAD + big * 1.4 + small}" font-size="{small}" {font}>'
-        "per iteration; any step can still be drawn with tl.draw(step=k)</text>",
+        f"per iteration{DRAW_ANY if advice == 'python' else ''}</text>",
     ]
     if not charts:
         body.append(

@@ -10,17 +10,21 @@ EM = 0.55  # Arial's average glyph width, in em: the box is sized from it (no la
 PAD = 14.0
 
 
-def summary_text(part, error: Exception | None = None) -> list[str]:
-    """The summary's lines: which steps, how big, then the refusal's own advice."""
+def summary_text(part, error: Exception | None = None, advice: str = "python") -> list[str]:
+    """The summary's lines: which steps, how big, then, for a Python reader (Options.advice),
+    the refusal's own advice and where to pass it; for anyone else, only what is shown."""
     first, last = part.steps[0], part.steps[-1]
     head = f"Steps {first:,}–{last:,}: a graph of {len(part.nodes):,} nodes, too large to draw"
     if error is None:
         return [head]
-    advice = (
-        f"Its {len(part.steps):,} steps are shown as this one. To see it, pass the options that "
-        f"would draw it to tl.draw(step={first}, ...), Stepper(tl, ...), save_html or save_frames."
+    shown = f"Its {len(part.steps):,} steps are shown as this one."
+    if advice != "python":
+        return [head, *textwrap.wrap(shown, WRAP)]
+    how = (
+        f"{shown} To see it, pass the options that would draw it to tl.draw(step={first}, ...), "
+        "Stepper(tl, ...), save_html or save_frames."
     )
-    return [head, *textwrap.wrap(str(error), WRAP), *textwrap.wrap(advice, WRAP)]
+    return [head, *textwrap.wrap(str(error), WRAP), *textwrap.wrap(how, WRAP)]
 
 
 def summary_svg(lines: list[str], theme: Theme) -> str:

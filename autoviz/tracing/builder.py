@@ -7,21 +7,64 @@ graph, drawn or stepped, is made by this one code path.
 
 import linecache
 import math
+import warnings
 
 import numpy as np
 
+from . import source
 from .captions import write_captions
 from .labels import label_tensors
 from .model import Edge, Flow, Node, Source, Step, node_at
 from .modules import ModuleNames
-from .preview import preview
+from .preview import Summary, preview
 from .symbols import ELEMENTWISE
 from .timeline import PERSISTENT
-from .view import EngineView
+from .view import EngineView, dtype_name
 
 # A node an op's input could not be found for: torch keeps no trace of some constants (the 1
 # of `y + 1`); drawn as a constant of unknown value.
 UNKNOWN = object()
+_NOTHING = object()  # no gradient has arrived at a node yet in this backward pass
+
+
+class Recorded:
+    """A traced block's log until a view needs its steps: `count()` tells how many there will
+    be in one light pass (tracing/count.py), `build(tl)` makes them.
+
+    `records` gives the log as the builder reads it (the engine's recorder resolves its own
+    first, once); `view` reads the logged tensors and nodes: autoviz's own, or torch's.
+    """
+
+    def __init__(self, records, names: dict, view) -> None:
+        self._records, self._log, self.names, self.view = records, None, names, view
+        self.counted = None
+
+    def log(self) -> list:
+        if self._log is None:
+            self._log, self._records = self._records(), None
+        return self._log
+
+    def count(self) -> int:
+        if self.counted is None:
+            from .count import Counter
+
+            self.counted = Counter(self.view).count(self.log())
+        return self.counted
+
+    def build(self, tl) -> None:
+        from .count import checking
+
+        if self.counted is None and checking():
+            self.count()  # tests: every build is checked against its count
+        build(tl, self.log(), self.names, view=self.view)
+        if self.counted is not None and self.counted != len(tl._steps):
+            message = (
+                f"autoviz counted {self.counted:,} steps in this timeline but built "
+                f"{len(tl._steps):,}: len(tl) was wrong before it was built; please report it"
+            )
+            if checking():
+                raise AssertionError(message)
+            warnings.warn(message, RuntimeWarning, stacklevel=4)
 
 
 def build(tl, log: list, names: dict, modules: ModuleNames | None = None, view=None) -> None:
@@ -33,7 +76,8 @@ def build(tl, log: list, names: dict, modules: ModuleNames | None = None, view=N
     builder = Builder(tl._nodes, tl._edges, tl._steps, names, view or EngineView(modules))
     for record in log:
         getattr(builder, record[0])(*record[1:])
-    builder.finish()
+    tl._code = source.record(tl._block, builder.places())
+    builder.finish(source.identifiers(tl._code))
     write_captions(tl)
 
 
@@ -47,8 +91,9 @@ class Builder:
     def __init__(self, nodes, edges, steps, names: dict, view, live: bool = False) -> None:
         self.nodes, self.edges, self.steps = nodes, edges, steps
         self.names, self.view, self.live = names, view, live
+        self.key = view.key  # who a tensor is: id(), or the id a bridge's Seen facts were of
         self.tensor_types, self.acc_types = view.tensor_types, view.accumulate_types
-        self.ids = {}  # id(tensor), id(grad_fn) or ("out", id(grad_fn)) -> node id
+        self.ids = {}  # key(tensor), id(grad_fn) or ("out", id(grad_fn)) -> node id
         self.input_edge = {}  # (op node id, input index) -> edge index
         self.grad_owner = {}  # id(a .grad tensor) -> node id of its owner
         self.arrived = {}  # node id -> gradient summed so far in this backward pass
@@ -77,13 +122,13 @@ class Builder:
         view = self.view
         # A parameter is called by its module path even where a variable still holds it
         # (the `p` a `for name, p in net.named_parameters()` loop leaves behind).
-        name = view.given_name(t) or view.param_name(t) or self.names.get(id(t)) or ""
+        name = view.given_name(t) or view.param_name(t) or self.names.get(self.key(t)) or ""
         if self.live:
             flags["grad"] = view.grad(t)
             flags["retains_grad"] = bool(view.retains_grad(t))
-            self.objects[id(t)] = t
+            self.objects[self.key(t)] = t
         return self._node(
-            id(t),
+            self.key(t),
             kind,
             name,
             shape=view.shape(t),
@@ -95,7 +140,7 @@ class Builder:
 
     def _known(self, t) -> str | None:
         """The node of tensor `t` in the graph being built (or a leaf, which every graph has)."""
-        node_id = self.ids.get(id(t))
+        node_id = self.ids.get(self.key(t))
         if node_id is not None and self._by_id(node_id).graph in (self.graph_no, PERSISTENT):
             return node_id
         return None
@@ -167,12 +212,25 @@ class Builder:
             if value.requires_grad:
                 return self._tensor(value, "intermediate", constant_preview)
             if constant_preview is None:  # used before, in an earlier graph: as it was then
-                constant_preview = self.values.get(id(value))
-            self.values[id(value)] = constant_preview
+                constant_preview = self.values.get(self.key(value))
+            self.values[self.key(value)] = constant_preview
             return self._tensor(value, "constant", constant_preview)
         if value is UNKNOWN:
             return self._node(None, "constant", "constant")
+        if isinstance(value, np.ndarray):  # the indices an op kept of a tensor (embedding's)
+            return self._array(value)
         return self._node(None, "constant", number_name(value), value=_plain(value))
+
+    def _array(self, data) -> str:
+        """The constant node of an integer tensor an op kept only the data of, named after the
+        variable holding that tensor; one node per array in a graph."""
+        key = ("data", id(data))
+        known = self.ids.get(key)
+        if known is not None and self._by_id(known).graph == self.graph_no:
+            return known
+        name = self.names.get(key, "")
+        shape, dtype = tuple(data.shape), dtype_name(data)
+        return self._node(key, "constant", name, shape=shape, dtype=dtype, value=preview(data))
 
     # -- forward -----------------------------------------------------------------------------
     def _leaf(self, t, value) -> str:
@@ -191,6 +249,9 @@ class Builder:
         self._tensor(t, "constant", value)
 
     def op(self, src, fn, out, inputs, constants, value) -> None:
+        # The engine's recorder leaves numpy scalars as they are and None for no new values.
+        constants = [None] * len(inputs) if constants is None else list(map(_plain, constants))
+        value = _plain(value)
         self._next_graph()
         # An input of None has no node: torch's next_functions has (None, 0) for an input
         # that needs no gradient, where the bridge cannot tell which argument it was.
@@ -212,10 +273,14 @@ class Builder:
         name = fn.name()
         op_id = self._node(id(fn), "op", name, name, requires_grad=True, module=module)
         op_node = self.nodes[-1]
+        op_node.params = view.params(fn)
         if value is None and name == "TBackward0" and sources[0] is not None:
             # torch makes W.t() inside F.linear and never returns it: its value is W's, turned
             seen = self.current.get(sources[0], self._by_id(sources[0]).value)
-            value = np.transpose(seen).tolist() if isinstance(seen, list) else value
+            if type(seen) is Summary and len(seen.shape) == 2:
+                value = seen.transposed()
+            elif isinstance(seen, list):
+                value = np.transpose(seen).tolist()
         out_id = self._tensor(out, "intermediate", value, module=[list(p) for p in module])
         out_node = self.nodes[-1]
         nodes = self.nodes
@@ -261,13 +326,13 @@ class Builder:
     def rebind(self, src, t, out) -> None:
         """An in-place op on a tensor in the graph (`y.mul_(3)`): from now on `t` is the op's
         result, which is named after `t` as PyTorch keeps the name on the tensor."""
-        new, old = self.ids.get(id(out)), self.ids.get(id(t))
+        new, old = self.ids.get(self.key(out)), self.ids.get(self.key(t))
         if new is None:
             return
         if old is not None:
             result = self._by_id(new)
             result.name = result.name or self._by_id(old).name
-        self.ids[id(t)] = new
+        self.ids[self.key(t)] = new
 
     def retain(self, src, t) -> None:
         node_id = self._known(t)
@@ -336,8 +401,13 @@ class Builder:
         output's shape (None where the previews do not tell)."""
         if grad is None:
             return None
-        up = np.broadcast_to(np.asarray(grad, dtype=float), grad_shape)
         name = fn.name()
+        if type(grad) is Summary:  # the upstream itself, for a sum; else not known
+            sums = name in ("AddBackward0", "AddmmBackward0") or (
+                name == "SubBackward0" and index == 0
+            )
+            return grad if sums and tuple(grad.shape) == tuple(grad_shape) else None
+        up = np.broadcast_to(np.asarray(grad, dtype=float), grad_shape)
         if name in ("AddBackward0", "AddmmBackward0") or (name == "SubBackward0" and index == 0):
             return up.tolist()
         if name == "SubBackward0":
@@ -350,12 +420,16 @@ class Builder:
         return None
 
     def _arrive(self, node_id: str, contribution):
-        """The running sum at a node that fans out (None for its first contribution)."""
-        before = self.arrived.get(node_id)
+        """The running sum at a node that fans out (None for its first contribution, and
+        once a summarised gradient made the sum unknown)."""
+        before = self.arrived.get(node_id, _NOTHING)
         if contribution is None:
             return None
-        if before is None:
+        if before is _NOTHING:
             self.arrived[node_id] = contribution
+            return None
+        if before is None or type(contribution) is Summary or type(before) is Summary:
+            self.arrived[node_id] = None  # a sum of summaries is not known
             return None
         if type(before) is float and type(contribution) is float:
             total = before + contribution  # scalars: no arrays
@@ -367,11 +441,11 @@ class Builder:
         return total
 
     def accumulate(self, src, t, grad_tensor, incoming, total) -> None:
-        node_id = self.ids.get(id(t))
+        node_id = self.ids.get(self.key(t))
         if node_id is None:
             return
         incoming = preview(incoming)
-        self.grad_owner[id(grad_tensor)] = node_id
+        self.grad_owner[self.key(grad_tensor)] = node_id
         self._step(
             "backward",
             "accumulate",
@@ -408,7 +482,7 @@ class Builder:
             self._step("update", "zero_grad", src, ids, changes=changes, details=details)
 
     def zero(self, src, t, value) -> None:
-        owner = self.grad_owner.get(id(t))
+        owner = self.grad_owner.get(self.key(t))
         if owner is not None:
             self._step("update", "zero_grad", src, [owner], changes=[[owner, "grad", value]])
         else:
@@ -418,7 +492,7 @@ class Builder:
         node_id = self._known(t)
         if node_id is not None:
             if value is not None:
-                self.grad_owner[id(value)] = node_id
+                self.grad_owner[self.key(value)] = node_id
             self._step("update", "set_grad", src, [node_id], changes=[[node_id, "grad", new]])
 
     def inplace(self, src, t, value) -> None:
@@ -438,8 +512,8 @@ class Builder:
             self._step("forward", "inplace", src, [node_id], changes=changes)
 
     def _set_value(self, t, value) -> None:
-        if id(t) in self.values:
-            self.values[id(t)] = value
+        if self.key(t) in self.values:
+            self.values[self.key(t)] = value
 
     # -- the program raised ------------------------------------------------------------------
     def error(self, src, node, name, tensors, modules, kind: str, message: str) -> None:
@@ -464,9 +538,20 @@ class Builder:
         self._step("error", "error", src, [op_id], edges, details=details)
 
     # -- the end -----------------------------------------------------------------------------
-    def finish(self) -> None:
-        label_tensors(self.nodes, self.edges)
+    def finish(self, identifiers=frozenset()) -> None:
+        """Name the tensors (never a fallback name the program uses: its variables and the
+        `identifiers` of its code), and mark the outputs."""
+        label_tensors(self.nodes, self.edges, identifiers | set(self.names.values()))
         _mark_outputs(self.nodes, self.edges, self.steps)
+
+    def places(self) -> list:
+        """(file, line) of every line a step came from, and of the lines that called them."""
+        out = []
+        for found in self.sources.values():
+            while found is not None:
+                out.append((found.file, found.line))
+                found = found.caller
+        return out
 
 
 def _shape(data) -> tuple:
@@ -500,7 +585,7 @@ def summed_dims(big: tuple, small: tuple) -> list:
 
 def _divide(fn, grad, grads):
     """Local derivatives of an elementwise op as contribution / upstream (upstream has no 0)."""
-    if fn.name() not in ELEMENTWISE or grad is None:
+    if fn.name() not in ELEMENTWISE or grad is None or type(grad) is Summary:
         return None
     if type(grad) is float:  # scalars, the common case: plain division, no arrays
         if grad == 0:
@@ -522,7 +607,7 @@ def _divide(fn, grad, grads):
         return None
     result = []
     for g in grads:
-        if g is None or g[0] is None or np.shape(g[0]) != up.shape:
+        if g is None or not isinstance(g[0], list | float) or np.shape(g[0]) != up.shape:
             result.append(None)
         else:
             result.append((np.asarray(g[0], dtype=float) / up).tolist())

@@ -1,12 +1,13 @@
-"""What the stepping views show beside the picture: banner, code panel, explanation, quiz."""
+"""What the stepping views show beside the picture: banner, code panel, explanation; the
+questions come from quiz.py."""
 
-import linecache
-import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from .captions import Context, flow_rule
+from .captions import Context, context_of, flow_rule
 from .index import index_of
+from .quiz import questions
+from .source import is_header
 from .text import is_number, number, shape_text, value_text
 
 BANNERS = {
@@ -35,30 +36,6 @@ _LOCAL = {
 }
 
 
-@dataclass(frozen=True)
-class Question:
-    """A gradient the learner computes before the step reveals it."""
-
-    prompt: str
-    answer: float
-    rel_tol: float = 1e-3
-    abs_tol: float = 1e-4
-
-    def check(self, text: str) -> tuple[bool, str]:
-        """Whether `text` is the answer (within tolerance), and a sentence to show."""
-        try:
-            guess = float(str(text).strip().replace("−", "-"))
-        except ValueError:
-            return False, f"{str(text).strip()!r} is not a number: type a value such as 2 or 0.5."
-        # NaN is close to nothing, itself included: a NaN gradient is answered with "nan".
-        both_nan = math.isnan(guess) and math.isnan(self.answer)
-        right = both_nan or math.isclose(
-            guess, self.answer, rel_tol=self.rel_tol, abs_tol=self.abs_tol
-        )
-        verdict = "Right" if right else "Not quite"
-        return right, f"{verdict}: the answer is {number(self.answer)}."
-
-
 def banner(step, tl=None) -> str:
     """The phase banner of a step; in a timeline of several graphs (a training loop's
     iterations), which iteration it belongs to."""
@@ -77,15 +54,13 @@ def _graph_count(tl) -> int:
 class CodeLine:
     """A row of the code panel: a line a step points at (`code`), a line shown around them
     for context (`context`: the loop, `with` or `def` a line is in, the call that entered
-    its function), or the label of the file or notebook cell the rows below come from."""
+    its function), a line of the traced block that recorded nothing (`idle`), the label of the
+    file or notebook cell the rows below come from (`label`), or lines left out (`gap`)."""
 
     file: str
     line: int | None
     text: str
     role: str = "code"
-
-
-_HEADERS = ("for ", "async for ", "while ", "with ", "async with ", "def ", "async def ")
 
 
 def code_lines(tl) -> tuple[list, list]:
@@ -99,65 +74,52 @@ def code_lines(tl) -> tuple[list, list]:
 
 
 def _code_lines(tl) -> tuple[list, list]:
-    files, lines = {}, {}  # file -> order of first use; (file, line) -> (text, role)
-    # Steps made at one place share one Source: each place is read once, in order of first use.
+    """The rows from the code the timeline recorded (tl.code), never from a file: the traced
+    block's every line as written (`idle` where it recorded nothing), the lines of functions
+    it ran (`code`), the headers and calls around them (`context`), and a `gap` row where
+    lines are left out; indentation is kept, relative to the least indented row of the file."""
+    used, calls = set(), set()  # (file, line) of steps' lines, and of the lines calling them
     for source in {id(s.source): s.source for s in tl.steps if s.source is not None}.values():
-        src = source
+        used.add((source.file, source.line))
+        src = source.caller
         while src is not None:
-            files.setdefault(src.file, len(files))
-            role = "code" if src is source else "context"
-            if lines.get((src.file, src.line), ("", "context"))[1] != "code":
-                lines[(src.file, src.line)] = (src.text, role)
+            calls.add((src.file, src.line))
             src = src.caller
-    for file, line in [key for key, (_, role) in lines.items() if role == "code"]:
-        for row, text in _enclosing(file, line):
-            lines.setdefault((file, row), (text, "context"))
+    texts = list(tl.code) or _from_steps(tl)
     rows, where = [], {}
-    labels = _labels(list(files))
-    for file in sorted(files, key=files.get):
-        if len(files) > 1 or labels[file].startswith("cell"):
-            rows.append(CodeLine(file, None, labels[file], "label"))
-        for row in sorted(n for f, n in lines if f == file):
-            text, role = lines[(file, row)]
-            where[(file, row)] = len(rows)
-            rows.append(CodeLine(file, row, text, role))
-    index = [None if s.source is None else where[(s.source.file, s.source.line)] for s in tl.steps]
+    for text in texts:
+        if len(texts) > 1 or not text.label.endswith(".py"):
+            rows.append(CodeLine(text.file, None, text.label, "label"))
+        block = range(text.block[0], text.block[1] + 1) if text.block else range(0)
+        lines = [(n, t) for n, t in text.lines if t.strip() or n in block]
+        indent = min((len(t) - len(t.lstrip()) for _, t in lines if t.strip()), default=0)
+        before = None
+        for n, line in lines:
+            if before is not None and n > before + 1:
+                rows.append(CodeLine(text.file, None, "…", "gap"))
+            before = n
+            key = (text.file, n)
+            quiet = n in block and key not in calls and not is_header(line)
+            role = "code" if key in used else "idle" if quiet else "context"
+            where[key] = len(rows)
+            rows.append(CodeLine(text.file, n, line[indent:].rstrip(), role))
+    index = [
+        None if s.source is None else where.get((s.source.file, s.source.line)) for s in tl.steps
+    ]
     return rows, index
 
 
-def _enclosing(file: str, line: int) -> list:
-    """The loop, `with` and `def` headers that line `line` of `file` sits in, innermost
-    first, found by indentation."""
-    found, indent = [], None
-    for row in range(line, 0, -1):
-        text = linecache.getline(file, row)
-        stripped = text.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        width = len(text) - len(text.lstrip())
-        if indent is None:
-            indent = width
-        elif width < indent:
-            indent = width
-            if stripped.startswith(_HEADERS):
-                found.append((row, stripped))
-        if indent == 0:
-            break
-    return found
+def _from_steps(tl) -> list:
+    """What a timeline that recorded no code (a version 1 file) has: each step's own line."""
+    from .source import CodeText
 
-
-def _labels(files: list) -> dict:
-    """What each file is called in the panel: a script by its name, a notebook cell (which
-    Jupyter runs from a file of its own) as `cell 1`, `cell 2`, … in order of first use."""
-    labels, cells = {}, 0
-    for file in files:
-        name = Path(file).name
-        if "ipykernel_" in file or file.startswith("<ipython-input"):
-            cells += 1
-            labels[file] = f"cell {cells}"
-        else:
-            labels[file] = name
-    return labels
+    by_file = {}
+    for step in tl.steps:
+        src = step.source
+        while src is not None:
+            by_file.setdefault(src.file, {})[src.line] = src.text
+            src = src.caller
+    return [CodeText(f, Path(f).name, sorted(lines.items())) for f, lines in by_file.items()]
 
 
 def explain(tl, k: int) -> str:
@@ -166,7 +128,7 @@ def explain(tl, k: int) -> str:
     step = tl.steps[k]
     if step.kind not in ("backward", "reduce") or not step.flows:
         return step.caption
-    c = Context(tl)
+    c = context_of(tl)
     if step.kind == "reduce":
         return _reduce_text(tl, c, step)
     op = c.nodes[step.nodes[0]]
@@ -176,7 +138,9 @@ def explain(tl, k: int) -> str:
         root = c.root(step)
         wrt = f"∂{root.name}/∂{out.name}" if root is not None and out is not None else "upstream"
         shape = out.shape if out is not None else ()
-        lines.append(f"{op.op}: upstream {wrt} = {value_text(step.details.get('grad'), shape)}")
+        lines.append(
+            f"{op.op}: upstream {wrt} = {value_text(step.details.get('grad'), shape, grad=True)}"
+        )
     for flow in step.flows:
         lines.append(f"{op.op}: {_flow_text(tl, c, step, op, out, flow)}")
     return "\n".join(lines)
@@ -191,7 +155,7 @@ def _flow_text(tl, c: Context, step, op, out, flow) -> str:
         rule = flow_rule(c, op, edge.index)
         root = c.root(step)
         wrt = f"∂{root.name}/∂{target.name}" if root is not None else f"grad of {target.name}"
-        sent = value_text(flow.contribution, flow.shape)
+        sent = value_text(flow.contribution, flow.shape, grad=True)
         if tuple(flow.shape) != tuple(target.shape):  # broadcast: summed in the next step
             return (
                 f"{wrt} before the sum = {rule or 'upstream × local'} = {sent}; {target.name} "
@@ -225,8 +189,8 @@ def _fan_in(tl, c: Context, step, target, flow) -> str:
         for f in earlier.flows:
             arrives = tuple(f.shape) == tuple(target.shape)  # not an op's pre-sum gradient
             if tl.edges[f.edge].source == target.id and arrives:
-                parts.append(value_text(f.contribution, f.shape))
-    total = value_text(flow.total, flow.shape)
+                parts.append(value_text(f.contribution, f.shape, grad=True))
+    total = value_text(flow.total, flow.shape, grad=True)
     return f" ({target.name} fans out: {' + '.join(parts)} = {total} so far)"
 
 
@@ -238,13 +202,13 @@ def _reduce_text(tl, c: Context, step) -> str:
     over = f" over dim {', '.join(map(str, dims))}" if dims else ""
     text = (
         f"{node.name} was broadcast: its gradient {shape_text(big)} summed{over} → "
-        f"{shape_text(small)}: {value_text(flow.contribution, small)} → {_arrow(node)}"
+        f"{shape_text(small)}: {value_text(flow.contribution, small, grad=True)} → {_arrow(node)}"
     )
     return text + _fan_in(tl, c, step, node, flow)
 
 
 def _formula(c: Context, op, out_name: str, index: int) -> str | None:
-    return local_rule(op.op, index, [n.name for n in c.input_nodes(op.id)], out_name)
+    return local_rule(op.op, index, c.input_names(op.id), out_name)
 
 
 def local_rule(op: str, index: int, names: list, out: str) -> str | None:
@@ -258,31 +222,16 @@ def local_rule(op: str, index: int, names: list, out: str) -> str | None:
     return templates[index].format(a=a, b=b, out=out)
 
 
-def quiz(tl, k: int) -> Question | None:
-    """The question to ask before step k, when it reveals a scalar gradient."""
-    step = tl.steps[k]
-    nodes = index_of(tl).by_id
-    if step.kind == "accumulate" and isinstance(step.details.get("grad"), float):
-        name = nodes[step.nodes[0]].name
-        return Question(f"What is {name}.grad after this step?", step.details["grad"])
-    scalar = [f for f in step.flows if not f.shape and isinstance(f.contribution, float)]
-    if step.kind == "backward" and scalar:
-        flow = scalar[0]
-        op, target = nodes[step.nodes[0]].op, nodes[tl.edges[flow.edge].source].name
-        return Question(
-            f"What gradient does {op} send to {target}? (upstream × local)", flow.contribution
-        )
-    return None
-
-
-def panels(tl, steps=None) -> list[dict]:
+def panels(tl, steps=None, quiz=None) -> list[dict]:
     """Per step (or per step of `steps`, the ones shown): banner, caption, explanation,
-    code-line index and quiz, as plain data."""
+    code-line index and the question asked before it (as the player reads it; None where
+    none is, and for every step without `quiz`: see quiz.plan_of), as plain data."""
     _, line_of = code_lines(tl)
+    shown = range(len(tl.steps)) if steps is None else steps
+    asked = questions(tl, quiz, shown) if quiz else {}
     out = []
-    for k in range(len(tl.steps)) if steps is None else steps:
+    for k in shown:
         step = tl.steps[k]
-        q = quiz(tl, k)
         out.append(
             {
                 "phase": step.phase,
@@ -290,9 +239,7 @@ def panels(tl, steps=None) -> list[dict]:
                 "caption": step.caption,
                 "explain": explain(tl, k),
                 "line": line_of[k],
-                "quiz": None
-                if q is None
-                else {"prompt": q.prompt, "answer": q.answer, "rel": q.rel_tol, "abs": q.abs_tol},
+                "quiz": asked[k].data() if k in asked else None,
             }
         )
     return out

@@ -1,4 +1,4 @@
-"""Timelines as JSON (`autoviz-timeline` version 1): byte-stable out, validated in."""
+"""Timelines as JSON (`autoviz-timeline` version 2): byte-stable out, validated in."""
 
 import dataclasses
 import json
@@ -8,9 +8,14 @@ from ..collector import collector_paused
 from ..errors import TimelineFormatError
 from . import schema
 from .model import Edge, Flow, Node, Source, Step
+from .preview import Summary
+from .source import CodeText
 from .timeline import Timeline
 
-FORMAT, VERSION = "autoviz-timeline", 1
+FORMAT, VERSION = "autoviz-timeline", 2
+# Version 2 added {"summary": ...} previews of large tensors and the traced code's text
+# (`code`); a version 1 file reads as it was, without code.
+READS = (1, 2)
 
 
 def dumps(tl: Timeline) -> str:
@@ -22,6 +27,7 @@ def dumps(tl: Timeline) -> str:
             "nodes": tl.nodes,
             "edges": tl.edges,
             "steps": tl.steps,
+            "code": tl.code,
         }
     )
 
@@ -65,7 +71,10 @@ _FIELDS = {}  # record class -> its field names
 
 
 def _fields(record) -> dict:
-    """A model record (Node, Edge, Step, Source, Flow) as {field: value}."""
+    """A model record (Node, Edge, Step, Source, Flow, CodeText) as {field: value}; a large
+    tensor's Summary as {"summary": {...}}."""
+    if type(record) is Summary:
+        return {"summary": record.to_dict()}
     names = _FIELDS.get(type(record))
     if names is None:
         if not dataclasses.is_dataclass(record) or isinstance(record, type):
@@ -98,8 +107,9 @@ def loads(text) -> Timeline:
     if doc.get("format") != FORMAT:
         got = schema.short(doc.get("format"))
         schema.fail("format", f"expected {FORMAT!r}, got {got}: not an autoviz timeline")
-    if doc.get("version") != VERSION or isinstance(doc.get("version"), bool):
-        schema.fail("version", f"expected {VERSION}, got {schema.short(doc.get('version'))}")
+    if doc.get("version") not in READS or isinstance(doc.get("version"), bool):
+        want = " or ".join(map(str, READS))
+        schema.fail("version", f"expected {want}, got {schema.short(doc.get('version'))}")
     if not text.isascii() or "\\ud" in text or "\\uD" in text:  # maybe a lone surrogate
         schema.unicode_text(doc)
     with collector_paused():  # the records stay: collecting would walk them again and again
@@ -122,4 +132,6 @@ def _timeline(doc: dict) -> Timeline:
         source = None if s["source"] is None else Source(**s["source"])
         flows = [Flow(**f) for f in s["flows"]]
         steps.append(Step(**{**s, "source": source, "flows": flows}))
-    return Timeline(nodes, edges, steps)
+    tl = Timeline(nodes, edges, steps)
+    tl._code = [CodeText(**c) for c in doc["code"]]
+    return tl

@@ -8,13 +8,15 @@ _SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 _TRANSPOSES = frozenset(["TBackward0"])
 
 
-def label_tensors(nodes: list, edges: list) -> None:
+def label_tensors(nodes: list, edges: list, taken=frozenset()) -> None:
     """Name every tensor node, in the order they were made, then make labels distinct.
 
     A tensor no variable named is called after what it is: `net.0.weightᵀ` for a transpose,
-    `h.detach()`, `net.0.out` for the last tensor a module's forward made (`net.0.tanh` for one
-    before it), else `t1`, `t2`, … counted afresh in each graph of a training loop. Tensors
-    sharing a label within a graph are told apart by subscripts: `y`, `y₁`, `y₂`.
+    `h.detach()`, `net.0.out` for the tensor a module's forward returned (`net.0.tanh` for one
+    it made before), else `t1`, `t2`, … counted afresh in each graph of a training loop. Such a
+    fallback name is never one the program uses: not a tensor's own name, nor any name in
+    `taken` (the program's identifiers), so `t1` is always the user's `t1`. Tensors sharing a
+    label within a graph are told apart by subscripts: `y`, `y₁`, `y₂`.
     """
     by_id = {n.id: n for n in nodes}
     made_by, inputs, detached_from = {}, {}, {}
@@ -27,6 +29,7 @@ def label_tensors(nodes: list, edges: list) -> None:
             inputs.setdefault(edge.target, []).append((edge.index, by_id[edge.source]))
     tensors = [n for n in nodes if n.kind != "op"]
     _make_distinct(tensors)  # the variables' names first: derived names read them
+    taken = set(taken) | {n.name for n in tensors if n.name}
     for node in tensors:
         if node.name:
             continue
@@ -40,30 +43,29 @@ def label_tensors(nodes: list, edges: list) -> None:
         elif node.kind == "constant" and not node.shape and isinstance(node.value, int | float):
             node.name = repr(node.value)  # a number torch wrapped as a tensor (the 2 of `2 * w`)
     _name_module_outputs(tensors, made_by)
-    _number_the_rest(tensors)
+    _number_the_rest(tensors, taken)
     _make_distinct(tensors)
 
 
 def _name_module_outputs(tensors: list, made_by: dict) -> None:
-    """In each run of tensors made one after another inside one module, the last is the
-    module's `out`; unnamed ones before it are named after their op (`net.0.tanh`)."""
-    runs, last_key = [], None
+    """In each call of a module (tensors made one after another with the module running,
+    inside its submodules too), the last is the module's `out` when the module itself made it;
+    the unnamed ones it made before are named after their op (`net.0.tanh`)."""
+    calls, open_calls = [], {}  # open_calls: (graph, path) -> the tensors of its current call
     for node in tensors:
-        if node.id not in made_by:  # a leaf or constant used inside: not part of a run
+        if node.id not in made_by:  # a leaf or constant used inside: part of no call
             continue
-        if not node.module:
-            last_key = None
-            continue
-        key = (node.graph, node.module[-1][0])
-        if key != last_key:
-            runs.append([])
-            last_key = key
-        runs[-1].append(node)
-    for run in runs:
-        path = run[0].module[-1][0]
-        if not run[-1].name:
+        paths = [path for path, _ in node.module]
+        for key in [k for k in open_calls if k[0] != node.graph or k[1] not in paths]:
+            calls.append((key[1], open_calls.pop(key)))
+        for path in paths:
+            open_calls.setdefault((node.graph, path), []).append(node)
+    calls += [(key[1], run) for key, run in open_calls.items()]
+    for path, run in calls:
+        own = [n for n in run if n.module[-1][0] == path]
+        if own and own[-1] is run[-1] and not run[-1].name:
             run[-1].name = f"{path}.out"
-        for node in run[:-1]:
+        for node in own:
             if not node.name:
                 node.name = f"{path}.{_op_word(made_by[node.id].op)}"
 
@@ -74,17 +76,28 @@ def _op_word(op: str) -> str:
     return stem.lower() if stem.isidentifier() else "t"
 
 
-def _number_the_rest(tensors: list) -> None:
-    """t1, t2, …: leaves first, then each graph counting on from them afresh."""
+def _number_the_rest(tensors: list, taken: set) -> None:
+    """t1, t2, …: leaves first, then each graph counting on from them afresh; a number whose
+    name the program uses is skipped."""
     unnamed = [n for n in tensors if not n.name]
     persistent = [n for n in unnamed if n.graph == PERSISTENT]
-    for number, node in enumerate(persistent, 1):
-        node.name = f"t{number}"
+    count = 0
+    for node in persistent:
+        count = _free_number(count, taken)
+        node.name = f"t{count}"
     counters = {}
     for node in unnamed:
         if node.graph != PERSISTENT:
-            counters[node.graph] = counters.get(node.graph, len(persistent)) + 1
+            counters[node.graph] = _free_number(counters.get(node.graph, count), taken)
             node.name = f"t{counters[node.graph]}"
+
+
+def _free_number(after: int, taken: set) -> int:
+    """The first n > after whose `tn` the program does not use."""
+    n = after + 1
+    while f"t{n}" in taken:
+        n += 1
+    return n
 
 
 def _make_distinct(tensors: list) -> None:

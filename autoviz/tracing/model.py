@@ -37,6 +37,9 @@ class Node:
     module: list = field(default_factory=list)
     # For op nodes: tensors saved for backward, as {"name", "shape", "value"} (torchviz's saved).
     saved: list = field(default_factory=list)
+    # For op nodes: the arguments that say what the op did besides its inputs, as PyTorch
+    # names them: {"dim": [1], "keepdim": True} of `x.sum(1, keepdim=True)`.
+    params: dict = field(default_factory=dict)
 
 
 def node_at(nodes: list, node_id: str) -> Node:

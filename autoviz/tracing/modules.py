@@ -74,5 +74,5 @@ class ModuleNames:
 
 def _module_class():
     """nn.Module if autoviz.nn was imported (it loads on first use), else None."""
-    loaded = sys.modules.get("autoviz.nn.module")
+    loaded = sys.modules.get("autoviz.nn.modules.module")
     return loaded.Module if loaded is not None else None

@@ -23,7 +23,10 @@ def names_by_identity(namespace: dict, is_tensor) -> dict:
         if name.startswith("_") or not is_tensor(value):
             continue
         found.setdefault(id(value), (name, value))
-        fn = getattr(value, "grad_fn", None)
+        try:
+            fn = getattr(value, "grad_fn", None)
+        except RuntimeError:  # torch's view whose base changed in place: it names no node
+            fn = None
         if fn is not None:
             found.setdefault(("fn", id(fn)), (name, value))
     return found

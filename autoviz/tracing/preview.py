@@ -1,17 +1,184 @@
-"""Tensor values as small JSON-friendly previews, taken when an event happens."""
+"""Tensor values as small JSON-friendly previews, taken when an event happens: the elements of
+a small tensor, a Summary of a large one (its statistics, first elements and a heatmap grid)."""
+
+import math
 
 import numpy as np
 
-PREVIEW_LIMIT = 64  # elements kept for a tensor's value preview
+PREVIEW_LIMIT = 64  # elements kept whole in a tensor's preview; larger ones are summarised
+HEAD = 6  # first elements a summary keeps, in row-major order
+# A summary's heatmap: at most CELLS cells, at most COLUMNS in a row and ROWS rows; each cell
+# is the mean of a block of elements when the tensor has more (a 7 × 10 weight keeps all 70).
+CELLS, COLUMNS, ROWS = 256, 64, 16
 
 
 def preview(data):
-    """A JSON-friendly preview: a float for one element, nested lists when small."""
+    """A JSON-friendly preview: a number for one element, nested lists when small, else a
+    Summary (a Summary given is returned as it is)."""
     if data is None:
         return None
     if isinstance(data, np.generic):  # the common case in scalar programs: no array needed
         return data.item()
+    if type(data) is Summary:
+        return data
     arr = np.asarray(data)
     if arr.ndim == 0:
         return arr.item()
-    return arr.tolist() if arr.size <= PREVIEW_LIMIT else None
+    return arr.tolist() if arr.size <= PREVIEW_LIMIT else Summary.of(arr)
+
+
+class Summary:
+    """What is kept of a tensor too large to keep whole: its shape and dtype, the min, max and
+    mean of its finite elements and the 2-norm of them all, how many are NaN, +inf and -inf,
+    its first HEAD elements, and a grid of at most CELLS block means (`block` elements by
+    `block` per cell) for a heatmap. Statistics are exact (float64 over every element)."""
+
+    __slots__ = ("block", "dtype", "grid", "head", "max", "mean", "min", "nan", "ninf", "norm")
+    __slots__ += ("pinf", "shape")
+    FIELDS = ("shape", "dtype", "min", "max", "mean", "norm", "nan", "pinf", "ninf", "head")
+    FIELDS += ("grid", "block")
+
+    def __init__(self, **fields) -> None:
+        for key in self.FIELDS:
+            setattr(self, key, fields[key])
+
+    @classmethod
+    def of(cls, arr: np.ndarray) -> "Summary":
+        """The summary of array `arr` (of any size: the views call it on small ones too).
+        Sums run in float64 over the array as it is (no float64 copy of a large one)."""
+        flat = arr.reshape(-1)
+        if flat.dtype.kind == "b":
+            flat = flat.view(np.uint8)
+        nan = pinf = ninf = 0
+        finite = flat
+        if flat.dtype.kind == "f" and flat.size and not np.isfinite(flat.min() + flat.max()):
+            bad = ~np.isfinite(flat)
+            nan = int(np.count_nonzero(np.isnan(flat)))
+            pinf = int(np.count_nonzero(flat == math.inf))
+            ninf = int(np.count_nonzero(bad)) - nan - pinf
+            finite = flat[~bad]
+        grid, block = _grid(flat, arr.shape)
+        return cls(
+            shape=tuple(arr.shape),
+            dtype=str(arr.dtype),
+            **_stats(finite),
+            norm=math.nan if nan else math.inf if pinf or ninf else _norm(flat),
+            nan=nan,
+            pinf=pinf,
+            ninf=ninf,
+            head=flat[:HEAD].tolist(),
+            grid=grid,
+            block=block,
+        )
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def finite(self) -> int:
+        return self.size - self.nan - self.pinf - self.ninf
+
+    def to_dict(self) -> dict:
+        out = {key: getattr(self, key) for key in self.FIELDS}
+        out["shape"] = list(self.shape)
+        out["block"] = list(self.block)
+        return out
+
+    @classmethod
+    def from_dict(cls, fields: dict) -> "Summary":
+        return cls(**{**fields, "shape": tuple(fields["shape"]), "block": tuple(fields["block"])})
+
+    def transposed(self) -> "Summary":
+        """The summary of the 2-D tensor's transpose (its first elements are not known)."""
+        grid = [list(row) for row in zip(*self.grid, strict=True)] if self.grid else []
+        fields = {key: getattr(self, key) for key in self.FIELDS}
+        fields |= {"shape": self.shape[::-1], "grid": grid, "block": self.block[::-1], "head": []}
+        return Summary(**fields)
+
+    def __eq__(self, other) -> bool:
+        return type(other) is Summary and all(
+            _same(getattr(self, k), getattr(other, k)) for k in self.FIELDS
+        )
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"Summary(shape={self.shape}, min={self.min}, max={self.max}, mean={self.mean})"
+
+
+def _same(a, b) -> bool:
+    """Equality where NaN equals NaN (a summary of NaNs is the same summary)."""
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b or (math.isnan(a) and math.isnan(b))
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
+
+
+def _stats(finite: np.ndarray) -> dict:
+    """min, max (an integer tensor's as integers) and mean, over the finite elements."""
+    if not finite.size:
+        return {"min": None, "max": None, "mean": None}
+    low, high = finite.min().item(), finite.max().item()
+    if finite.dtype.kind == "f":
+        low, high = float(low), float(high)
+    total = np.add.reduce(finite, dtype=np.float64)
+    return {"min": low, "max": high, "mean": float(total) / finite.size}
+
+
+def _norm(flat: np.ndarray) -> float:
+    """The 2-norm, its squares summed in float64."""
+    if not flat.size:
+        return 0.0
+    return math.sqrt(float(np.einsum("i,i->", flat, flat, dtype=np.float64, casting="unsafe")))
+
+
+def grid_shape(shape) -> tuple[int, int]:
+    """A tensor's elements as rows × columns: a 1-D tensor is one row, a higher one has its
+    leading dimensions flattened into rows."""
+    if len(shape) == 0:
+        return 1, 1
+    if len(shape) == 1:
+        return 1, shape[0]
+    return math.prod(shape[:-1]), shape[-1]
+
+
+def blocks(rows: int, cols: int) -> tuple[int, int]:
+    """The block of elements each heatmap cell stands for, so that there are at most CELLS
+    cells, COLUMNS in a row and ROWS in a column; the dimension with more cells is halved
+    first."""
+    br = bc = 1
+    while -(-cols // bc) > COLUMNS:
+        bc *= 2
+    while -(-rows // br) > ROWS:
+        br *= 2
+    while -(-rows // br) * -(-cols // bc) > CELLS:
+        if -(-cols // bc) > -(-rows // br):
+            bc *= 2
+        else:
+            br *= 2
+    return br, bc
+
+
+def _grid(flat: np.ndarray, shape) -> tuple[list, tuple]:
+    """Block means of the elements laid out as grid_shape(shape), in the tensor's own dtype
+    (a cell's colour and six digits need no more); NaN in a block makes its cell NaN, an
+    infinity (of one sign) its cell that infinity."""
+    rows, cols = grid_shape(shape)
+    if not flat.size:
+        return [], (1, 1)
+    br, bc = blocks(rows, cols)
+    m = flat.reshape(rows, cols)
+    if (br, bc) == (1, 1):
+        return m.tolist(), (1, 1)
+    r, c = -(-rows // br), -(-cols // bc)
+    if (r * br, c * bc) != (rows, cols):  # partial blocks at the edges: zeros fill them
+        padded = np.zeros((r * br, c * bc), dtype=m.dtype)
+        padded[:rows, :cols] = m
+        m = padded
+    heights = np.minimum(br, rows - br * np.arange(r))
+    widths = np.minimum(bc, cols - bc * np.arange(c))
+    with np.errstate(invalid="ignore", over="ignore"):
+        means = m.reshape(r, br, c, bc).sum(axis=(1, 3)) / np.outer(heights, widths)
+    return means.tolist(), (br, bc)

@@ -1,6 +1,8 @@
 """Record engine events while user code runs under `autoviz.trace()`; cheap per event."""
 
 import sys
+import threading
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -9,7 +11,8 @@ from ..collector import hold_oldest_generation, restore
 from ..engine import Tensor, events
 from ..engine.grad_mode import _state as _grad_mode
 from .naming import StoredNames
-from .preview import PREVIEW_LIMIT, preview
+from .preview import Summary, preview
+from .source import block_of
 from .symbols import ELEMENTWISE
 from .timeline import Timeline
 from .updates import update_rule
@@ -18,10 +21,11 @@ _PACKAGE = str(Path(__file__).resolve().parent.parent)
 _EXAMPLES = str(Path(_PACKAGE) / "examples")  # lesson scripts shipped with autoviz are user code
 _INSIDE, _OUTSIDE = set(), set()  # file names of code that is, or is not, autoviz's own
 _ARRAY = np.ndarray
-# Gradients of more elements are logged by shape only (their preview is None anyway); smaller
-# ones are kept whole, which costs less time than the stand-in and little memory.
-_LARGE = max(PREVIEW_LIMIT, 1024)
+# Gradients of more elements are logged as their Summary (the log does not keep them alive);
+# smaller ones are kept whole, which costs less time than a summary and little memory.
+_LARGE = 1024
 _getframe = sys._getframe
+_get_ident = threading.get_ident
 
 
 class trace:
@@ -36,6 +40,7 @@ class trace:
 
     def __enter__(self) -> Timeline:
         self.recorder = Recorder(sys._getframe(1), self.namespace)
+        self.recorder.timeline._block = block_of(sys._getframe(1))
         self.thresholds = hold_oldest_generation()
         events.add_observer(self.recorder)
         return self.recorder.timeline
@@ -75,6 +80,8 @@ class Recorder:
         "names",
         "namespace",
         "pending",
+        "skipped",
+        "thread",
         "timeline",
     )
 
@@ -101,6 +108,13 @@ class Recorder:
         # The leaves and constants that ops have used. Tensors, not their id(): tensors hash by
         # identity (as PyTorch's do), and calling id() costs more than the set lookup.
         self._used = set()
+        self.thread = _get_ident()  # the thread that entered the block: the only one recorded
+        self.skipped = {}  # thread name -> events it sent that were not recorded
+
+    def _skip(self) -> None:
+        """An event from another thread: counted, not recorded (its ops are not this code's)."""
+        name = threading.current_thread().name
+        self.skipped[name] = self.skipped.get(name, 0) + 1
 
     def _where(self):
         """The innermost frame outside autoviz, from the caller of the engine function that
@@ -182,6 +196,8 @@ class Recorder:
 
     # -- engine events: one append each --------------------------------------------------------
     def on_leaf(self, t: Tensor) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         frame = self._where()
         data = t._data
         value = preview(data) if type(data) is _ARRAY else data
@@ -189,6 +205,8 @@ class Recorder:
         self._expect_name(t, frame)
 
     def on_op(self, fn, out: Tensor, inputs) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         # The hot path: what _where and _expect_name do, written out. The event comes from the
         # engine function that made the node: for + - * / and the one-input methods the very
         # function the user called, whose caller is the user's code; otherwise Op.apply (or
@@ -214,7 +232,7 @@ class Recorder:
                 break
         data = out._data
         if type(data) is _ARRAY:
-            data = None if data.size > PREVIEW_LIMIT else preview(data)
+            data = preview(data)
         site = self._sites.get(lasti)
         if site is None or site.code is not code:
             site = self._site(code, lasti, frame)
@@ -243,11 +261,15 @@ class Recorder:
         return values
 
     def on_backward_start(self, seeds: dict) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         frame = self._where()
         values = [(fn, preview(g)) for fn, g in seeds.items()]
         self.log.append(("seed", frame.f_code, frame.f_lasti, values))
 
     def on_node(self, fn, grad, grads) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         # Gradients are never changed in place: they are previewed when building. The usual
         # scalar step, a non-zero number in and no array out, is logged as it is; anything
         # else is looked at closer first (_node_record).
@@ -259,15 +281,15 @@ class Recorder:
         self.log.extend((_NODE, fn, grad, None, grads))
 
     def _node_record(self, fn, grad, grads) -> None:
-        """Log a backward step. Of large gradients (whose preview is None) only the shape is
-        kept, so that the log does not keep them alive. A zero upstream gradient of a scalar
+        """Log a backward step. Of large gradients only the Summary is kept, so that the log
+        does not keep them alive. A zero upstream gradient of a scalar
         needs work now (see _local)."""
         local = None
         if type(grad) is not _ARRAY or not grad.ndim:
             if not grad:
                 local = _local(fn, grad)
         elif grad.size > _LARGE:
-            grad = _Large(grad.shape)
+            grad = Summary.of(grad)
         for g in grads:
             if type(g) is _ARRAY and g.size > _LARGE:
                 grads = tuple(map(_light, grads))
@@ -275,28 +297,40 @@ class Recorder:
         self.log.extend((_NODE, fn, grad, local, grads))
 
     def on_accumulate(self, t: Tensor, grad) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         # .grad is updated in place by later passes: preview it now.
         total = preview(t._grad._data)
         self.log.append(("accumulate", None, None, t, t._grad, _light(grad), total))
 
     def on_backward_end(self, retain_graph: bool) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         self.log.append(("end", None, None, retain_graph))
 
     def on_zero(self, t: Tensor) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         frame = self._where()
         self.log.append(("zero", frame.f_code, frame.f_lasti, t, preview(t._data)))
 
     def on_grad_set(self, t: Tensor, value) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         frame = self._where()
         new = None if value is None else preview(value._data)
         self.log.append(("set_grad", frame.f_code, frame.f_lasti, t, value, new))
 
     def on_detach(self, source: Tensor, out: Tensor) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         frame = self._where()
         self.log.append(("detach", frame.f_code, frame.f_lasti, source, out, preview(out._data)))
         self._expect_name(out, frame)
 
     def on_untracked(self, out: Tensor, inputs) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         frame = self._where()
         data = out._data
         value = preview(data) if type(data) is _ARRAY else data
@@ -305,24 +339,34 @@ class Recorder:
         self._expect_name(out, frame)
 
     def on_inplace(self, t: Tensor) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         frame = self._where()
         self.log.append(("inplace", frame.f_code, frame.f_lasti, t, preview(t._data)))
 
     def on_update(self, t: Tensor, optimizer, group: dict) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         frame = self._where()
         rule = update_rule(type(optimizer).__name__, group)
         self.log.append(("update", frame.f_code, frame.f_lasti, t, preview(t._data), rule))
 
     def on_zero_grad(self, tensors, set_to_none: bool) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         frame = self._where()
         grads = [None if t._grad is None else preview(t._grad._data) for t in tensors]
         self.log.append(("zero_grad", frame.f_code, frame.f_lasti, tensors, grads, set_to_none))
 
     def on_rebind(self, t: Tensor, out: Tensor) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         # An in-place op on a tensor in the graph: `t` now stands for the op's result `out`.
         self.log.append(("rebind", None, None, t, out))
 
     def on_retain_grad(self, t: Tensor) -> None:
+        if _get_ident() != self.thread:
+            return self._skip()
         frame = self._where()
         self.log.append(("retain", frame.f_code, frame.f_lasti, t))
 
@@ -351,8 +395,9 @@ class Recorder:
     # -- the end of the block ----------------------------------------------------------------
     def finish(self) -> None:
         """Name what the block's variables hold, then build the timeline from the log."""
-        from .builder import build
+        from .builder import Recorded
         from .modules import ModuleNames
+        from .view import EngineView
 
         if self.pending is not None:
             self._check_name(self.pending)
@@ -363,14 +408,29 @@ class Recorder:
         for name, value in scope.items():
             if isinstance(value, Tensor) and not name.startswith("_"):
                 names.setdefault(id(value), name)
+                names.setdefault(("data", id(value._data)), name)  # embedding keeps the data
         names.update(self.names)
         log = self.log
         modules = ModuleNames(scope)
         callers = self._callers
-        self.timeline._pending = lambda tl: build(tl, _resolve(log, names, callers), names, modules)
+        note_skipped(self.timeline, self.skipped, "autoviz.trace()")
+        view = EngineView(modules)
+        self.timeline._pending = Recorded(lambda: _resolve(log, names, callers), names, view)
         self.log, self.names, self.block_frame = [], {}, None
         self._sites, self._all_sites, self._stored, self._used = {}, {}, StoredNames(), set()
         self._callers = {}
+
+
+def note_skipped(tl: Timeline, skipped: dict, tracer: str) -> None:
+    """Say, in the timeline and as a warning, that other threads' events were not recorded."""
+    tl.skipped = dict(skipped)
+    if skipped:
+        count, names = sum(skipped.values()), ", ".join(sorted(skipped))
+        warnings.warn(
+            f"{tracer} records the thread that entered it only: {count:,} events of other "
+            f"threads ({names}) were not recorded. Run what you want to see in that thread.",
+            stacklevel=4,
+        )
 
 
 def failed_call(frames: list) -> tuple:
@@ -381,8 +441,8 @@ def failed_call(frames: list) -> tuple:
     Returns (node, name, tensors, modules): node None for an op, name None when nothing of
     autoviz's raised (a Python error in the user's own code).
     """
+    from ..engine.backward import execute
     from ..engine.function import AccumulateGrad, Node
-    from ..engine.graph import execute
     from .modules import _module_class
 
     backward = [i for i, f in enumerate(frames) if f.f_code is execute.__code__]
@@ -459,10 +519,11 @@ class _Site:
     nothing). A site found holding something else once (`trusted` False) is checked every time.
     """
 
-    __slots__ = ("check", "code", "lasti", "name", "trusted")
+    __slots__ = ("check", "code", "lasti", "name", "src", "trusted")
 
     def __init__(self, code, lasti: int, name: str | None) -> None:
         self.code, self.lasti, self.name = code, lasti, name
+        self.src = None  # its (file, line, caller), found when the log is resolved
         self.trusted = None  # not checked yet
         self.check = name is not None  # whatever is made here waits for _check_name
 
@@ -475,43 +536,19 @@ def _line_number(code, lasti: int) -> int | None:
     return None
 
 
-class _Large:
-    """What the log keeps of a large gradient: its shape (its preview is None)."""
-
-    __slots__ = ("shape",)
-
-    def __init__(self, shape: tuple) -> None:
-        self.shape = shape
-
-
 def _light(grad):
-    """`grad`, or only its shape when it is a large array."""
+    """`grad`, or its Summary when it is a large array."""
     if type(grad) is _ARRAY and grad.size > _LARGE:
-        return _Large(grad.shape)
+        return Summary.of(grad)
     return grad
 
 
-def _heavy(grad):
-    """A stand-in the builder previews (None) and measures like the large gradient: an array
-    of that shape that takes no memory (one per shape: a loop's gradients share a few)."""
-    if type(grad) is not _Large:
-        return grad
-    stand_in = _STAND_INS.get(grad.shape)
-    if stand_in is None:
-        stand_in = _STAND_INS[grad.shape] = np.broadcast_to(_ZERO, grad.shape)
-    return stand_in
-
-
-_STAND_INS = {}  # shape -> a read-only zero array of that shape, taking no memory
-
-
-_ZERO = np.float32(0)
 _OP, _NODE = "op", "node"  # the first item of a flat record in the log
 
 
 def _resolve(log: list, names: dict, callers: dict) -> list:
     """The log as the builder reads it: (kind, (file, line, caller) or None, ...), numpy scalars
-    previewed, large gradients as shapes. Each place of the user's code is looked up once.
+    previewed, large gradients as their summaries. Each place of the user's code is looked up once.
     The results of ops at trusted sites are named in `names` (see _Site).
 
     Ops and backward nodes, the many, are flat in the log: _OP, site, fn, out, values, value,
@@ -520,49 +557,52 @@ def _resolve(log: list, names: dict, callers: dict) -> list:
     """
     sources = {}
     records = []
+    append = records.append
     i, end = 0, len(log)
     while i < end:
         item = log[i]
         if item is _OP:
+            # The many: one tuple each, numpy scalars left for the builder to make floats
+            # (counting the steps reads none of them).
             site, fn, out, values, value, count = log[i + 1 : i + 7]
             inputs = tuple(log[i + 7 : i + 7 + count])
             i += 7 + count
             if site.trusted:
                 names[id(out)] = site.name
-            if values is None:
-                values = [None] * count
-            else:
-                values = [v.item() if isinstance(v, np.generic) else v for v in values]
-            value = value.item() if isinstance(value, np.generic) else value
-            record = ("op", site.code, site.lasti, fn, out, inputs, values, value)
-        elif item is _NODE:
+            src = site.src
+            if src is None:
+                src = site.src = _place(site.code, site.lasti, callers, sources)
+            append(("op", src, fn, out, inputs, values, value))
+            continue
+        if item is _NODE:
             fn, grad, local, grads = log[i + 1 : i + 5]
             i += 5
-            records.append(("node", None, fn, _heavy(grad), tuple(map(_heavy, grads)), local))
+            records.append(("node", None, fn, grad, grads, local))
             continue
         else:
             record = item
             i += 1
         kind, code, lasti = record[0], record[1], record[2]
-        src = None
-        if code is not None:
-            key = (id(code), lasti)
-            src = sources.get(key)
-            if src is None:
-                caller = callers.get(code)
-                if caller is not None:
-                    caller = (caller[0].co_filename, _line_number(*caller))
-                src = sources[key] = (code.co_filename, _line_number(code, lasti), caller)
+        src = None if code is None else _place(code, lasti, callers, sources)
         rest = record[3:]
         if kind == "leaf" and isinstance(rest[-1], np.generic):
             rest = (*rest[:-1], rest[-1].item())
         elif kind == "untracked" and isinstance(rest[-2], np.generic):
             rest = (*rest[:-2], rest[-2].item(), rest[-1])
-        elif kind == "accumulate":
-            t, grad_tensor, incoming, total = rest
-            rest = (t, grad_tensor, _heavy(incoming), total)
         records.append((kind, src, *rest))
     return records
+
+
+def _place(code, lasti: int, callers: dict, sources: dict) -> tuple:
+    """(file, line, the caller's (file, line) or None) of an instruction, found once."""
+    key = (id(code), lasti)
+    src = sources.get(key)
+    if src is None:
+        caller = callers.get(code)
+        if caller is not None:
+            caller = (caller[0].co_filename, _line_number(*caller))
+        src = sources[key] = (code.co_filename, _line_number(code, lasti), caller)
+    return src
 
 
 def _local(fn, grad):

@@ -13,6 +13,7 @@ import re
 from ..errors import TimelineFormatError
 from .captions import STEP_KINDS
 from .model import EDGE_KINDS, KINDS, PERSISTENT, PHASES
+from .preview import Summary, blocks, grid_shape
 
 MAX_DIMS = 64  # numpy 2's limit on a tensor's dimensions: deeper previews are not tensors
 MAX_INT = 2**63 - 1  # shapes, line numbers: what a C long holds
@@ -136,7 +137,8 @@ def edge_index(value, path, ctx):
 
 def node_refs(value, path, ctx):
     """A list of node ids; checked in one pass where all are this file's (the usual case)."""
-    if type(value) is list and all(type(v) is str for v in value) and ctx.node_ids >= set(value):
+    strings = type(value) is list and all(type(v) is str for v in value)
+    if strings and ctx.node_ids.issuperset(value):
         return value
     return _NODE_REFS(value, path, ctx)
 
@@ -178,8 +180,10 @@ def shape(value, path, ctx) -> tuple:
 
 
 def preview(value, path, ctx):
-    """A tensor preview: null, a number (or {"float": "nan"}), or nested lists of numbers of
-    one rectangular shape, at most MAX_DIMS deep."""
+    """A tensor preview: null, a number (or {"float": "nan"}), nested lists of numbers of
+    one rectangular shape, at most MAX_DIMS deep, or {"summary": {...}} for a large tensor."""
+    if isinstance(value, dict) and set(value) == {"summary"}:
+        return summary(value["summary"], (path, "summary"), ctx)
     if not isinstance(value, list):
         if type(value) is float and math.isfinite(value):  # most previews: a number
             return value
@@ -204,8 +208,60 @@ def preview(value, path, ctx):
     return out
 
 
+def summary(value, path, ctx):
+    """A large tensor's Summary (tracing/preview.py): statistics, first elements and a grid of
+    block means whose size follows from the shape."""
+    fields = record(SUMMARY)(value, path, ctx)
+    rows, cols = grid_shape(fields["shape"])
+    br, bc = blocks(rows, cols)
+    if fields["block"] != [br, bc]:
+        fail((path, "block"), f"expected {[br, bc]} for shape {_shape(fields['shape'])}")
+    want = (-(-rows // br), -(-cols // bc)) if rows * cols else (0,)
+    have = preview_dims(fields["grid"])
+    if have != want[: len(have)] or len(have) != len(want):
+        fail((path, "grid"), f"expected {want[0]} rows of {want[-1]} cells, got {_shape(have)}")
+    for key in ("nan", "pinf", "ninf"):
+        if fields[key] > math.prod(fields["shape"]):
+            fail((path, key), "more elements than the tensor has")
+    return Summary.from_dict(fields)
+
+
+def _real_or_null(value, path, ctx):
+    return None if value is None else _number(value, path)
+
+
+def _flat_numbers(value, path, ctx):
+    if not isinstance(value, list) or any(isinstance(v, list) for v in value):
+        fail(path, f"expected a list of numbers, got {_type(value)}")
+    return [_number(v, (path, i)) for i, v in enumerate(value)]
+
+
+def _rows(value, path, ctx):
+    if not isinstance(value, list):
+        fail(path, f"expected a list of rows, got {_type(value)}")
+    return preview(value, path, ctx)
+
+
+SUMMARY = {
+    "shape": shape,
+    "dtype": text,
+    "min": _real_or_null,
+    "max": _real_or_null,
+    "mean": _real_or_null,
+    "norm": _real_or_null,
+    "nan": integer(0),
+    "pinf": integer(0),
+    "ninf": integer(0),
+    "head": _flat_numbers,
+    "grid": _rows,
+    "block": list_of(integer(1), 2, 2),
+}
+
+
 def preview_dims(value) -> tuple:
     """The shape of a checked preview (() for a number)."""
+    if type(value) is Summary:
+        return tuple(value.shape)
     dims = []
     while isinstance(value, list):
         dims.append(len(value))
@@ -313,6 +369,23 @@ def _graphs(ctx) -> int:
 
 
 SAVED = {"name": text, "shape": shape, "value": preview}
+
+
+def params(value, path, ctx):
+    """An op's arguments (model.Node.params): names to a flag, a number, a list of numbers or
+    null."""
+    if not isinstance(value, dict):
+        fail(path, f"expected an object, got {_type(value)}")
+    out = {}
+    for key, item in value.items():
+        where = (path, key)
+        if isinstance(item, list):
+            out[key] = _flat_numbers(item, where, ctx)
+        else:
+            out[key] = None if item is None else _number(item, where)
+    return out
+
+
 NODE = {
     "id": positional("n"),
     "kind": choice(KINDS),
@@ -332,8 +405,9 @@ NODE = {
     "module": list_of(pair(text, text)),
     "saved": list_of(record(SAVED)),
     "error": flag,
+    "params": params,
 }
-NEWER = ("error",)  # fields files written before they existed may lack (then: the default)
+NEWER = ("error", "params")  # fields files written before they existed may lack (the default)
 EDGE = {
     "id": positional("e"),
     "source": node_ref,
@@ -406,6 +480,23 @@ RULE = {
     "maximize": flag,
     "decoupled_weight_decay": flag,
 }
+
+
+def teacher_answer(value, path, ctx):
+    """A teacher's answer (Timeline.add_question): a number, text, or a list of either."""
+    items = value if isinstance(value, list) else [value]
+    if not all(isinstance(v, int | float | str) and not isinstance(v, bool) for v in items):
+        fail(path, f"expected a number, text or a list of them, got {short(value)}")
+    return value
+
+
+QUESTION = {
+    "prompt": text,
+    "answer": teacher_answer,
+    "hint": text,
+    "why": text,
+    "choices": list_of(text),
+}
 DETAILS = {
     "graph": integer(0, _graphs),
     "grad": preview,
@@ -418,6 +509,7 @@ DETAILS = {
     "set_to_none": flag,
     "type": text,
     "message": text,
+    "questions": list_of(record(QUESTION, required=["prompt", "answer"])),
 }
 STEP = {
     "index": index_here,
@@ -447,12 +539,22 @@ STEP_NEEDS = {
 }
 
 
+# The traced code as written (tracing/source.py): the text the code panel shows, so that a
+# loaded timeline never reads a file. Version 1 files have none.
+CODE = {
+    "file": file_name,
+    "label": text,
+    "lines": list_of(pair(integer(1), text)),
+    "block": optional(list_of(integer(1), 2, 2)),
+}
+
 # Each table's checker, made once.
 _NODE = record(NODE, required=[k for k in NODE if k not in NEWER])
 _EDGE = record(EDGE, required=[k for k in EDGE if k != "kind"])
 _STEP = record(STEP)
+_CODE = list_of(record(CODE))
 
-TOP = ("format", "version", "nodes", "edges", "steps")  # jsonio.loads checks format and version
+TOP = ("format", "version", "nodes", "edges", "steps", "code")  # loads checks format, version
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -494,11 +596,12 @@ def document(doc: dict) -> dict:
     nodes = [check_node(n, ("nodes", i), ctx) for i, n in enumerate(doc["nodes"])]
     edges = [check_edge(e, ("edges", i), ctx) for i, e in enumerate(doc["edges"])]
     steps = [check_step(s, ("steps", i), ctx) for i, s in enumerate(doc["steps"])]
+    code = _CODE(doc.get("code", []), "code", ctx)
     for i, node in enumerate(nodes):  # a graph's own nodes appear at its steps
         made_in = steps[node["step"]]["details"]["graph"]
         if node["graph"] not in (PERSISTENT, made_in):
             fail((("nodes", i), "graph"), f"expected {made_in} (its step's graph) or {PERSISTENT}")
-    return {"nodes": nodes, "edges": edges, "steps": steps}
+    return {"nodes": nodes, "edges": edges, "steps": steps, "code": code}
 
 
 def check_edge(value, path, ctx) -> dict:

@@ -10,13 +10,16 @@ class Timeline:
 
     def __init__(self, nodes: list[Node], edges: list[Edge], steps: list[Step]) -> None:
         self._nodes, self._edges, self._steps = nodes, edges, steps
-        self._pending = None  # the recorder's log until first use: building is not free
+        self._pending = None  # builder.Recorded: the recorder's log until a view needs the steps
+        self.skipped = {}  # thread name -> events of other threads a tracer did not record
+        self._code = []  # the traced code as written (source.CodeText), recorded when tracing
+        self._block = None  # the traced `with` block (source.Block), until the code is recorded
 
     def _built(self) -> "Timeline":
         if self._pending is not None:
-            build, self._pending = self._pending, None
+            pending, self._pending = self._pending, None
             with collector_paused():
-                build(self)
+                pending.build(self)
         return self
 
     @property
@@ -31,8 +34,18 @@ class Timeline:
     def steps(self) -> list[Step]:
         return self._built()._steps
 
+    @property
+    def code(self) -> list:
+        """The traced code as written: each file's recorded lines (tracing/source.py)."""
+        return self._built()._code
+
     def __len__(self) -> int:
-        return len(self.steps)
+        """The number of steps; of a timeline not built yet, counted from its log without
+        building it (builder.Recorded)."""
+        if self._pending is not None:
+            with collector_paused():
+                return self._pending.count()
+        return len(self._steps)
 
     @property
     def iterations(self) -> list:
@@ -59,9 +72,11 @@ class Timeline:
 
     def __repr__(self) -> str:
         phases = [s.phase for s in self.steps]
+        skipped = sum(self.skipped.values())
+        other = f", {skipped:,} events of other threads not recorded" if skipped else ""
         return (
             f"<autoviz.Timeline: {len(self)} steps ({phases.count('forward')} forward, "
-            f"{phases.count('backward')} backward), {len(self.nodes)} nodes>"
+            f"{phases.count('backward')} backward), {len(self.nodes)} nodes{other}>"
         )
 
     def draw(self, step: int = -1, *, theme: str = "default", timeout=None, **options):
@@ -84,16 +99,44 @@ class Timeline:
         return save_frames(self, directory, format, theme, **options)
 
     def save_html(
-        self, path, *, quiz: bool = False, theme: str = "default", ghost: bool = False, **options
+        self, path, *, quiz=False, theme: str = "default", ghost: bool = False, **options
     ):
         """Write a self-contained HTML player for the timeline (works offline); returns the path.
 
-        Step with ← → Home End and Space (play); `quiz=True` asks for each gradient before
-        revealing it. Options are the renderer's (`rankdir`, `precision`, …).
+        Step with ← → Home End and Space (play); `quiz=True` asks the learner to predict
+        before a step reveals it (shapes, gradient elements, which tensors get a .grad, …);
+        `quiz={"count": 6, "kinds": ["shape", "element"], "every": 3}` asks fewer (see
+        Timeline.questions). Options are the renderer's (`rankdir`, `precision`, …).
         """
         from ..export import save_html
 
         return save_html(self, path, quiz=quiz, theme=theme, ghost=ghost, **options)
+
+    def questions(self, quiz=True) -> dict:
+        """{step: Question}: what the player asks before each step, as `save_html(quiz=...)`
+        asks it (True: every question; a dict such as {"count": 6, "kinds": ["shape"],
+        "every": 2}). Each Question has its prompt, answer, hint and `check(guess)`."""
+        from .quiz import questions
+
+        return questions(self, quiz)
+
+    def add_question(self, step: int, prompt: str, answer, *, hint=None, why=None, choices=None):
+        """Ask your own question before `step` shows, whatever the quiz's plan: `answer` is a
+        number, a shape (a tuple), text, one of `choices` or a list of several; `hint` is said
+        after a first wrong try, `why` with the answer. Saved with the timeline's JSON."""
+        from .quiz import add_question
+
+        return add_question(self, step, prompt, answer, hint=hint, why=why, choices=choices)
+
+    def save_handout(self, path, *, quiz=None, pdf=None, theme: str = "default", **options):
+        """Write a printable worksheet (.html, or .pdf): each question beside a still picture
+        of the graph when it is asked, the answers on a page of their own; with an .html path,
+        the PDF beside it where Chromium, WeasyPrint or wkhtmltopdf is installed (`pdf=True`:
+        it must be; False: never). `quiz` as for save_html (default: 8 questions). Returns the
+        paths written."""
+        from ..export.handout import save_handout
+
+        return save_handout(self, path, quiz=quiz, pdf=pdf, theme=theme, **options)
 
     def save_animation(
         self, path, *, theme: str = "default", seconds_per_step: float = 1.0, **options

@@ -30,6 +30,7 @@ class EngineView:
 
     tensor_types = (Tensor,)
     accumulate_types = (AccumulateGrad,)
+    key = staticmethod(id)  # who a tensor is (the bridge's Seen facts say whose they are)
 
     def __init__(self, modules: ModuleNames | None = None) -> None:
         self.modules = modules or ModuleNames({})
@@ -92,6 +93,14 @@ class EngineView:
         read = _ARGUMENTS.get(type(fn).__name__)
         return read(fn.info) if read is not None and fn.info is not None else []
 
+    @staticmethod
+    def params(fn) -> dict:
+        """The op's arguments besides its inputs, as PyTorch names them (dim, keepdim, …)."""
+        read = _PARAMS.get(type(fn).__name__)
+        if read is None or fn.info is None:
+            return {}
+        return {k: _plain(v) for k, v in read(fn.info).items()}
+
     def op_module(self, fn) -> list:
         """[[path, type], ...] of the modules an op ran in, outermost first."""
         return self.modules.of_op(fn)
@@ -118,4 +127,70 @@ _ARGUMENTS = {
     "DivBackward1": lambda info: [info],  # a / c
     "NllLossBackward0": lambda info: [info[-1]] if info[-1] is not None else [],  # the labels
     "NllLoss2DBackward0": lambda info: [info[-1]] if info[-1] is not None else [],
+    "EmbeddingBackward0": lambda info: [info[1]],  # the indices of the rows
+    "GatherBackward0": lambda info: [info[1]],  # the index
 }
+
+
+def _dims(axes) -> list:
+    return [int(a) for a in (axes if isinstance(axes, tuple | list) else [axes])]
+
+
+def _reduced(info) -> dict:
+    """(shape, axes, keepdim) of a reduction over dims."""
+    return {"dim": _dims(info[1]), "keepdim": bool(info[2])} if info[1] is not None else {}
+
+
+# Backward node -> its op's arguments from its `info`, named as torch's _saved_ attributes.
+_PARAMS = {
+    "SumBackward1": _reduced,
+    "MeanBackward1": _reduced,
+    "MaxBackward0": lambda info: {"dim": int(info[1]), "keepdim": bool(info[2])},
+    "MinBackward0": lambda info: {"dim": int(info[1]), "keepdim": bool(info[2])},
+    "ProdBackward1": lambda info: {"dim": int(info[0]), "keepdim": bool(info[1])},
+    "VarBackward0": lambda info: {
+        "dim": _dims(info[0]),
+        "keepdim": bool(info[1]),
+        "correction": info[2],
+    },
+    "StdBackward0": lambda info: {
+        "dim": _dims(info[0]),
+        "keepdim": bool(info[1]),
+        "correction": info[2],
+    },
+    "LinalgVectorNormBackward0": lambda info: {
+        "ord": info[0],
+        "dim": _dims(info[1]),
+        "keepdim": bool(info[2]),
+    },
+    "LogsumexpBackward0": lambda info: {"dim": _dims(info)},
+    "SoftmaxBackward0": lambda info: {"dim": int(info)},
+    "LogSoftmaxBackward0": lambda info: {"dim": int(info)},
+    "CumsumBackward0": lambda info: {"dim": int(info)},
+    "TransposeBackward0": lambda info: {"dim0": int(info[0]), "dim1": int(info[1])},
+    "UnsqueezeBackward0": lambda info: {"dim": int(info)},
+    "CatBackward0": lambda info: {"dim": int(info[0])},
+    "StackBackward0": lambda info: {"dim": int(info)},
+    "GatherBackward0": lambda info: {"dim": int(info[2])},
+    "ClampBackward1": lambda info: {"min": info[0], "max": info[1]},
+    "ClampMinBackward0": lambda info: {"min": info[0]},
+    "LeakyReluBackward0": lambda info: {"negative_slope": info},
+    "EmbeddingBackward0": lambda info: {"padding_idx": info[2], **repeated_rows(info[1])},
+}
+
+
+def repeated_rows(indices, most: int = 8) -> dict:
+    """The rows an embedding's indices pick more than once, and how often (its backward adds
+    their gradient rows): {"rows": [...], "times": [...]}, the most picked first."""
+    counts = np.bincount(np.ravel(indices).astype(np.int64)) if np.size(indices) else np.zeros(0)
+    rows = [int(r) for r in np.argsort(-counts, kind="stable") if counts[r] > 1][:most]
+    return {"rows": rows, "times": [int(counts[r]) for r in rows]}
+
+
+def _plain(value):
+    """A parameter as JSON holds it: numbers and lists of numbers (numpy's become Python's)."""
+    if isinstance(value, np.ndarray | tuple | list):
+        return [_plain(v) for v in np.ravel(value).tolist()] if np.size(value) else []
+    if isinstance(value, np.generic):
+        return value.item()
+    return value

@@ -26,14 +26,17 @@ def graph_of(root, namespace: dict | None = None, view=None, max_nodes: int | No
             f"draw() expects an autoviz Tensor, a Graph or a Timeline, got {type(root).__name__}"
         )
     found = names_by_identity(namespace or {}, lambda v: isinstance(v, view.tensor_types))
-    builder = Builder([], [], [], {id(t): name for name, t in found.values()}, view, live=True)
+    names = {id(t): name for name, t in found.values()}
+    # The data of integer tensors an op kept without the tensor (embedding's indices).
+    names |= {("data", id(t._data)): name for name, t in found.values() if hasattr(t, "_data")}
+    builder = Builder([], [], [], names, view, live=True)
     if root.grad_fn is None:
         kind = builder.leaf if root.requires_grad else builder.constant
         kind(None, root, view.value(root))
     else:
         _add_ops(builder, root, found, view, ops_in_order(root.grad_fn, view, max_nodes))
     _link_detached(builder, view)
-    builder.finish()
+    builder.finish({name for name in namespace or {} if isinstance(name, str)})
     graph = Graph(builder.nodes, builder.edges)
     graph.backward_ran = any(n.grad is not None for n in graph.nodes)
     return graph
@@ -87,7 +90,8 @@ def ops_in_order(top, view=None, max_nodes: int | None = None) -> list:
         for child, _ in reversed(fn.next_functions):
             if child is not None and child not in seen:
                 stack.append((child, False))
-        if max_nodes is not None and not isinstance(fn, view.accumulate_types):
+        if max_nodes is not None:
+            # a leaf counts as an op does: a fan-in of 100,000 leaves is refused as soon
             total += 1
             outside += not view.in_module(fn)
             if outside > max_nodes or total > _MODULE_OPS_PER_NODE * max_nodes:
@@ -97,9 +101,9 @@ def ops_in_order(top, view=None, max_nodes: int | None = None) -> list:
 
 def _too_large(outside: int, total: int, max_nodes: int) -> str:
     if outside > max_nodes:
-        what = f"more than {max_nodes:,} operations outside any nn.Module"
+        what = f"more than {max_nodes:,} operations and leaves outside any nn.Module"
     else:
-        what = f"more than {_MODULE_OPS_PER_NODE * max_nodes:,} operations"
+        what = f"more than {_MODULE_OPS_PER_NODE * max_nodes:,} operations and leaves"
     return (
         f"this graph has {what}, so its diagram would draw more than max_nodes={max_nodes:,} "
         "nodes: the walk stopped there and no layout was started. Draw a smaller part of the "

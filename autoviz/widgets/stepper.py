@@ -1,6 +1,7 @@
 """autoviz.Stepper: the HTML player's front-end as a Jupyter widget (anywidget), stepping in
 the browser."""
 
+import dataclasses
 import math
 
 import anywidget
@@ -12,6 +13,7 @@ from ..export.playerdata import build
 from ..render import get_theme, make_options
 from ..render.dot import RANKDIRS
 from ..tracing.explain import banner, code_lines, explain
+from ..tracing.quiz import QuizPlan, plan_of
 from ..tracing.replay import ReplayError, nudge, nudged
 from ..tracing.schema import short
 from ..tracing.timeline import Timeline
@@ -25,7 +27,8 @@ class Stepper(anywidget.AnyWidget):
 
     The frames and each step's changes are sent once; stepping happens in the browser, which
     keeps the `step` trait in sync (set it from Python to move there; in quiz mode the player
-    stops in front of a question not yet answered). `quiz`, `follow` (the camera follows the
+    stops in front of a question not yet answered; `quiz` may be a plan of which to ask, as
+    for `save_html`, and the trait then turns asking on and off). `follow` (the camera follows the
     step), `projector` and `rankdir` (None: the direction that fits the widget) are synced
     traits too; `theme`, `ghost` and the drawing `options` (precision, legend, op_label, …)
     redraw the frames when changed. Where widgets do not run (GitHub, nbviewer) the output
@@ -50,7 +53,7 @@ class Stepper(anywidget.AnyWidget):
         tl,
         *,
         step: int = 0,
-        quiz: bool = False,
+        quiz=False,
         theme: str = "default",
         ghost: bool = False,
         follow: bool = True,
@@ -58,13 +61,15 @@ class Stepper(anywidget.AnyWidget):
         timeout: float | None = None,
         **options,
     ):
-        _check_arguments(tl, quiz, ghost, follow)
+        _check_arguments(tl, ghost, follow)
+        plan = plan_of(quiz)
+        self._plan = plan or QuizPlan()  # its questions are sent: the `quiz` trait asks or not
         self.tl, self.timeout = tl, timeout
         self._lines, self._line_of = code_lines(tl)
         self._frames = None
         self._building = True
         super().__init__(
-            quiz=quiz,
+            quiz=plan is not None,
             theme=theme,
             ghost=ghost,
             follow=follow,
@@ -118,7 +123,7 @@ class Stepper(anywidget.AnyWidget):
         """Lay out the timeline for the current options and send frames and changes, once."""
         bundle = build(
             self.tl,
-            quiz=True,  # every question is sent: the `quiz` trait turns asking on and off
+            quiz=self._plan,
             theme=self.theme,
             ghost=self.ghost,
             rankdir=self.rankdir,
@@ -171,9 +176,12 @@ class Stepper(anywidget.AnyWidget):
 
     @property
     def code_line(self):
-        """The highlighted source line (file, line, text), or None."""
+        """The highlighted source line (file, line, text without its indentation), or None."""
         index = self._line_of[self.step]
-        return None if index is None else self._lines[index]
+        if index is None:
+            return None
+        row = self._lines[index]
+        return dataclasses.replace(row, text=row.text.strip())
 
     @property
     def counter(self) -> str:
@@ -240,7 +248,7 @@ def nudge_reply(tl, content: dict) -> dict:
     return {"result": result} if finite else {"error": "the re-run output is not finite"}
 
 
-def _check_arguments(tl, quiz, ghost, follow) -> None:
+def _check_arguments(tl, ghost, follow) -> None:
     if not isinstance(tl, Timeline):
         raise TypeError(
             f"Stepper() expects a Timeline (`with autoviz.trace() as tl: ...`), "
@@ -248,6 +256,6 @@ def _check_arguments(tl, quiz, ghost, follow) -> None:
         )
     if not tl.steps:
         raise ValueError("this timeline has no steps: nothing was recorded in the block")
-    for name, value in (("quiz", quiz), ("ghost", ghost), ("follow", follow)):
+    for name, value in (("ghost", ghost), ("follow", follow)):
         if not isinstance(value, bool):
             raise TypeError(f"{name} must be True or False, not {value!r}")

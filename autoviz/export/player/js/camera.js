@@ -199,7 +199,7 @@ class Camera {
     if (settled) this.raster(variant, view.s);
     else if (!variant.raster) this.raster(variant, view.s);
     const { W, H } = this.size();
-    const all = variant.box;
+    const all = variant.frame; // the SVG's origin (its box may leave out the legend)
     const k = view.s / variant.raster;
     const tx = Math.round(W / 2 - (view.x - all.x) * view.s);
     const ty = Math.round(H / 2 - (view.y - all.y) * view.s);
@@ -212,7 +212,7 @@ class Camera {
   raster(variant, s) {
     if (variant.raster && Math.abs(s / variant.raster - 1) < 1e-3) return;
     variant.raster = s;
-    const all = variant.box;
+    const all = variant.frame;
     variant.svg.style.width = `${all.w * s}px`;
     variant.svg.style.height = `${all.h * s}px`;
   }
@@ -343,13 +343,14 @@ class Minimap {
 
   paint() {
     const cam = this.camera;
-    const show = cam.zoomedIn();
+    const { W, H } = cam.size();
+    // A fifth of the stage at most, and none on a stage too small to spare that corner.
+    const show = cam.zoomedIn() && W >= 420 && H >= 280;
     this.canvas.hidden = !show;
     if (!show) return;
     const variant = cam.variant;
     const all = variant.box;
-    const width = 168;
-    const scale = Math.min(width / all.w, 110 / all.h);
+    const scale = Math.min(Math.min(168, W / 5) / all.w, Math.min(110, H / 5) / all.h);
     const cw = Math.max(24, Math.round(all.w * scale));
     const ch = Math.max(24, Math.round(all.h * scale));
     const ratio = window.devicePixelRatio || 1;
@@ -378,7 +379,6 @@ class Minimap {
       ctx.fillRect(...toMap(b));
     }
     ctx.globalAlpha = 1;
-    const { W, H } = cam.size();
     const v = cam.view;
     const view = { x: v.x - W / 2 / v.s, y: v.y - H / 2 / v.s, w: W / v.s, h: H / v.s };
     ctx.strokeStyle = accent;

@@ -8,6 +8,8 @@ class Sync {
     this.players = players;
     this.moving = false;
     players.forEach((player, i) => player.on("step", () => this.follow(i)));
+    // Projector mode is the pair's: both sides take the large type.
+    players.forEach((player) => player.on("projector", (on) => players.forEach((p) => p.setProjector(on))));
   }
 
   follow(i) {
@@ -58,9 +60,17 @@ function mountPair(el, model, svgs, page = false) {
       model.set("steps", steps);
       model.save_changes();
     });
-    return new Player(root, sub, { page: false });
+    return new Player(root, sub, { page: false, screen: page ? document.documentElement : box });
   });
   const sync = new Sync(players);
+  // Side by side while each side keeps a stage a node fits in, else one above the other.
+  const fitPair = () => {
+    const em = parseFloat(getComputedStyle(players[0].root).fontSize);
+    const gap = parseFloat(getComputedStyle(box).columnGap) || 0;
+    box.toggleAttribute("data-stacked", (box.clientWidth - gap) / 2 < (STAGE_MIN_EM + 1) * em);
+  };
+  const observer = new ResizeObserver(fitPair);
+  observer.observe(box);
   // Python moved a side (the first that differs from what it shows): the other follows it.
   const moved = () => {
     const steps = model.get("steps");
@@ -69,20 +79,14 @@ function mountPair(el, model, svgs, page = false) {
   };
   model.on("change:steps", moved);
   if (page) players[0].root.focus({ preventScroll: true });
-  return { players, sync, destroy: () => { model.off("change:steps", moved); players.forEach((p) => p.destroy()); } };
+  return { players, sync, destroy: () => { observer.disconnect(); model.off("change:steps", moved); players.forEach((p) => p.destroy()); } };
 }
 
 /* The comparison page: its two data sets and layouts are in the document. */
 function startComparePage() {
   const pair = [0, 1].map((side) => JSON.parse(document.getElementById(`av-data-${side}`).textContent));
   const svgs = pair.map((data, side) => {
-    const holder = document.getElementById(`av-layouts-${side}`);
-    return data.layouts.map((layout, l) =>
-      layout.directions.map((_, d) => {
-        const el = holder.querySelector(`[data-layout="${l}"][data-direction="${d}"]`);
-        return el.tagName === "SCRIPT" ? unpack(el.textContent) : el.firstElementChild;
-      }),
-    );
+    return pageSvgs(document.getElementById(`av-layouts-${side}`), data);
   });
   const { labels, steps } = JSON.parse(document.getElementById("av-pair").textContent);
   const model = localModel({ _pair: pair, labels, steps });

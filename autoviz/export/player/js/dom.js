@@ -28,6 +28,17 @@ function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/* A button's label as its parts: words in spans a narrow row hides ("▶ Play" shows "▶"), the
+   symbols always; a label of words alone stays whole. */
+function labelled(label) {
+  const tokens = label.split(" ");
+  if (tokens.every((t) => /\p{L}/u.test(t))) return [label];
+  return tokens.map((t, i) => {
+    const piece = (i ? " " : "") + t;
+    return /\p{L}/u.test(t) ? h("span", { class: "av-word" }, piece) : piece;
+  });
+}
+
 /* An SVG layout as an element: the widget receives SVG text, the page has it in its DOM. */
 function toSvg(source) {
   if (typeof source !== "string") return source;

@@ -17,8 +17,9 @@ function num(v) {
   return v;
 }
 
-/* A number as Python's autoviz writes it (`%.{p}g`, "2.0" not "2", nan, inf, -inf); an
-   integer dtype's elements as integers. */
+/* A number as autoviz's text.number writes it: `p` significant digits, "7.0" only for exactly
+   7 (1363.86 is "1364", never "1364.0"), nan, inf, -inf, -0.0; an integer dtype's elements
+   as integers. */
 function fmt(v, p = 4, dtype = "") {
   v = num(v);
   if (typeof v === "boolean") return v ? "True" : "False";
@@ -36,24 +37,43 @@ function fmt(v, p = 4, dtype = "") {
   } else {
     text = strip(v.toFixed(Math.max(0, p - 1 - e)));
   }
-  return text.includes("e") || text.includes(".") ? text : `${text}.0`;
+  return text.includes("e") || text.includes(".") || Number(text) !== v ? text : `${text}.0`;
 }
 
 function flat(value) {
   return Array.isArray(value) ? value.flat(Infinity) : [value];
 }
 
+/* A tensor's value as autoviz recorded it for the player (text.shown): {shape, text, label,
+   heat}; a number or null otherwise. */
+function isTensor(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
 function shapeText(shape) {
   return shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(", ")})`;
 }
 
-/* A value as the graph's labels write it: a number, or a shape and its first elements. */
+/* A value as the graph's labels and captions write it: a number, or the text autoviz wrote
+   for a tensor (its shape, elements or statistics). */
 function valueText(value, shape, p = 4, dtype = "") {
-  if (!shape.length) return value === null || value === undefined ? "?" : fmt(value, p, dtype);
-  const items = value === null || value === undefined ? [] : flat(value);
-  const head = items.slice(0, 4).map((v) => fmt(v, p, dtype)).join(", ");
-  const more = items.length > 4 ? ", …" : "";
-  return `shape ${shapeText(shape)}${items.length ? ` [${head}${more}]` : ""}`;
+  if (isTensor(value)) return value.text;
+  if (value === null || value === undefined) return shape.length ? `shape ${shapeText(shape)}, not recorded` : "not recorded";
+  return fmt(value, p, dtype);
+}
+
+/* A small tensor's elements as nested lists (null for a summarised one): what nudge re-runs. */
+function elements(value) {
+  if (!isTensor(value)) return value;
+  const heat = value.heat;
+  if (!heat || heat.block[0] * heat.block[1] !== 1) return null;
+  return value.shape.length ? nest(heat.cells.map(num), value.shape) : num(heat.cells[0]);
+}
+
+function nest(items, shape) {
+  if (shape.length <= 1) return items;
+  const step = items.length / shape[0];
+  return Array.from({ length: shape[0] }, (_, i) => nest(items.slice(i * step, (i + 1) * step), shape.slice(1)));
 }
 
 /* The colour of x on the scale ±m: the same arithmetic as autoviz/render/heat.py. */
@@ -76,68 +96,71 @@ function heatColor(scale, x, m) {
   return out;
 }
 
-function heatLimit(items) {
-  let m = 0;
-  for (const v of items) if (Number.isFinite(v)) m = Math.max(m, Math.abs(v));
-  return m;
+const GLYPHS = { nan: "nan", inf: "+∞", "-inf": "−∞" };
+
+/* Where cell (r, c) of a heatmap lies in the tensor: `[i, j, k]` for one element (the leading
+   dimensions were flattened into rows), `[0:4, 8:12]` rows and columns for a block. */
+function cellIndex(shape, heat, r, c) {
+  const [br, bc] = heat.block;
+  const cols = shape.length ? shape[shape.length - 1] : 1;
+  if (br * bc === 1) {
+    let rest = r * cols + c;
+    const at = shape.map(() => 0);
+    for (let d = shape.length - 1; d >= 0; d--) {
+      at[d] = rest % shape[d];
+      rest = Math.floor(rest / shape[d]);
+    }
+    return at;
+  }
+  const rows = shape.length > 1 ? shape.slice(0, -1).reduce((a, b) => a * b, 1) : 1;
+  const span = (i, b, n) => `${i * b}:${Math.min(n, (i + 1) * b)}`;
+  return [span(r, br, rows), span(c, bc, cols)];
 }
 
-const GLYPHS = { nan: "?", inf: "+∞", "-inf": "−∞" };
-
-/* A 1-D or 2-D tensor's elements as a grid of cells (one per element, a 1-D tensor as one
-   row), its colour scale ±max|x| with the range written out, and what is not finite. */
+/* A tensor's heatmap as autoviz computed it (text.shown): a cell per element, or per block of
+   elements past the cell budget, coloured on the tensor's own scale ±max|x|, its range and
+   statistics written out. */
 function heatmap(scale, value, shape, { label = "value", p = 4, width = 260, kind = "" } = {}) {
-  const items = flat(value).map(num);
-  const [rows, cols] = shape.length === 1 ? [1, shape[0]] : [shape[0], shape[1]];
+  const heat = value.heat;
+  const { rows, cols } = heat;
+  const items = heat.cells.map(num);
+  const blocked = heat.block[0] * heat.block[1] > 1;
   const cell = Math.max(4, Math.min(18, Math.floor(width / Math.max(cols, 1))));
-  const m = heatLimit(items);
+  const m = heat.limit;
   const svg = svgEl("svg", {
     class: "av-heat-grid",
     width: cols * cell + 1,
     height: rows * cell + 1,
     role: "img",
-    "aria-label": `${label}: heatmap of ${rows} × ${cols} elements, scale ±${fmt(m, p)}`,
+    "aria-label": `${label}: heatmap of ${rows} × ${cols} ${blocked ? "cells" : "elements"}, scale ±${fmt(m, p)}`,
   });
   items.forEach((x, i) => {
     const r = Math.floor(i / cols);
     const c = i % cols;
-    const where = shape.length === 1 ? `[${c}]` : `[${r}, ${c}]`;
-    const rect = svgEl(
-      "rect",
-      {
-        x: c * cell + 0.5,
-        y: r * cell + 0.5,
-        width: cell,
-        height: cell,
-        fill: heatColor(scale, x, m),
-        "data-index": shape.length === 1 ? `${c}` : `${r},${c}`,
-      },
-      svgEl("title", {}, `${label}${where} = ${fmt(x, p)}`),
-    );
-    svg.append(rect);
+    const at = cellIndex(shape, heat, r, c);
+    const what = blocked ? `${label}[${at.join(", ")}] mean` : `${label}[${at.join(", ")}]`;
+    const attrs = { x: c * cell + 0.5, y: r * cell + 0.5, width: cell, height: cell, fill: heatColor(scale, x, m) };
+    if (!blocked) attrs["data-index"] = at.join(",");
+    svg.append(svgEl("rect", attrs, svgEl("title", {}, `${what} = ${fmt(x, p)}`)));
     const glyph = Number.isNaN(x) ? GLYPHS.nan : x === Infinity ? GLYPHS.inf : x === -Infinity ? GLYPHS["-inf"] : null;
     if (glyph && cell >= 10) {
-      const t = svgEl("text", { x: c * cell + cell / 2 + 0.5, y: r * cell + cell * 0.7, "font-size": cell * 0.55 }, glyph);
+      const size = cell * (glyph.length > 2 ? 0.38 : 0.55);
+      const t = svgEl("text", { x: c * cell + cell / 2 + 0.5, y: r * cell + cell * 0.7, "font-size": size }, glyph);
       t.setAttribute("class", "av-heat-glyph");
       svg.append(t);
     }
   });
-  const finite = items.filter(Number.isFinite);
-  const mean = finite.length ? finite.reduce((a, b) => a + b, 0) / finite.length : NaN;
-  const odd = ["nan", "inf", "-inf"]
-    .map((k) => [k, items.filter((x) => fmt(x) === k).length])
-    .filter(([, n]) => n)
-    .map(([k, n]) => `${GLYPHS[k]} ${k} ×${n}`);
-  const stats = finite.length
-    ? `min ${fmt(Math.min(...finite), p)}, max ${fmt(Math.max(...finite), p)}, mean ${fmt(mean, p)}`
-    : "no finite elements";
+  const how = [
+    shape.length > 2 ? `rows: dims 0–${shape.length - 2} flattened` : null,
+    blocked ? `each cell the mean of ${heat.block[0]} × ${heat.block[1]} elements` : null,
+  ].filter(Boolean);
   return h(
     "figure",
     { class: `av-heat${kind ? ` av-heat-${kind}` : ""}` },
-    h("figcaption", { class: "av-heat-title" }, `${label} ${shapeText(shape)}`),
+    h("figcaption", { class: "av-heat-title" }, `${label} ${shapeText(shape)}${how.length ? ` · ${how.join(" · ")}` : ""}`),
     svg,
     scaleBar(scale, m, p),
-    h("figcaption", {}, `${stats}${odd.length ? ` · ${odd.join(" · ")}` : ""}`),
+    h("figcaption", {}, heat.stats),
   );
 }
 

@@ -465,10 +465,10 @@ class Inspector {
     ];
     // The value's and the grad's pictures side by side (each on its own scale, written out).
     const pictures = h("div", { class: "av-heats" });
-    if (this.pictured(n)) pictures.append(heatmap(f.d.scale, value, n.shape, { label: "value", p: f.p, kind: "value" }));
+    if (pictured(value)) pictures.append(heatmap(f.d.scale, value, n.shape, { label: "value", p: f.p, kind: "value" }));
     if (n.requires_grad) {
       values.append(row("grad", f.gradText(i)));
-      if (grad !== null && this.pictured(n)) pictures.append(heatmap(f.d.scale, grad, n.shape, { label: "grad", p: f.p }));
+      if (pictured(grad)) pictures.append(heatmap(f.d.scale, grad, n.shape, { label: "grad", p: f.p }));
     }
     if (pictures.children.length) out.push(pictures, h("p", { class: "av-muted av-heat-key" }, "blue < 0 < orange, darker is larger; point at a cell for its number"));
     if (n.requires_grad) {
@@ -490,10 +490,6 @@ class Inspector {
     return out;
   }
 
-  pictured(n) {
-    return n.shape.length >= 1 && n.shape.length <= 2;
-  }
-
   opCard(i) {
     const f = this.facts;
     const n = f.node(i);
@@ -511,7 +507,7 @@ class Inspector {
       let text = `∂${outName}/∂${local.name} = ${local.formula}`;
       if (local.numbers && local.numbers !== local.formula) text += ` = ${local.numbers}`;
       const shown = local.numbers && Number(local.numbers) === num(local.value);
-      if (local.value !== undefined && !shown) text += ` = ${fmt(local.value, f.p)}`;
+      if (local.value !== undefined && !shown) text += ` = ${valueText(local.value, shapeOf(local.value), f.p)}`;
       return h("li", {}, text);
     });
     const heading = (n.locals || []).some((local) => local.formula) ? "local derivatives" : "what backward sends each input";
@@ -539,7 +535,7 @@ class Inspector {
         ? `→ ${from.name}: ${fmt(flow.upstream, f.p)} × ${fmt(flow.local, f.p)} = ${fmt(flow.contribution, f.p)}`
         : `→ ${from.name}: ${valueText(flow.contribution, shape, f.p)}`;
       rows.push(h("li", {}, text));
-      if (shape.length >= 1 && shape.length <= 2) rows.push(h("li", {}, heatmap(f.d.scale, flow.contribution, shape, { label: `to ${from.name}`, p: f.p })));
+      if (pictured(flow.contribution)) rows.push(h("li", {}, heatmap(f.d.scale, flow.contribution, shape, { label: `to ${from.name}`, p: f.p })));
     }
     if (!rows.length || !inputs.length) return null;
     const now = when === f.k ? "now, in backward" : `in backward (step ${when + 1})`;
@@ -627,7 +623,13 @@ class Inspector {
   }
 }
 
+/* Whether a value has a heatmap: a tensor autoviz recorded. */
+function pictured(value) {
+  return isTensor(value) && Boolean(value.heat);
+}
+
 function shapeOf(value) {
+  if (isTensor(value)) return value.shape;
   const shape = [];
   while (Array.isArray(value)) {
     shape.push(value.length);

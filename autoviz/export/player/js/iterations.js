@@ -79,7 +79,8 @@ class RunPlot {
       return;
     }
     player.request(player.entryOf(this.its.first[i]));
-    this.note.textContent = `Iteration ${i + 1} is condensed in this file: in Jupyter, autoviz.Stepper expands it; or export with full_iterations=[${i}].`;
+    const how = { python: `: in Jupyter, autoviz.Stepper expands it; or export with full_iterations=[${i}]`, cli: ": export again with --full-iterations all to step through it" }[this.its.advice] || "";
+    this.note.textContent = `Iteration ${i + 1} is condensed in this file${how}.`;
   }
 
   draw() {
@@ -121,9 +122,8 @@ class RunPlot {
 
   summary(now, name) {
     const loss = this.its.loss.filter((v) => v !== null);
-    const from = loss.length ? fmt(loss[0]) : "?";
-    const to = loss.length ? fmt(loss[loss.length - 1]) : "?";
-    return `Loss per iteration, ${from} to ${to}${name ? `, and ${name}` : ""}; now at iteration ${now + 1} of ${this.n}`;
+    const span = loss.length ? `, ${fmt(loss[0])} to ${fmt(loss[loss.length - 1])}` : " (no finite loss recorded)";
+    return `Loss per iteration${span}${name ? `, and ${name}` : ""}; now at iteration ${now + 1} of ${this.n}`;
   }
 }
 

@@ -28,12 +28,7 @@ function render({ model, el }) {
 function startPage() {
   const data = JSON.parse(document.getElementById("av-data").textContent);
   const holder = document.getElementById("av-layouts");
-  const svgs = data.layouts.map((layout, l) =>
-    layout.directions.map((_, d) => {
-      const el = holder.querySelector(`[data-layout="${l}"][data-direction="${d}"]`);
-      return el.tagName === "SCRIPT" ? unpack(el.textContent) : el.firstElementChild;
-    }),
-  );
+  const svgs = pageSvgs(holder, data);
   const model = localModel({
     _data: data,
     _svgs: svgs,
@@ -52,6 +47,17 @@ function startPage() {
     check,
     player,
   };
+}
+
+/* Each layout's SVGs as the page holds them (its directions, then its overviews): an element,
+   or the promise of a packed one's text. */
+function pageSvgs(holder, data) {
+  return data.layouts.map((layout, l) =>
+    Array.from({ length: variantCount(layout) }, (_, d) => {
+      const el = holder.querySelector(`[data-layout="${l}"][data-direction="${d}"]`);
+      return el.tagName === "SCRIPT" ? unpack(el.textContent) : el.firstElementChild;
+    }),
+  );
 }
 
 /* A layout the page carries gzipped in base64: its SVG text, or null where the browser cannot

@@ -10,7 +10,9 @@ class Variant {
     this.slots = null;
     this.shown = null;
     const box = svg.viewBox.baseVal;
-    this.box = { x: box.x, y: box.y, w: box.width, h: box.height }; // the whole drawing
+    this.frame = { x: box.x, y: box.y, w: box.width, h: box.height }; // the SVG's own box
+    this.box = this.frame; // the drawing without its legend, once measured
+    this.legend = takeLegend(svg);
     svg.removeAttribute("width"); // the camera sizes it and moves it (see camera.js)
     svg.removeAttribute("height");
     this.raster = null; // the scale it is drawn at, CSS px per viewBox unit
@@ -58,7 +60,17 @@ class Variant {
   measureAll() {
     if (this.measured) return;
     this.measured = true;
-    for (const id of this.groups.keys()) this.boundsOf(id);
+    const drawn = [];
+    for (const [id, g] of this.groups) {
+      const b = this.boundsOf(id);
+      if (b && id !== "graph0" && !g.classList.contains("legend")) drawn.push(b);
+    }
+    // The legend is the player's key, beside the stage: the camera frames the graph alone.
+    if (this.legend.length && drawn.length) {
+      const u = union(drawn);
+      const pad = 8;
+      this.box = { x: u.x - pad, y: u.y - pad, w: u.w + 2 * pad, h: u.h + 2 * pad };
+    }
   }
 
   /* A group's box in viewBox units (getBBox is in the graph group's units). */
@@ -74,6 +86,12 @@ class Variant {
       this.bounds.set(id, b);
     }
     return this.bounds.get(id);
+  }
+
+  /* Every node id -> the edges at it and the nodes at their other ends. */
+  edgeIndex() {
+    this.neighbours("");
+    return this.edgeEnds;
   }
 
   /* Node id -> the edges at it and the nodes at their other ends, from Graphviz's titles. */
@@ -95,6 +113,37 @@ class Variant {
   }
 }
 
+/* The legend's entries (a swatch's look and its words), the legend itself hidden: the player
+   shows them as its key, never under the camera's edge or the minimap. */
+function takeLegend(svg) {
+  const entries = [];
+  for (const g of svg.querySelectorAll("g.legend")) {
+    g.style.display = "none";
+    if (!g.classList.contains("node")) continue;
+    const shape = g.querySelector("title + *");
+    const text = [...g.querySelectorAll("text")];
+    const look = (name) => (shape ? shape.getAttribute(name) : null);
+    const width = look("stroke-width") === null ? 1 : Number(look("stroke-width"));
+    const drawn = shape && shape.tagName !== "text" && width > 0 && !["transparent", "none"].includes(look("stroke"));
+    entries.push({
+      kind: g.id.replace(/^legend-/, ""),
+      words: text.map((t) => t.textContent).join(" "),
+      colour: text.length ? text[0].getAttribute("fill") : null,
+      shape: drawn ? shape.tagName : null,
+      fill: look("fill"),
+      stroke: look("stroke"),
+      dashed: Boolean(look("stroke-dasharray")),
+      width,
+    });
+  }
+  return entries;
+}
+
+/* How many SVGs a layout has: one per direction, then its overviews. */
+function variantCount(layout) {
+  return layout.directions.length + (layout.overviews || []).length;
+}
+
 function read(slot) {
   return slot.attr ? slot.el.getAttribute(slot.attr) : slot.el.textContent;
 }
@@ -110,17 +159,19 @@ class Picture {
     // layouts[l][d]: graph l's layout in direction d, a Variant once its SVG is at hand (the
     // page unpacks other directions in the background: `ready` says when all are in).
     this.layouts = data.layouts.map((layout) => layout.directions.map(() => null));
+    // folded[l][i]: graph l's overview i (export/overview.py), for Fit (overview.js).
+    this.folded = data.layouts.map((layout) => (layout.overviews || []).map(() => null));
     const pending = [];
-    data.layouts.forEach((layout, l) =>
-      layout.directions.forEach((_, d) => {
+    data.layouts.forEach((layout, l) => {
+      for (let d = 0; d < variantCount(layout); d++) {
         const source = svgs[l][d];
         if (source && typeof source.then === "function") {
           pending.push(source.then((text) => text && this.install(l, d, text)).catch(() => {}));
         } else if (source) {
           this.install(l, d, source);
         }
-      }),
-    );
+      }
+    });
     this.ready = Promise.all(pending);
     this.directions = data.layouts.length ? data.layouts[0].directions : [];
     this.direction = this.directions[0];
@@ -136,10 +187,18 @@ class Picture {
 
   install(l, d, source) {
     const layout = this.data.layouts[l];
-    const variant = new Variant(toSvg(source), layout.directions[d], layout.slots);
+    const i = d - layout.directions.length;
+    const meta = i >= 0 ? layout.overviews[i] : null;
+    const variant = new Variant(toSvg(source), meta ? meta.direction : layout.directions[d], meta ? [] : layout.slots);
     variant.svg.style.display = "none";
     this.stage.prepend(variant.svg); // under the view buttons and the minimap
-    this.layouts[l][d] = variant;
+    if (meta) {
+      variant.meta = meta;
+      variant.svg.classList.add("av-overview");
+      this.folded[l][i] = variant;
+    } else {
+      this.layouts[l][d] = variant;
+    }
   }
 
   buildUndo() {

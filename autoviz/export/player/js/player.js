@@ -11,10 +11,11 @@ const TICK_MS = 1200; // one step at 1× speed
    `controls` (the button row) to add elements to; `picture.shown.groups` (id -> SVG group);
    `request(k)` to move as the learner would, `camera.frame()` to re-frame. */
 class Player {
-  constructor(root, model, { page = false } = {}) {
+  constructor(root, model, { page = false, screen = null } = {}) {
     this.root = root;
     this.model = model;
     this.page = page;
+    this.screen = screen || (page ? document.documentElement : root); // what F makes full screen
     this.data = model.get("_data");
     this.events = new Map();
     this.cleanups = [];
@@ -22,7 +23,6 @@ class Player {
     this.current = 0;
     this.build();
     this.picture = new Picture(this.data, model.get("_svgs"), this.stage);
-    this.quiz = new Quiz(this.data.steps, model.get("quiz"));
     this.camera = new Camera(this.stage, {
       minText: () => (this.projector ? PROJECTOR_PX : LEGIBLE_PX),
       fontSize: this.data.fontSize,
@@ -75,9 +75,10 @@ class Player {
     root.tabIndex = 0; // keys reach the player once it has focus (a click gives it)
     root.setAttribute("data-lm-suppress-shortcuts", "true"); // JupyterLab: our keys, not its
     const button = (action, label, title) =>
-      h("button", { type: "button", "data-action": action, title }, label);
+      h("button", { type: "button", "data-action": action, title }, ...labelled(label));
     this.banner = h("div", { class: "av-banner", role: "status", "aria-live": "polite" });
     this.counter = h("span", { class: "av-counter" });
+    this.place = h("span", { class: "av-place" }, this.counter);
     this.stage = h("div", { class: "av-stage", "aria-label": "Computation graph" });
     this.followButton = button("follow", "◎ Follow", "Follow the step with the camera (C)");
     this.directionButton = button("direction", "⇄", "Switch the layout's direction (R)");
@@ -90,37 +91,15 @@ class Player {
       this.followButton,
       this.directionButton,
     );
-    this.prompt = h("label", { class: "av-prompt" });
-    this.answerBox = h("input", {
-      class: "av-answer",
-      type: "text",
-      inputmode: "decimal",
-      autocomplete: "off",
-      spellcheck: "false",
-      "aria-label": "Your answer",
-    });
-    this.verdict = h("p", { class: "av-verdict", role: "status", "aria-live": "polite" });
-    this.quizBox = h(
-      "section",
-      { class: "av-quiz", hidden: true },
-      this.prompt,
-      h(
-        "div",
-        { class: "av-quiz-row" },
-        this.answerBox,
-        button("check", "Check", "Check my answer (Enter)"),
-        button("reveal", "Show me", "Show the answer without guessing"),
-      ),
-      this.verdict,
-    );
+    this.quiz = new Quiz(this);
     this.explainBox = h("div", { class: "av-explain" });
     this.codeList = h("ol", { class: "av-code" });
     this.codePanel = h("section", { class: "av-panel av-code-panel" }, h("h2", {}, "Code"), this.codeList);
     this.side = h(
       "aside",
       { class: "av-side" },
-      this.quizBox,
-      h("section", { class: "av-panel av-explain-panel" }, h("h2", {}, "What happens"), this.explainBox),
+      this.quiz.el,
+      (this.explainPanel = h("section", { class: "av-panel av-explain-panel" }, h("h2", {}, "What happens"), this.explainBox)),
       this.codePanel,
     );
     this.slider = h("input", {
@@ -153,17 +132,21 @@ class Player {
       this.projectorButton,
     );
     root.replaceChildren(
-      h("header", { class: "av-top" }, this.banner, this.viewBar, this.counter),
-      h("div", { class: "av-body" }, this.stage, this.side),
+      h("header", { class: "av-top" }, this.banner, this.viewBar, this.place),
+      this.stage,
+      (this.key = h("div", { class: "av-key", hidden: true }, (this.keyItems = h("div", { class: "av-key-items", role: "list", "aria-label": "Legend" })))),
+      this.side,
       this.controls,
     );
+    this.layout = new Layout(this);
   }
 
   buildCode() {
     const code = this.data.code;
     let file = null;
     for (const src of code) {
-      // a file's or cell's label above its rows; context rows (loop headers, calls) dimmed
+      // a file's or cell's label above its rows; context rows (loop headers, calls) and the
+      // block's lines that recorded nothing (idle) dimmed
       const role = src.role && src.role !== "code" ? { class: `av-${src.role}` } : {};
       const li = h(
         "li",
@@ -192,15 +175,15 @@ class Player {
       projector: () => this.toggleProjector(),
       "zoom-in": () => this.camera.zoom(1.25),
       "zoom-out": () => this.camera.zoom(0.8),
-      fit: () => this.camera.fitAll(),
+      fit: () => (this.overview && this.overview.fit(true)) || this.camera.fitAll(),
       follow: () => this.setFollow(!this.camera.follow),
       direction: () => this.turn(),
-      check: () => this.answer(this.answerBox.value),
-      reveal: () => this.answer(null),
+      check: () => this.quiz.submit(),
+      reveal: () => this.quiz.answer(null),
     };
     this.listen(this.root, "click", (event) => {
       // A notebook focuses itself on mousedown; the keys are ours once the player is clicked.
-      if (!this.page && !this.root.contains(document.activeElement)) {
+      if (!this.page && !this.root.contains(this.root.getRootNode().activeElement)) {
         this.root.focus({ preventScroll: true });
       }
       const target = event.target.closest("[data-action]");
@@ -214,10 +197,6 @@ class Player {
         this.pause();
         this.play();
       }
-    });
-    this.listen(this.answerBox, "keydown", (event) => {
-      if (event.key === "Enter") this.answer(this.answerBox.value);
-      if (event.key === "Escape") this.root.focus({ preventScroll: true }); // keys step again
     });
     // Extensions add keys here; a named key held with Shift is "Shift+ArrowRight".
     const keys = (this.keys = {
@@ -237,9 +216,11 @@ class Player {
     });
     // The page takes keys anywhere; a widget only while it has focus (a notebook has its own
     // keys, which Notebook 7 takes in the capture phase: ours are read before, on window).
+    // composedPath: marimo draws a widget in a shadow root, where window sees its host only.
     const handler = (event) => {
-      if (!this.page && !this.root.contains(event.target)) return;
-      const tag = event.target.tagName;
+      const path = event.composedPath();
+      if (!this.page && !path.includes(this.root)) return;
+      const tag = path[0].tagName;
       if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
@@ -250,11 +231,10 @@ class Player {
       action();
     };
     this.listen(window, "keydown", handler, true);
-    if (this.page) {
-      this.listen(document, "fullscreenchange", () => {
-        if (!document.fullscreenElement && this.projector) this.setProjector(false);
-      });
-    }
+    this.listen(document, "fullscreenchange", () => {
+      if (!document.fullscreenElement && this.projector && this.entered) this.setProjector(false);
+      this.entered = document.fullscreenElement === this.screen;
+    });
     const traits = {
       "change:step": () => {
         const k = this.entryOf(this.model.get("step"));
@@ -262,10 +242,7 @@ class Player {
       },
       "change:follow": () => this.setFollow(this.model.get("follow")),
       "change:projector": () => this.setProjector(this.model.get("projector")),
-      "change:quiz": () => {
-        this.quiz.enabled = this.model.get("quiz");
-        if (!this.quiz.enabled) this.closeQuiz();
-      },
+      "change:quiz": () => this.quiz.setEnabled(this.model.get("quiz")),
       "change:rankdir": () => {
         const dir = this.model.get("rankdir");
         if (dir && dir !== this.picture.shown.direction && this.picture.offered().includes(dir)) {
@@ -286,6 +263,7 @@ class Player {
 
   watch(observer) {
     observer.observe(this.stage);
+    observer.observe(this.root); // its box: the arrangement is measured again
     this.cleanups.push(() => observer.disconnect());
   }
 
@@ -299,9 +277,14 @@ class Player {
   /* ---- start and size ---- */
 
   resized() {
+    this.layout.fit();
+    const was = [this.camera.W, this.camera.H];
     this.camera.measure();
     const { W, H } = this.camera.size();
     if (!W || !H) return; // not on screen yet (a widget before its cell output is attached)
+    // The player's box changed but not the stage (or the stage was measured already, as when
+    // the overview's note came or went): the view stays.
+    if (this.started && W === was[0] && H === was[1]) return;
     if (!this.started) {
       this.started = true;
       this.picture.direction = this.chooseDirection();
@@ -311,6 +294,7 @@ class Player {
     // A glide under way (a step's text reflowing the panels under a narrow stage) goes on,
     // re-aimed at the new size, rather than ending in a jump.
     const instant = !this.camera.glide;
+    if (this.refolded()) return;
     if (this.camera.follow || !this.camera.view) this.camera.frame(this.picture.shown, instant);
     else this.camera.apply(this.camera.view);
   }
@@ -357,13 +341,16 @@ class Player {
     const asked = k > this.current ? this.quiz.firstUnanswered(this.current, k) : null;
     if (asked !== null) {
       if (this.current !== asked - 1) this.goto(asked - 1);
-      this.ask(asked);
+      this.quiz.ask(asked);
       this.slider.value = String(this.current);
       return false;
     }
-    this.closeQuiz();
-    if (k !== this.current) this.goto(k);
-    else this.sync();
+    if (k === this.current) {
+      this.sync(); // nothing moves: the quiz box (its verdict, the score) stays
+      return true;
+    }
+    this.quiz.close();
+    this.goto(k);
     return true;
   }
 
@@ -394,10 +381,30 @@ class Player {
     this.controls.querySelector('[data-action="prev"]').disabled = this.current === 0;
     this.controls.querySelector('[data-action="next"]').disabled = this.current === total - 1;
     this.showDirection();
-    if (this.camera.follow || this.camera.variant !== variant) this.camera.frame(variant);
+    if (!this.folded(variant) && (this.camera.follow || this.camera.variant !== variant)) this.camera.frame(variant);
     this.sync();
     this.emit("picture", variant);
     this.emit("step", this.current, step);
+  }
+
+  /* A step while Fit's overview is on the stage: it stays while the camera does not follow
+     the steps (chosen again for another graph); false when the picture is to be framed. */
+  folded(variant) {
+    const ov = this.overview;
+    if (!ov || !ov.shown) return false;
+    if (!this.camera.follow && (ov.base === variant || ov.fit())) return true;
+    ov.close();
+    this.camera.variant = null; // framed anew
+    return false;
+  }
+
+  /* The stage, the type or the direction changed under the overview: it is chosen again. */
+  refolded() {
+    const ov = this.overview;
+    if (!ov || !ov.shown) return false;
+    if (ov.fit()) return true;
+    this.camera.variant = null;
+    return false;
   }
 
   /* Tell Python (the widget's `step` trait) where the player is. */
@@ -417,9 +424,22 @@ class Player {
     const li = this.codeList.children[index];
     if (!li) return;
     li.classList.add("current");
+    this.scrollToLine();
+  }
+
+  /* The current line in the middle of the code panel (or as near as its ends allow). */
+  scrollToLine() {
+    const li = this.shownLine === null || this.shownLine === undefined ? null : this.codeList.children[this.shownLine];
+    if (!li) return;
     const panel = this.codePanel;
-    const top = li.offsetTop - panel.clientHeight / 2 + li.clientHeight / 2;
-    panel.scrollTop = Math.max(0, top);
+    panel.scrollTop = Math.max(0, li.offsetTop - panel.clientHeight / 2 + li.offsetHeight / 2);
+  }
+
+  /* What the counter can say, one text per entry ("iteration 2 · backward · step 9 of 12"). */
+  placeTexts() {
+    const where = this.scrubber ? (i) => this.scrubber.where(i) : () => "";
+    const total = grouped(this.data.total);
+    return this.data.steps.map((s, i) => `${where(i)}step ${grouped(s.index + 1)} of ${total}`);
   }
 
   backwardStart() {
@@ -432,44 +452,6 @@ class Player {
     return k < 0 ? this.current : k;
   }
 
-  /* ---- the quiz ---- */
-
-  ask(k) {
-    this.pause();
-    const quiz = this.data.steps[k].quiz;
-    if (this.quiz.pending === k) return;
-    this.quiz.pending = k;
-    this.quizBox.hidden = false;
-    this.prompt.textContent = quiz.prompt;
-    this.verdict.textContent = "";
-    this.verdict.className = "av-verdict";
-    this.enableQuiz(true);
-    this.answerBox.value = "";
-    this.answerBox.focus({ preventScroll: true });
-  }
-
-  answer(text) {
-    if (this.quiz.pending === null) return;
-    const k = this.quiz.pending;
-    const [verdict, sentence] = this.quiz.answer(text);
-    this.verdict.textContent = sentence;
-    this.verdict.className = `av-verdict ${verdict}`;
-    if (verdict === "invalid") return; // not a number: the learner may try again
-    this.quiz.pending = null;
-    this.goto(k);
-    this.enableQuiz(false);
-    this.root.focus({ preventScroll: true }); // → goes on from here
-  }
-
-  enableQuiz(on) {
-    for (const el of this.quizBox.querySelectorAll("input, button")) el.disabled = !on;
-  }
-
-  closeQuiz() {
-    this.quiz.pending = null;
-    this.quizBox.hidden = true;
-  }
-
   /* ---- play, projector, camera, direction ---- */
 
   play() {
@@ -478,14 +460,14 @@ class Player {
     this.timer = setInterval(() => {
       if (!this.next() || this.current === this.data.steps.length - 1) this.pause();
     }, TICK_MS / speed);
-    this.playButton.textContent = "⏸ Pause";
+    this.playButton.replaceChildren(...labelled("⏸ Pause"));
     this.playButton.classList.add("playing");
   }
 
   pause() {
     clearInterval(this.timer);
     this.timer = null;
-    this.playButton.textContent = "▶ Play";
+    this.playButton.replaceChildren(...labelled("▶ Play"));
     this.playButton.classList.remove("playing");
   }
 
@@ -497,7 +479,7 @@ class Player {
   toggleProjector() {
     const on = !this.projector;
     this.setProjector(on);
-    const target = this.page ? document.documentElement : this.root;
+    const target = this.screen;
     if (on && !document.fullscreenElement && target.requestFullscreen) {
       target.requestFullscreen().catch(() => {}); // refused (no user gesture): large type only
     } else if (!on && document.fullscreenElement) {
@@ -513,6 +495,7 @@ class Player {
     if (this.page) document.documentElement.classList.toggle("projector", on);
     this.projectorButton.classList.toggle("active", on);
     this.projectorButton.setAttribute("aria-pressed", String(on));
+    this.emit("projector", on);
     if (this.model.get("projector") !== on) {
       this.model.set("projector", on);
       this.model.save_changes();
@@ -520,9 +503,10 @@ class Player {
     if (this.started) {
       // Measured now (reading the size lays the page out): a step taken before the next frame
       // must already be framed for the projector's stage.
+      this.layout.fit(true);
       this.camera.minimap.colours = null;
       this.camera.measure();
-      this.camera.frame(this.picture.shown, true);
+      if (!this.refolded()) this.camera.frame(this.picture.shown, true);
     }
   }
 
@@ -534,7 +518,10 @@ class Player {
       this.model.set("follow", this.camera.follow);
       this.model.save_changes();
     }
-    if (this.camera.follow && this.started) this.camera.frame(this.picture.shown);
+    if (this.camera.follow && this.started) {
+      if (this.overview) this.overview.close();
+      this.camera.frame(this.picture.shown);
+    }
   }
 
   /* Show the layout in another direction (the next one, or `dir`), made at export time. */
@@ -544,7 +531,7 @@ class Player {
     const now = this.picture.shown.direction;
     this.picture.direction = dir || dirs[(dirs.indexOf(now) + 1) % dirs.length];
     const variant = this.picture.show();
-    this.camera.frame(variant, true);
+    if (!this.refolded()) this.camera.frame(variant, true);
     this.showDirection();
     if (this.model.get("rankdir") !== this.picture.direction) {
       this.model.set("rankdir", this.picture.direction);

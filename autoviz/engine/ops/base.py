@@ -1,0 +1,387 @@
+"""What every op family shares: the `Op` class and its fast paths, broadcasting, PyTorch's
+dtype rules, and its argument conventions (`dim`/`axis`, sizes as varargs, `out=`, in place)."""
+
+import warnings
+from collections import namedtuple
+
+import numpy as np
+
+from .. import events, versions
+from ..dtypes import DEFAULT_FLOAT, KIND_RANK, TYPE_NAMES, result_type
+from ..fidelity.sums import cascade_sum
+from ..function import (
+    NO_CONTEXT,
+    Function,
+    accumulator_for,
+    attach,
+    leaf_node,
+    module_stack,
+    new_node,
+    next_seq,
+)
+from ..grad_mode import _state
+from ..tensor import Tensor, make, tensor
+
+_F64 = np.dtype("float64")
+
+
+_F32 = np.dtype("float32")
+
+
+_F32_SCALAR = np.float32  # the type of a 0-d float32 op result
+
+
+_SCALARS = ((), ())  # the input shapes of an op on two 0-d values
+
+
+NUMBER = (int, float, bool, np.number, np.bool_)
+
+
+class Op(Function):
+    """A built-in op: forward and backward work on numpy arrays, not tensors."""
+
+    _builtin = True
+    symbol = "op"
+
+    @classmethod
+    def apply(cls, *inputs, **params):
+        # One loop for the data and whether to record, as ops have one or two inputs and a
+        # comprehension or any(...) costs more than that work. isinstance, not `type(t) is
+        # Tensor`: subclasses such as nn.Parameter are tensors too.
+        data = []
+        record = False
+        for t in inputs:
+            if isinstance(t, Tensor):
+                record = record or t.requires_grad
+                t = t._data
+            data.append(t)
+        ctx = new_node(cls, inputs) if record and _state["enabled"] else NO_CONTEXT
+        try:
+            out = cls.forward(ctx, *data, **params)
+        except ValueError:
+            if len(data) == 2:  # shapes that do not broadcast: PyTorch's message
+                check_broadcast(cls.symbol, *data)
+            raise
+        if ctx is not NO_CONTEXT:
+            return attach(ctx, out, inputs)
+        out = make(out)
+        if _state["inference"]:
+            out._inference = True
+        if events.observers:
+            events.on_untracked(out, inputs)
+        return out
+
+
+def shape_of(x) -> tuple:
+    """np.shape(x) without its dispatch (a third of a microsecond): numpy data has `.shape`."""
+    shape = getattr(x, "shape", None)
+    return np.shape(x) if shape is None else shape
+
+
+def unbroadcast(grad, shape):
+    """Sum `grad` over the axes broadcasting added, so it has `shape` again."""
+    gshape = shape_of(grad)
+    if gshape == shape:
+        return grad
+    extra = len(gshape) - len(shape)
+    axes = tuple(range(extra)) + tuple(
+        i + extra for i, n in enumerate(shape) if n == 1 and gshape[i + extra] != 1
+    )
+    return cascade_sum(grad, axes).reshape(shape)  # added up in PyTorch's order
+
+
+def check_broadcast(op: str, a, b) -> None:
+    """PyTorch's message when two shapes cannot broadcast, naming the op and both shapes."""
+    sa, sb = np.shape(a), np.shape(b)
+    for i, (m, n) in enumerate(zip(reversed(sa), reversed(sb), strict=False)):
+        if m != n and m != 1 and n != 1:
+            dim = max(len(sa), len(sb)) - 1 - i
+            raise RuntimeError(
+                f"The size of tensor a ({m}) must match the size of tensor b ({n}) at "
+                f"non-singleton dimension {dim} ({op} of shapes {list(sa)} and {list(sb)})"
+            ) from None  # raised while numpy's own error is handled: show only this one
+
+
+def result(out, *inputs):
+    """numpy's result in the dtype PyTorch's promotion gives (dtypes.result_type); a float
+    result of integer inputs (division, exp) in the default float dtype."""
+    dt = getattr(out, "dtype", None)
+    if dt is None:  # a Python number from two Python numbers
+        return np.asarray(out, dtype=_F32 if isinstance(out, float) else None)
+    want = result_type(*inputs)
+    if want is None or want is dt:
+        return out
+    if dt.kind == "f" and want.kind != "f":
+        want = DEFAULT_FLOAT
+    return out if want is dt else out.astype(want)
+
+
+def binary(op, a, b):
+    """Apply a two-input op where one side may be a Python number."""
+    method = _BINARY.get(op)
+    if method is None:
+        method = _BINARY[op] = binary_method(op)
+    return method(a, b)
+
+
+def binary_method(op):
+    """The function computing `a op b` for tensor `a`, what Tensor's operators are.
+
+    What Op.apply, new_node and attach do, written out in one function for two inputs: scalar
+    code spends its time here, and each call saved is a tenth of an op's cost.
+    """
+    symbol, forward, backward_cls = op.symbol, op.forward, op._backward_cls
+
+    def method(a, b):
+        if isinstance(b, Tensor):
+            b_data, b_requires_grad = b._data, b.requires_grad
+        elif isinstance(b, NUMBER):
+            b_data, b_requires_grad = b, False
+        else:
+            return NotImplemented
+        if not isinstance(a, Tensor):
+            return op.apply(a, b)
+        a_data = a._data
+        if not ((a.requires_grad or b_requires_grad) and _state["enabled"]):
+            try:
+                out = make(forward(NO_CONTEXT, a_data, b_data))
+            except ValueError:
+                check_broadcast(symbol, a_data, b_data)
+                raise
+            if _state["inference"]:
+                out._inference = True
+            if events.observers:
+                events.on_untracked(out, (a, b))
+            return out
+        node = _new(backward_cls)
+        # The nodes behind the inputs: a grad_fn, or a leaf's AccumulateGrad (next_node's
+        # work without its calls: most ops have a leaf among their inputs).
+        first = a.grad_fn
+        if first is None and a.requires_grad:
+            ref = a._acc
+            first = ref() if ref is not None else None
+            if first is None:
+                first = accumulator_for(a)
+        second = None
+        if b_requires_grad:
+            second = b.grad_fn
+            if second is None:
+                ref = b._acc
+                second = ref() if ref is not None else None
+                if second is None:
+                    second = accumulator_for(b)
+        node._next = (first, second)
+        if first is None or second is None:  # a constant input: kept for drawings
+            node._inputs = (a, b)
+        node._seq = next_seq()
+        node._pre_hooks = None
+        node._saved = ()
+        node.info = None
+        if module_stack:
+            node._modules = module_stack[-1]
+        try:
+            data = forward(node, a_data, b_data)
+        except ValueError:
+            # Shapes that do not broadcast: raise PyTorch's message, naming the op and both
+            # shapes. Checked only on failure, as comparing shapes before every op costs time.
+            check_broadcast(symbol, a_data, b_data)
+            raise
+        out = _new(Tensor)
+        out._data = node._out = data
+        out.requires_grad = True
+        out.grad_fn = node
+        out._grad = out._name = out._acc = None
+        out._retains_grad = False
+        if events.observers:  # from here, so the recorder finds the user's line one frame out
+            events.on_op(node, out, (a, b))
+        return out
+
+    method.__name__ = method.__qualname__ = f"{op.__name__.lower()}"
+    return method
+
+
+_BINARY = {}  # op -> its binary_method
+
+
+def unary_method(op):
+    """The method computing `op(a)` for tensor `a` (a.relu(), a.exp(), -a): Op.apply for one
+    input and no options, written out as binary_method is."""
+    forward, backward_cls = op.forward, op._backward_cls
+
+    def method(a):
+        if not (a.requires_grad and _state["enabled"]):
+            out = make(forward(NO_CONTEXT, a._data))
+            if _state["inference"]:
+                out._inference = True
+            if events.observers:
+                events.on_untracked(out, (a,))
+            return out
+        node = _new(backward_cls)
+        first = a.grad_fn
+        node._next = (first if first is not None else leaf_node(a),)
+        node._seq = next_seq()
+        node._pre_hooks = None
+        node._saved = ()
+        node.info = None
+        if module_stack:
+            node._modules = module_stack[-1]
+        out = _new(Tensor)
+        out._data = node._out = forward(node, a._data)
+        out.requires_grad = True
+        out.grad_fn = node
+        out._grad = out._name = out._acc = None
+        out._retains_grad = False
+        if events.observers:
+            events.on_op(node, out, (a,))
+        return out
+
+    method.__name__ = method.__qualname__ = op.__name__.lower()
+    return method
+
+
+_new = object.__new__
+
+
+def _float(x):
+    """Integer inputs to a float op compute in float32, as PyTorch does."""
+    kind = getattr(x, "dtype", None)
+    return x.astype(_F32) if kind is not None and kind.kind in "biu" else x
+
+
+# -- PyTorch's argument conventions --------------------------------------------------------
+
+
+def wrap_dim(dim: int, ndim: int) -> int:
+    """`dim` counted from 0, or PyTorch's IndexError (a 0-d tensor takes dims -1 and 0)."""
+    n = ndim if ndim > 0 else 1
+    if not -n <= dim < n:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
+        )
+    return dim % n
+
+
+def to_tensor(x) -> Tensor:
+    return x if isinstance(x, Tensor) else tensor(x)
+
+
+def dim_arg(dim, axis):
+    """`dim`, or numpy's name for it, `axis`, which PyTorch accepts too."""
+    return axis if axis is not None else dim
+
+
+def shape_arg(shape) -> tuple:
+    return tuple(shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape)
+
+
+def return_type(name: str, fields=("values", "indices")) -> type:
+    """The class of torch.return_types.<name>: a named tuple printed as PyTorch prints it."""
+    return type(name, (ReturnType, namedtuple(name, fields)), {"__slots__": ()})
+
+
+class ReturnType:
+    """PyTorch's printing of `torch.return_types.max(values=..., indices=...)`."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        parts = ",\n".join(
+            f"{name}={value!r}" for name, value in zip(self._fields, self, strict=True)
+        )
+        return f"torch.return_types.{type(self).__name__}(\n{parts})"
+
+
+def into(out, result, name: str):
+    """Write `result` into `out` (resized, with PyTorch's warning, if its shape differs)."""
+    if _state["enabled"] and (result.requires_grad or out.requires_grad):
+        raise RuntimeError(
+            f"{name}(): functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad."
+        )
+    data = np.asarray(result._data)
+    have, want = np.result_type(out._data), data.dtype
+    if KIND_RANK.get(want.kind, 0) > KIND_RANK.get(have.kind, 0):
+        raise RuntimeError(
+            f"result type {TYPE_NAMES.get(want.name, want.name)} can't be cast to the desired "
+            f"output type {TYPE_NAMES.get(have.name, have.name)}"
+        )
+    if np.shape(out._data) == data.shape:
+        out._storage()[...] = data
+    else:
+        if np.size(out._data):
+            warnings.warn(
+                f"An output with one or more elements was resized since it had shape "
+                f"{list(np.shape(out._data))}, which does not match the required output shape "
+                f"{list(data.shape)}. This behavior is deprecated, and in a future PyTorch "
+                "release outputs will not be resized unless they have zero elements. You can "
+                "explicitly reuse an out tensor t by resizing it, inplace, to zero elements "
+                "with t.resize_(0).",
+                UserWarning,
+                stacklevel=3,
+            )
+        out._data = data.astype(have)
+    if events.observers:
+        events.on_inplace(out)
+    return out
+
+
+def _write_back(self, out):
+    """Make `self` hold `out`, the result of an in-place op computed out of place."""
+    if out.grad_fn is not None:
+        self._become(out)  # recorded: this tensor gets the op's node, as in PyTorch
+        return self
+    have, want = np.result_type(self._data), np.result_type(out._data)
+    if KIND_RANK.get(want.kind, 0) > KIND_RANK.get(have.kind, 0):
+        raise RuntimeError(
+            f"result type {TYPE_NAMES.get(want.name, want.name)} can't be cast to the desired "
+            f"output type {TYPE_NAMES.get(have.name, have.name)}"
+        )
+    self._storage()[...] = out._data
+    versions.changed(self._data)
+    if events.observers:
+        events.on_inplace(self)
+    return self
+
+
+def inplace_view(function):
+    """`x.name_(...)` for a view op (`x.unsqueeze_(0)`, `x.t_()`): x takes on the view's shape,
+    and its node when one is recorded, as PyTorch's in-place view ops do."""
+
+    def method(self, *args, **kwargs):
+        self._check_inplace()
+        out = function(self, *args, **kwargs)
+        if out.grad_fn is not None:
+            self._become(out)
+        else:
+            self._data = out._data
+        return self
+
+    method.__name__ = method.__qualname__ = function.__name__ + "_"
+    method.__doc__ = f"In-place `{function.__name__}`: this tensor takes the new shape."
+    return method
+
+
+def inplace(function):
+    """`x.name_(...)` from `function(x, ...)`."""
+
+    def method(self, *args, **kwargs):
+        self._check_inplace()
+        return _write_back(self, function(self, *args, **kwargs))
+
+    method.__name__ = method.__qualname__ = function.__name__ + "_"
+    method.__doc__ = f"In-place `{function.__name__}`: changes this tensor and returns it."
+    return method
+
+
+def need_tensor(function: str, value, position: int = 1, name: str = "input") -> None:
+    """PyTorch's TypeError when an argument that must be a tensor is a number."""
+    if not isinstance(value, Tensor):
+        raise TypeError(
+            f"{function}(): argument '{name}' (position {position}) must be Tensor, not "
+            f"{type(value).__name__}"
+        )
+
+
+def dtype_word(a) -> str:
+    """PyTorch's word for a's dtype in some messages ("Long", "Bool", else numpy's name)."""
+    return {"i": "Long", "b": "Bool"}.get(np.result_type(a).kind, str(np.result_type(a)))

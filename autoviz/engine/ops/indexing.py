@@ -1,0 +1,820 @@
+"""Picking elements: `a[key]` as PyTorch records it, assignment into slices, masked_fill,
+gather, sort, argsort, topk, and the pieces of unbind, split and chunk."""
+
+import builtins
+import itertools
+
+import numpy as np
+
+from ...errors import NotInAutoviz
+from ..fidelity.topk import topk_row
+from ..higher import mask, rule, sum_to
+from ..tensor import Tensor, make
+from .base import Op, return_type, unbroadcast, wrap_dim
+from .shape import Alias, Unsqueeze
+
+
+class Index(Op):
+    """z = a[key];  dz/da = zeros with the gradient scattered back at key."""
+
+    _backward_name = "IndexBackward0"
+
+    @staticmethod
+    def forward(ctx, a, key=None):
+        ctx.info = (np.shape(a), np.result_type(a), key)
+        return np.asarray(np.asarray(a)[key], order="C")  # a copy, row-major as in PyTorch
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, dtype, key = ctx.info
+        full = np.zeros(shape, dtype=np.result_type(grad, dtype))
+        np.add.at(full, key, grad)
+        return full
+
+
+class Select(Index):
+    """z = a[i] along one axis;  dz/da = zeros with the gradient at i."""
+
+    _backward_name = "SelectBackward0"
+
+    @staticmethod
+    def forward(ctx, a, key=None):
+        ctx.info = (np.shape(a), np.result_type(a), key)
+        return np.asarray(a)[key]  # a basic index: a view, strides and all
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, dtype, key = ctx.info
+        full = np.zeros(shape, dtype=np.result_type(grad, dtype))
+        full[key] = grad  # a basic index touches each element once: no need for np.add.at
+        return full
+
+
+class Slice(Select):
+    """z = a[start:stop:step];  dz/da = zeros with the gradient in the slice."""
+
+    _backward_name = "SliceBackward0"
+
+
+class Unbind(Select):
+    """One of the slices `a.unbind(dim)` (and iterating over a) gives.
+
+    PyTorch records one UnbindBackward0 node with an output per slice; here each slice has
+    its own node of that name, so the printed tensors are the same and the graph has a node
+    per slice.
+    """
+
+    _backward_name = "UnbindBackward0"
+
+
+class CopySlices(Op):
+    """a[key] = v recorded:  dz/da = the gradient with zeros at key, dz/dv = its part at key."""
+
+    _backward_name = "CopySlices"
+
+    @staticmethod
+    def forward(ctx, a, v, key=None):
+        ctx.info = (key, np.shape(v))
+        out = np.array(a, copy=True)
+        out[key] = v
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        key, v_shape = ctx.info
+        ga = np.array(grad, copy=True)
+        ga[key] = 0
+        gv = np.asarray(grad[key])
+        if gv.ndim < len(v_shape):  # v had leading 1s that the assignment dropped
+            gv = gv.reshape((1,) * (len(v_shape) - gv.ndim) + gv.shape)
+        return ga, unbroadcast(gv, v_shape)
+
+
+class MaskedFill(Op):
+    """z = value where mask, else a;  dz/da = 1 where the mask is False, else 0."""
+
+    _backward_name = "MaskedFillBackward0"
+
+    @staticmethod
+    def forward(ctx, a, cond=None, value=0):
+        ctx.info = (cond, np.shape(a))
+        return np.asarray(np.where(cond, np.asarray(value, np.result_type(a)), a), order="C")
+
+    @staticmethod
+    def backward(ctx, grad):
+        cond, shape = ctx.info
+        return unbroadcast(np.where(cond, np.zeros((), np.result_type(grad)), grad), shape)
+
+
+ReturnSort = return_type("sort")
+
+
+ReturnTopk = return_type("topk")
+
+
+class _Picked(Op):
+    """z = a's elements at `index` along `dim`;  dz/da = the gradient put back at index."""
+
+    @staticmethod
+    def forward(ctx, a, index=None, dim=0):
+        ctx.info = (np.shape(a), index, dim)
+        if not np.ndim(a):
+            return np.array(a)
+        return np.asarray(np.asarray(a)[_full_index(index, dim)])  # shaped as index is
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, index, dim = ctx.info
+        if not shape:
+            return np.array(grad)
+        full = np.zeros(shape, np.result_type(grad))
+        # add.at: gather may pick an element twice; its gradients add up
+        np.add.at(full, _full_index(index, dim), grad)
+        return full
+
+
+def _full_index(index, dim):
+    key = list(np.indices(index.shape, sparse=True))
+    key[dim] = index
+    return tuple(key)
+
+
+class SortValues(_Picked):
+    _backward_name = "SortBackward0"
+
+
+class TopkValues(_Picked):
+    _backward_name = "TopkBackward0"
+
+
+class Gathered(_Picked):
+    _backward_name = "GatherBackward0"
+
+
+class SplitPiece(Select):
+    """One piece `split` and `chunk` give (PyTorch records one node with an output per piece;
+    here each piece has a node of that name, as unbind's pieces do)."""
+
+    _backward_name = "SplitBackward0"
+
+
+class SplitWithSizesPiece(Select):
+    """A piece of split with a list of sizes."""
+
+    _backward_name = "SplitWithSizesBackward0"
+
+
+class IndexSelect(Index):
+    """z = a's slices at `index` along dim;  dz/da = zeros with the gradient added back there."""
+
+    _backward_name = "IndexSelectBackward0"
+
+
+class MaskedSelect(Index):
+    """z = a's elements where mask is True, as one row;  dz/da = the gradient put back there."""
+
+    _backward_name = "MaskedSelectBackward0"
+
+
+class Take(Op):
+    """z = a.flatten()[index];  dz/da = zeros with the gradient added back at index."""
+
+    _backward_name = "TakeBackward0"
+
+    @staticmethod
+    def forward(ctx, a, index=None):
+        ctx.info = (np.shape(a), index)
+        return np.asarray(np.asarray(a).reshape(-1)[index])
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, index = ctx.info
+        full = np.zeros(int(np.prod(shape)), np.result_type(grad))
+        np.add.at(full, index, grad)
+        return full.reshape(shape)
+
+
+def _along_key(index, dim):
+    """The numpy key that reaches, for each element of `index`, its place along dim."""
+    key = list(np.indices(index.shape, sparse=True))
+    key[dim] = index
+    return tuple(key)
+
+
+def _part(src, index):
+    """The leading block of `src` that `index` covers (scatter reads only that much)."""
+    return np.asarray(src)[tuple(slice(0, n) for n in index.shape)]
+
+
+class ScatterSrc(Op):
+    """z = a with src's values written at index along dim;  dz/da = the gradient, zero where
+    written; dz/dsrc = the gradient gathered from where each value went."""
+
+    _backward_name = "ScatterBackward0"
+
+    @staticmethod
+    def forward(ctx, a, src, index=None, dim=0):
+        key = _along_key(index, dim)
+        ctx.info = (key, index, np.shape(src))
+        out = np.array(a, copy=True)
+        out[key] = _part(src, index)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        key, index, src_shape = ctx.info
+        ga = np.array(grad, copy=True)
+        ga[key] = 0
+        gs = np.zeros(src_shape, np.result_type(grad))
+        gs[tuple(slice(0, n) for n in index.shape)] = grad[key]
+        return ga, gs
+
+
+class ScatterValue(Op):
+    """z = a with `value` written at index along dim;  dz/da = the gradient, zero there."""
+
+    _backward_name = "ScatterBackward1"
+
+    @staticmethod
+    def forward(ctx, a, index=None, dim=0, value=0):
+        key = _along_key(index, dim)
+        ctx.info = key
+        out = np.array(a, copy=True)
+        out[key] = value
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        ga = np.array(grad, copy=True)
+        ga[ctx.info] = 0
+        return ga
+
+
+class ScatterAdd(Op):
+    """z = a with src's values added at index along dim;  dz/da = the gradient, dz/dsrc = the
+    gradient gathered from where each value was added."""
+
+    _backward_name = "ScatterAddBackward0"
+
+    @staticmethod
+    def forward(ctx, a, src, index=None, dim=0):
+        key = _along_key(index, dim)
+        ctx.info = (key, index, np.shape(src))
+        out = np.array(a, copy=True)
+        np.add.at(out, key, _part(src, index))
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        key, index, src_shape = ctx.info
+        gs = np.zeros(src_shape, np.result_type(grad))
+        gs[tuple(slice(0, n) for n in index.shape)] = grad[key]
+        return grad, gs
+
+
+class IndexAdd(Op):
+    """z = a with alpha·source added at the index slices along dim;  dz/da = the gradient,
+    dz/dsource = alpha times the gradient's slices at index."""
+
+    _backward_name = "IndexAddBackward0"
+
+    @staticmethod
+    def forward(ctx, a, source, key=None, alpha=1):
+        ctx.info = (key, alpha)
+        out = np.array(a, copy=True)
+        np.add.at(out, key, np.asarray(source) * alpha if alpha != 1 else source)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        key, alpha = ctx.info
+        part = np.asarray(grad[key])
+        return grad, part * alpha if alpha != 1 else part
+
+
+class IndexCopy(Op):
+    """z = a with source copied into the index slices along dim;  dz/da = the gradient, zero
+    there; dz/dsource = the gradient's slices at index."""
+
+    _backward_name = "IndexCopyBackward0"
+
+    @staticmethod
+    def forward(ctx, a, source, key=None):
+        ctx.info = key
+        out = np.array(a, copy=True)
+        out[key] = source
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        ga = np.array(grad, copy=True)
+        ga[ctx.info] = 0
+        return ga, np.asarray(grad[ctx.info])
+
+
+class IndexFill(ScatterValue):
+    """z = a with `value` in the index slices along dim;  dz/da = the gradient, zero there."""
+
+    _backward_name = "IndexFillBackward0"
+
+    @staticmethod
+    def forward(ctx, a, key=None, value=0):
+        ctx.info = key
+        out = np.array(a, copy=True)
+        out[key] = value
+        return out
+
+
+# -- the functions ---------------------------------------------------------------------------
+
+
+def _index_part(part):
+    """One part of an index with tensors turned into arrays (0-d integer tensors into ints)."""
+    if isinstance(part, Tensor):
+        data = part._data
+        if np.ndim(data) == 0 and np.result_type(data).kind in "iu":
+            return int(data)
+        return np.asarray(data)
+    if isinstance(part, (list, range)):  # x[range(n), y]: a range indexes as its list does
+        if part and all(isinstance(p, Tensor) for p in part):
+            return np.asarray([np.asarray(p._data) for p in part])
+        return np.asarray(part) if len(part) else np.zeros(0, dtype=np.int64)
+    if isinstance(part, np.integer):
+        return int(part)
+    return part
+
+
+def index_key(key):
+    """`key` with tensors turned into arrays; a tuple stays a tuple."""
+    if isinstance(key, tuple):
+        return tuple(map(_index_part, key))
+    return _index_part(key)
+
+
+def _is_basic(part) -> bool:
+    return part is None or part is Ellipsis or isinstance(part, slice) or type(part) is int
+
+
+def _is_mask(part) -> bool:
+    return isinstance(part, np.ndarray) and part.dtype == np.bool_
+
+
+def _dims_used(part) -> int:
+    if part is None or part is Ellipsis:
+        return 0
+    return part.ndim if _is_mask(part) else 1  # a mask covers as many dims as it has
+
+
+def _check_advanced(shape, key) -> None:
+    """PyTorch's IndexError for a mask of the wrong shape or an index out of range."""
+    dim = 0
+    for part in key:
+        if _is_mask(part):
+            for j, (m, n) in enumerate(zip(part.shape, shape[dim:], strict=False)):
+                if m != n:
+                    raise IndexError(
+                        f"The shape of the mask {list(part.shape)} at index {j} does not match "
+                        f"the shape of the indexed tensor {list(shape)} at index {dim + j}"
+                    )
+            dim += part.ndim
+            continue
+        if not isinstance(part, slice) and np.result_type(part).kind not in "iu":
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        if not isinstance(part, slice) and np.size(part):
+            size = shape[dim]
+            bad = np.asarray(part).ravel()
+            bad = bad[(bad >= size) | (bad < -size)]
+            if bad.size:
+                raise IndexError(
+                    f"index {bad[0]} is out of bounds for dimension {dim} with size {size}"
+                )
+        dim += 1
+
+
+def index(a, key):
+    """`a[key]` recorded as PyTorch records it: one Select, Slice or Unsqueeze per int, slice
+    or None, left to right (full slices `:` skipped, AliasBackward0 if nothing is left), then
+    one IndexBackward0 for the arrays, lists and masks, on the dims that are left."""
+    key = index_key(key)
+    parts = key if isinstance(key, tuple) else (key,)
+    if any(isinstance(p, (bool, np.bool_)) or (np.ndim(p) == 0 and _is_mask(p)) for p in parts):
+        return Index.apply(a, key=key)  # a[True]: numpy's meaning, one node
+    shape = np.shape(a._data)
+    used = builtins.sum([_dims_used(p) for p in parts])
+    if used > len(shape):
+        raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
+    out, dim, src = a, 0, 0  # position in the output, and in a's shape
+    advanced = []  # the key for the IndexBackward0 applied last, over `out`'s dims
+    for part in parts:
+        if part is Ellipsis:
+            dim += len(shape) - used
+            src += len(shape) - used
+            advanced += [slice(None)] * (len(shape) - used)
+        elif part is None:
+            out = Unsqueeze.apply(out, dim=dim)
+            dim += 1
+            advanced.append(slice(None))
+        elif isinstance(part, int):
+            size = shape[src]
+            if not -size <= part < size:
+                raise IndexError(
+                    f"index {part} is out of bounds for dimension {src} with size {size}"
+                )
+            out = Select.apply(out, key=(slice(None),) * dim + (part,))
+            src += 1
+        elif isinstance(part, slice):
+            if part.step is not None and part.step <= 0:
+                raise ValueError("step must be greater than zero")
+            full = (
+                part.start in (None, 0)
+                and (part.stop is None or part.stop >= shape[src])
+                and part.step in (None, 1)
+            )
+            if not full or not isinstance(key, tuple):  # `a[:]` alone is still recorded
+                out = Slice.apply(out, key=(slice(None),) * dim + (part,))
+            dim += 1
+            src += 1
+            advanced.append(slice(None))
+        else:  # an array, list or mask: indexed last, all together
+            advanced.append(part)
+            dim += _dims_used(part)
+            src += _dims_used(part)
+    if any(not isinstance(p, slice) for p in advanced):
+        while isinstance(advanced[-1], slice):
+            advanced.pop()
+        _check_advanced(np.shape(out._data), advanced)
+        return Index.apply(out, key=tuple(advanced))
+    return Alias.apply(a) if out is a else out
+
+
+def unbind(input, dim=0):
+    if not input.ndim:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    dim = wrap_dim(dim, input.ndim)
+    before = (slice(None),) * dim
+    return tuple(Unbind.apply(input, key=(*before, i)) for i in range(input.shape[dim]))
+
+
+def masked_fill(input, mask, value):
+    """`value` where `mask` is True, else the input; the gradient flows where mask is False."""
+    cond = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
+    if np.result_type(cond) != np.bool_:
+        raise RuntimeError(
+            "masked_fill_ only supports boolean masks, but got mask with dtype "
+            f"{np.result_type(cond).name if np.result_type(cond).name != 'int64' else 'long int'}"
+        )
+    fill = value._data if isinstance(value, Tensor) else value
+    return MaskedFill.apply(input, cond=cond, value=fill)
+
+
+def _order(data, dim, descending, stable=True):
+    """Indices that sort `data` along dim, ties in their original order."""
+    if not descending:
+        return np.argsort(data, axis=dim, kind="stable")
+    # Reversing the ascending order of the reversed array keeps ties in their original order.
+    flipped = np.flip(data, dim)
+    order = np.flip(np.argsort(flipped, axis=dim, kind="stable"), dim)
+    return data.shape[dim] - 1 - order
+
+
+def sort(input, dim=-1, descending=False, stable=False, *, out=None):
+    data = np.asarray(input._data)
+    if data.ndim == 0:
+        return ReturnSort(make(data.copy()), make(np.zeros((), np.int64)))
+    dim = wrap_dim(dim, data.ndim)
+    index = _order(data, dim, descending).astype(np.int64)
+    return ReturnSort(SortValues.apply(input, index=index, dim=dim), make(index))
+
+
+def argsort(input, dim=-1, descending=False, stable=False):
+    return sort(input, dim, descending, stable).indices
+
+
+def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
+    """The k largest (or smallest) elements along dim, in PyTorch's order."""
+    data = np.asarray(input._data)
+    dim = wrap_dim(dim, max(data.ndim, 1))
+    size = data.shape[dim] if data.ndim else 1
+    if not 0 <= k <= size:
+        raise RuntimeError("selected index k out of range")
+    moved = np.moveaxis(data.reshape(data.shape or (1,)), dim, -1)
+    keys = moved if largest else -moved
+    rows = keys.reshape(-1, size).tolist()
+    picked = [topk_row(row, k) if k else [] for row in rows]
+    index = np.moveaxis(np.array(picked, np.int64).reshape(*moved.shape[:-1], k), -1, dim)
+    if not data.ndim:
+        index = index.reshape(())
+    return ReturnTopk(TopkValues.apply(input, index=index, dim=dim), make(index))
+
+
+def gather(input, dim, index, *, sparse_grad=False, out=None):
+    """out[i][j] = input[i][index[i][j]] for dim 1 (and so on for other dims)."""
+    idx = np.asarray(index._data if isinstance(index, Tensor) else index)
+    if idx.dtype.kind not in "iu":
+        raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+    dim = wrap_dim(dim, input.ndim)
+    return Gathered.apply(input, index=idx, dim=dim)
+
+
+def split(tensor, split_size_or_sections, dim=0):
+    dim = wrap_dim(dim, tensor.ndim)
+    length = tensor.shape[dim]
+    if isinstance(split_size_or_sections, int):
+        step = split_size_or_sections
+        bounds = [*range(0, length, step), length] if length else [0, 0]
+        op = SplitPiece
+    else:
+        sizes = list(split_size_or_sections)
+        if sum(sizes) != length:
+            raise RuntimeError(
+                f"split_with_sizes expects split_sizes to sum exactly to {length} (input tensor's "
+                f"size at dimension {dim}), but got split_sizes={sizes}"
+            )
+        bounds = [0, *np.cumsum(sizes).tolist()]
+        op = SplitWithSizesPiece
+    before = (slice(None),) * dim
+    return tuple(
+        op.apply(tensor, key=(*before, slice(lo, hi))) for lo, hi in itertools.pairwise(bounds)
+    )
+
+
+def chunk(input, chunks, dim=0):
+    """`chunks` pieces of equal size (the last smaller), as split does it."""
+    length = input.shape[wrap_dim(dim, input.ndim)]
+    return split(input, -(-length // chunks) if length else 1, dim)
+
+
+def _index_array(index, name: str) -> np.ndarray:
+    idx = np.asarray(index._data if isinstance(index, Tensor) else index)
+    if idx.dtype.kind not in "iu":
+        raise RuntimeError(f"{name}(): Expected dtype int64 for index")
+    return idx.astype(np.int64, copy=False)
+
+
+def _dim_key(input, dim, index):
+    """The key for the slices of `input` at `index` along `dim`."""
+    dim = wrap_dim(dim, input.ndim)
+    return (slice(None),) * dim + (index.reshape(-1) if input.ndim else index,)
+
+
+def index_select(input, dim, index, *, out=None):
+    """The slices of input at `index` (a 1-D tensor of integers) along dim."""
+    idx = _index_array(index, "index_select")
+    if idx.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    return IndexSelect.apply(input, key=_dim_key(input, dim, idx))
+
+
+def masked_select(input, mask, *, out=None):
+    """input's elements where mask is True, as a 1-D tensor."""
+    cond = np.asarray(mask._data if isinstance(mask, Tensor) else mask)
+    if cond.dtype != np.bool_:
+        raise RuntimeError(f"masked_select: expected BoolTensor for mask, got {_word(cond)}Tensor")
+    if cond.shape != tuple(input.shape):
+        shape = np.broadcast_shapes(cond.shape, tuple(input.shape))
+        input, cond = input.expand(*shape), np.broadcast_to(cond, shape)
+    return MaskedSelect.apply(input, key=cond)
+
+
+def _word(a) -> str:
+    from ..dtypes import TYPE_NAMES
+
+    return TYPE_NAMES.get(a.dtype.name, a.dtype.name)
+
+
+def take(input, index):
+    """input's elements at `index`, counted in the flattened tensor."""
+    idx = _index_array(index, "take")
+    size = int(np.prod(input.shape))
+    bad = idx[(idx >= size) | (idx < -size)]
+    if bad.size:
+        raise IndexError(
+            f"out of range: tried to access index {bad[0]} on a tensor of {size} elements."
+        )
+    return Take.apply(input, index=idx)
+
+
+def take_along_dim(input, indices, dim=None, *, out=None):
+    """gather with broadcasting; without dim, over the flattened tensor."""
+    if dim is None:
+        return take(input, indices.reshape(-1))
+    dim = wrap_dim(dim, input.ndim)
+    shape_in, shape_idx = list(input.shape), list(indices.shape)
+    shape_in[dim] = shape_idx[dim] = 1
+    common = list(np.broadcast_shapes(tuple(shape_in), tuple(shape_idx)))
+    wide_in, wide_idx = list(common), list(common)
+    wide_in[dim], wide_idx[dim] = input.shape[dim], indices.shape[dim]
+    if tuple(wide_in) != tuple(input.shape):
+        input = input.expand(*wide_in)
+    index_data = np.broadcast_to(np.asarray(indices._data), tuple(wide_idx))
+    return gather(input, dim, make(np.ascontiguousarray(index_data)))
+
+
+def scatter(input, dim, index, src=None, value=None, *, reduce=None):
+    """input with src's values (or `value`) written where index points along dim."""
+    if reduce is not None:
+        raise NotInAutoviz("scatter(reduce=...) is not in autoviz yet: use scatter_add")
+    idx = _index_array(index, "scatter")
+    dim = wrap_dim(dim, input.ndim)
+    if src is None and value is None:
+        raise TypeError("scatter() missing 1 required positional argument: 'src' or 'value'")
+    if isinstance(src, Tensor):
+        if src._data.dtype != input._data.dtype:
+            raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+        return ScatterSrc.apply(input, src, index=idx, dim=dim)
+    value = value if src is None else src
+    return ScatterValue.apply(input, index=idx, dim=dim, value=value)
+
+
+def scatter_add(input, dim, index, src):
+    """input with src's values added where index points along dim (repeats add up)."""
+    return ScatterAdd.apply(
+        input, src, index=_index_array(index, "scatter_add"), dim=wrap_dim(dim, input.ndim)
+    )
+
+
+def index_add(input, dim, index, source, *, alpha=1):
+    key = _dim_key(input, dim, _index_array(index, "index_add"))
+    return IndexAdd.apply(input, source, key=key, alpha=alpha)
+
+
+def index_copy(input, dim, index, source):
+    return IndexCopy.apply(
+        input, source, key=_dim_key(input, dim, _index_array(index, "index_copy"))
+    )
+
+
+def index_fill(input, dim, index, value):
+    value = value.item() if isinstance(value, Tensor) else value
+    return IndexFill.apply(
+        input, key=_dim_key(input, dim, _index_array(index, "index_fill")), value=value
+    )
+
+
+def narrow(input, dim, start, length):
+    """The `length` elements from `start` along dim: a view."""
+    dim = wrap_dim(dim, input.ndim)
+    start = int(start) % input.shape[dim] if int(start) < 0 else int(start)
+    if start + length > input.shape[dim]:
+        raise RuntimeError(
+            f"start ({start}) + length ({length}) exceeds dimension size ({input.shape[dim]})."
+        )
+    return index(input, (slice(None),) * dim + (slice(start, start + length),))
+
+
+def select(input, dim, index_):
+    dim = wrap_dim(dim, input.ndim)
+    return index(input, (slice(None),) * dim + (int(index_),))
+
+
+def tensor_split(input, indices_or_sections, dim=0):
+    """Pieces of input along dim: n of nearly equal size, or cut before each index."""
+    dim = wrap_dim(dim, input.ndim)
+    length = input.shape[dim]
+    if isinstance(indices_or_sections, Tensor) and not indices_or_sections.ndim:
+        indices_or_sections = int(indices_or_sections.item())
+    if isinstance(indices_or_sections, int):
+        n = indices_or_sections
+        if n <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {n}")
+        big, extra = divmod(length, n)
+        sizes = [big + 1] * extra + [big] * (n - extra)
+        bounds = [0, *itertools.accumulate(sizes)]
+    else:
+        cuts = [
+            int(i) for i in getattr(indices_or_sections, "tolist", lambda: indices_or_sections)()
+        ]
+        bounds = [0, *[min(max(c, 0), length) for c in cuts], length]
+    return tuple(narrow(input, dim, lo, max(hi - lo, 0)) for lo, hi in itertools.pairwise(bounds))
+
+
+def hsplit(input, sections):
+    return tensor_split(input, sections, 1 if input.ndim > 1 else 0)
+
+
+def vsplit(input, sections):
+    return tensor_split(input, sections, 0)
+
+
+def dsplit(input, sections):
+    return tensor_split(input, sections, 2)
+
+
+def scatter_method(self, dim, index, src=None, value=None, *, reduce=None):
+    return scatter(self, dim, index, src, value, reduce=reduce)
+
+
+# -- recorded gradients (create_graph=True) --------------------------------------------------
+
+
+class Scatter(Op):
+    """z = zeros with g at key (the gradient of indexing);  dz/dg = the gradient at key."""
+
+    _backward_name = "IndexBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, g, shape=(), key=None):
+        ctx.info = key
+        full = np.zeros(shape, dtype=np.result_type(g))
+        np.add.at(full, key, g)
+        return full
+
+    @staticmethod
+    def backward(ctx, grad):
+        return np.asarray(np.asarray(grad)[ctx.info])
+
+
+@rule(Scatter)
+def _scatter(node, g):
+    return Index.apply(g, key=node.info)
+
+
+@rule(Index)
+def _index(node, g):
+    shape, _, key = node.info
+    return Scatter.apply(g, shape=shape, key=key)
+
+
+@rule(MaskedFill)
+def _masked_fill(node, g):
+    cond, shape = node.info
+    return sum_to(g * mask(~cond, g), shape)
+
+
+# -- finding elements: nonzero, unique, searchsorted -----------------------------------------------
+def nonzero(input, *, out=None, as_tuple=False):
+    """The indices of the nonzero elements: one row each, or one tensor per dim."""
+    data = np.asarray(input._data)
+    if as_tuple:
+        return tuple(make(i.astype(np.int64)) for i in np.nonzero(np.atleast_1d(data)))
+    return make(np.argwhere(data).astype(np.int64))
+
+
+def argwhere(input):
+    return nonzero(input)
+
+
+def count_nonzero(input, dim=None):
+    data = np.asarray(input._data)
+    axes = None if dim is None else tuple(wrap_dim(d, data.ndim) for d in np.atleast_1d(dim))
+    if not data.ndim:
+        return make(np.asarray(np.count_nonzero(data), np.int64))
+    return make(np.asarray(np.count_nonzero(data, axis=axes), np.int64))
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The distinct elements in ascending order; with the inverse (where each element went)
+    and the counts when asked, as torch.unique returns them."""
+    data = np.asarray(input._data)
+    values, inverse, counts = np.unique(
+        data if dim is not None else data.reshape(-1),
+        return_inverse=True,
+        return_counts=True,
+        axis=None if dim is None else wrap_dim(dim, data.ndim),
+    )
+    out = [make(values)]
+    if return_inverse:
+        out.append(make(inverse.reshape(data.shape if dim is None else -1).astype(np.int64)))
+    if return_counts:
+        out.append(make(counts.astype(np.int64)))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    data = np.asarray(input._data).reshape(-1)
+    starts = np.flatnonzero(np.r_[True, data[1:] != data[:-1]]) if data.size else np.zeros(0, int)
+    out = [make(data[starts].copy())]
+    if return_inverse:
+        out.append(make((np.cumsum(np.r_[True, data[1:] != data[:-1]]) - 1).astype(np.int64)))
+    if return_counts:
+        out.append(make(np.diff(np.r_[starts, data.size]).astype(np.int64)))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None):
+    seq = np.asarray(sorted_sequence._data)
+    values = np.asarray(getattr(input, "_data", input))
+    where = "right" if right or side == "right" else "left"
+    if seq.ndim <= 1:
+        found = np.searchsorted(seq, values, side=where)
+    else:
+        rows = [
+            np.searchsorted(s, v, side=where)
+            for s, v in zip(
+                seq.reshape(-1, seq.shape[-1]), values.reshape(-1, values.shape[-1]), strict=True
+            )
+        ]
+        found = np.array(rows).reshape(values.shape)
+    return make(np.asarray(found, np.int32 if out_int32 else np.int64))
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False):
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right)
+
+
+def msort(input):
+    return sort(input, dim=0).values
+
+
+def nonzero_method(self, *, as_tuple=False):
+    return nonzero(self, as_tuple=as_tuple)

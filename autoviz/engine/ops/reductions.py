@@ -1,0 +1,1044 @@
+"""Ops that reduce along dims: sum, mean, max and min, prod, cumsum, var, std, norm,
+logsumexp, softmax; all and any."""
+
+import builtins
+import math
+import warnings
+
+import numpy as np
+
+from ..dtypes import TYPE_NAMES
+from ..fidelity.sums import cascade_sum
+from ..higher import inp, mask, out, rule
+from ..tensor import Tensor, make
+from . import arithmetic, pointwise
+from .base import Op, dim_arg, dtype_word, into, need_tensor, return_type, wrap_dim
+from .indexing import Scatter
+
+
+def _axes(dim, ndim):
+    """The axes to reduce, counted from 0; PyTorch's errors for bad or repeated dims."""
+    if dim is None:
+        return None
+    dims = dim if isinstance(dim, (tuple, list)) else (dim,)
+    axes = tuple(wrap_dim(d, ndim) for d in dims)
+    for i, d in enumerate(axes):
+        if d in axes[:i]:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return axes if ndim else ()
+
+
+# Outputs are made row-major (order="C"): PyTorch's reductions and softmax always return
+# contiguous tensors, and that decides what `.view()` accepts; numpy keeps a permuted layout.
+
+
+def _expand(grad, shape, axes, keepdim):
+    """Put back the reduced axes of `grad` so it broadcasts against the input."""
+    if axes is not None and not keepdim and shape:
+        grad = np.expand_dims(grad, axes)
+    return np.broadcast_to(grad, shape)
+
+
+class Sum(Op):
+    """z = sum of a over dim;  dz/da = 1 for every element (the gradient broadcast back)."""
+
+    _backward_name = "SumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=None, keepdim=False):
+        axes = _axes(dim, np.ndim(a))
+        ctx.info = (np.shape(a), axes, keepdim)
+        if not np.ndim(a):
+            return np.asarray(a).copy()
+        out = cascade_sum(a, axes)  # added up in PyTorch's order, so it rounds the same
+        return np.expand_dims(out, axes if axes is not None else ()) if keepdim else out
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, axes, keepdim = ctx.info
+        return np.array(_expand(grad, shape, axes, keepdim))
+
+
+class SumDim(Sum):
+    """z = a.sum(dim);  dz/da = 1 for every element."""
+
+    _backward_name = "SumBackward1"
+
+
+class Mean(Op):
+    """z = mean of a over dim;  dz/da = 1/n for every element."""
+
+    _backward_name = "MeanBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=None, keepdim=False):
+        if np.result_type(a).kind not in "fc":
+            raise RuntimeError(
+                "mean(): could not infer output dtype. Input dtype must be either a floating "
+                f"point or complex dtype. Got: {dtype_word(a)}"
+            )
+        axes = _axes(dim, np.ndim(a))
+        ctx.info = (np.shape(a), axes, keepdim)
+        return mean_of(a, axes, keepdim)
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, axes, keepdim = ctx.info
+        # A Python int: numpy's int64 would make a float32 gradient float64.
+        count = math.prod([shape[i] for i in axes] if axes is not None else shape)
+        return np.array(_expand(grad / count, shape, axes, keepdim))
+
+
+def mean_of(a, axes, keepdim=False):
+    """PyTorch's mean: the sum in its order, then divided by the count in the same dtype."""
+    a = np.asarray(a)
+    count = math.prod([a.shape[i] for i in axes] if axes is not None else a.shape)
+    total = cascade_sum(a, axes) if a.ndim else a.copy()
+    out = np.asarray(total / total.dtype.type(count), total.dtype)
+    if keepdim and a.ndim:
+        out = np.expand_dims(out, axes if axes is not None else tuple(range(a.ndim)))
+    return out
+
+
+class MeanDim(Mean):
+    """z = a.mean(dim);  dz/da = 1/n for every element."""
+
+    _backward_name = "MeanBackward1"
+
+
+class Amax(Op):
+    """z = max of all of a;  the gradient is shared equally by the elements that tie."""
+
+    _backward_name = "MaxBackward1"
+
+    @staticmethod
+    def forward(ctx, a):
+        out = np.asarray(np.max(a))
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        hit = a == out
+        # where(), not a product: 0.0 off the ties for any gradient's sign, as torch gives
+        return np.where(hit, grad / int(np.sum(hit)), np.zeros((), np.result_type(grad)))
+
+
+class Amin(Op):
+    """z = min of all of a;  the gradient is shared equally by the elements that tie."""
+
+    _backward_name = "MinBackward1"
+
+    @staticmethod
+    def forward(ctx, a):
+        out = np.asarray(np.min(a))
+        ctx.save_for_backward(a, out)
+        return out
+
+    backward = Amax.backward
+
+
+def _scatter_to_index(ctx, grad):
+    shape, dim, keepdim, idx = ctx.info
+    if dim is None:
+        return np.array(grad)
+    full = np.zeros(shape, dtype=np.result_type(grad))
+    np.put_along_axis(full, idx, grad if keepdim else np.expand_dims(grad, dim), axis=dim)
+    return full
+
+
+def _along(ctx, a, dim, keepdim, arg):
+    dim = wrap_dim(dim, np.ndim(a))
+    if np.ndim(a) == 0:  # a 0-d tensor has one element along its dim 0 (or -1)
+        ctx.info = ((), None, keepdim, None)
+        return np.array(a)
+    idx = np.expand_dims(arg(a, axis=dim), dim)
+    ctx.info = (np.shape(a), dim, keepdim, idx)
+    values = np.take_along_axis(np.asarray(a), idx, axis=dim)
+    return np.asarray(values if keepdim else np.squeeze(values, dim), order="C")
+
+
+class MaxDim(Op):
+    """z = max of a along dim;  dz/da = 1 at the index of each maximum, else 0."""
+
+    _backward_name = "MaxBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=0, keepdim=False):
+        return _along(ctx, a, dim, keepdim, np.argmax)
+
+    backward = staticmethod(_scatter_to_index)
+
+
+class MinDim(Op):
+    """z = min of a along dim;  dz/da = 1 at the index of each minimum, else 0."""
+
+    _backward_name = "MinBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=0, keepdim=False):
+        return _along(ctx, a, dim, keepdim, np.argmin)
+
+    backward = staticmethod(_scatter_to_index)
+
+
+class Softmax(Op):
+    """z = exp(a) / sum(exp(a)) along dim;  dz/da · g = z * (g - sum(g * z))."""
+
+    _backward_name = "SoftmaxBackward0"
+    _saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, a, dim=-1):
+        if not np.size(a):  # nothing to normalise: an empty result, as PyTorch's
+            ctx.save_for_backward(np.array(a))
+            ctx.info = dim
+            return np.array(a)
+        shifted = np.exp(a - np.max(a, axis=dim, keepdims=True))
+        out = np.asarray(shifted / np.sum(shifted, axis=dim, keepdims=True), order="C")
+        ctx.save_for_backward(out)
+        ctx.info = dim
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return out * (grad - np.sum(grad * out, axis=ctx.info, keepdims=True))
+
+
+class LogSoftmax(Op):
+    """z = a - log(sum(exp(a))) along dim;  dz/da · g = g - softmax(a) * sum(g)."""
+
+    _backward_name = "LogSoftmaxBackward0"
+    _saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, a, dim=-1):
+        if not np.size(a):
+            ctx.save_for_backward(np.array(a))
+            ctx.info = dim
+            return np.array(a)
+        shifted = a - np.max(a, axis=dim, keepdims=True)
+        out = shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
+        out = np.asarray(out, order="C")
+        ctx.save_for_backward(out)
+        ctx.info = dim
+        return out.astype(np.result_type(a))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return grad - np.exp(out) * np.sum(grad, axis=ctx.info, keepdims=True)
+
+
+class Cumsum(Op):
+    """z_i = a_1 + ... + a_i along dim;  dz/da · g = the running sum of g taken from the end."""
+
+    _backward_name = "CumsumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=0):
+        ctx.info = dim if np.ndim(a) else None
+        return np.asarray(np.cumsum(a, axis=dim), order="C") if np.ndim(a) else np.array(a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        dim = ctx.info
+        if dim is None:
+            return grad
+        return np.flip(np.cumsum(np.flip(grad, dim), axis=dim), dim)
+
+
+def _others_product(a, axis):
+    """The product of every element but each one along `axis`, without dividing by it (so a
+    zero in `a` gives the right gradient, as PyTorch's ProdBackward does)."""
+    if not a.shape[axis]:
+        return np.ones_like(a)
+    ones = np.ones_like(np.take(a, [0], axis=axis))
+    left = np.cumprod(
+        np.concatenate([ones, np.take(a, range(a.shape[axis] - 1), axis)], axis), axis
+    )
+    flipped = np.flip(a, axis)
+    right = np.concatenate([ones, np.take(flipped, range(a.shape[axis] - 1), axis)], axis)
+    return left * np.flip(np.cumprod(right, axis), axis)
+
+
+class Prod(Op):
+    """z = the product of all of a;  dz/da_i = the product of the other elements."""
+
+    _backward_name = "ProdBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return np.asarray(np.prod(a), dtype=np.result_type(a))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        flat = np.reshape(a, -1)
+        if flat.size == 0:
+            return np.zeros(np.shape(a), np.result_type(grad))
+        return grad * _others_product(flat, 0).reshape(np.shape(a))
+
+
+class ProdDim(Op):
+    """z = the product of a along dim;  dz/da_i = the product of the others along dim."""
+
+    _backward_name = "ProdBackward1"
+
+    @staticmethod
+    def forward(ctx, a, dim=0, keepdim=False):
+        ctx.save_for_backward(a)
+        ctx.info = (dim if np.ndim(a) else None, keepdim)
+        if not np.ndim(a):
+            return np.array(a)
+        return np.asarray(np.prod(a, axis=dim, keepdims=keepdim), order="C")
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        dim, keepdim = ctx.info
+        if dim is None:
+            return grad
+        g = grad if keepdim else np.expand_dims(grad, dim)
+        return g * _others_product(np.asarray(a), dim)
+
+
+def _count(shape, axes) -> int:
+    return math.prod([shape[i] for i in axes] if axes is not None else shape)
+
+
+class Var(Op):
+    """z = Σ (a - mean)² / (n - correction);  dz/da = 2 (a - mean) / (n - correction)."""
+
+    _backward_name = "VarBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=None, correction=1, keepdim=False):
+        axes = _axes(dim, np.ndim(a))
+        wide = np.asarray(a, dtype=np.float64)  # PyTorch accumulates in double on the CPU
+        centred = wide - np.mean(wide, axis=axes, keepdims=True)
+        dof = builtins.max(_count(np.shape(a), axes) - correction, 0)
+        ctx.save_for_backward(centred.astype(np.result_type(a)))
+        ctx.info = (axes, keepdim, dof)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = np.sum(centred * centred, axis=axes, keepdims=keepdim) / dof
+        return np.asarray(out, dtype=np.result_type(a), order="C")
+
+    @staticmethod
+    def backward(ctx, grad):
+        (centred,) = ctx.saved_tensors
+        axes, keepdim, dof = ctx.info
+        g = _expand(grad, np.shape(centred), axes, keepdim)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return g * centred * (2 / dof if dof else np.inf)
+
+
+class Std(Op):
+    """z = √var(a);  dz/da = (a - mean) / ((n - correction) z)."""
+
+    _backward_name = "StdBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=None, correction=1, keepdim=False):
+        axes = _axes(dim, np.ndim(a))
+        wide = np.asarray(a, dtype=np.float64)
+        centred = wide - np.mean(wide, axis=axes, keepdims=True)
+        dof = builtins.max(_count(np.shape(a), axes) - correction, 0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            var = np.sum(centred * centred, axis=axes, keepdims=keepdim) / dof
+        out = np.asarray(np.sqrt(var), dtype=np.result_type(a), order="C")
+        ctx.save_for_backward(centred.astype(np.result_type(a)), out)
+        ctx.info = (axes, keepdim, dof)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        centred, out = ctx.saved_tensors
+        axes, keepdim, dof = ctx.info
+        g = _expand(grad / out, np.shape(centred), axes, keepdim)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.asarray(g * centred / dof, dtype=np.result_type(centred))
+
+
+class Norm(Op):
+    """z = (Σ |a|^p)^(1/p);  dz/da = a |a|^(p-2) / z^(p-1) (p = 2: a / z; p = ∞: at the max)."""
+
+    _backward_name = "LinalgVectorNormBackward0"
+
+    @staticmethod
+    def forward(ctx, a, p=2.0, dim=None, keepdim=False):
+        axes = _axes(dim, np.ndim(a))
+        mag = np.abs(np.asarray(a, dtype=np.float64))
+        if p == math.inf:
+            out = np.max(mag, axis=axes, keepdims=True)
+        elif p == -math.inf:
+            out = np.min(mag, axis=axes, keepdims=True)
+        elif p == 0:
+            out = np.sum(mag != 0, axis=axes, keepdims=True).astype(np.float64)
+        else:
+            out = np.sum(mag**p, axis=axes, keepdims=True) ** (1 / p)
+        ctx.save_for_backward(a, out.astype(np.result_type(a)))
+        ctx.info = (p, axes, keepdim)
+        return np.asarray(_drop(out, axes, keepdim), dtype=np.result_type(a), order="C")
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        p, axes, keepdim = ctx.info
+        g = _expand(grad, np.shape(a), axes, keepdim)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if p == 0:
+                local = np.zeros_like(a)
+            elif math.isinf(p):
+                hit = np.abs(a) == out
+                local = np.sign(a) * hit / np.sum(hit, axis=axes, keepdims=True)
+            elif p == 1:
+                local = np.sign(a)
+            else:
+                local = a * np.abs(a) ** (p - 2) / out ** (p - 1)
+                local = np.where(out == 0, 0, local)
+        return np.asarray(g * local, dtype=np.result_type(a))
+
+
+def _drop(values, axes, keepdim):
+    """Remove the reduced axes that keepdims=True kept, unless keepdim asks for them."""
+    if keepdim:
+        return values
+    return np.squeeze(values, axis=axes) if axes is not None else np.reshape(values, ())
+
+
+class Logsumexp(Op):
+    """z = log Σ exp(a) along dim;  dz/da = exp(a - z) (the softmax)."""
+
+    _backward_name = "LogsumexpBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=0, keepdim=False):
+        axes = _axes(dim, np.ndim(a))
+        top = np.max(a, axis=axes, keepdims=True)
+        top = np.where(np.isfinite(top), top, 0)
+        out = top + np.log(np.sum(np.exp(a - top), axis=axes, keepdims=True))
+        ctx.save_for_backward(a, out)
+        ctx.info = axes
+        return np.asarray(_drop(out, axes, keepdim), dtype=np.result_type(a), order="C")
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        axes = ctx.info
+        g = grad if np.ndim(grad) == np.ndim(a) else np.expand_dims(grad, axes)
+        return g * np.exp(a - out)
+
+
+class AmaxDim(Op):
+    """z = max of a over dims (amax);  the gradient is shared equally by the elements that tie."""
+
+    _backward_name = "AmaxBackward0"
+    _pick = staticmethod(np.max)
+
+    @classmethod
+    def forward(cls, ctx, a, dim=(), keepdim=False):
+        axes = _axes(dim, np.ndim(a)) if dim != () else None
+        kept = np.asarray(cls._pick(a, axis=axes, keepdims=True))
+        ctx.save_for_backward(a, kept)
+        ctx.info = (axes, keepdim)
+        return np.asarray(_drop(kept, axes, keepdim), order="C")
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, kept = ctx.saved_tensors
+        axes, keepdim = ctx.info
+        hit = a == kept
+        g = _expand(grad, np.shape(a), axes, keepdim)
+        # grad / count times the mask, as torch: -0.0 where a negative gradient is not taken
+        return ((g / np.sum(hit, axis=axes, keepdims=True)) * hit).astype(grad.dtype)
+
+
+class AminDim(AmaxDim):
+    """z = min of a over dims (amin);  the gradient is shared equally by the elements that tie."""
+
+    _backward_name = "AminBackward0"
+    _pick = staticmethod(np.min)
+
+
+class Cumprod(Op):
+    """z_i = a_1 · ... · a_i along dim;  dz/da · g = Σ_{j>=i} g_j z_j / a_i (zeros handled)."""
+
+    _backward_name = "CumprodBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=0):
+        out = np.asarray(np.cumprod(a, axis=dim), order="C") if np.ndim(a) else np.array(a)
+        ctx.save_for_backward(a, out)
+        ctx.info = dim if np.ndim(a) else None
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        dim = ctx.info
+        if dim is None:
+            return grad
+        if np.all(a != 0):
+            total = np.flip(np.cumsum(np.flip(grad * out, dim), axis=dim), dim)
+            return total / a
+        # With zeros: each element's gradient summed term by term (rare, and small inputs).
+        moved_a, moved_g = np.moveaxis(a, dim, -1), np.moveaxis(grad, dim, -1)
+        result = np.zeros_like(moved_a, dtype=np.result_type(grad))
+        n = moved_a.shape[-1]
+        for i in range(n):
+            for j in range(i, n):
+                others = np.prod(np.delete(moved_a[..., : j + 1], i, axis=-1), axis=-1)
+                result[..., i] += moved_g[..., j] * others
+        return np.moveaxis(result, -1, dim)
+
+
+class Logcumsumexp(Op):
+    """z_i = log Σ_{j<=i} exp(a_j) along dim;  dz/da_i · g = Σ_{j>=i} g_j exp(a_i - z_j)."""
+
+    _backward_name = "LogcumsumexpBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=0):
+        if not np.ndim(a):
+            ctx.save_for_backward(a, np.array(a))
+            ctx.info = None
+            return np.array(a)
+        out = np.asarray(np.logaddexp.accumulate(a, axis=dim), order="C")
+        ctx.save_for_backward(a, out)
+        ctx.info = dim
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        dim = ctx.info
+        if dim is None:
+            return grad
+        # In float64, shifted by the largest z: exp(a_i - z_j) = exp(a_i - m) exp(m - z_j).
+        a64, z64, g64 = (np.asarray(x, np.float64) for x in (a, out, grad))
+        top = np.max(z64, axis=dim, keepdims=True)
+        with np.errstate(over="ignore", invalid="ignore"):
+            weights = g64 * np.exp(top - z64)
+            total = np.flip(np.cumsum(np.flip(weights, dim), axis=dim), dim)
+            return (total * np.exp(a64 - top)).astype(np.result_type(grad))
+
+
+class Nansum(Op):
+    """z = the sum of a's numbers, NaNs left out;  dz/da = 1 where a is a number, else 0."""
+
+    _backward_name = "NansumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=None, keepdim=False):
+        axes = _axes(dim, np.ndim(a))
+        ctx.save_for_backward(a)
+        ctx.info = (axes, keepdim)
+        return np.asarray(np.nansum(a, axis=axes, keepdims=keepdim), np.result_type(a))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        axes, keepdim = ctx.info
+        g = _expand(grad, np.shape(a), axes, keepdim)
+        return np.where(np.isnan(a), 0, g).astype(np.result_type(grad))
+
+
+class Median(Op):
+    """z = the lower median of all of a;  dz/da = 1 at the element chosen, else 0."""
+
+    _backward_name = "MedianBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        flat = np.asarray(a).reshape(-1)
+        order = np.argsort(flat, kind="stable")
+        pick = order[(flat.size - 1) // 2] if flat.size else 0
+        if np.isnan(flat).any():
+            pick = int(np.flatnonzero(np.isnan(flat))[0])
+        ctx.info = (np.shape(a), pick)
+        return np.array(flat[pick]) if flat.size else np.array(np.nan, flat.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, pick = ctx.info
+        full = np.zeros(int(np.prod(shape)), np.result_type(grad))
+        full[pick] = grad
+        return full.reshape(shape)
+
+
+# -- the functions ---------------------------------------------------------------------------
+
+
+def sum(input, dim=None, keepdim=False, *, dtype=None, out=None, axis=None, keepdims=None):
+    dim, keepdim = dim_arg(dim, axis), keepdims if keepdims is not None else keepdim
+    if dtype is not None:
+        input = input.to(dtype)
+    elif input._data.dtype.kind in "biu":  # PyTorch sums integers and bools as int64
+        input = input.to(np.int64)
+    op = Sum if dim is None else SumDim
+    result = op.apply(input, dim=dim, keepdim=keepdim)
+    return result if out is None else into(out, result, "sum")
+
+
+def mean(input, dim=None, keepdim=False, *, dtype=None, out=None, axis=None, keepdims=None):
+    dim, keepdim = dim_arg(dim, axis), keepdims if keepdims is not None else keepdim
+    if dtype is not None:
+        wanted = np.dtype(getattr(dtype, "numpy", dtype))
+        if wanted.kind not in "fc":
+            raise RuntimeError(
+                "mean(): could not infer output dtype. Optional dtype must be either a floating "
+                f"point or complex dtype. Got: {TYPE_NAMES.get(wanted.name)}"
+            )
+        input = input.to(dtype)
+    op = Mean if dim is None else MeanDim
+    result = op.apply(input, dim=dim, keepdim=keepdim)
+    return result if out is None else into(out, result, "mean")
+
+
+ReturnMax = return_type("max")
+ReturnMin = return_type("min")
+
+
+def _values_indices(kind, a, dim, keepdim):
+    dim = wrap_dim(dim, a.ndim)
+    op, arg, result = {
+        "max": (MaxDim, np.argmax, ReturnMax),
+        "min": (MinDim, np.argmin, ReturnMin),
+    }[kind]
+    values = op.apply(a, dim=dim, keepdim=keepdim)
+    if not a.ndim:
+        return result(values, make(np.zeros((), np.int64)))
+    idx = arg(a._data, axis=dim)
+    return result(values, make(np.asarray(np.expand_dims(idx, dim) if keepdim else idx)))
+
+
+def max(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
+    need_tensor("max", input)
+    dim, keepdim = dim_arg(dim, axis), keepdims if keepdims is not None else keepdim
+    if isinstance(dim, Tensor):
+        return arithmetic.maximum(input, dim, out=out)
+    if dim is None:
+        result = Amax.apply(input)
+        return result if out is None else into(out, result, "max")
+    return _values_indices("max", input, dim, keepdim)
+
+
+def min(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
+    need_tensor("min", input)
+    dim, keepdim = dim_arg(dim, axis), keepdims if keepdims is not None else keepdim
+    if isinstance(dim, Tensor):
+        return arithmetic.minimum(input, dim, out=out)
+    if dim is None:
+        result = Amin.apply(input)
+        return result if out is None else into(out, result, "min")
+    return _values_indices("min", input, dim, keepdim)
+
+
+def _arg(find, input, dim, keepdim):
+    dim = None if dim is None else wrap_dim(dim, input.ndim)
+    if input.ndim == 0:
+        return make(np.zeros((), np.int64))
+    idx = find(input._data) if dim is None else find(input._data, axis=dim)
+    if keepdim and dim is not None:
+        idx = np.expand_dims(idx, dim)
+    return make(np.asarray(idx, dtype=np.int64))
+
+
+def argmax(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
+    keepdim = keepdims if keepdims is not None else keepdim
+    return _arg(np.argmax, input, dim_arg(dim, axis), keepdim)
+
+
+def argmin(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
+    keepdim = keepdims if keepdims is not None else keepdim
+    return _arg(np.argmin, input, dim_arg(dim, axis), keepdim)
+
+
+def softmax(input, dim=-1, *, dtype=None):
+    """exp(x) / Σ exp(x) along dim; with `dtype`, x is converted first."""
+    input = input if dtype is None else input.to(dtype)
+    return Softmax.apply(input, dim=wrap_dim(dim, input.ndim))
+
+
+def log_softmax(input, dim=-1, *, dtype=None):
+    input = input if dtype is None else input.to(dtype)
+    return LogSoftmax.apply(input, dim=wrap_dim(dim, input.ndim))
+
+
+def _keep(keepdim, keepdims):
+    return keepdims if keepdims is not None else keepdim
+
+
+def _done(result, out, name):
+    return result if out is None else into(out, result, name)
+
+
+def _check_float(input, name="std and var") -> None:
+    if input._data.dtype.kind not in "fc":
+        raise RuntimeError(f"{name} only support floating point and complex dtypes")
+
+
+def _correction(dim, unbiased, correction):
+    """PyTorch's var/std arguments: var(x, True), var(x, 0, True), correction=, unbiased=."""
+    if isinstance(dim, bool):  # var(x, False): the old positional `unbiased`
+        dim, unbiased = None, dim
+    if correction is None:
+        correction = 1 if unbiased is None or unbiased else 0
+    return dim, correction
+
+
+def _warn_dof(input, dim, correction) -> None:
+    axes = _axes(dim, input.ndim)
+    shape = np.shape(input._data)
+    n = math.prod([shape[i] for i in axes] if axes is not None else shape)
+    if n - correction <= 0:
+        warnings.warn(
+            "var(): degrees of freedom is <= 0. Correction should be strictly less than the "
+            "reduction factor (input numel divided by output numel).",
+            UserWarning,
+            stacklevel=3,
+        )
+
+
+def _spread(op, name: str, input, dim, unbiased, keepdim, keepdims, correction, out):
+    """var and std: the same checks and keywords, then their op."""
+    _check_float(input)
+    dim, correction = _correction(dim, unbiased, correction)
+    _warn_dof(input, dim, correction)
+    result = op.apply(input, dim=dim, correction=correction, keepdim=_keep(keepdim, keepdims))
+    return _done(result, out, name)
+
+
+def var(
+    input,
+    dim=None,
+    unbiased=None,
+    keepdim=False,
+    *,
+    correction=None,
+    out=None,
+    axis=None,
+    keepdims=None,
+):
+    dim = dim_arg(dim, axis)
+    return _spread(Var, "var", input, dim, unbiased, keepdim, keepdims, correction, out)
+
+
+def std(
+    input,
+    dim=None,
+    unbiased=None,
+    keepdim=False,
+    *,
+    correction=None,
+    out=None,
+    axis=None,
+    keepdims=None,
+):
+    dim = dim_arg(dim, axis)
+    return _spread(Std, "std", input, dim, unbiased, keepdim, keepdims, correction, out)
+
+
+def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+    """The vector norm over `dim` (all elements by default); p = 'fro' is p = 2."""
+    if dtype is not None:
+        input = input.to(dtype)
+    if p in ("fro", None):
+        p = 2.0
+    if isinstance(p, str):
+        raise NotImplementedError(f"autoviz: norm(p='{p}') (a matrix norm) is not in autoviz yet")
+    if input._data.dtype.kind not in "fc":
+        raise RuntimeError(
+            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+            f"{TYPE_NAMES.get(input._data.dtype.name, input._data.dtype.name)}"
+        )
+    result = Norm.apply(input, p=float(p), dim=dim, keepdim=keepdim)
+    return _done(result, out, "norm")
+
+
+def _promoted(input):
+    """Integers and bools are summed and multiplied as int64, as PyTorch does."""
+    return input.to(np.int64) if input._data.dtype.kind in "biu" else input
+
+
+def cumsum(input, dim=None, *, dtype=None, out=None, axis=None):
+    dim = dim_arg(dim, axis)
+    if dim is None:
+        raise TypeError('cumsum() missing 1 required positional arguments: "dim"')
+    input = input.to(dtype) if dtype is not None else _promoted(input)
+    result = Cumsum.apply(input, dim=wrap_dim(dim, input.ndim))
+    return _done(result, out, "cumsum")
+
+
+def prod(input, dim=None, keepdim=False, *, dtype=None, out=None, axis=None, keepdims=None):
+    dim = dim_arg(dim, axis)
+    input = input.to(dtype) if dtype is not None else _promoted(input)
+    if dim is None:
+        return _done(Prod.apply(input), out, "prod")
+    result = ProdDim.apply(input, dim=wrap_dim(dim, input.ndim), keepdim=_keep(keepdim, keepdims))
+    return _done(result, out, "prod")
+
+
+def logsumexp(input, dim, keepdim=False, *, out=None, axis=None, keepdims=None):
+    result = Logsumexp.apply(input, dim=dim_arg(dim, axis), keepdim=_keep(keepdim, keepdims))
+    return _done(result, out, "logsumexp")
+
+
+def _truth(find, input, dim, keepdim, out, name):
+    data = np.asarray(input._data)
+    if dim is None:
+        result = make(np.asarray(find(data)))
+    else:
+        axes = _axes(dim, data.ndim)
+        result = make(np.asarray(find(data, axis=axes, keepdims=keepdim)))
+    if data.dtype == np.uint8:  # PyTorch keeps uint8 for uint8 input
+        result = make(result._data.astype(np.uint8))
+    return _done(result, out, name)
+
+
+def all(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
+    return _truth(np.all, input, dim_arg(dim, axis), _keep(keepdim, keepdims), out, "all")
+
+
+def any(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
+    return _truth(np.any, input, dim_arg(dim, axis), _keep(keepdim, keepdims), out, "any")
+
+
+def amax(input, dim=(), keepdim=False, *, out=None):
+    result = AmaxDim.apply(input, dim=dim, keepdim=keepdim)
+    return _done(result, out, "amax")
+
+
+def amin(input, dim=(), keepdim=False, *, out=None):
+    result = AminDim.apply(input, dim=dim, keepdim=keepdim)
+    return _done(result, out, "amin")
+
+
+ReturnAminmax = return_type("aminmax", ("min", "max"))
+
+
+def aminmax(input, *, dim=None, keepdim=False):
+    dims = () if dim is None else dim
+    return ReturnAminmax(amin(input, dims, keepdim), amax(input, dims, keepdim))
+
+
+def cumprod(input, dim, *, dtype=None, out=None):
+    input = input.to(dtype) if dtype is not None else _promoted(input)
+    return _done(Cumprod.apply(input, dim=wrap_dim(dim, input.ndim)), out, "cumprod")
+
+
+def logcumsumexp(input, dim, *, out=None):
+    return _done(Logcumsumexp.apply(input, dim=wrap_dim(dim, input.ndim)), out, "logcumsumexp")
+
+
+def _running(kind, input, dim):
+    """cummax and cummin: values and the index where each was found."""
+    data = np.asarray(input._data)
+    dim = wrap_dim(dim, data.ndim)
+    if not data.ndim:
+        result = ReturnCummax if kind == "max" else ReturnCummin
+        return result(input.clone(), make(np.zeros((), np.int64)))
+    better = np.greater_equal if kind == "max" else np.less_equal
+    moved = np.moveaxis(data, dim, -1)
+    index = np.zeros(moved.shape, np.int64)
+    best = moved[..., 0].copy()
+    for i in range(1, moved.shape[-1]):
+        take = better(moved[..., i], best) | np.isnan(moved[..., i])
+        best = np.where(take, moved[..., i], best)
+        index[..., i] = np.where(take, i, index[..., i - 1])
+    index = np.moveaxis(index, -1, dim)
+    from .indexing import gather
+
+    result = ReturnCummax if kind == "max" else ReturnCummin
+    return result(gather(input, dim, make(index)), make(index))
+
+
+ReturnCummax = return_type("cummax")
+ReturnCummin = return_type("cummin")
+
+
+def cummax(input, dim):
+    return _running("max", input, dim)
+
+
+def cummin(input, dim):
+    return _running("min", input, dim)
+
+
+def nansum(input, dim=None, keepdim=False, *, dtype=None):
+    input = input.to(dtype) if dtype is not None else input
+    return Nansum.apply(input, dim=dim, keepdim=keepdim)
+
+
+def nanmean(input, dim=None, keepdim=False, *, dtype=None):
+    input = input.to(dtype) if dtype is not None else input
+    count = (
+        (~input.isnan()).sum(dim=dim, keepdim=keepdim)
+        if dim is not None
+        else (~input.isnan()).sum()
+    )
+    return nansum(input, dim, keepdim) / count
+
+
+ReturnMedian = return_type("median")
+
+
+def median(input, dim=None, keepdim=False):
+    """The lower median of all elements, or along dim with the index of each."""
+    if dim is None:
+        return Median.apply(input)
+    from .indexing import gather, sort
+
+    dim = wrap_dim(dim, input.ndim)
+    order = sort(input, dim=dim).indices
+    k = (input.shape[dim] - 1) // 2 if input.ndim else 0
+    picked = make(np.take(np.asarray(order._data), [k], axis=dim))
+    values = gather(input, dim, picked)
+    if not keepdim:
+        values, picked = values.squeeze(dim), make(np.squeeze(np.asarray(picked._data), dim))
+    return ReturnMedian(values, picked)
+
+
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return (
+        var(input, dim, unbiased, keepdim, correction=correction),
+        mean(input, dim if not isinstance(dim, bool) else None, keepdim),
+    )
+
+
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return (
+        std(input, dim, unbiased, keepdim, correction=correction),
+        mean(input, dim if not isinstance(dim, bool) else None, keepdim),
+    )
+
+
+def trace_method(self):
+    """`x.trace()`: the sum of a matrix's diagonal (torch.trace is autoviz's tracer)."""
+    if self.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {self.ndim}")
+    from .shape import diagonal
+
+    return sum(diagonal(self))
+
+
+# -- recorded gradients (create_graph=True) --------------------------------------------------
+
+
+def _unreduce(g, shape, axes, keepdim):
+    if axes is not None and not keepdim and shape:
+        for axis in sorted(axes):
+            g = g.unsqueeze(axis)
+    return g.expand(tuple(shape))
+
+
+@rule(Sum)
+def _sum(node, g):
+    shape, axes, keepdim = node.info
+    return _unreduce(g, shape, axes, keepdim)
+
+
+@rule(Mean)
+def _mean(node, g):
+    shape, axes, keepdim = node.info
+    count = math.prod([shape[i] for i in axes] if axes is not None else shape)
+    return _unreduce(g / count, shape, axes, keepdim)
+
+
+@rule(Softmax)
+def _softmax(node, g):
+    z = out(node)
+    return z * (g - sum(g * z, dim=node.info, keepdim=True))
+
+
+@rule(LogSoftmax)
+def _log_softmax(node, g):
+    return g - pointwise.exp(out(node)) * sum(g, dim=node.info, keepdim=True)
+
+
+@rule(Prod)
+def _prod(node, g):
+    (a,) = node._saved
+    return g * out(node) / inp(node, 0, a)  # the product of the others (inputs without zeros)
+
+
+@rule(ProdDim)
+def _prod_dim(node, g):
+    (a,) = node._saved
+    dim, keepdim = node.info
+    z, g = out(node), g
+    if not keepdim:
+        z, g = z.unsqueeze(dim), g.unsqueeze(dim)
+    return g * z / inp(node, 0, a)
+
+
+@rule(Cumsum)
+def _cumsum(node, g):
+    dim = node.info
+    return cumsum(g.flip((dim,)), dim).flip((dim,))
+
+
+@rule(Var)
+def _var(node, g):
+    axes, keepdim, dof = node.info
+    if node._next[0] is None:
+        return None
+    a = inp(node, 0)
+    centre = mean(a, dim=axes, keepdim=True)
+    return _unreduce(g, a.shape, axes, keepdim) * (a - centre) * (2 / dof)
+
+
+@rule(Std)
+def _std(node, g):
+    axes, keepdim, dof = node.info
+    if node._next[0] is None:
+        return None
+    a = inp(node, 0)
+    centre = mean(a, dim=axes, keepdim=True)
+    return _unreduce(g / out(node), a.shape, axes, keepdim) * (a - centre) / dof
+
+
+@rule(Logsumexp)
+def _logsumexp(node, g):
+    a = inp(node, 0, node._saved[0])
+    axes = node.info
+    z, g = out(node), g
+    if z.ndim != a.ndim:
+        for axis in sorted(axes):
+            z, g = z.unsqueeze(axis), g.unsqueeze(axis)
+    return g * pointwise.exp(a - z)
+
+
+@rule(Norm)
+def _norm(node, g):
+    a_data, _ = node._saved
+    p, axes, keepdim = node.info
+    a = inp(node, 0, a_data)
+    z, g = out(node), g
+    if not keepdim and axes is not None:
+        for axis in sorted(axes):
+            z, g = z.unsqueeze(axis), g.unsqueeze(axis)
+    if p == 2:
+        return g * a / z
+    if p == 1:
+        return g * mask(np.sign(a_data), g)
+    raise RuntimeError(f"create_graph=True through the {p}-norm is not in autoviz yet")
+
+
+@rule(MaxDim, MinDim)
+def _recorded_along(node, g):
+    shape, dim, keepdim, idx = node.info
+    key = list(np.indices(idx.shape, sparse=True))
+    key[dim] = idx
+    return Scatter.apply(g if keepdim else g.unsqueeze(dim), shape=shape, key=tuple(key))
+
+
+@rule(Amax, Amin)
+def _extreme_all(node, g):
+    a, z = node._saved
+    hit = a == z
+    return g * mask(hit / np.sum(hit), g)

@@ -1,0 +1,26 @@
+"""PairwiseDistance and CosineSimilarity as layers."""
+
+from .. import functional as F
+from .module import Module
+
+
+class PairwiseDistance(Module):
+    """‖x1 - x2 + eps‖_p along the last axis."""
+
+    def __init__(self, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> None:
+        super().__init__()
+        self.norm, self.eps, self.keepdim = p, eps, keepdim
+
+    def forward(self, x1, x2):
+        return F.pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
+
+
+class CosineSimilarity(Module):
+    """The cosine of the angle between x1 and x2 along dim."""
+
+    def __init__(self, dim: int = 1, eps: float = 1e-8) -> None:
+        super().__init__()
+        self.dim, self.eps = dim, eps
+
+    def forward(self, x1, x2):
+        return F.cosine_similarity(x1, x2, self.dim, self.eps)

@@ -1,0 +1,375 @@
+"""`nn.Module`: the base class that finds a model's parameters and submodules by attribute."""
+
+from collections import OrderedDict, namedtuple
+
+import numpy as np
+
+from ...engine.backward import zero_grads
+from ...engine.device import NO_CUDA, check_device
+from ...engine.dtypes import dtype as _dtype
+from ...engine.function import module_stack
+from ...engine.tensor import Size, Tensor
+from .. import hooks
+from ..parameter import Buffer, Parameter
+
+_TENSOR_TYPES = {
+    "float16": "torch.HalfTensor",
+    "float32": "torch.FloatTensor",
+    "float64": "torch.DoubleTensor",
+    "int32": "torch.IntTensor",
+    "int64": "torch.LongTensor",
+    "uint8": "torch.ByteTensor",
+    "bool": "torch.BoolTensor",
+}
+
+
+def _type_name(value) -> str:
+    """How PyTorch names a value's type in its assignment errors."""
+    if isinstance(value, Tensor):
+        return _TENSOR_TYPES.get(value._data.dtype.name, "torch.Tensor")
+    cls = type(value)
+    return cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__name__}"
+
+
+def _indent(text: str) -> str:
+    """Indent every line but the first by two spaces, for a child's repr inside its parent."""
+    return text.replace("\n", "\n  ")
+
+
+class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    def __repr__(self) -> str:
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+class Module:
+    """Base class of layers and models: Parameters and Modules set as attributes are registered."""
+
+    def __init__(self) -> None:
+        # object.__setattr__: our own __setattr__ needs these dicts to exist already.
+        object.__setattr__(self, "training", True)
+        object.__setattr__(self, "_parameters", {})
+        object.__setattr__(self, "_buffers", {})
+        object.__setattr__(self, "_non_persistent_buffers", set())
+        object.__setattr__(self, "_modules", {})
+        object.__setattr__(self, "_forward_pre_hooks", {})
+        object.__setattr__(self, "_forward_hooks", {})
+        object.__setattr__(self, "_backward_hooks", {})
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError(
+            f'Module [{type(self).__name__}] is missing the required "forward" function'
+        )
+
+    def __call__(self, *args, **kwargs):
+        # Ops recorded during forward remember the modules running, for grouped diagrams.
+        stack = module_stack
+        stack.append(stack[-1] + (self,) if stack else (self,))
+        try:
+            if self._forward_pre_hooks or self._forward_hooks or self._backward_hooks:
+                return self._call_with_hooks(args, kwargs)
+            return self.forward(*args, **kwargs)
+        finally:
+            stack.pop()
+
+    def _call_with_hooks(self, args, kwargs):
+        """forward between the hooks, in PyTorch's order: pre-hooks, forward, forward hooks."""
+        args = hooks.run_pre_hooks(self, args)
+        backward = hooks.BackwardHook(self) if self._backward_hooks else None
+        if backward is not None:
+            args = backward.setup_inputs(args)
+        output = hooks.run_forward_hooks(self, args, self.forward(*args, **kwargs))
+        return backward.setup_outputs(output) if backward is not None else output
+
+    # -- hooks -------------------------------------------------------------------------------
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """Call `hook(module, args)` before each forward; it may return new args."""
+        return hooks.add_hook(self._forward_pre_hooks, hook, prepend)
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        """Call `hook(module, args, output)` after each forward; it may return a new output."""
+        return hooks.add_hook(self._forward_hooks, hook, prepend)
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        """Call `hook(module, grad_input, grad_output)` once backward has reached this module's
+        input; it may return a new grad_input."""
+        return hooks.add_hook(self._backward_hooks, hook, prepend)
+
+    # -- registration ------------------------------------------------------------------------
+    def __setattr__(self, name: str, value) -> None:
+        params = self.__dict__.get("_parameters")
+        modules = self.__dict__.get("_modules")
+        buffers = self.__dict__.get("_buffers")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            self._forget(name, keep=params)
+            params[name] = value
+        elif isinstance(value, Buffer):
+            if buffers is None:
+                raise AttributeError("cannot assign buffer before Module.__init__() call")
+            self.register_buffer(name, value, value.persistent)
+        elif params is not None and name in params:
+            self._check_none(value, "parameter", name, "torch.nn.Parameter")
+            params[name] = None
+        elif isinstance(value, Module):
+            if modules is None:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            self._forget(name, keep=modules)
+            modules[name] = value
+        elif modules is not None and name in modules:
+            self._check_none(value, "child module", name, "torch.nn.Module")
+            modules[name] = None
+        elif buffers is not None and name in buffers:
+            if value is not None and not isinstance(value, Tensor):
+                self._check_none(value, "buffer", name, "torch.Tensor")
+            buffers[name] = value
+        else:
+            object.__setattr__(self, name, value)
+
+    @staticmethod
+    def _check_none(value, kind: str, name: str, expected: str) -> None:
+        if value is not None:
+            raise TypeError(
+                f"cannot assign '{_type_name(value)}' as {kind} '{name}' ({expected} or None "
+                "expected)"
+            )
+
+    def _forget(self, name: str, keep: dict) -> None:
+        """Drop `name` from every other store, so an attribute lives in one place only."""
+        self.__dict__.pop(name, None)
+        for store in (self._parameters, self._buffers, self._modules):
+            if store is not keep:
+                store.pop(name, None)
+
+    def __getattr__(self, name: str):
+        # Only reached when normal lookup fails: registered things live in the dicts.
+        for store in ("_parameters", "_buffers", "_modules"):
+            found = self.__dict__.get(store)
+            if found is not None and name in found:
+                return found[name]
+        from ...torchnames import missing
+
+        raise missing(
+            "torch.nn.Module", name, f"'{type(self).__name__}' object has no attribute '{name}'"
+        )
+
+    def __delattr__(self, name: str) -> None:
+        for store in (self._parameters, self._buffers, self._modules):
+            if name in store:
+                del store[name]
+                return
+        object.__delattr__(self, name)
+
+    def __dir__(self):
+        extra = set(self._parameters) | set(self._buffers) | set(self._modules)
+        return sorted(set(object.__dir__(self)) | extra)
+
+    def register_parameter(self, name: str, param) -> None:
+        if param is not None and not isinstance(param, Parameter):
+            self._check_none(param, "parameter", name, "torch.nn.Parameter")
+        self._forget(name, keep=self._parameters)
+        self._parameters[name] = param
+
+    def register_buffer(self, name: str, tensor, persistent: bool = True) -> None:
+        if tensor is not None and not isinstance(tensor, Tensor):
+            self._check_none(tensor, "buffer", name, "torch.Tensor")
+        self._forget(name, keep=self._buffers)
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers.discard(name)
+        else:
+            self._non_persistent_buffers.add(name)
+
+    def add_module(self, name: str, module) -> None:
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{_type_name(module)} is not a Module subclass")
+        self._forget(name, keep=self._modules)
+        self._modules[name] = module
+
+    register_module = add_module
+
+    # -- walking the tree ---------------------------------------------------------------------
+    def named_modules(self, memo=None, prefix: str = "", remove_duplicate: bool = True):
+        """(dotted name, module) for this module and every descendant, parents first."""
+        memo = set() if memo is None else memo
+        if remove_duplicate:
+            if id(self) in memo:
+                return
+            memo.add(id(self))
+        yield prefix, self
+        for name, child in self._modules.items():
+            if child is not None:
+                path = f"{prefix}.{name}" if prefix else name
+                yield from child.named_modules(memo, path, remove_duplicate)
+
+    def modules(self):
+        for _, module in self.named_modules():
+            yield module
+
+    def named_children(self):
+        seen = set()
+        for name, child in self._modules.items():
+            if child is not None and id(child) not in seen:
+                seen.add(id(child))
+                yield name, child
+
+    def children(self):
+        for _, child in self.named_children():
+            yield child
+
+    def _named_members(self, store: str, prefix: str, recurse: bool, remove_duplicate: bool):
+        """Each module's own entries of `store`, named by path; shared tensors once."""
+        owners = self.named_modules(prefix=prefix) if recurse else [(prefix, self)]
+        seen = set()
+        for path, module in owners:
+            for name, value in getattr(module, store).items():
+                if value is None or (remove_duplicate and id(value) in seen):
+                    continue
+                seen.add(id(value))
+                yield (f"{path}.{name}" if path else name), value
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True, remove_duplicate=True):
+        yield from self._named_members("_parameters", prefix, recurse, remove_duplicate)
+
+    def parameters(self, recurse: bool = True):
+        for _, param in self.named_parameters(recurse=recurse):
+            yield param
+
+    def named_buffers(self, prefix: str = "", recurse: bool = True, remove_duplicate=True):
+        yield from self._named_members("_buffers", prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse: bool = True):
+        for _, buf in self.named_buffers(recurse=recurse):
+            yield buf
+
+    def apply(self, fn):
+        """Call `fn` on every submodule, then on this module (as `model.apply(init_fn)`)."""
+        for child in self.children():
+            child.apply(fn)
+        fn(self)
+        return self
+
+    # -- modes and gradients ------------------------------------------------------------------
+    def train(self, mode: bool = True):
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        for module in self.modules():
+            object.__setattr__(module, "training", mode)
+        return self
+
+    def eval(self):
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad: bool = True):
+        for param in self.parameters():
+            param.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Reset the gradients: to None by default, as PyTorch ≥ 2.0 does."""
+        zero_grads(list(self.parameters()), set_to_none)
+
+    # -- dtypes -------------------------------------------------------------------------------
+    def _cast_floats(self, np_dtype):
+        """Convert every floating parameter and buffer in place, keeping the same objects."""
+        for tensor in list(self.parameters()) + list(self.buffers()):
+            if tensor._data.dtype.kind == "f":
+                tensor._data = np.asarray(tensor._data, dtype=np_dtype)
+                if tensor._grad is not None:
+                    tensor._grad._data = np.asarray(tensor._grad._data, dtype=np_dtype)
+        return self
+
+    def double(self):
+        return self._cast_floats(np.float64)
+
+    def float(self):
+        return self._cast_floats(np.float32)
+
+    def to(self, *args, **kwargs):
+        """Only dtypes change anything: the one device autoviz has is the CPU."""
+        for arg in (*args, kwargs.get("device")):
+            if arg is not None and not isinstance(arg, (_dtype, Tensor, bool)):
+                check_device(arg)
+        for arg in (*args, kwargs.get("dtype")):
+            if isinstance(arg, _dtype) and arg.is_floating_point:
+                return self._cast_floats(arg.numpy)
+        return self
+
+    def cpu(self):
+        return self
+
+    def cuda(self, device=None):
+        raise AssertionError(NO_CUDA)
+
+    # -- saving and loading -------------------------------------------------------------------
+    def state_dict(self, destination=None, prefix: str = "", keep_vars: bool = False):
+        """Parameters and persistent buffers by dotted name, sharing memory with the model."""
+        out = OrderedDict() if destination is None else destination
+        for name, param in self._parameters.items():
+            if param is not None:
+                out[prefix + name] = param if keep_vars else param.detach()
+        for name, buf in self._buffers.items():
+            if buf is not None and name not in self._non_persistent_buffers:
+                out[prefix + name] = buf if keep_vars else buf.detach()
+        for name, child in self._modules.items():
+            if child is not None:
+                child.state_dict(out, prefix + name + ".", keep_vars)
+        return out
+
+    def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False):
+        """Copy values into the existing tensors in place; report missing or extra keys."""
+        own = self.state_dict(keep_vars=True)
+        missing = [k for k in own if k not in state_dict]
+        unexpected = [k for k in state_dict if k not in own]
+        errors = []
+        if strict and unexpected:
+            errors.append(f"Unexpected key(s) in state_dict: {_quoted(unexpected)}. ")
+        if strict and missing:
+            errors.insert(0, f"Missing key(s) in state_dict: {_quoted(missing)}. ")
+        for key, target in own.items():
+            if key in state_dict:
+                errors += _copy_into(key, target, state_dict[key])
+        if errors:
+            raise RuntimeError(
+                f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
+                + "\n\t".join(errors)
+            )
+        return _IncompatibleKeys(missing, unexpected)
+
+    # -- printing -----------------------------------------------------------------------------
+    def extra_repr(self) -> str:
+        """The text between the parentheses of this module's repr, e.g. `in_features=4, ...`."""
+        return ""
+
+    def _get_name(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        extra = self.extra_repr()
+        lines = extra.split("\n") if extra else []
+        children = [f"({name}): {_indent(repr(m))}" for name, m in self._modules.items()]
+        if len(lines) == 1 and not children:
+            return f"{self._get_name()}({lines[0]})"
+        if not lines and not children:
+            return f"{self._get_name()}()"
+        return self._get_name() + "(\n  " + "\n  ".join(lines + children) + "\n)"
+
+
+def _quoted(keys) -> str:
+    return ", ".join(f'"{k}"' for k in keys)
+
+
+def _copy_into(key: str, target, value) -> list:
+    """Copy `value` into `target`'s storage; an error message (as a list) on a shape mismatch."""
+    data = value._data if isinstance(value, Tensor) else np.asarray(value)
+    if np.shape(data) != tuple(target.shape):
+        return [
+            f"size mismatch for {key}: copying a param with shape {Size(np.shape(data))!r} from "
+            f"checkpoint, the shape in current model is {target.shape!r}."
+        ]
+    target._storage()[...] = data
+    return []

@@ -1,0 +1,86 @@
+"""The older, hook-based weight_norm and spectral_norm of torch.nn.utils."""
+
+import warnings
+
+from ..parameter import Parameter
+from .parametrizations import _SpectralNorm, norm_except_dim
+
+
+class _Reparam:
+    """A forward pre-hook that recomputes module.<name> from its parts before each forward."""
+
+    def __init__(self, name, compute) -> None:
+        self.name, self.compute = name, compute
+
+    def __call__(self, module, inputs):
+        setattr(module, self.name, self.compute(module))
+
+
+def weight_norm(module, name="weight", dim=0):
+    """w = g · v / ‖v‖, with name_g and name_v the learnt parameters."""
+    warnings.warn(
+        "`torch.nn.utils.weight_norm` is deprecated in favor of "
+        "`torch.nn.utils.parametrizations.weight_norm`.",
+        FutureWarning,
+        stacklevel=2,
+    )
+    weight = getattr(module, name)
+    del module._parameters[name]
+    module.register_parameter(name + "_g", Parameter(norm_except_dim(weight, dim).detach()))
+    module.register_parameter(name + "_v", Parameter(weight.detach()))
+
+    def compute(m):
+        v, g = getattr(m, name + "_v"), getattr(m, name + "_g")
+        return v * (g / norm_except_dim(v, dim))
+
+    hook = _Reparam(name, compute)
+    setattr(module, name, compute(module))
+    module._weight_norm_hook = module.register_forward_pre_hook(hook)
+    return module
+
+
+def remove_weight_norm(module, name="weight"):
+    handle = module.__dict__.pop("_weight_norm_hook", None)
+    if handle is None:
+        raise ValueError(f"weight_norm of '{name}' not found in {module}")
+    handle.remove()
+    weight = getattr(module, name).detach()
+    for part in ("_g", "_v"):
+        del module._parameters[name + part]
+    module.__dict__.pop(name, None)
+    module.register_parameter(name, Parameter(weight))
+    return module
+
+
+def spectral_norm(module, name="weight", n_power_iterations=1, eps=1e-12, dim=None):
+    """w / σ(w) recomputed before each forward; name_orig is the learnt parameter."""
+    weight = getattr(module, name)
+    if dim is None:
+        dim = 1 if type(module).__name__.startswith("ConvTranspose") else 0
+    norm = _SpectralNorm(weight, n_power_iterations, dim, eps)
+    del module._parameters[name]
+    module.register_parameter(name + "_orig", Parameter(weight.detach()))
+    module.register_buffer(name + "_u", norm._u)
+    module.register_buffer(name + "_v", norm._v)
+
+    def compute(m):
+        norm.training = m.training
+        return norm(getattr(m, name + "_orig"))
+
+    setattr(module, name, compute(module))
+    module._spectral_norm_hook = module.register_forward_pre_hook(_Reparam(name, compute))
+    return module
+
+
+def remove_spectral_norm(module, name="weight"):
+    handle = module.__dict__.pop("_spectral_norm_hook", None)
+    if handle is None:
+        raise ValueError(f"spectral_norm of '{name}' not found in {module}")
+    handle.remove()
+    weight = getattr(module, name).detach()
+    del module._parameters[name + "_orig"]
+    for part in ("_u", "_v"):
+        del module._buffers[name + part]
+    module.__dict__.pop(name, None)
+    module.register_parameter(name, Parameter(weight))
+    return module
