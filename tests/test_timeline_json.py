@@ -436,3 +436,27 @@ def test_writing_and_reading_a_long_timeline_never_runs_the_collector():
         gc.callbacks.remove(count)
     assert runs == []
     assert back.to_json() == text
+
+
+CALLING = """
+def model(x, w):
+    return w * x + 1.0
+
+loss = model(x, w)
+loss.backward()
+"""
+
+
+def test_a_step_with_its_callers_line_loads_back_byte_for_byte():
+    """An op inside a function the block calls names the call too (one level)."""
+    namespace = {"x": autoviz.tensor(2.0), "w": autoviz.tensor(3.0, requires_grad=True)}
+    with autoviz.trace(namespace=namespace) as tl:
+        exec(compile(CALLING, "<lesson>", "exec"), namespace)
+    text = tl.to_json()
+    back = load(text)
+    callers = [s.source.caller for s in back.steps if s.source and s.source.caller]
+    assert callers and all(isinstance(c, Source) and c.caller is None for c in callers)
+    assert callers[0].line == 5
+    assert back.to_json() == text
+    for k in range(len(back)):
+        explain(back, k)

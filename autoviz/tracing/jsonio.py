@@ -123,13 +123,18 @@ def _no_constant(name: str):
     )
 
 
+def _source(fields: dict) -> Source:
+    caller = fields.get("caller")
+    return Source(**{**fields, "caller": None if caller is None else Source(**caller)})
+
+
 def _timeline(doc: dict) -> Timeline:
     """The model's objects from checked fields."""
     nodes = [Node(**n) for n in doc["nodes"]]
     edges = [Edge(**e) for e in doc["edges"]]
     steps = []
     for s in doc["steps"]:
-        source = None if s["source"] is None else Source(**s["source"])
+        source = None if s["source"] is None else _source(s["source"])
         flows = [Flow(**f) for f in s["flows"]]
         steps.append(Step(**{**s, "source": source, "flows": flows}))
     tl = Timeline(nodes, edges, steps)

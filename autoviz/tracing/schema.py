@@ -426,7 +426,13 @@ def file_name(value, path, ctx):
 
 LINE = {"file": file_name, "line": integer(0), "text": text}
 # A step's line of code, and the line that called the function it is in (one level).
-SOURCE = {**LINE, "caller": optional(record(LINE))}
+def null(value, path, ctx):
+    if value is not None:
+        fail(path, f"expected null, got {_type(value)}")
+
+
+# The caller is one level only: a Source whose own caller is null (or, as older files, absent).
+SOURCE = {**LINE, "caller": optional(record({**LINE, "caller": null}, required=list(LINE)))}
 FLOW = {
     "edge": edge_index,
     "upstream": preview,
