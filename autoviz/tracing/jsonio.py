@@ -110,6 +110,8 @@ def loads(text) -> Timeline:
     if doc.get("version") not in READS or isinstance(doc.get("version"), bool):
         want = " or ".join(map(str, READS))
         schema.fail("version", f"expected {want}, got {schema.short(doc.get('version'))}")
+    if not text.isascii() or "\\ud" in text or "\\uD" in text:  # maybe a lone surrogate
+        schema.unicode_text(doc)
     with collector_paused():  # the records stay: collecting would walk them again and again
         return _timeline(schema.document(doc))
 
@@ -121,13 +123,18 @@ def _no_constant(name: str):
     )
 
 
+def _source(fields: dict) -> Source:
+    caller = fields.get("caller")
+    return Source(**{**fields, "caller": None if caller is None else Source(**caller)})
+
+
 def _timeline(doc: dict) -> Timeline:
     """The model's objects from checked fields."""
     nodes = [Node(**n) for n in doc["nodes"]]
     edges = [Edge(**e) for e in doc["edges"]]
     steps = []
     for s in doc["steps"]:
-        source = None if s["source"] is None else Source(**s["source"])
+        source = None if s["source"] is None else _source(s["source"])
         flows = [Flow(**f) for f in s["flows"]]
         steps.append(Step(**{**s, "source": source, "flows": flows}))
     tl = Timeline(nodes, edges, steps)

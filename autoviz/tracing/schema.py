@@ -29,6 +29,8 @@ class Context:
         self.node_ids = {f"n{i}" for i in range(1, self.counts["nodes"] + 1)}
         self.node_kinds = {}  # node id -> kind, filled as the nodes are checked
         self.node_shapes = {}  # node id -> shape, likewise
+        self.edge_ends = []  # (source, target) of each edge, filled as the edges are checked
+        self.outputs = {}  # op node id -> the tensor it made (its first data edge out)
 
 
 def fail(path, message: str):
@@ -413,9 +415,24 @@ EDGE = {
     "index": integer(0, lambda ctx: ctx.counts["edges"]),
     "kind": choice(EDGE_KINDS),
 }
-LINE = {"file": text, "line": integer(0), "text": text}
+
+
+def file_name(value, path, ctx):
+    """A path as the tracer recorded it (never opened on loading): text without NUL."""
+    if "\0" in text(value, path, ctx):
+        fail(path, "a file name cannot hold a NUL character")
+    return value
+
+
+LINE = {"file": file_name, "line": integer(0), "text": text}
 # A step's line of code, and the line that called the function it is in (one level).
-SOURCE = {**LINE, "caller": optional(record(LINE))}
+def null(value, path, ctx):
+    if value is not None:
+        fail(path, f"expected null, got {_type(value)}")
+
+
+# The caller is one level only: a Source whose own caller is null (or, as older files, absent).
+SOURCE = {**LINE, "caller": optional(record({**LINE, "caller": null}, required=list(LINE)))}
 FLOW = {
     "edge": edge_index,
     "upstream": preview,
@@ -434,6 +451,12 @@ def check_flow(value, path, ctx) -> dict:
     fields = _FLOW(value, path, ctx)
     for key in ("contribution", "total", "local"):
         _fits(fields[key], fields["shape"], (path, key), "this flow")
+    target = ctx.edge_ends[fields["edge"]][1]
+    if ctx.node_kinds[target] != "op":
+        fail((path, "edge"), f"a gradient flows along an edge into an op, not into {target}")
+    made = ctx.outputs.get(target)
+    if made is not None:
+        _fits(fields["upstream"], ctx.node_shapes[made], (path, "upstream"), f"{target}'s output")
     scalar = not fields["shape"]
     if scalar and fields["contribution"] is None:
         fail((path, "contribution"), "a flow of shape () carries a number")
@@ -525,7 +548,7 @@ STEP_NEEDS = {
 # The traced code as written (tracing/source.py): the text the code panel shows, so that a
 # loaded timeline never reads a file. Version 1 files have none.
 CODE = {
-    "file": text,
+    "file": file_name,
     "label": text,
     "lines": list_of(pair(integer(1), text)),
     "block": optional(list_of(integer(1), 2, 2)),
@@ -540,6 +563,33 @@ _CODE = list_of(record(CODE))
 TOP = ("format", "version", "nodes", "edges", "steps", "code")  # loads checks format, version
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def unicode_text(doc) -> None:
+    """Every string of the file is Unicode text: JSON can spell half of a UTF-16 pair alone
+    ("\\ud800"), which no file, page or picture can hold."""
+    stack = [(doc, "(top level)")]
+    while stack:
+        item, path = stack.pop()
+        pairs = item.items() if isinstance(item, dict) else enumerate(item)
+        for key, value in pairs:
+            if _halves(key):
+                fail(path, f"the field {key!a} is named with {_halves(key)}")
+            where = (path, key) if path != "(top level)" else key
+            if _halves(value):
+                fail(where, f"{ascii(value)[:40]} holds {_halves(value)}")
+            if isinstance(value, dict | list):
+                stack.append((value, where))
+
+
+def _halves(text) -> str:
+    """What is wrong with a string holding a lone surrogate ("" for any other value)."""
+    if not isinstance(text, str) or text.isascii() or not _SURROGATE.search(text):
+        return ""
+    return f"{_SURROGATE.search(text).group()!a}, half of a UTF-16 pair: not text"
+
+
 def document(doc: dict) -> dict:
     """Every record of a parsed timeline file checked, in file order."""
     for key in doc:
@@ -550,7 +600,7 @@ def document(doc: dict) -> dict:
             fail(key, "missing" if key not in doc else f"expected a list, got {_type(doc[key])}")
     ctx = Context(doc)
     nodes = [check_node(n, ("nodes", i), ctx) for i, n in enumerate(doc["nodes"])]
-    edges = [_EDGE(e, ("edges", i), ctx) for i, e in enumerate(doc["edges"])]
+    edges = [check_edge(e, ("edges", i), ctx) for i, e in enumerate(doc["edges"])]
     steps = [check_step(s, ("steps", i), ctx) for i, s in enumerate(doc["steps"])]
     code = _CODE(doc.get("code", []), "code", ctx)
     for i, node in enumerate(nodes):  # a graph's own nodes appear at its steps
@@ -558,6 +608,20 @@ def document(doc: dict) -> dict:
         if node["graph"] not in (PERSISTENT, made_in):
             fail((("nodes", i), "graph"), f"expected {made_in} (its step's graph) or {PERSISTENT}")
     return {"nodes": nodes, "edges": edges, "steps": steps, "code": code}
+
+
+def check_edge(value, path, ctx) -> dict:
+    """A data edge joins a tensor and an op; a detach or untracked edge, two tensors."""
+    fields = _EDGE(value, path, ctx)
+    source, target, kind = fields["source"], fields["target"], fields.get("kind", "data")
+    ops = (ctx.node_kinds[source] == "op") + (ctx.node_kinds[target] == "op")
+    if ops != (kind == "data"):
+        joins = "a tensor and an op" if kind == "data" else "two tensors"
+        fail(path, f"a {kind} edge joins {joins}, not {source} and {target}")
+    if kind == "data" and ctx.node_kinds[source] == "op":
+        ctx.outputs.setdefault(source, target)
+    ctx.edge_ends.append((source, target))
+    return fields
 
 
 def check_node(value, path, ctx) -> dict:
@@ -595,7 +659,23 @@ def check_step(value, path, ctx) -> dict:
     for key in details:
         if key not in fields["details"]:
             fail(((path, "details"), key), f"missing (a {fields['kind']!r} step has it)")
+    _fits_its_node(fields, path, ctx)
     return fields
+
+
+def _fits_its_node(step: dict, path, ctx) -> None:
+    """The gradients a step's details carry have the shape of the tensor they are for: the
+    seeded or accumulated node's, or the output of the op backward passes through."""
+    kind, details, nodes = step["kind"], step["details"], step["nodes"]
+    if kind not in ("seed", "accumulate", "backward", "reduce"):
+        return
+    node = nodes[0] if kind != "backward" else ctx.outputs.get(nodes[0])
+    dims = ctx.node_shapes[node] if node is not None else ()
+    for key in ("grad", "incoming"):
+        if key in details:
+            _fits(details[key], dims, ((path, "details"), key), f"node {node}")
+    if kind == "reduce" and tuple(details["to_shape"]) != tuple(dims):
+        fail(((path, "details"), "to_shape"), f"a sum to the shape of node {node}, {_shape(dims)}")
 
 
 def _position(path) -> int:
