@@ -27,7 +27,7 @@ def overviews_of(tl):
 @pytest.mark.parametrize("make", [mlp_training, residual_net], ids=["mlp", "residual"])
 def test_every_node_is_drawn_or_stands_in_a_box_and_each_level_folds_more(make, pure_engine):
     tl = make()
-    bundle, metas, svgs = overviews_of(tl)
+    _, metas, svgs = overviews_of(tl)
     assert metas and len(metas) == len(svgs)
     graph = {n.id for n in tl[index_of(tl).graph(0).last].nodes}  # what the overview draws
     drawn_counts = {}
@@ -50,7 +50,9 @@ def test_a_rolled_run_of_blocks_keeps_its_first_block_and_its_skip_in_view(pure_
     opened = next(svg for m, svg in zip(metas, svgs, strict=True) if "net.2 … net.3" in m["folds"])
     assert "net.2 … net.3 ×2" in opened and 'class="cluster' in opened and "net.1 (Block)" in opened
     # The skip: an edge from net.0's box straight into the add op of net.1 (x + act(lin(x))).
-    add = next(n.id for n in tl.nodes if n.op == "AddBackward0" and "net.1" in [p for p, _ in n.module])
+    add = next(
+        n.id for n in tl.nodes if n.op == "AddBackward0" and "net.1" in [p for p, _ in n.module]
+    )
     ends = [html.unescape(t).split("->") for t in _EDGE_TITLE.findall(opened)]
     assert [a for a, b in ends if b == add and a.startswith("m")]  # m…: a module's box
     assert any("net.1 … net.3" in f for f in folds)  # and, most folded, the whole run as one box

@@ -4,6 +4,7 @@ unfold it; the key is never clipped or covered; a card opens over the panels wit
 graph; the current node's highlight leaves its heatmap's cells as they were."""
 
 import pytest
+from browser import open_player
 
 from programs import mlp_training, residual_net
 
@@ -17,13 +18,7 @@ SMALLEST_TEXT = """() => {
 
 
 def open_at(browser, path, width=1366, height=768):
-    context = browser.new_context(viewport={"width": width, "height": height}, reduced_motion="reduce")
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda error: page.errors.append(str(error)))
-    page.goto(path.as_uri())
-    page.wait_for_selector(".av-player[data-ready]")
-    return context, page
+    return open_player(browser, path, width, height)
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +76,8 @@ KEY_CHECK = """() => {
   }).map(item => item.textContent);
   const minimap = document.querySelector('.av-minimap');
   const m = minimap.hidden ? null : minimap.getBoundingClientRect();
-  const overlap = m && !(m.right <= k.left || m.left >= k.right || m.bottom <= k.top || m.top >= k.bottom);
+  const overlap = m && !(m.right <= k.left || m.left >= k.right ||
+    m.bottom <= k.top || m.top >= k.bottom);
   return {items: items.length, covered, overlap, clipped: key.scrollWidth > key.clientWidth + 1 ||
     key.scrollHeight > key.clientHeight + 1 || k.bottom > innerHeight || k.right > innerWidth};
 }"""
@@ -94,7 +90,12 @@ def test_the_key_is_whole_and_the_minimap_never_sits_on_it(browser, pages, width
         for k in (0, 20, 45, 77):
             page.evaluate(f"window.autoviz.goto({k})")
             found = page.evaluate(KEY_CHECK)
-            assert found == {"items": found["items"], "covered": [], "overlap": None if found["overlap"] is None else False, "clipped": False}
+            assert found == {
+                "items": found["items"],
+                "covered": [],
+                "overlap": None if found["overlap"] is None else False,
+                "clipped": False,
+            }
             assert found["items"] >= 5  # leaf, op, intermediate, output, constant, gradient
     finally:
         context.close()
@@ -118,7 +119,9 @@ def test_a_card_opens_over_the_panels_without_moving_the_graph(browser, pages):
         assert after == before  # the stage, the camera and the code panel untouched
         side = page.locator(".av-side").bounding_box()
         box = card.bounding_box()
-        assert box["x"] >= side["x"] - 1 and box["x"] + box["width"] <= side["x"] + side["width"] + 1
+        assert (
+            box["x"] >= side["x"] - 1 and box["x"] + box["width"] <= side["x"] + side["width"] + 1
+        )
         assert box["y"] + box["height"] <= side["y"] + side["height"] + 1
     finally:
         context.close()
@@ -145,7 +148,9 @@ def test_the_current_highlight_leaves_a_heatmaps_cells_as_they_are(browser, page
         now = page.evaluate(HEAT_STROKES, weight.id)
         page.evaluate(f"window.autoviz.goto({k + 1})")
         later = page.evaluate(HEAT_STROKES, weight.id)
-        assert now["current"] and not later["current"] and now["count"] in (24, 48)  # value (and grad)
+        assert (
+            now["current"] and not later["current"] and now["count"] in (24, 48)
+        )  # value (and grad)
         assert now["cells"] == later["cells"]  # the cells and their borders as they were
         assert float(now["own"].rstrip("px")) > float(later["own"].rstrip("px"))  # its outline
     finally:
