@@ -88,6 +88,8 @@ class TorchRecorder:
         self.callers = {}  # code object -> the caller's (file, line), as recorder._callers
         self.zeroing = None  # the frame of the zero_grad() whose grads are being reset
         self.locals = {}  # id(grad_fn) -> local derivatives, found before it ran on a zero
+        self.zero_checked = set()  # id(grad_fn) of scalar elementwise ops (see _before_node)
+        self.hooked = set()  # id of every node hooked, when a backward first reached it
         self.user_globals = {}  # id -> globals of the user's modules seen (a script run by the CLI)
         self.active = False
         # The mode sees the calls of the thread that entered it only; hooks (modules,
@@ -287,13 +289,11 @@ class TorchRecorder:
             self.log.append(("op", src, fn, out, inputs, constants, value))
             self.op_stacks[id(fn)], self.saved[id(fn)] = stack, saved_tensors(fn)
             self.arguments[id(fn)] = _arguments(fn, args)
-            self.handles.append(fn.register_hook(partial(self._on_node, fn)))
             if fn.name() in ELEMENTWISE and not out.shape:  # scalars only, as _before_node
-                self.handles.append(fn.register_prehook(partial(self._before_node, fn)))
+                self.zero_checked.add(id(fn))
             for child, _ in nexts:
                 if isinstance(child, ACCUMULATE_GRAD) and id(child) not in self.known:
                     self.known[id(child)] = child
-                    self.handles.append(child.register_hook(partial(self._on_accumulate, child)))
         if type(out) is Seen:
             self._expect_name(out._held, frame)
 
@@ -476,6 +476,7 @@ class TorchRecorder:
             if isinstance(t, torch.Tensor) and grad_fn_of(t) not in (None, BROKEN)
         ]
         self.log.append(("seed", src, seeds))
+        self._hook([fn for fn, _ in seeds])
         try:
             result = func(*args, **kwargs)
         except Exception as error:
@@ -485,6 +486,24 @@ class TorchRecorder:
         retain = bound.get("create_graph", False) if retain is None else retain
         self.log.append(("end", None, bool(retain)))
         return result
+
+    def _hook(self, tops) -> None:
+        """Hook the recorded nodes a backward from `tops` reaches, when it first does: forward
+        pays nothing for them (a graph that never runs backward needs none), and a node hooked
+        once keeps its hooks, as do the nodes under it (none made later is under it)."""
+        stack = list(tops)
+        while stack:
+            fn = stack.pop()
+            if fn is None or id(fn) in self.hooked or id(fn) not in self.known:
+                continue  # hooked already, or made before the block
+            self.hooked.add(id(fn))
+            if isinstance(fn, ACCUMULATE_GRAD):
+                self.handles.append(fn.register_hook(partial(self._on_accumulate, fn)))
+                continue
+            self.handles.append(fn.register_hook(partial(self._on_node, fn)))
+            if id(fn) in self.zero_checked:
+                self.handles.append(fn.register_prehook(partial(self._before_node, fn)))
+            stack.extend(child for child, _ in fn.next_functions)
 
     def _before_node(self, fn, grad_outputs) -> None:
         """A scalar op about to run on a zero gradient: its local derivatives are not
