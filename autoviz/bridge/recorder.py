@@ -131,6 +131,9 @@ class TorchRecorder:
         for handle in self.handles:
             handle.remove()
         self._name_pending()
+        for fn in self.known.values():
+            if not isinstance(fn, ACCUMULATE_GRAD):
+                self._read_saved(fn)
         namespace = {}
         for scope in [*self.user_globals.values(), self.block_frame.f_globals]:
             namespace.update(scope)
@@ -148,8 +151,13 @@ class TorchRecorder:
 
     # -- where a call came from, and what it is called ---------------------------------------------
     def _where(self):
-        frame = sys._getframe(1)
-        while frame is not None and _is_internal(frame.f_code):
+        frame, internal = sys._getframe(1), _INTERNAL
+        while frame is not None:  # _is_internal, written out: every op walks a few frames
+            inside = internal.get(frame.f_code)
+            if inside is None:
+                inside = _is_internal(frame.f_code)
+            if not inside:
+                break
             frame = frame.f_back
         frame = frame or self.block_frame
         self.user_globals.setdefault(id(frame.f_globals), frame.f_globals)
@@ -239,6 +247,13 @@ class TorchRecorder:
     def _new_nodes(self, outs) -> list:
         """The grad_fn nodes this call made, in the order torch made them, each with its
         next_functions."""
+        if len(outs) == 1:  # the usual call: one output, one node made over known ones
+            fn = grad_fn_of(outs[0])
+            if fn is None or fn is BROKEN or id(fn) in self.known:
+                return []
+            nexts = fn.next_functions
+            if all(child is None or id(child) in self.known for child, _ in nexts):
+                return [(fn, nexts)] if fn._sequence_nr() >= self.floor else []
         found, stack = {}, [grad_fn_of(t) for t in outs]
         while stack:
             fn = stack.pop()
@@ -270,11 +285,7 @@ class TorchRecorder:
             grad_fn = grad_fn_of(t)
             if grad_fn is not None and grad_fn is not BROKEN:
                 self.outputs[(id(grad_fn), t.output_nr)] = seen(t, value=True)
-        by_edge = {}
-        for t in tensors_in((args, kwargs)):
-            grad_fn = grad_fn_of(t)
-            if grad_fn is not None and grad_fn is not BROKEN:
-                by_edge[(id(grad_fn), t.output_nr)] = t
+        by_edge = _ByEdge(args, kwargs)
         stack = tuple(self.module_stack)
         # Arguments that need no gradient can fill (None, 0) slots of one node only: with
         # several such nodes (or none) nothing says which slot is which argument.
@@ -287,7 +298,7 @@ class TorchRecorder:
             inputs, constants = self._inputs(nexts, args, by_edge, spare=gaps == [fn])
             value = out.value if type(out) is Seen else None
             self.log.append(("op", src, fn, out, inputs, constants, value))
-            self.op_stacks[id(fn)], self.saved[id(fn)] = stack, saved_tensors(fn)
+            self.op_stacks[id(fn)] = stack  # its saved tensors are read later (_read_saved)
             self.arguments[id(fn)] = _arguments(fn, args)
             if fn.name() in ELEMENTWISE and not out.shape:  # scalars only, as _before_node
                 self.zero_checked.add(id(fn))
@@ -501,9 +512,17 @@ class TorchRecorder:
                 self.handles.append(fn.register_hook(partial(self._on_accumulate, fn)))
                 continue
             self.handles.append(fn.register_hook(partial(self._on_node, fn)))
+            self._read_saved(fn)  # before this backward frees them
             if id(fn) in self.zero_checked:
                 self.handles.append(fn.register_prehook(partial(self._before_node, fn)))
             stack.extend(child for child, _ in fn.next_functions)
+
+    def _read_saved(self, fn) -> None:
+        """What op node `fn` saved for backward, read once, before backward frees it (or when
+        the block ends): torch refuses to hand out a saved tensor changed in place since, so
+        what is read is what was saved, or nothing."""
+        if id(fn) not in self.saved:
+            self.saved[id(fn)] = saved_tensors(fn)
 
     def _before_node(self, fn, grad_outputs) -> None:
         """A scalar op about to run on a zero gradient: its local derivatives are not
@@ -544,6 +563,24 @@ class TorchRecorder:
     def _exit_module(self, module, args, output) -> None:
         if not self._other_thread() and self.module_stack and self.module_stack[-1] is module:
             self.module_stack.pop()
+
+
+class _ByEdge(dict):
+    """(id(grad_fn), output_nr) -> the call's tensor argument it stands for; found only when
+    an input is not an output recorded before (the usual one is), once per call."""
+
+    def __init__(self, args, kwargs) -> None:
+        super().__init__()
+        self.call = (args, kwargs)
+
+    def get(self, key, default=None):
+        if self.call is not None:
+            for t in tensors_in(self.call):
+                grad_fn = grad_fn_of(t)
+                if grad_fn is not None and grad_fn is not BROKEN:
+                    self[(id(grad_fn), t.output_nr)] = t
+            self.call = None
+        return super().get(key, default)
 
 
 def _arguments(fn, args) -> list:
