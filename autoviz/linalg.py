@@ -6,6 +6,7 @@ from .engine.ops.linalg import (
     eigh,
     eigvalsh,
     inv,
+    inv_ex,
     matmul,
     matrix_norm,
     matrix_power,
@@ -14,18 +15,24 @@ from .engine.ops.linalg import (
     qr,
     slogdet,
     solve,
+    solve_ex,
     svd,
     svdvals,
+    vander,
+    vecdot,
     vector_norm,
 )
+from .engine.ops.linalg import linalg_diagonal as diagonal
 from .engine.ops.linalg import linalg_norm as norm
 
 __all__ = [
     "cross",
     "det",
+    "diagonal",
     "eigh",
     "eigvalsh",
     "inv",
+    "inv_ex",
     "matmul",
     "matrix_norm",
     "matrix_power",
@@ -35,8 +42,11 @@ __all__ = [
     "qr",
     "slogdet",
     "solve",
+    "solve_ex",
     "svd",
     "svdvals",
+    "vander",
+    "vecdot",
     "vector_norm",
 ]
 

@@ -1,5 +1,7 @@
-"""Tell a PyTorch API that autoviz lacks from a typo, for the error a failed lookup raises."""
+"""Tell a PyTorch API that autoviz lacks from a typo, for the error a failed lookup raises, and
+say which of PyTorch's APIs are outside autoviz's scope by decision."""
 
+import fnmatch
 import functools
 from pathlib import Path
 
@@ -8,16 +10,80 @@ from .errors import NotInAutoviz
 _HINT = "autoviz has the parts of PyTorch that lessons use (docs/pytorch.md lists them)"
 
 
+class _Owners(dict):
+    """{owner: set of names}, each line of torch_names.txt split only when first asked for
+    (`import autoviz` reads one: torch.Tensor's)."""
+
+    def __init__(self, lines: dict) -> None:
+        super().__init__()
+        self._lines = lines
+
+    def __missing__(self, owner: str) -> set:
+        names = set(self._lines[owner].split())
+        self[owner] = names
+        return names
+
+    def get(self, owner: str, default=None):
+        return self[owner] if owner in self._lines else default
+
+
 @functools.cache
-def _names() -> dict:
+def _names() -> _Owners:
     """{owner: set of public names}, read from torch_names.txt (written by tools/)."""
     text = (Path(__file__).with_name("torch_names.txt")).read_text(encoding="utf-8")
-    owners = {}
+    lines = {}
     for line in text.splitlines():
         if line and not line.startswith("#"):
             owner, _, names = line.partition(": ")
-            owners[owner] = set(names.split())
-    return owners
+            lines[owner] = names
+    return _Owners(lines)
+
+
+# What autoviz leaves out by decision: it teaches autograd on real dense CPU tensors, with
+# numpy underneath. {reason: name patterns}; the README's "Out of scope" lists the same.
+OUT_OF_SCOPE = {
+    "complex numbers": "angle complex conj conj_physical* imag real polar view_as_complex* "
+    "view_as_real* is_conj resolve_conj resolve_neg is_neg cfloat cdouble chalf complex32 "
+    "complex64 complex128 mH H eig eigvals",
+    "sparse, quantized, nested and other layouts": "sparse* to_sparse* coalesce is_coalesced "
+    "col_indices crow_indices ccol_indices* row_indices* indices values dense_dim sparse_dim "
+    "sparse_mask sparse_resize* *indices_copy values_copy hspmm smm sspaddmm saddmm dsmm hsmm "
+    "spmm quantize* dequantize fake_quantize* fused_moving_avg_obs_fake_quant quantized_* q_* "
+    "int_repr qscheme is_quantized qint* quint* to_mkldnn mkldnn* to_padded_tensor to_dense "
+    "nested* masked*_tensor is_sparse* layout strided",
+    "spectral ops": "fft stft istft *_window",
+    "devices, streams, threads and shared memory": "Event Stream pin_memory is_pinned "
+    "record_stream share_memory_ is_shared ipu xpu mtia mps is_ipu is_xla is_xpu is_mps is_meta "
+    "get_num_threads set_num_threads get_num_interop_threads set_num_interop_threads "
+    "init_num_threads set_flush_denormal thread_safe_generator from_file module_load "
+    "storage_type set_ is_set_to as_subclass const_data_ptr dim_order _assert_async "
+    "set_multithreading_enabled enforce_grad_layout_policy cudnn_* miopen_* fbgemm_* "
+    "distributed multiprocessing",
+    "raw strides and the copy variants of views": "as_strided* *_copy *_scatter empty_permuted "
+    "empty_strided new_empty_strided nonzero_static",
+    "special functions numpy has no kernel for": "digamma* polygamma* lgamma* mvlgamma* i0 i0_ "
+    "igamma* igammac* special",
+    "factorizations beyond the lessons": "cholesky* lu lu_* ldl_* geqrf orgqr ormqr "
+    "householder_product triangular_solve solve_triangular lstsq matrix_exp cond matrix_rank "
+    "tensorinv tensorsolve svd_lowrank pca_lowrank lobpcg",
+    "compilation, tracing and functional transforms": "jit compile export func vmap fx onnx "
+    "compiler library package profiler NestedIOFunction",
+    "dtypes numpy does not have": "bfloat16 float8_* float4_* bits* uint1 uint2 uint3 uint4 "
+    "uint5 uint6 uint7 int1 int2 int3 int4 int5 int6 int7",
+}
+
+
+@functools.cache
+def _scope_patterns() -> list:
+    return [(reason, p) for reason, patterns in OUT_OF_SCOPE.items() for p in patterns.split()]
+
+
+def out_of_scope(name: str) -> str | None:
+    """Why `name` is outside autoviz's scope, or None when it is only missing."""
+    for reason, pattern in _scope_patterns():
+        if fnmatch.fnmatchcase(name, pattern):
+            return reason
+    return None
 
 
 def in_torch(owner: str, name: str) -> bool:
@@ -29,6 +95,9 @@ def missing(owner: str, name: str, plain: str) -> AttributeError:
     """The error for a failed lookup of `name` on `owner`: NotInAutoviz when PyTorch has it,
     else `plain`, the AttributeError PyTorch itself would raise."""
     if not name.startswith("_") and in_torch(owner, name):
+        reason = out_of_scope(name)
+        if reason is not None:
+            return NotInAutoviz(f"{owner}.{name} is not in autoviz: {reason} are outside its scope")
         return NotInAutoviz(f"{owner}.{name} is not in autoviz yet ({_HINT})")
     return AttributeError(plain)
 
@@ -42,6 +111,10 @@ def submodule_missing(fullname: str) -> ModuleNotFoundError:
     """The error for `import torch.x` where autoviz has no torch.x."""
     parts = fullname.split(".")
     if len(parts) >= 2 and parts[1] in _names().get("modules", ()):
+        reason = out_of_scope(parts[1])
+        if reason is not None:
+            text = f"{fullname} is not in autoviz: {reason} are outside its scope"
+            return ModuleNotFoundError(text, name=fullname)
         return ModuleNotFoundError(f"{fullname} is not in autoviz yet ({_HINT})", name=fullname)
     return ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
 
@@ -56,7 +129,7 @@ class _NotYet:
         self.name = name
 
     def __get__(self, obj, owner=None):
-        raise NotInAutoviz(f"torch.Tensor.{self.name} is not in autoviz yet ({_HINT})")
+        raise missing("torch.Tensor", self.name, "")
 
 
 def mark_missing(cls, owner: str) -> None:

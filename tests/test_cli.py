@@ -484,7 +484,7 @@ def test_a_missing_torch_api_says_so_and_how_to_run_the_script(tmp_path):
     script = write_script(tmp_path, "import torch\ntorch.fft.fft(torch.ones(4))\n", "fft.py")
     result = run_cli("render", str(script), "-o", str(tmp_path / "g.svg"), "--engine", "autoviz")
     assert result.returncode == 1
-    assert "NotInAutoviz: torch.fft is not in autoviz yet" in result.stderr
+    assert "NotInAutoviz: torch.fft is not in autoviz: spectral ops are outside" in result.stderr
     assert result.stderr.rstrip().endswith("; --engine torch runs it on real PyTorch")
 
 

@@ -1,12 +1,20 @@
 """`torch.autograd`: gradients on demand (`grad`, `backward`), custom `Function`s, the legacy
 `Variable`, `gradcheck`, and `functional` (jacobian, hessian, vjp)."""
 
+from ..engine import grad_mode
 from ..engine.autograd import backward, grad
 from ..engine.function import Function
-from ..engine.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
+from ..engine.grad_mode import (
+    detect_anomaly,
+    enable_grad,
+    inference_mode,
+    no_grad,
+    set_detect_anomaly,
+    set_grad_enabled,
+)
 from . import function
 from .function import once_differentiable
-from .gradcheck import GradcheckError, gradcheck
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .variable import Variable
 
 __all__ = [
@@ -14,14 +22,18 @@ __all__ = [
     "GradcheckError",
     "Variable",
     "backward",
+    "detect_anomaly",
     "enable_grad",
     "function",
     "functional",
     "grad",
+    "grad_mode",
     "gradcheck",
+    "gradgradcheck",
     "inference_mode",
     "no_grad",
     "once_differentiable",
+    "set_detect_anomaly",
     "set_grad_enabled",
 ]
 

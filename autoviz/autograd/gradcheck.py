@@ -114,3 +114,45 @@ def gradcheck(
                     f"numerical:{make(num)!r}\nanalytical:{make(ana)!r}\n"
                 )
     return True
+
+
+def gradgradcheck(
+    func,
+    inputs,
+    grad_outputs=None,
+    *,
+    eps=1e-06,
+    atol=1e-05,
+    rtol=0.001,
+    gen_non_contig_grad_outputs=False,
+    raise_exception=True,
+    **kwargs,
+) -> bool:
+    """gradcheck of the gradients themselves: the second derivatives of func, backward's
+    (through create_graph=True) against central differences of the first."""
+    inputs = _as_tuple(inputs)
+    outputs = _outputs(func, inputs)
+    if grad_outputs is None:
+        rng = np.random.default_rng(0)
+        grad_outputs = tuple(
+            make(rng.standard_normal(tuple(o.shape)).astype(o._data.dtype)) for o in outputs
+        )
+    grad_outputs = _as_tuple(grad_outputs)
+    wanted = [t for t in inputs if isinstance(t, Tensor) and t.requires_grad]
+
+    def first_derivatives(*xs):
+        from ..engine.grad_mode import enable_grad
+
+        with enable_grad():  # gradcheck's differences run under no_grad: the inner needs a graph
+            outs = _outputs(func, xs)
+            leaves = [x for x in xs if isinstance(x, Tensor) and x.requires_grad]
+            return grad(outs, leaves, grad_outputs, create_graph=True, allow_unused=True)
+
+    return gradcheck(
+        first_derivatives,
+        tuple(wanted) if len(wanted) == len(inputs) else inputs,
+        eps=eps,
+        atol=atol,
+        rtol=rtol,
+        raise_exception=raise_exception,
+    )

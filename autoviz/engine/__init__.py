@@ -35,10 +35,12 @@ from . import surface as _surface
 from .creation import (
     arange,
     as_tensor,
+    asarray,
     empty,
     empty_like,
     eye,
     from_numpy,
+    frombuffer,
     full,
     full_like,
     linspace,
@@ -82,9 +84,11 @@ from .function import AccumulateGrad, Function, Node
 from .grad_mode import (
     enable_grad,
     inference_mode,
+    is_anomaly_enabled,
     is_grad_enabled,
     is_inference_mode_enabled,
     no_grad,
+    set_detect_anomaly,
     set_grad_enabled,
 )
 from .legacy import (
@@ -131,6 +135,14 @@ def is_tensor(obj) -> "bool":
 
 def is_floating_point(input) -> "bool":
     return input._data.dtype.kind == "f"
+
+
+def is_inference(input) -> "bool":
+    return input.is_inference()
+
+
+def is_same_size(input, other) -> "bool":
+    return tuple(input.shape) == tuple(other.shape)
 
 
 def is_complex(input) -> "bool":

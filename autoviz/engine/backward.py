@@ -113,11 +113,11 @@ def execute(seeds: dict, retain_graph: bool, capture: set | None = None) -> dict
     notify = bool(events.observers)
     if notify:
         events.on_backward_start(seeds)
-    heappop, heappush = heapq.heappop, heapq.heappush
+    heappop, heappush, heappushpop = heapq.heappop, heapq.heappush, heapq.heappushpop
     take, get, deps_get = buffers.pop, buffers.get, deps.get
     modified = versions.modified
-    while ready:
-        node = heappop(ready)[2]
+    node = heappop(ready)[2] if ready else None
+    while node is not None:
         grad = take(node, None)
         if modified and grad is not None:
             versions.check(node)
@@ -145,6 +145,7 @@ def execute(seeds: dict, retain_graph: bool, capture: set | None = None) -> dict
         # both gradients are in its buffer by then.
         # zip() without strict=: a keyword argument makes the call several times slower, and
         # this runs for every node.
+        following = None
         for fn, g in zip(node._next, grads):  # noqa: B905
             if fn is None:
                 continue
@@ -159,9 +160,20 @@ def execute(seeds: dict, retain_graph: bool, capture: set | None = None) -> dict
                 deps[fn] = left
             else:
                 order += 1
-                heappush(ready, (-fn._seq, order, fn))
+                if following is None:
+                    following, following_order = fn, order
+                else:
+                    heappush(ready, (-fn._seq, order, fn))
         if not retain_graph:
             node._saved = FREED  # what backward needed is dropped (AccumulateGrad saves none)
+        # The latest-created ready node runs next. When this node made the only one ready
+        # (a chain, most steps of a network), it runs without a trip through the heap.
+        if following is None:
+            node = heappop(ready)[2] if ready else None
+        elif ready:
+            node = heappushpop(ready, (-following._seq, following_order, following))[2]
+        else:
+            node = following
     if notify:
         events.on_backward_end(retain_graph)
     return captured
@@ -238,3 +250,17 @@ def register_hook(tensor, hook) -> RemovableHandle:
 
     node._add_prehook(on_grad)
     return RemovableHandle(node._pre_hooks, on_grad)
+
+
+def register_post_accumulate(tensor, hook) -> RemovableHandle:
+    """Run `hook(tensor)` once backward has added into a leaf's `.grad`."""
+    if tensor.grad_fn is not None:
+        raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+    if not tensor.requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    node = tensor._accumulator()
+    tensor._hook_owner = node
+    ref = weakref.ref(tensor)
+    after = PostHook(lambda grad_inputs, grad_outputs: hook(ref()) and None)
+    node._add_prehook(after)
+    return RemovableHandle(node._pre_hooks, after)

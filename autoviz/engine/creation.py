@@ -259,3 +259,17 @@ def torch_range(
 
 def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     return _made(np.array(s, _dt(dtype)), requires_grad, None, device, None, "scalar_tensor")
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    """A tensor over obj's data where it can share it (numpy arrays, tensors), else a copy."""
+    out = as_tensor(obj, dtype=dtype, device=device)
+    if copy:
+        out = out.clone()
+    return out.requires_grad_(True) if requires_grad else out
+
+
+def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
+    """A tensor over a Python buffer's bytes (shared, as torch.frombuffer)."""
+    out = from_numpy(np.frombuffer(buffer, dtype=dtype.numpy, count=count, offset=offset))
+    return out.requires_grad_(True) if requires_grad else out

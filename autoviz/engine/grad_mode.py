@@ -100,3 +100,46 @@ class inference_mode:
 
 def is_inference_mode_enabled() -> bool:
     return _state["inference"]
+
+
+_anomaly = {"enabled": False}
+ANOMALY_WARNING = (
+    "Anomaly Detection has been enabled. This mode will increase the runtime and should only "
+    "be enabled for debugging."
+)
+
+
+class set_detect_anomaly:
+    """Anomaly detection on or off: a call, a context manager or a decorator (autoviz's errors
+    already name the op; the mode is kept so that code using it runs)."""
+
+    def __init__(self, mode: bool, check_nan: bool = True) -> None:
+        self.prev = _anomaly["enabled"]
+        _anomaly["enabled"] = bool(mode)
+        if mode:
+            import warnings
+
+            warnings.warn(ANOMALY_WARNING, UserWarning, stacklevel=2)
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc) -> None:
+        _anomaly["enabled"] = self.prev
+
+
+class detect_anomaly(set_detect_anomaly):
+    def __init__(self, check_nan: bool = True) -> None:
+        super().__init__(True, check_nan)
+
+    def __call__(self, func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with detect_anomaly():
+                return func(*args, **kwargs)
+
+        return wrapper
+
+
+def is_anomaly_enabled() -> bool:
+    return _anomaly["enabled"]

@@ -190,6 +190,11 @@ class Tensor:
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self.item())
 
+    @property
+    def grad_dtype(self):
+        """The dtype a gradient assigned to .grad must have: this tensor's."""
+        return self.dtype
+
     def is_inference(self) -> bool:
         """Whether this tensor was made inside `inference_mode()`."""
         return getattr(self, "_inference", False)
@@ -491,7 +496,8 @@ class Tensor:
 
     def _become(self, out) -> None:
         """Take on the result of an in-place op on a graph tensor: its data and its node."""
-        _versions.changed(self._data, moved_to=out._data)  # PyTorch writes into the memory
+        node = out.grad_fn  # PyTorch writes into the memory; its own node saved before
+        _versions.changed(self._data, out._data, None if node is None else node._seq)
         self._data, self.grad_fn, self.requires_grad = out._data, out.grad_fn, True
         if events.observers:
             events.on_rebind(self, out)
@@ -551,6 +557,33 @@ class Tensor:
         self._storage()[...] = _raw(src)
         _versions.changed(self._data)
         return self
+
+    def apply_(self, callable):
+        """Each element replaced by callable(element), in Python (CPU tensors only, as torch)."""
+        self._check_inplace()
+        store = self._storage()
+        flat = store.reshape(-1)
+        flat[...] = [callable(v) for v in flat.tolist()]
+        _versions.changed(store)
+        return self
+
+    def map_(self, tensor, callable):
+        """Each element replaced by callable(element, tensor's element), broadcast."""
+        self._check_inplace()
+        store = self._storage()
+        other = np.broadcast_to(np.asarray(_raw(tensor)), store.shape)
+        flat = store.reshape(-1)
+        flat[...] = [
+            callable(a, b) for a, b in zip(flat.tolist(), other.reshape(-1).tolist(), strict=True)
+        ]
+        _versions.changed(store)
+        return self
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """Call hook(tensor) after backward accumulated into this leaf's .grad."""
+        from .backward import register_post_accumulate
+
+        return register_post_accumulate(self, hook)
 
     def register_hook(self, hook):
         """Call `hook(grad)` when this tensor's gradient is computed; it may return a new one."""

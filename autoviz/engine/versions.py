@@ -31,9 +31,10 @@ def version(data) -> int:
     return 0 if entry is None else entry[2] + len(entry[1])
 
 
-def changed(data, moved_to=None) -> None:
+def changed(data, moved_to=None, at=None) -> None:
     """Note an in-place change of `data`'s memory; `moved_to` is the new array of a tensor that
-    took on an op's result (PyTorch changes the memory in place there): it keeps the count."""
+    took on an op's result (PyTorch changes the memory in place there): it keeps the count.
+    `at`: the in-place op's own node, which saved what it needs before the change."""
     base = root(data)
     if not isinstance(base, np.ndarray):  # a numpy scalar: immutable, nothing saved can change
         return
@@ -42,7 +43,8 @@ def changed(data, moved_to=None) -> None:
     if entry is None:
         ref = weakref.ref(base, lambda _, key=key: modified.pop(key, None))
         entry = modified[key] = (ref, [], 0)
-    entry[1].append(function.next_seq())  # a point in the program's order, between nodes
+    # A point in the program's order, between nodes (or the in-place op's own node's).
+    entry[1].append(function.next_seq() if at is None else at)
     if moved_to is not None:
         _carry(moved_to, entry[2] + len(entry[1]))
 

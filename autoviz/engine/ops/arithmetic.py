@@ -759,6 +759,37 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return x
 
 
+gcd = _bits("gcd", np.gcd, "iu")
+lcm = _bits("lcm", np.lcm, "iu")
+
+
+def ldexp(input, other, *, out=None):
+    """input · 2^other."""
+    result = mul(input, pow(2.0, other) if isinstance(other, Tensor) else 2.0**other)
+    return result if out is None else into(out, result, "ldexp")
+
+
+def frexp(input, *, out=None):
+    mantissa, exponent = np.frexp(np.asarray(input._data))
+    return ReturnFrexp(make(mantissa), make(exponent.astype(np.int32)))
+
+
+def nextafter(input, other, *, out=None):
+    other = getattr(other, "_data", other)
+    return make(np.asarray(np.nextafter(np.asarray(input._data), other)))
+
+
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    data = np.asarray(getattr(elements, "_data", elements))
+    found = np.isin(data, np.asarray(getattr(test_elements, "_data", test_elements)), invert=invert)
+    return make(np.asarray(found))
+
+
+from .base import return_type as _return_type  # noqa: E402
+
+ReturnFrexp = _return_type("frexp", ("mantissa", "exponent"))
+
+
 # -- recorded gradients (create_graph=True): each rule again, with tensor ops -----------------
 
 

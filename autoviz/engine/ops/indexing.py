@@ -704,6 +704,61 @@ def scatter_method(self, dim, index, src=None, value=None, *, reduce=None):
     return scatter(self, dim, index, src, value, reduce=reduce)
 
 
+def put(input, index, source, accumulate=False):
+    """input with source's values at the flattened positions `index` (added if accumulate)."""
+    flat = input.reshape(-1)
+    idx = _index_array(index, "put").reshape(-1)
+    src = source.reshape(-1)
+    if accumulate:
+        return index_add(flat, 0, make(idx), src).reshape(*input.shape)
+    return index_copy(flat, 0, make(idx), src).reshape(*input.shape)
+
+
+def index_put(input, indices, values, accumulate=False):
+    """input with values at input[indices] (added there if accumulate)."""
+    key = index_key(tuple(indices))
+    values = values if isinstance(values, Tensor) else make(np.asarray(values, input._data.dtype))
+    if accumulate:
+        return ScatterAdd.apply(
+            input.reshape(-1),
+            values.expand(*np.shape(np.asarray(input._data)[key])).reshape(-1),
+            index=_flat_positions(input, key),
+            dim=0,
+        ).reshape(*input.shape)
+    out = input.clone()
+    out[key] = values
+    return out
+
+
+def _flat_positions(input, key):
+    return np.arange(np.size(input._data)).reshape(np.shape(input._data))[key].reshape(-1)
+
+
+def masked_scatter(input, mask, source):
+    """input with source's first elements, in order, where mask is True."""
+    cond = np.broadcast_to(np.asarray(getattr(mask, "_data", mask)), tuple(input.shape))
+    count = int(cond.sum())
+    positions = np.flatnonzero(cond)
+    taken = source.reshape(-1).narrow(0, 0, count)
+    return index_copy(input.reshape(-1), 0, make(positions), taken).reshape(*input.shape)
+
+
+def fill_diagonal_(self, fill_value, wrap=False):
+    data = self._storage()
+    n = min(data.shape) if not wrap else data.shape[0]
+    for i in range(n if data.ndim else 0):
+        data[(i % data.shape[0],) + (i % data.shape[1],) * (data.ndim - 1)] = fill_value
+    return self
+
+
+def unsafe_chunk(input, chunks, dim=0):
+    return chunk(input, chunks, dim)
+
+
+def unsafe_split(tensor, split_size, dim=0):
+    return split(tensor, split_size, dim)
+
+
 # -- recorded gradients (create_graph=True) --------------------------------------------------
 
 

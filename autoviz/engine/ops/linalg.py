@@ -7,7 +7,7 @@ import numpy as np
 from ..grad_mode import is_grad_enabled
 from ..higher import inp, rule, sum_to
 from ..tensor import make
-from . import arithmetic, reductions, shape
+from . import arithmetic, pointwise, reductions, shape
 from .base import Op, into, result, return_type, to_tensor, unbroadcast
 
 
@@ -797,6 +797,123 @@ def slogdet(A):
 
 
 ReturnSlogdet = return_type("linalg_slogdet", ("sign", "logabsdet"))
+
+
+def vdot(input, other, *, out=None):
+    return dot(input, other, out=out)
+
+
+def inner(input, other, *, out=None):
+    """Σ over the last dims: a dot product for vectors, a @ bᵀ-like for more dims."""
+    if input.ndim == 0 or other.ndim == 0:
+        return arithmetic.mul(input, other)
+    return tensordot(input, other, dims=([-1], [-1]), out=out)
+
+
+def ger(input, vec2, *, out=None):
+    return outer(input, vec2, out=out)
+
+
+def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
+    product = mv(mat, vec)
+    result = (input if beta == 1 else input * beta) + (product if alpha == 1 else product * alpha)
+    return result if out is None else into(out, result, "addmv")
+
+
+def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
+    product = outer(vec1, vec2)
+    result = (input if beta == 1 else input * beta) + (product if alpha == 1 else product * alpha)
+    return result if out is None else into(out, result, "addr")
+
+
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    product = reductions.sum(bmm(batch1, batch2), dim=0)
+    result = (input if beta == 1 else input * beta) + (product if alpha == 1 else product * alpha)
+    return result if out is None else into(out, result, "addbmm")
+
+
+def chain_matmul(*matrices, out=None):
+    return multi_dot(
+        list(
+            matrices[0]
+            if len(matrices) == 1 and isinstance(matrices[0], (list, tuple))
+            else matrices
+        )
+    )
+
+
+def kron(input, other, *, out=None):
+    """The Kronecker product: every element of input times the whole of other."""
+    a, b = to_tensor(input), to_tensor(other)
+    n = max(a.ndim, b.ndim)
+    a = shape.reshape(a, (1,) * (n - a.ndim) + tuple(a.shape))
+    b = shape.reshape(b, (1,) * (n - b.ndim) + tuple(b.shape))
+    wide_a, wide_b = a, b
+    for i in range(n):
+        wide_a = shape.unsqueeze(wide_a, 2 * i + 1)
+        wide_b = shape.unsqueeze(wide_b, 2 * i)
+    result = shape.reshape(
+        arithmetic.mul(wide_a, wide_b), tuple(x * y for x, y in zip(a.shape, b.shape, strict=True))
+    )
+    return result if out is None else into(out, result, "kron")
+
+
+def dist(input, other, p=2):
+    return reductions.norm(arithmetic.sub(input, other), p=p)
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """The p-norm distance between each row of x1 and each row of x2."""
+    diff = arithmetic.sub(shape.unsqueeze(x1, -2), shape.unsqueeze(x2, -3))
+    return reductions.norm(diff, p=p, dim=-1)
+
+
+def torch_svd(input, some=True, compute_uv=True, *, out=None):
+    """torch.svd (the old one): (U, S, V) with V, not Vh."""
+    u, s, vh = svd(input, full_matrices=not some)
+    return ReturnSvdV(u, s, shape.transpose(vh, -2, -1))
+
+
+def torch_qr(input, some=True, *, out=None):
+    return qr(input, "reduced" if some else "complete")
+
+
+def logdet(input):
+    return pointwise.log(det(input))
+
+
+ReturnSvdV = return_type("svd", ("U", "S", "V"))
+
+
+def vecdot(x, y, *, dim=-1, out=None):
+    return reductions.sum(arithmetic.mul(x, y), dim=dim)
+
+
+def inv_ex(A, *, check_errors=False, out=None):
+    return ReturnInvEx(inv(A), make(np.zeros(A.shape[:-2], np.int32)))
+
+
+def solve_ex(A, B, *, left=True, check_errors=False, out=None):
+    return ReturnSolveEx(solve(A, B), make(np.zeros(A.shape[:-2], np.int32)))
+
+
+def linalg_diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    return shape.diagonal(A, offset, dim1, dim2)
+
+
+def vander(x, N=None):
+    """Columns x^0, x^1, ..., x^(N-1) (torch.linalg.vander's increasing powers)."""
+    n = x.shape[-1] if N is None else N
+    return shape.stack([arithmetic.pow(x, float(k)) if k else x * 0 + 1 for k in range(n)], dim=-1)
+
+
+def torch_vander(x, N=None, increasing=False):
+    out = vander(x, N)
+    return out if increasing else shape.flip(out, (-1,))
+
+
+ReturnInvEx = return_type("linalg_inv_ex", ("inverse", "info"))
+ReturnSolveEx = return_type("linalg_solve_ex", ("result", "info"))
 
 
 # -- recorded gradients (create_graph=True) --------------------------------------------------

@@ -926,6 +926,219 @@ def trace_method(self):
     return sum(diagonal(self))
 
 
+def cov(input, *, correction=1, fweights=None, aweights=None):
+    """The covariance of the rows (variables) over the columns (observations), with
+    frequency and observation weights as numpy.cov takes them."""
+    if input.ndim > 2:
+        raise RuntimeError(
+            "cov(): expected input to have two or fewer dimensions but got an input with "
+            f"{input.ndim} dimensions"
+        )
+    x = input if input.ndim == 2 else input.reshape(1, -1)
+    w = None
+    if fweights is not None:
+        w = fweights.to(x.dtype)
+    if aweights is not None:
+        w = aweights if w is None else w * aweights
+    if w is None:
+        centred = x - mean(x, dim=1, keepdim=True)
+        result = (centred @ centred.t()) / (x.shape[1] - correction)
+    else:
+        total = sum(w)
+        centre = sum(x * w, dim=1, keepdim=True) / total
+        centred = x - centre
+        if aweights is None:
+            norm_ = total - correction
+        else:
+            norm_ = total - correction * sum(w * aweights) / total
+        result = ((centred * w) @ centred.t()) / norm_
+    return result if input.ndim == 2 and x.shape[0] > 1 else result.reshape(())
+
+
+def corrcoef(input):
+    c = cov(input)
+    if c.ndim == 0 or tuple(c.shape) == (1, 1):
+        return (c / c).reshape(())
+    d = c.diagonal().sqrt()
+    return (c / d.unsqueeze(1) / d.unsqueeze(0)).clamp(-1, 1)
+
+
+def _sorted_along(input, dim):
+    from .indexing import sort
+
+    return sort(input, dim=dim)
+
+
+ReturnKthvalue = return_type("kthvalue")
+ReturnMode = return_type("mode")
+
+
+def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
+    """The k-th smallest element along dim (1 is the smallest), and its index."""
+    from .indexing import gather
+
+    dim = wrap_dim(dim, input.ndim)
+    order = _sorted_along(input, dim).indices
+    picked = make(
+        np.take(np.asarray(order._data), [k - 1], axis=dim) if input.ndim else order._data
+    )
+    values = gather(input, dim, picked) if input.ndim else input.clone()
+    if not keepdim and input.ndim:
+        values, picked = values.squeeze(dim), make(np.squeeze(np.asarray(picked._data), dim))
+    return ReturnKthvalue(values, picked)
+
+
+def mode(input, dim=-1, keepdim=False):
+    """The most frequent value along dim (the smallest among ties), and its last index."""
+    from .indexing import gather
+
+    data = np.asarray(input._data)
+    dim = wrap_dim(dim, data.ndim)
+    moved = np.moveaxis(data, dim, -1)
+    flat = moved.reshape(-1, moved.shape[-1]) if data.ndim else data.reshape(1, 1)
+    index = []
+    for row in flat:
+        values, counts = np.unique(row, return_counts=True)
+        best = values[np.argmax(counts)]
+        index.append(np.flatnonzero(row == best)[-1])
+    index = np.array(index, np.int64).reshape((*moved.shape[:-1], 1))
+    index = np.moveaxis(index, -1, dim) if data.ndim else index.reshape(())
+    values = gather(input, dim, make(index)) if data.ndim else input.clone()
+    if not keepdim and data.ndim:
+        values, index = values.squeeze(dim), np.squeeze(index, dim)
+    return ReturnMode(values, make(np.asarray(index)))
+
+
+def nanmedian(input, dim=None, keepdim=False):
+    if dim is None:
+        data = np.asarray(input._data).reshape(-1)
+        kept = data[~np.isnan(data)]
+        return median(make(kept)) if kept.size < data.size else median(input)
+    return median(input, dim, keepdim)
+
+
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    """The q-th quantiles (linear interpolation between the sorted neighbours by default)."""
+    from .indexing import sort
+
+    x = input.reshape(-1) if dim is None else input
+    d = 0 if dim is None else wrap_dim(dim, input.ndim)
+    values = sort(x, dim=d).values
+    n = x.shape[d]
+    qs = np.atleast_1d(np.asarray(getattr(q, "_data", q), np.float64))
+    rows = []
+    for level in qs:
+        pos = level * (n - 1)
+        lo, hi = int(np.floor(pos)), int(np.ceil(pos))
+        a = values.narrow(d, lo, 1)
+        b = values.narrow(d, hi, 1)
+        frac = {
+            "linear": pos - lo,
+            "lower": 0.0,
+            "higher": 1.0,
+            "nearest": float(round(pos) - lo),
+            "midpoint": 0.5,
+        }[interpolation]
+        rows.append(a + (b - a) * frac if frac else a)
+    from .shape import cat
+
+    result = cat(rows, dim=d) if len(rows) > 1 else rows[0]
+    if not keepdim:
+        result = (
+            result.squeeze(d)
+            if len(rows) == 1
+            else result.movedim(d, 0).squeeze(-1)
+            if result.ndim > 1 and result.shape[-1] == 1
+            else result
+        )
+    return result
+
+
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    return quantile(input, q, dim, keepdim, interpolation=interpolation)
+
+
+def histc(input, bins=100, min=0, max=0, *, out=None):
+    """Counts in `bins` equal bins over [min, max] (the data's range when both are 0)."""
+    data = np.asarray(input._data).reshape(-1)
+    lo, hi = (float(data.min()), float(data.max())) if min == max == 0 and data.size else (min, max)
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    counts, _ = np.histogram(data, bins=bins, range=(lo, hi))
+    return make(counts.astype(data.dtype))
+
+
+def bincount(input, weights=None, minlength=0):
+    data = np.asarray(input._data)
+    if data.ndim != 1 or (data.size and data.min() < 0):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    w = None if weights is None else np.asarray(weights._data)
+    counts = np.bincount(data, weights=w, minlength=minlength)
+    return make(
+        counts.astype(np.int64 if w is None else (w.dtype if w.dtype.kind == "f" else np.float64))
+    )
+
+
+def trapezoid(y, x=None, *, dx=None, dim=-1):
+    """∫ y by the trapezoid rule along dim, with sample points x or spacing dx (1)."""
+    d = wrap_dim(dim, y.ndim)
+    n = y.shape[d]
+    left, right = y.narrow(d, 0, n - 1), y.narrow(d, 1, n - 1)
+    if x is not None:
+        xs = x if x.ndim == y.ndim else x.reshape([-1 if i == d else 1 for i in range(y.ndim)])
+        width = xs.narrow(d, 1, n - 1) - xs.narrow(d, 0, n - 1)
+        return sum((left + right) * width, dim=d) / 2
+    return sum(left + right, dim=d) * ((1 if dx is None else dx) / 2)
+
+
+trapz = trapezoid
+
+
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    d = wrap_dim(dim, y.ndim)
+    n = y.shape[d]
+    sums = y.narrow(d, 0, n - 1) + y.narrow(d, 1, n - 1)
+    if x is not None:
+        xs = x if x.ndim == y.ndim else x.reshape([-1 if i == d else 1 for i in range(y.ndim)])
+        pieces = sums * (xs.narrow(d, 1, n - 1) - xs.narrow(d, 0, n - 1)) / 2
+    else:
+        pieces = sums * ((1 if dx is None else dx) / 2)
+    return cumsum(pieces, dim=d)
+
+
+def renorm(input, p, dim, maxnorm):
+    """Each slice along dim scaled down to norm maxnorm where its norm exceeds it."""
+    d = wrap_dim(dim, input.ndim)
+    others = tuple(i for i in range(input.ndim) if i != d)
+    norms = norm(input, p=p, dim=others, keepdim=True)
+    scale = (norms > maxnorm).to(input.dtype) * (maxnorm / (norms + 1e-7) - 1) + 1
+    return input * scale
+
+
+ReturnHistogram = return_type("histogram", ("hist", "bin_edges"))
+
+
+def histogram(input, bins=100, *, range=None, weight=None, density=False, out=None):
+    data = np.asarray(input._data).reshape(-1)
+    edges_in = np.asarray(bins._data) if hasattr(bins, "_data") else bins
+    w = None if weight is None else np.asarray(weight._data).reshape(-1)
+    hist, edges = np.histogram(data, bins=edges_in, range=range, weights=w, density=density)
+    return ReturnHistogram(make(hist.astype(data.dtype)), make(edges.astype(data.dtype)))
+
+
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """Estimates of the derivative along each dim (central differences inside, one-sided at
+    the edges), as a tuple."""
+    data = np.asarray(input._data)
+    dims = range(data.ndim) if dim is None else ([dim] if isinstance(dim, int) else list(dim))
+    steps = spacing if isinstance(spacing, (list, tuple)) else [spacing] * len(dims)
+    out = []
+    for d, h in zip(dims, steps, strict=True):
+        g = np.gradient(data, getattr(h, "_data", h), axis=d, edge_order=edge_order)
+        out.append(make(np.asarray(g, data.dtype if data.dtype.kind == "f" else np.float32)))
+    return tuple(out)
+
+
 # -- recorded gradients (create_graph=True) --------------------------------------------------
 
 

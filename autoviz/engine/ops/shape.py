@@ -809,6 +809,95 @@ def ndimension(self) -> int:
     return self.ndim
 
 
+def block_diag(*tensors):
+    """The matrices on the diagonal of one bigger matrix, zeros elsewhere."""
+    mats = [reshape(t, (1, -1)) if t.ndim <= 1 else t for t in map(to_tensor, tensors)]
+    rows = sum(m.shape[0] for m in mats)
+    cols = sum(m.shape[1] for m in mats)
+    pieces, col = [], 0
+    for m in mats:
+        left = make(np.zeros((m.shape[0], col), m._data.dtype))
+        right = make(np.zeros((m.shape[0], cols - col - m.shape[1]), m._data.dtype))
+        pieces.append(cat([left, m, right], dim=1))
+        col += m.shape[1]
+    return cat(pieces, dim=0) if rows else make(np.zeros((0, cols), np.float32))
+
+
+def cartesian_prod(*tensors):
+    grids = meshgrid(*tensors, indexing="ij")
+    if len(grids) == 1:
+        return grids[0]
+    return stack([reshape(g, (-1,)) for g in grids], dim=1)
+
+
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    """Each last-dim vector of input on the diagonal of a matrix."""
+    from . import arithmetic
+
+    n = input.shape[-1] + abs(offset)
+    zeros = make(np.zeros((*input.shape[:-1], abs(offset)), input._data.dtype))
+    padded = cat([input, zeros], -1)  # out[r, r + k] = v[r] above the diagonal, v[c] below
+    on_diagonal = make(np.eye(n, k=offset, dtype=bool))
+    full = arithmetic.where(on_diagonal, unsqueeze(padded, -1 if offset >= 0 else -2), 0.0)
+    if wrap_dim(dim1, full.ndim) == wrap_dim(dim2, full.ndim):
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return full if (dim1, dim2) == (-2, -1) else movedim(full, (-2, -1), (dim1, dim2))
+
+
+def diagflat(input, offset=0):
+    return diag(reshape(input, (-1,)), offset)
+
+
+def _triangle_indices(row, col, offset, upper):
+    r, c = np.triu_indices(row, offset, col) if upper else np.tril_indices(row, offset, col)
+    return make(np.stack([r, c]).astype(np.int64))
+
+
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    return _triangle_indices(row, col, offset, False)
+
+
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    return _triangle_indices(row, col, offset, True)
+
+
+def unravel_index(indices, shape):
+    parts = np.unravel_index(np.asarray(getattr(indices, "_data", indices)), tuple(shape))
+    return tuple(make(np.asarray(p, np.int64)) for p in parts)
+
+
+def combinations(input, r=2, with_replacement=False):
+    import itertools as _it
+
+    pick = _it.combinations_with_replacement if with_replacement else _it.combinations
+    rows = list(pick(range(input.shape[0]), r))
+    if not rows:
+        return make(np.zeros((0, r), input._data.dtype))
+    from .indexing import index_select
+
+    columns = [index_select(input, 0, make(np.array([row[i] for row in rows]))) for i in range(r)]
+    return stack(columns, dim=1)
+
+
+def sum_to_size(self, *size):
+    shape = tuple(shape_arg(size))
+    return reshape(sum_to(self, shape), shape) if tuple(self.shape) != shape else self
+
+
+def unfold_method(self, dimension, size, step):
+    """The windows of `size` elements every `step` along dimension, as a new last dim."""
+    from .indexing import index_select
+
+    d = wrap_dim(dimension, self.ndim) if self.ndim else 0
+    length = self.shape[d] if self.ndim else 1
+    starts = range(0, length - size + 1, step)
+    picks = np.array([[s + i for i in range(size)] for s in starts], np.int64).reshape(-1)
+    taken = index_select(self if self.ndim else reshape(self, (1,)), d, make(picks))
+    shape = list(taken.shape)
+    shape[d : d + 1] = [len(starts), size]
+    return movedim(reshape(taken, tuple(shape)), d + 1, -1)
+
+
 # -- recorded gradients (create_graph=True) --------------------------------------------------
 
 
