@@ -10,13 +10,15 @@ _HINT = "autoviz has the parts of PyTorch that lessons use (docs/pytorch.md list
 
 @functools.cache
 def _names() -> dict:
-    """{owner: set of public names}, read from torch_names.txt (written by tools/)."""
-    text = (Path(__file__).with_name("torch_names.txt")).read_text(encoding="utf-8")
+    """{owner: set of public names}, read from torch_names.txt and torch_layer_names.txt
+    (the nn, optim, utils.data and distributions groups; both written by tools/)."""
     owners = {}
-    for line in text.splitlines():
-        if line and not line.startswith("#"):
-            owner, _, names = line.partition(": ")
-            owners[owner] = set(names.split())
+    for listing in ("torch_names.txt", "torch_layer_names.txt"):
+        text = Path(__file__).with_name(listing).read_text(encoding="utf-8")
+        for line in text.splitlines():
+            if line and not line.startswith("#"):
+                owner, _, names = line.partition(": ")
+                owners.setdefault(owner, set()).update(names.split())
     return owners
 
 
@@ -34,14 +36,18 @@ def missing(owner: str, name: str, plain: str) -> AttributeError:
 
 
 def module_attribute(module: str, name: str) -> AttributeError:
-    """`missing` for an attribute of a module such as torch.nn."""
+    """`missing` for an attribute of a module such as torch.nn (or a submodule of it that
+    PyTorch has, such as torch.nn.parallel)."""
+    if not name.startswith("_") and f"{module}.{name}" in _names().get("submodules", ()):
+        return NotInAutoviz(f"{module}.{name} is not in autoviz yet ({_HINT})")
     return missing(module, name, f"module {module!r} has no attribute {name!r}")
 
 
 def submodule_missing(fullname: str) -> ModuleNotFoundError:
     """The error for `import torch.x` where autoviz has no torch.x."""
     parts = fullname.split(".")
-    if len(parts) >= 2 and parts[1] in _names().get("modules", ()):
+    known = len(parts) >= 2 and parts[1] in _names().get("modules", ())
+    if known or fullname in _names().get("submodules", ()):
         return ModuleNotFoundError(f"{fullname} is not in autoviz yet ({_HINT})", name=fullname)
     return ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
 

@@ -371,3 +371,9 @@ __all__ = [
     "ZeroPad3d",
     "factory_kwargs",
 ]
+
+
+def __getattr__(name: str):
+    from ...torchnames import module_attribute
+
+    raise module_attribute("torch.nn.modules", name)
