@@ -29,13 +29,15 @@ class _Owners(dict):
 
 @functools.cache
 def _names() -> _Owners:
-    """{owner: set of public names}, read from torch_names.txt (written by tools/)."""
-    text = (Path(__file__).with_name("torch_names.txt")).read_text(encoding="utf-8")
+    """{owner: set of public names}, read from torch_names.txt and torch_layer_names.txt
+    (the nn, optim, utils.data and distributions groups; both written by tools/)."""
     lines = {}
-    for line in text.splitlines():
-        if line and not line.startswith("#"):
-            owner, _, names = line.partition(": ")
-            lines[owner] = names
+    for listing in ("torch_names.txt", "torch_layer_names.txt"):
+        text = Path(__file__).with_name(listing).read_text(encoding="utf-8")
+        for line in text.splitlines():
+            if line and not line.startswith("#"):
+                owner, _, names = line.partition(": ")
+                lines[owner] = f"{lines[owner]} {names}" if owner in lines else names
     return _Owners(lines)
 
 
@@ -103,18 +105,23 @@ def missing(owner: str, name: str, plain: str) -> AttributeError:
 
 
 def module_attribute(module: str, name: str) -> AttributeError:
-    """`missing` for an attribute of a module such as torch.nn."""
+    """`missing` for an attribute of a module such as torch.nn (or a submodule of it that
+    PyTorch has, such as torch.nn.parallel)."""
+    if not name.startswith("_") and f"{module}.{name}" in _names().get("submodules", ()):
+        return NotInAutoviz(f"{module}.{name} is not in autoviz yet ({_HINT})")
     return missing(module, name, f"module {module!r} has no attribute {name!r}")
 
 
 def submodule_missing(fullname: str) -> ModuleNotFoundError:
     """The error for `import torch.x` where autoviz has no torch.x."""
     parts = fullname.split(".")
-    if len(parts) >= 2 and parts[1] in _names().get("modules", ()):
+    known = len(parts) >= 2 and parts[1] in _names().get("modules", ())
+    if known:
         reason = out_of_scope(parts[1])
         if reason is not None:
             text = f"{fullname} is not in autoviz: {reason} are outside its scope"
             return ModuleNotFoundError(text, name=fullname)
+    if known or fullname in _names().get("submodules", ()):
         return ModuleNotFoundError(f"{fullname} is not in autoviz yet ({_HINT})", name=fullname)
     return ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
 

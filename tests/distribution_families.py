@@ -64,6 +64,28 @@ cases = [
         "LogisticNormal",
         lambda: D.LogisticNormal(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 0.5])),
     ),
+    ("ContinuousBernoulli", lambda: D.ContinuousBernoulli(torch.tensor([0.2, 0.4995, 0.9]))),
+    ("ContinuousBernoulliLogits", lambda: D.ContinuousBernoulli(logits=torch.tensor([-1.0, 2.0]))),
+    (
+        "GeneralizedPareto",
+        lambda: D.GeneralizedPareto(
+            torch.tensor([0.0, 1.0, 0.5]),
+            torch.tensor([1.0, 2.0, 0.5]),
+            torch.tensor([0.0, 0.3, -0.2]),
+        ),
+    ),
+    (
+        "VonMises",
+        lambda: D.VonMises(torch.tensor([0.0, 1.0, -2.0]), torch.tensor([0.5, 4.0, 20.0])),
+    ),
+    (
+        "RelaxedBernoulli",
+        lambda: D.RelaxedBernoulli(torch.tensor(0.5), probs=torch.tensor([0.2, 0.7])),
+    ),
+    (
+        "RelaxedOneHotCategorical",
+        lambda: D.RelaxedOneHotCategorical(torch.tensor(0.7), probs=torch.tensor([0.2, 0.3, 0.5])),
+    ),
 ]
 for name, make in cases:
     d = make()
@@ -115,6 +137,11 @@ s = n.rsample((4,))
 total = n.log_prob(s).sum()
 total.backward()
 print("grads", loc.grad, scale.grad)
+p = torch.tensor([0.3, 0.8], requires_grad=True)
+D.ContinuousBernoulli(p).log_prob(torch.tensor([0.1, 0.9])).sum().backward()
+kappa = torch.tensor(2.0, requires_grad=True)
+D.VonMises(torch.tensor(0.3), kappa).log_prob(torch.tensor(1.0)).backward()
+print(p.grad, kappa.grad)
 rate = torch.tensor(3.0, requires_grad=True)
 D.Gamma(torch.tensor(2.0), rate).log_prob(torch.tensor(1.5)).backward()
 print(rate.grad)

@@ -673,3 +673,27 @@ def _(torch):
                     F.grid_sample(x, grid, mode=mode, padding_mode=padding, align_corners=align)
                 )
     return tuple(outs), [theta, x]
+
+
+@case("adaptive_log_softmax")
+def _(torch):
+    torch.manual_seed(0)
+    asm = torch.nn.AdaptiveLogSoftmaxWithLoss(16, 20, cutoffs=[4, 10], div_value=2.0)
+    x = torch.tensor(arr((7, 16), 1), requires_grad=True)
+    out = asm(x, torch.tensor([0, 3, 5, 9, 12, 19, 4]))
+    return (out.output, out.loss, asm.log_prob(x), asm.predict(x), repr(asm)), [
+        x,
+        *asm.parameters(),
+    ]
+
+
+@case("fractional_max_pool")
+def _(torch):
+    F = torch.nn.functional
+    torch.manual_seed(3)
+    x = torch.tensor(arr((2, 3, 9, 10), 1), requires_grad=True)
+    v = torch.tensor(arr((1, 2, 6, 7, 8), 2), requires_grad=True)
+    y, index = F.fractional_max_pool2d(x, (2, 3), output_size=(5, 3), return_indices=True)
+    pooled = torch.nn.FractionalMaxPool2d(3, output_ratio=(0.5, 0.6))(x)
+    volume = torch.nn.FractionalMaxPool3d(2, output_size=(3, 4, 5))(v)
+    return (y, index, pooled, volume), [x, v]

@@ -14,8 +14,9 @@ import autoviz
 
 # The cases where autoviz's graph has different node names than PyTorch's, by decision:
 # circular padding is built from slices and a concatenation (PyTorch writes into slices of
-# a new tensor, a chain of CopySlices nodes).
-NAMES_DIFFER = {"pads", "packed"}
+# a new tensor, a chain of CopySlices nodes). And where a slice assignment's CopySlices node
+# is an output: its name() is "CopySlices", PyTorch's "torch::autograd::CopySlices".
+NAMES_DIFFER = {"pads", "packed", "adaptive_log_softmax"}
 
 
 def _flat(o):

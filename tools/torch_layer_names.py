@@ -1,8 +1,10 @@
-"""Write tests/torch_layer_names.txt: the documented public names of PyTorch's layer groups
+"""Write autoviz/torch_layer_names.txt: the documented public names of PyTorch's layer groups
 (torch.nn, nn.functional, nn.init, nn.utils, optim, optim.lr_scheduler, utils.data,
-distributions) and their submodules, read from the installed PyTorch. tests/test_torch_layer_api.py
-checks that autoviz has each one (or says why not). Run with the PyTorch the project compares
-against: `python tools/torch_layer_names.py`.
+distributions) and their submodules, read from the installed PyTorch.
+tests/test_torch_layer_api.py checks that autoviz has each one (or says why not);
+autoviz/torchnames.py reads it with torch_names.txt, so a name PyTorch has and autoviz lacks
+raises NotInAutoviz. Run with the PyTorch the project compares against:
+`python tools/torch_layer_names.py`.
 
 A name counts when it is public (no leading underscore, in __all__ where the module has
 one) and is a class or function PyTorch defines (its __module__ is torch's), so typing
@@ -40,7 +42,7 @@ PACKAGES = (
     "torch.utils.data",
     "torch.distributions",
 )
-OUT = Path(__file__).resolve().parent.parent / "tests" / "torch_layer_names.txt"
+OUT = Path(__file__).resolve().parent.parent / "autoviz" / "torch_layer_names.txt"
 
 
 def documented(module) -> list:
@@ -76,7 +78,7 @@ def main() -> None:
     lines = [f"# documented names of PyTorch {version}'s layer groups; tools/torch_layer_names.py"]
     for group in GROUPS:
         lines.append(f"{group}: {' '.join(documented(importlib.import_module(group)))}")
-    lines.append(f"modules: {' '.join(submodules())}")
+    lines.append(f"submodules: {' '.join(submodules())}")
     OUT.write_text("\n".join(lines) + "\n")
     print(f"wrote {OUT} ({sum(len(line.split()) - 1 for line in lines[1:])} names)")
 

@@ -545,3 +545,9 @@ class CumulativeDistributionTransform(Transform):
 
 def _tensors(*values):
     return tuple(v if isinstance(v, Tensor) else engine.tensor(float(v)) for v in values)
+
+
+def __getattr__(name: str):
+    from ..torchnames import module_attribute
+
+    raise module_attribute("torch.distributions.transforms", name)

@@ -325,13 +325,22 @@ class LogSigmoid(Op):
 
     @staticmethod
     def forward(ctx, x):
+        from .losses import log_sigmoid_values
+
         ctx.save_for_backward(x)
-        return _like(-_softplus(-_wide(x)), x)
+        return log_sigmoid_values(x)
 
     @staticmethod
     def backward(ctx, grad):
+        """PyTorch's kernel: (m - s · b / (1 + b)) · grad, b = exp(-|x|), m and s 1 below 0,
+        else 0 and -1."""
         (x,) = ctx.saved_tensors
-        return _like(grad * _sigmoid(-_wide(x)), grad)
+        dt = np.result_type(x)
+        t = dt.type
+        b = np.exp(-np.abs(np.asarray(x, np.float64))).astype(dt)
+        negative = x < 0
+        m, sign = np.where(negative, t(1), t(0)), np.where(negative, t(1), t(-1))
+        return np.asarray((m - sign * (b / (t(1) + b))) * grad, dt)
 
 
 class Softshrink(Op):

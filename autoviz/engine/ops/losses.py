@@ -150,32 +150,67 @@ def _softplus(x):
     return np.logaddexp(0, x)
 
 
+def _rounded(f, x):
+    """f(x) computed wide and rounded once to x's precision (one vector-math call)."""
+    return f(np.asarray(x, np.float64)).astype(np.result_type(x))
+
+
+def log_sigmoid_values(x):
+    """log σ(x) as PyTorch's CPU kernel computes it: min(x, 0) - log1p(exp(-|x|)), each
+    call rounded to x's precision."""
+    t = np.result_type(x).type
+    e = _rounded(np.exp, -np.abs(x))
+    return (np.minimum(x, t(0)) - _rounded(np.log1p, e)).astype(np.result_type(x))
+
+
+def sigmoid_values(x):
+    """σ(x) = 1 / (1 + exp(-x)) in x's precision, as PyTorch's CPU kernel."""
+    t = np.result_type(x).type
+    return (t(1) / (t(1) + _rounded(np.exp, -np.asarray(x)))).astype(np.result_type(x))
+
+
 class BinaryCrossEntropyWithLogits(Op):
-    """z = reduce(w · [(1 - y) x + (1 + (p - 1) y) softplus(-x)]) for logits x, targets y and
+    """z = reduce(w · [(1 - y) x - (1 + (p - 1) y) log σ(x)]) for logits x, targets y and
     pos_weight p;  dz/dx = w (σ(x) (p y + 1 - y) - p y) / n,  dz/dy = w (p softplus(-x) -
-    softplus(x)) / n."""
+    softplus(x)) / n. Both in PyTorch's order of operations, in the input's precision."""
 
     _backward_name = "BinaryCrossEntropyWithLogitsBackward0"
 
     @staticmethod
     def forward(ctx, x, y, weight=None, pos_weight=None, reduction="mean"):
-        p = 1 if pos_weight is None else pos_weight
-        w = 1 if weight is None else weight
-        wide_x, wide_y = np.asarray(x, np.float64), np.asarray(y, np.float64)
-        losses = w * ((1 - wide_y) * wide_x + (1 + (p - 1) * wide_y) * _softplus(-wide_x))
+        dt = np.result_type(x, y)
+        x, y = np.asarray(x, dt), np.asarray(y, dt)
+        t = dt.type
+        log_sig = log_sigmoid_values(x)
+        if pos_weight is not None:
+            log_sig = log_sig * ((pos_weight.astype(dt) - t(1)) * y + t(1))
+        losses = (t(1) - y) * x - log_sig
+        if weight is not None:
+            losses = losses * weight.astype(dt)
         ctx.save_for_backward(x, y)
-        ctx.info = (w, p, reduction)
-        return _reduce(losses.astype(np.result_type(x)), reduction, np.size(losses))
+        ctx.info = (weight, pos_weight, reduction)
+        return _reduce(np.asarray(losses, dt), reduction, np.size(losses))
 
     @staticmethod
     def backward(ctx, grad):
         x, y = ctx.saved_tensors
-        w, p, reduction = ctx.info
+        weight, p, reduction = ctx.info
+        dt = np.result_type(x)
+        sig = sigmoid_values(x)
+        if p is None:
+            dx = (sig - y) * grad
+        else:
+            py = p.astype(dt) * y
+            dx = ((py + dt.type(1) - y) * sig - py) * grad
+        if weight is not None:
+            dx = dx * weight.astype(dt)
+        if reduction == "mean":
+            dx = dx / dt.type(np.size(np.broadcast_to(x, np.shape(y))))
+        w = 1 if weight is None else weight
+        pw = 1 if p is None else p
         g = w * _scale(grad, reduction, np.size(np.broadcast_to(x, np.shape(y))))
-        sig = np.exp(-_softplus(-np.asarray(x, np.float64)))
-        dx = g * (sig * (p * y + 1 - y) - p * y)
-        dy = g * (p * _softplus(-x) - _softplus(x))
-        return dx.astype(np.result_type(x)), np.asarray(dy, np.result_type(y))
+        dy = g * (pw * _softplus(-x) - _softplus(x))
+        return np.asarray(dx, dt), np.asarray(dy, np.result_type(y))
 
 
 @rule(DivScalar)

@@ -660,3 +660,157 @@ def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_siz
 def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
     """The inverse of max_pool3d: each value put back at its index, zeros elsewhere."""
     return _unpool(input, indices, kernel_size, stride, padding, output_size, 3)
+
+
+# -- fractional max pooling ------------------------------------------------------------------------
+def fractional_intervals(sample, n_in, n_out, pool):
+    """The window starts PyTorch's generate_intervals draws from u in [0, 1): with α = (n_in -
+    pool)/(n_out - 1) in the input's precision, ⌊(i + u)·α⌋ - ⌊u·α⌋, the last at n_in - pool."""
+    t = sample.dtype.type
+    starts = np.zeros((*sample.shape, n_out), np.int64)
+    if n_out > 1:
+        alpha = t(n_in - pool) / t(n_out - 1)
+        i = np.arange(n_out - 1).astype(sample.dtype)
+        u = sample[..., None]
+        starts[..., :-1] = ((i + u) * alpha).astype(np.int64) - (u * alpha).astype(np.int64)
+    if n_out > 0:
+        starts[..., -1] = n_in - pool
+    return starts
+
+
+def fractional_max(x, kernel, out, samples):
+    """Each window's largest element and its flat index in its plane (the first of equal
+    ones), the windows at pseudo-random starts from samples (N, C, nd), one per plane and axis:
+    PyTorch reads a 2-d plane's pair as (w, h), a 3-d one's as (t, h, w)."""
+    nd = len(kernel)
+    spatial = x.shape[-nd:]
+    order = (1, 0) if nd == 2 else (0, 1, 2)  # which sample drives each axis
+    starts = [
+        fractional_intervals(samples[..., order[a]], spatial[a], out[a], kernel[a])
+        for a in range(nd)
+    ]  # each (N, C, out[a])
+    n, c = x.shape[:2]
+    best = np.full((n, c, *out), -np.inf, x.dtype)
+    index = np.zeros((n, c, *out), np.int64)
+    first = True
+    rows, chans = np.arange(n)[:, None], np.arange(c)[None, :]
+    for offset in itertools.product(*(range(k) for k in kernel)):
+        coords = []
+        for a in range(nd):
+            shape = [n, c] + [1] * nd
+            shape[2 + a] = out[a]
+            coords.append((starts[a] + offset[a]).reshape(shape))
+        lead = (rows.reshape(n, 1, *[1] * nd), chans.reshape(1, c, *[1] * nd))
+        values = x[(*lead, *coords)]
+        flat = np.zeros_like(index)
+        for a in range(nd):
+            flat = flat * spatial[a] + coords[a]
+        take = first | (values > best) | np.isnan(values)
+        best = np.where(take, values, best)
+        index = np.where(take, flat, index)
+        first = False
+    return best, index
+
+
+class FractionalMaxPool2d(Op):
+    """z = the largest element of each pseudo-randomly placed window;  dz/dx = the gradient
+    at the element that was largest, zero elsewhere."""
+
+    _backward_name = "FractionalMaxPool2DBackward0"
+
+    @staticmethod
+    def forward(ctx, x, pooled=None, nd=2):
+        values, index = pooled
+        ctx.info = (np.shape(x), index, nd)
+        return values
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, index, nd = ctx.info
+        return _scatter(grad, index, shape, nd)
+
+
+class FractionalMaxPool3d(FractionalMaxPool2d):
+    """Fractional max pooling over three spatial axes."""
+
+    _backward_name = "FractionalMaxPool3DBackward0"
+
+
+_AXES = {2: ("height", "width"), 3: ("time", "height", "width")}
+
+
+def ratios(value, nd):
+    """A ratio for each of nd axes (one number repeated), kept as given (not made ints)."""
+    return tuple(value) if isinstance(value, (list, tuple)) else (value,) * nd
+
+
+def _fractional(input, kernel_size, output_size, output_ratio, _random_samples, nd):
+    from ..sampling import rand
+
+    name = f"fractional_max_pool{nd}d"
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        if nd == 2 and len(output_ratio) > 2:  # a lone float fails here too, as in PyTorch
+            raise ValueError(
+                f"{name} requires output_ratio to either be a single Int or tuple of Ints."
+            )
+        ratio = ratios(output_ratio, nd)
+        output_size = [int(input.size(a - nd) * ratio[a]) for a in range(nd)]
+    kernel, out = ntuple(kernel_size, nd), ntuple(output_size, nd)
+    if input.ndim not in (nd + 1, nd + 2):
+        raise RuntimeError(
+            f"{name}(): Expected {nd + 1}D or {nd + 2}D tensor, but got: {size_list(input.shape)}"
+        )
+    if _random_samples is None:
+        n_batch = 1 if input.ndim == nd + 1 else input.size(0)
+        _random_samples = rand(n_batch, input.size(-nd - 1), nd, dtype=input.dtype)
+    where = name if nd == 2 else f"{name}_out"
+    for a, axis in enumerate(_AXES[nd]):
+        if out[a] + kernel[a] - 1 > input.size(a - nd):
+            raise RuntimeError(
+                f"{where}(): pool {axis} {kernel[a]} too large relative to input {axis} "
+                f"{input.size(a - nd)}"
+            )
+    unbatched = input.ndim == nd + 1
+    x = input.unsqueeze(0) if unbatched else input
+    samples = np.asarray(_random_samples._data, x._data.dtype)
+    pooled = fractional_max(x._data, kernel, out, samples)
+    op = FractionalMaxPool2d if nd == 2 else FractionalMaxPool3d
+    values, index = op.apply(x, pooled=pooled, nd=nd), make(pooled[1])
+    if unbatched:
+        return values.squeeze(0), index.squeeze(0)
+    return values, index
+
+
+def fractional_max_pool2d_with_indices(
+    input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+    _random_samples=None,
+):  # fmt: skip
+    return _fractional(input, kernel_size, output_size, output_ratio, _random_samples, 2)
+
+
+def fractional_max_pool2d(
+    input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+    _random_samples=None,
+):  # fmt: skip
+    """Max pooling over pseudo-randomly placed windows of kernel_size (Graham, 2014), to
+    output_size or output_ratio of the input; the windows from torch.rand's draws."""
+    out = _fractional(input, kernel_size, output_size, output_ratio, _random_samples, 2)
+    return out if return_indices else out[0]
+
+
+def fractional_max_pool3d_with_indices(
+    input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+    _random_samples=None,
+):  # fmt: skip
+    return _fractional(input, kernel_size, output_size, output_ratio, _random_samples, 3)
+
+
+def fractional_max_pool3d(
+    input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+    _random_samples=None,
+):  # fmt: skip
+    """Fractional max pooling over the last three axes."""
+    out = _fractional(input, kernel_size, output_size, output_ratio, _random_samples, 3)
+    return out if return_indices else out[0]

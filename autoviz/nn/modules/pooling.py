@@ -1,6 +1,7 @@
 """Pooling layers: max, average, adaptive, power-average pooling and max unpooling."""
 
 from ...engine.ops.arguments import ntuple
+from ...engine.ops.pooling import ratios
 from .. import functional as F
 from .module import Module
 
@@ -266,3 +267,51 @@ class MaxUnpool3d(_MaxUnpool):
 
     nd = 3
     function = F.max_unpool3d
+
+
+class _FractionalMaxPool(Module):
+    nd = 2
+    function = None
+
+    def __init__(
+        self, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+        _random_samples=None,
+    ) -> None:  # fmt: skip
+        super().__init__()
+        nd, name = self.nd, type(self).__name__
+        self.kernel_size = ntuple(kernel_size, nd)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = ntuple(output_size, nd) if output_size is not None else None
+        self.output_ratio = ratios(output_ratio, nd) if output_ratio is not None else None
+        if output_size is None and output_ratio is None:
+            raise ValueError(
+                f"{name} requires specifying either an output size, or a pooling ratio"
+            )
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    def forward(self, input):
+        return type(self).function(
+            input,
+            self.kernel_size,
+            self.output_size,
+            self.output_ratio,
+            self.return_indices,
+            _random_samples=self._random_samples,
+        )
+
+
+class FractionalMaxPool2d(_FractionalMaxPool):
+    """Max pooling over pseudo-randomly placed windows (Graham's fractional max-pooling)."""
+
+    function = F.fractional_max_pool2d
+
+
+class FractionalMaxPool3d(_FractionalMaxPool):
+    """Fractional max pooling of a volume."""
+
+    nd = 3
+    function = F.fractional_max_pool3d
