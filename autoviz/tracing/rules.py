@@ -388,6 +388,85 @@ GRADIENTS |= {
     "LerpBackward0": ("{g} × (1 − weight)", "{g} × weight", "{g} × ({1} − {0})"),
     "LerpBackward1": ("{g} × (1 − {2})", "{g} × {2}", "{g} × ({1} − {0})"),
 }
+# Reshaping, selecting, scattering, linear algebra and attention (engine/ops' shape, indexing,
+# linalg and layer families).
+_ONE_INPUT = {
+    "AmaxBackward0": ("amax", "{g} shared evenly by the elements equal to the max, 0 elsewhere"),
+    "AminBackward0": ("amin", "{g} shared evenly by the elements equal to the min, 0 elsewhere"),
+    "MedianBackward0": ("median", "{g} to the median's position, 0 elsewhere"),
+    "NansumBackward0": ("nansum", "{g} copied to each element that is not NaN, 0 to the NaNs"),
+    "CumprodBackward0": ("cumprod", "Σ over later positions of {g} × {out} / {0} along the dim"),
+    "LogcumsumexpBackward0": ("logcumsumexp", "Σ over later positions of {g} × exp({0} − {out})"),
+    "DiagonalBackward0": ("diagonal", "{g} placed on the diagonal of zeros"),
+    "DiagEmbedBackward0": ("diag_embed", "{g}'s diagonal"),
+    "TrilBackward0": ("tril", "{g} with the part above the diagonal set to 0"),
+    "TriuBackward0": ("triu", "{g} with the part below the diagonal set to 0"),
+    "RollBackward0": ("roll", "{g} rolled back"),
+    "Rot90Backward0": ("rot90", "{g} rotated back"),
+    "TakeBackward0": (
+        "take",
+        "{g} added into zeros at the taken positions (twice-taken ones summed)",
+    ),
+    "MaskedSelectBackward0": (
+        "masked_select",
+        "{g} placed back where the mask is True, 0 elsewhere",
+    ),
+    "IndexFillBackward0": ("index_fill", "{g} with 0 at the filled positions"),
+    "ScatterBackward1": ("scatter", "{g} with 0 where the value was scattered"),
+    "PixelShuffleBackward0": ("pixel_shuffle", "{g} unshuffled back"),
+    "PixelUnshuffleBackward0": ("pixel_unshuffle", "{g} shuffled back"),
+    "ChannelShuffleBackward0": ("channel_shuffle", "{g} with its channels put back"),
+    "Im2ColBackward0": ("unfold", "{g}'s columns added back into each patch's place (col2im)"),
+    "Col2ImBackward0": ("fold", "{g} read out into columns again (im2col)"),
+    "AffineGridGeneratorBackward0": ("affine_grid", "Σ {g} × the base grid's coordinates"),
+    "CtcLossBackward0": ("ctc_loss", "{g} × (softmax − the alignments' posterior) per time step"),
+    "LinalgDetBackward0": ("det", "{g} × {out} × {0}⁻ᵀ"),
+    "LinalgInvExBackward0": ("inv", "−{out}ᵀ @ {g} @ {out}ᵀ"),
+    "LinalgEighBackward0": ("eigh", "{g} through the eigenvectors and eigenvalues (V (G∘F) Vᵀ)"),
+    "LinalgQrBackward0": ("qr", "{g} through Q and R (the QR derivative)"),
+    "LinalgSvdBackward0": ("svd", "{g} through U, S and V (the SVD derivative)"),
+}
+for mode in ("Nearest1D", "Nearest2D", "Nearest3D", "NearestExact1D", "NearestExact2D"):
+    _ONE_INPUT[f"Upsample{mode}Backward0"] = ("interpolate", "{g} summed over each copied block")
+for mode in ("NearestExact3D", "Linear1D", "Bilinear2D", "Bicubic2D", "Trilinear3D"):
+    _ONE_INPUT[f"Upsample{mode}Backward0"] = ("interpolate", "{g} spread back by the weights")
+for op, (function, rule) in _ONE_INPUT.items():
+    EXPRESSIONS.setdefault(op, f"{function}({{0}})")
+    GRADIENTS[op] = (rule,)
+EXPRESSIONS |= {
+    "BaddbmmBackward0": "{0} + {1} @ {2}",
+    "GridSampler2DBackward0": "grid_sample({0}, {1})",
+    "IndexAddBackward0": "{0}.index_add(dim, index, {1})",
+    "IndexCopyBackward0": "{0}.index_copy(dim, index, {1})",
+    "ScatterAddBackward0": "{0}.scatter_add(dim, index, {1})",
+    "ScatterBackward0": "{0}.scatter(dim, index, {1})",
+    "LinalgCrossBackward0": "cross({0}, {1})",
+    "LinalgSolveExBackward0": "solve({0}, {1})",
+    "ThresholdBackwardBackward0": "threshold_backward({0}, {1})",
+    "ScaledDotProductFlashAttentionForCpuBackward0": "scaled_dot_product_attention({0}, {1}, {2})",
+}
+GRADIENTS |= {
+    "BaddbmmBackward0": ("{g} × beta", "{g} @ {2}ᵀ × alpha", "{1}ᵀ @ {g} × alpha"),
+    "GridSampler2DBackward0": (
+        "{g} spread back to the pixels each sample read",
+        "{g} × the image's slope there",
+    ),
+    "IndexAddBackward0": ("{g}", "{g} at the indexed rows"),
+    "IndexCopyBackward0": ("{g} with 0 at the copied rows", "{g} at the indexed rows"),
+    "ScatterAddBackward0": ("{g}", "{g} gathered at the scattered positions"),
+    "ScatterBackward0": (
+        "{g} with 0 where values were scattered",
+        "{g} gathered at those positions",
+    ),
+    "LinalgCrossBackward0": ("{1} × {g} (cross products)", "{g} × {0}"),
+    "LinalgSolveExBackward0": ("−{out} solved against {g}: −A⁻ᵀ {g} {out}ᵀ", "A⁻ᵀ {g}"),
+    "ThresholdBackwardBackward0": ("{g} where the input was above the threshold, else 0", "0"),
+    "ScaledDotProductFlashAttentionForCpuBackward0": (
+        "{g} @ vᵀ through softmax's Jacobian, then @ k / √d",
+        "the same through the scores, then ᵀ @ q / √d",
+        "the attention weightsᵀ @ {g}",
+    ),
+}
 VARIADIC_NN = ("MkldnnRnnLayerBackward0", "NativeLayerNormBackward0", "NativeGroupNormBackward0")
 VARIADIC_NN += ("EmbeddingBagBackward0",)
 
