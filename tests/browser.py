@@ -53,6 +53,20 @@ def page(browser):
     context.close()
 
 
+def open_player(browser, path, width: int, height: int):
+    """A new context of that viewport (reduced motion: the camera jumps) with the player page at
+    `path` ready; `page.errors` collects the page's uncaught errors. Returns (context, page)."""
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, reduced_motion="reduce"
+    )
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.goto(path.as_uri())
+    page.wait_for_selector(".av-player[data-ready]")
+    return context, page
+
+
 # Animation frames on a clock the test turns: requestAnimationFrame's callbacks run, and
 # performance.now() advances, only in window.__frames(n, ms) (n frames `ms` apart; n = Infinity:
 # until none is left, and a long `ms` ends a glide in one frame). Keys pressed between two
@@ -177,8 +191,8 @@ def widget_page(widget, width: str = "calc(100vw - 432px)") -> str:
     from autoviz.export import frontend
     from autoviz.export.html import embed_json
 
-    names = ("_data", "_svgs", "_pair", "_pair_svgs", "labels", "steps") + (
-        "step", "quiz", "follow", "projector", "rankdir")
+    names = ("_data", "_svgs", "_pair", "_pair_svgs", "labels", "steps", "step", "quiz")
+    names += ("follow", "projector", "rankdir")
     state = {name: getattr(widget, name) for name in names if widget.has_trait(name)}
     return WIDGET_PAGE.format(
         css=frontend.stylesheet(), state=embed_json(state), module=frontend.module(), width=width

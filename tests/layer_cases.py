@@ -623,3 +623,53 @@ def _(torch):
     tgt = torch.tensor(arr((4, 2, 8), 2), requires_grad=True)
     out = model(src, tgt, tgt_mask=model.generate_square_subsequent_mask(4))
     return (out,), [src, tgt, *model.parameters()]
+
+
+@case("ctc_loss")
+def _(torch):
+    logits = torch.tensor(arr((6, 2, 4), 1), requires_grad=True)
+    log_probs = logits.log_softmax(2)
+    targets = torch.tensor([[1, 2, 2], [3, 1, 0]])
+    lengths_in, lengths_target = torch.tensor([6, 5]), torch.tensor([3, 2])
+    outs = [
+        torch.nn.functional.ctc_loss(log_probs, targets, lengths_in, lengths_target, reduction=r)
+        for r in ("mean", "sum", "none")
+    ]
+    flat = torch.nn.CTCLoss(blank=0, zero_infinity=True)(
+        log_probs, torch.tensor([1, 2, 2, 3, 1]), lengths_in, lengths_target
+    )
+    return (*outs, flat), [logits]
+
+
+@case("prune")
+def _(torch):
+    import torch.nn.utils.prune as prune
+
+    torch.manual_seed(1)
+    m = torch.nn.Linear(4, 3)
+    prune.l1_unstructured(m, "weight", amount=0.5)
+    conv = torch.nn.Conv2d(2, 4, 2)
+    prune.ln_structured(conv, "weight", amount=0.5, n=2, dim=0)
+    x = torch.tensor(arr((2, 4), 2), requires_grad=True)
+    names = [n for n, _ in m.named_parameters()] + [n for n, _ in m.named_buffers()]
+    return (m(x), m.weight_mask, conv.weight_mask, repr(names)), [x, m.weight_orig]
+
+
+@case("spatial_transformer")
+def _(torch):
+    F = torch.nn.functional
+    theta = torch.tensor(
+        np.array([[[1.1, 0.3, 0.1], [-0.2, 0.9, 0.05]]] * 2, np.float32) + arr((2, 2, 3), 1) * 0.3,
+        requires_grad=True,
+    )
+    x = torch.tensor(arr((2, 3, 5, 6), 2), requires_grad=True)
+    outs = []
+    for align in (False, True):
+        grid = F.affine_grid(theta, (2, 3, 4, 7), align_corners=align)
+        outs.append(grid)
+        for mode in ("bilinear", "nearest", "bicubic"):
+            for padding in ("zeros", "border", "reflection"):
+                outs.append(
+                    F.grid_sample(x, grid, mode=mode, padding_mode=padding, align_corners=align)
+                )
+    return tuple(outs), [theta, x]

@@ -5,7 +5,6 @@ same refusal, in the same words, for what neither can re-run."""
 import math
 
 import numpy as np
-
 import pytest
 from test_replay import LOSSES, leaf_id, traced
 
@@ -38,7 +37,9 @@ def as_the_page_holds_them(tl):
     (ELEMENT_DIGITS significant digits), so the kernel re-runs from the page's numbers."""
     for node in tl.nodes:
         if isinstance(node.value, list):
-            node.value = np.vectorize(lambda v: float(f"{v:.{ELEMENT_DIGITS}g}"))(node.value).tolist()
+            node.value = np.vectorize(lambda v: float(f"{v:.{ELEMENT_DIGITS}g}"))(
+                node.value
+            ).tolist()
     return tl
 
 
@@ -67,3 +68,19 @@ def test_what_neither_can_rerun_is_refused_in_the_same_words(page, tmp_path, pur
     found = page_nudge(page, tmp_path, tl, "x", (1,))
     assert found == {"error": str(refused.value)}
     assert "SelectBackward0 cannot be re-run from the timeline" in found["error"]
+
+
+def test_a_summarised_tensor_is_rerun_in_the_page_as_in_the_kernel(page, tmp_path, pure_engine):
+    """A 10 × 10 value (a Summary whose grid is every element) re-runs in both alike; a 40 × 40
+    one (block means) is refused by both, in the same words."""
+    autoviz.manual_seed(0)
+    x = autoviz.randn(10, 10, requires_grad=True, name="x")
+    big = autoviz.randn(40, 40, requires_grad=True, name="big")
+    with autoviz.trace() as tl:
+        ((x.tanh() * 2).sum() + (big * 3).mean()).backward()
+    found = page_nudge(page, tmp_path, tl, "x", (3, 4))
+    kernel = nudge(tl, 0, leaf_id(tl, "x"), 1e-3, (3, 4))
+    assert math.isclose(found["change"], kernel["change"], rel_tol=1e-6), (found, kernel)
+    with pytest.raises(ReplayError) as refused:
+        nudge(tl, 0, leaf_id(tl, "big"), 1e-3, (0, 0))
+    assert page_nudge(page, tmp_path, tl, "big", (0, 0)) == {"error": str(refused.value)}

@@ -73,7 +73,9 @@ def test_the_first_run_reproduces_the_recorded_loss():
         tl, _ = traced(name)
         loss = next(n for n in reversed(tl.nodes) if n.name == "loss")
         result = nudge(tl, 0, leaf_id(tl, "x"), 0.0, (0, 0))
-        assert result["change"] == 0.0 and math.isclose(result["before"], loss.value, rel_tol=1e-4)  # float32 recorded
+        assert result["change"] == 0.0 and math.isclose(
+            result["before"], loss.value, rel_tol=1e-4
+        )  # float32 recorded
 
 
 def test_arguments_the_timeline_does_not_hold_are_the_ones_that_reproduce_it():
@@ -93,3 +95,20 @@ def test_a_value_no_argument_reproduces_is_refused():
     probs.value = (np.asarray(probs.value) * 1.5).tolist()  # tampered with
     with pytest.raises(ReplayError, match="SoftmaxBackward0 did not give its recorded value"):
         nudge(tl, 0, leaf_id(tl, "x"), 0.01, (0, 0))
+
+
+def test_a_tensor_kept_as_a_summary_is_rerun_from_its_elements_or_refused():
+    """Over 64 elements a value is kept as a Summary: its grid holds every element while the
+    blocks are one element each (a 10 × 10 weight), and the re-run reads them; past that (40 ×
+    40: block means) the re-run is refused, never made from means."""
+    autoviz.manual_seed(0)
+    x = autoviz.randn(10, 10, requires_grad=True, name="x")
+    big = autoviz.randn(40, 40, requires_grad=True, name="big")
+    with autoviz.trace() as tl:
+        loss = (x.tanh() * 2).sum() + (big * 3).mean()
+        loss.backward()
+    up = nudge(tl, 0, leaf_id(tl, "x"), 1e-5, (3, 4))["change"]
+    down = nudge(tl, 0, leaf_id(tl, "x"), -1e-5, (3, 4))["change"]
+    assert math.isclose((up - down) / 2e-5, float(x.grad[3, 4]), rel_tol=1e-3)
+    with pytest.raises(ReplayError, match="big's value was not recorded"):
+        nudge(tl, 0, leaf_id(tl, "big"), 1e-3, (0, 0))

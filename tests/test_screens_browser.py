@@ -13,11 +13,11 @@ import os
 from pathlib import Path
 
 import pytest
-from browser import widget_page
+from browser import open_player, widget_page
+from test_stepper_browser import lab, open_notebook  # noqa: F401 (a fixture)
 
 import autoviz
 from programs import activation_pair, mlp_training, residual_net
-from test_stepper_browser import lab, open_notebook  # noqa: F401 (a fixture)
 
 SIZES = {"400": (400, 800), "934": (934, 614), "1366": (1366, 768), "1920": (1920, 1080)}
 MODES = ("normal", "projector")
@@ -42,16 +42,18 @@ CHECK_TEXT = """
   };
   const name = (el) => el.dataset.action || String(el.className).split(' ')[0] || el.tagName;
   const screen = {left: 0, top: 0, right: innerWidth, bottom: innerHeight};
+  const unseen = '[hidden], details:not([open]) > :not(summary)';
   (scope || document).querySelectorAll('.av-player').forEach((root, side) => {
     const at = `player ${side} step ${root.dataset.step}`;
     // The player's whole box: a page scrolls a player taller than it, a full-screen one scrolls.
     const own = root.getBoundingClientRect();
     const top = own.top - root.scrollTop;
-    const box = {left: own.left, right: own.right, top, bottom: top + Math.max(root.scrollHeight, own.height)};
+    const bottom = top + Math.max(root.scrollHeight, own.height);
+    const box = {left: own.left, right: own.right, top, bottom};
     const texts = '.av-banner, .av-place, .av-explain-panel, .av-code-panel, .av-key, ' +
       '.av-run > summary, .av-quiz, .av-card, .av-overview-note, button, select';
     for (const el of root.querySelectorAll(texts)) {
-      if (!el.getClientRects().length || el.closest('[hidden], details:not([open]) > :not(summary)')) continue;
+      if (!el.getClientRects().length || el.closest(unseen)) continue;
       const r = el.getBoundingClientRect();
       if (el.scrollWidth > el.clientWidth + 1) {
         bad.push(`${at}: ${name(el)} is ${el.scrollWidth} px wide in ${el.clientWidth}`);
@@ -74,19 +76,21 @@ CHECK_TEXT = """
       bad.push(`${at}: the current code line is scrolled out of the code panel`);
     }
     if (opts.onScreen) {
-      const shown = [root.querySelector('.av-banner'), root.querySelector('.av-explain-panel'), line];
-      for (const el of shown.filter(Boolean)) {
-        if (!inside(el.getBoundingClientRect(), screen)) bad.push(`${at}: ${name(el)} is off screen`);
+      const shown = [root.querySelector('.av-banner'), root.querySelector('.av-explain-panel')];
+      for (const el of [...shown, line].filter(Boolean)) {
+        if (!inside(el.getBoundingClientRect(), screen)) bad.push(`${at}: ${name(el)} off screen`);
       }
     }
     if (opts.minPx) {
       const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
       for (let t = walk.nextNode(); t; t = walk.nextNode()) {
         const el = t.parentElement;
-        if (!t.textContent.trim() || el.closest('svg, [hidden], .av-probe, .av-sr, option, details:not([open]) > :not(summary)')) continue;
+        const skip = `svg, .av-probe, .av-sr, option, ${unseen}`;
+        if (!t.textContent.trim() || el.closest(skip)) continue;
         if (!el.getClientRects().length) continue;
         const px = parseFloat(getComputedStyle(el).fontSize);
-        if (px < opts.minPx - 0.01) bad.push(`${at}: "${t.textContent.trim().slice(0, 30)}" at ${px} px`);
+        const text = t.textContent.trim().slice(0, 30);
+        if (px < opts.minPx - 0.01) bad.push(`${at}: "${text}" at ${px} px`);
       }
     }
   });
@@ -148,17 +152,6 @@ def shoot(page, name: str) -> None:
         page.screenshot(path=str(Path(folder) / f"{name}.png"))
 
 
-def open_page(browser, path, size):
-    width, height = SIZES[size]
-    context = browser.new_context(viewport={"width": width, "height": height}, reduced_motion="reduce")
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda error: page.errors.append(str(error)))
-    page.goto(path.as_uri())
-    page.wait_for_selector(".av-player[data-ready]")
-    return context, page
-
-
 def sweep(page, mode: str, size: str, shot: str, scope=None, every: int = 1) -> dict:
     """SWEEP in `mode` (projector: F pressed on the first player, as a learner would). A single
     player in projector mode at 1366×768 has its banner, explanation and code line on screen;
@@ -192,13 +185,15 @@ def in_step(steps: list) -> bool:
 @pytest.mark.parametrize("size", sorted(SIZES, key=int))
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_no_text_is_cut_in_a_page(browser, made, name, size, mode, pure_engine):
-    context, page = open_page(browser, made[name][0], size)
+    context, page = open_player(browser, made[name][0], *SIZES[size])
     try:
         found = sweep(page, mode, size, f"page-{name}-{size}-{mode}")
         assert found["faults"] == [], found["faults"][:12]
         if name == "compare":
             assert in_step(found["steps"]), found["steps"]
-            stacked = page.evaluate("document.querySelector('.av-compare').hasAttribute('data-stacked')")
+            stacked = page.evaluate(
+                "document.querySelector('.av-compare').hasAttribute('data-stacked')"
+            )
             assert stacked == (size == "400")  # a side of 463 px still shows a node whole
         assert page.errors == []
     finally:
@@ -218,14 +213,18 @@ def test_no_text_is_cut_in_a_widgets_box(browser, made, name, size, mode, pure_e
     _, widget, folder = made[name]
     path = folder / f"{name}-widget-{size}.html"
     path.write_text(widget_page(widget, f"{width}px"), encoding="utf-8")
-    context = browser.new_context(viewport={"width": width + 24, "height": height}, reduced_motion="reduce")
+    context = browser.new_context(
+        viewport={"width": width + 24, "height": height}, reduced_motion="reduce"
+    )
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     try:
         page.goto(path.as_uri())
         page.wait_for_function("window.startup !== undefined")
-        found = sweep(page, mode, size, f"widget-{name}-{size}-{mode}", every=1 if width < 1000 else 2)
+        found = sweep(
+            page, mode, size, f"widget-{name}-{size}-{mode}", every=1 if width < 1000 else 2
+        )
         assert found["faults"] == [], found["faults"][:12]
         if name == "compare":
             assert in_step(found["steps"]), found["steps"]

@@ -65,7 +65,7 @@ class Distribution:
                 if param not in self.__dict__:
                     continue  # a lazy parameter not computed yet
                 value = self.__dict__[param]
-                if not np.all(constraint.check(value)):
+                if not np.all(constraint._check(value)):
                     raise ValueError(
                         f"Expected parameter {param} ({type(value).__name__} of shape "
                         f"{tuple(value.shape)}) of distribution {self!r} to satisfy the "
@@ -155,7 +155,7 @@ class Distribution:
                     "Value is not broadcastable with batch_shape+event_shape: "
                     f"{actual} vs {expected}."
                 )
-        if not np.all(self.support.check(value)):
+        if not np.all(self.support._check(value)):
             raise ValueError(
                 f"Expected value argument ({type(value).__name__} of shape "
                 f"{tuple(value.shape)}) to be within the support ({self.support!r}) of the "

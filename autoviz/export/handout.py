@@ -22,8 +22,8 @@ _VIEW_BOX = re.compile(r'<svg[^>]*\sviewBox="([^"]*)"')
 PDF_TIMEOUT = 120.0  # seconds for a PDF engine to print the page
 CHROMIUMS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
 PDF_HELP = (
-    "install one (apt-get install chromium, or pip install weasyprint), or open the .html "
-    "in a browser and print it to PDF"
+    "install Chromium (apt-get install chromium; WeasyPrint or wkhtmltopdf also do), or open "
+    "the .html in a browser and print it to PDF"
 )
 
 

@@ -5,8 +5,9 @@ from . import lr_scheduler, swa_utils
 from ._adafactor import Adafactor
 from .adadelta import Adadelta
 from .adagrad import Adagrad
-from .adam import Adam, AdamW
+from .adam import Adam
 from .adamax import Adamax
+from .adamw import AdamW
 from .asgd import ASGD
 from .lbfgs import LBFGS
 from .nadam import NAdam

@@ -1,4 +1,4 @@
-"""Adam and AdamW: per-parameter step sizes from running moments of the gradient."""
+"""Adam: per-parameter step sizes from running moments of the gradient."""
 
 import math
 
@@ -77,36 +77,3 @@ def _init_state(state: dict, param, amsgrad: bool) -> None:
     state["exp_avg_sq"] = state_tensor(np.zeros_like(param))
     if amsgrad:
         state["max_exp_avg_sq"] = state_tensor(np.zeros_like(param))
-
-
-class AdamW(Adam):
-    """Adam with decoupled weight decay: p ← p · (1 - lr · wd) before the Adam step."""
-
-    decoupled = True
-
-    def __init__(
-        self,
-        params,
-        lr=1e-3,
-        betas=(0.9, 0.999),
-        eps=1e-8,
-        weight_decay=1e-2,
-        amsgrad=False,
-        *,
-        maximize=False,
-        foreach=None,
-        differentiable=False,
-        fused=None,
-    ):
-        super().__init__(
-            params,
-            lr,
-            betas,
-            eps,
-            weight_decay,
-            amsgrad,
-            maximize=maximize,
-            foreach=foreach,
-            differentiable=differentiable,
-            fused=fused,
-        )

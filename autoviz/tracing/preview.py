@@ -44,25 +44,35 @@ class Summary:
 
     @classmethod
     def of(cls, arr: np.ndarray) -> "Summary":
-        """The summary of array `arr` (of any size: the views call it on small ones too).
-        Sums run in float64 over the array as it is (no float64 copy of a large one)."""
+        """The summary of array `arr` (of any size: the views call it on small ones too),
+        its sums in float64 over every element. Few numpy calls: it runs for every large
+        tensor an op makes or backward sends."""
         flat = arr.reshape(-1)
         if flat.dtype.kind == "b":
             flat = flat.view(np.uint8)
         nan = pinf = ninf = 0
-        finite = flat
-        if flat.dtype.kind == "f" and flat.size and not np.isfinite(flat.min() + flat.max()):
-            bad = ~np.isfinite(flat)
-            nan = int(np.count_nonzero(np.isnan(flat)))
-            pinf = int(np.count_nonzero(flat == math.inf))
+        low, high = (flat.min().item(), flat.max().item()) if flat.size else (None, None)
+        x = flat if flat.dtype == np.float64 else flat.astype(np.float64)
+        finite = x
+        if flat.dtype.kind == "f" and flat.size and not math.isfinite(low + high):
+            bad = ~np.isfinite(x)
+            nan = int(np.count_nonzero(np.isnan(x)))
+            pinf = int(np.count_nonzero(x == math.inf))
             ninf = int(np.count_nonzero(bad)) - nan - pinf
-            finite = flat[~bad]
-        grid, block = _grid(flat, arr.shape)
+            finite = x[~bad]
+            low, high = (finite.min().item(), finite.max().item()) if finite.size else (None, None)
+        if flat.dtype.kind == "f" and low is not None:
+            low, high = float(low), float(high)
+        mean = float(finite.sum()) / finite.size if finite.size else None
+        norm = math.sqrt(float(np.dot(x, x))) if not (nan or pinf or ninf) else math.nan
+        grid, block = _grid(x, arr.shape)
         return cls(
             shape=tuple(arr.shape),
-            dtype=str(arr.dtype),
-            **_stats(finite),
-            norm=math.nan if nan else math.inf if pinf or ninf else _norm(flat),
+            dtype=_dtype_name(arr.dtype),
+            min=low,
+            max=high,
+            mean=mean,
+            norm=math.inf if (pinf or ninf) and not nan else norm,
             nan=nan,
             pinf=pinf,
             ninf=ninf,
@@ -116,22 +126,14 @@ def _same(a, b) -> bool:
     return a == b
 
 
-def _stats(finite: np.ndarray) -> dict:
-    """min, max (an integer tensor's as integers) and mean, over the finite elements."""
-    if not finite.size:
-        return {"min": None, "max": None, "mean": None}
-    low, high = finite.min().item(), finite.max().item()
-    if finite.dtype.kind == "f":
-        low, high = float(low), float(high)
-    total = np.add.reduce(finite, dtype=np.float64)
-    return {"min": low, "max": high, "mean": float(total) / finite.size}
+_DTYPE_NAMES = {}  # numpy dtype -> its name: str(dtype) is slow, and a run has a few
 
 
-def _norm(flat: np.ndarray) -> float:
-    """The 2-norm, its squares summed in float64."""
-    if not flat.size:
-        return 0.0
-    return math.sqrt(float(np.einsum("i,i->", flat, flat, dtype=np.float64, casting="unsafe")))
+def _dtype_name(dtype) -> str:
+    name = _DTYPE_NAMES.get(dtype)
+    if name is None:
+        name = _DTYPE_NAMES[dtype] = str(dtype)
+    return name
 
 
 def grid_shape(shape) -> tuple[int, int]:
@@ -162,9 +164,8 @@ def blocks(rows: int, cols: int) -> tuple[int, int]:
 
 
 def _grid(flat: np.ndarray, shape) -> tuple[list, tuple]:
-    """Block means of the elements laid out as grid_shape(shape), in the tensor's own dtype
-    (a cell's colour and six digits need no more); NaN in a block makes its cell NaN, an
-    infinity (of one sign) its cell that infinity."""
+    """Block means of the elements laid out as grid_shape(shape); NaN in a block makes its
+    cell NaN, an infinity (of one sign) its cell that infinity."""
     rows, cols = grid_shape(shape)
     if not flat.size:
         return [], (1, 1)

@@ -10,6 +10,7 @@ in the order listed, that gives the recorded value, and the nudged run uses the 
 player's page re-runs graphs with the same table and the same rules (export/player/js/nudge.js).
 """
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ import numpy as np
 
 from .index import index_of
 from .model import PERSISTENT
+from .preview import Summary
 from .schema import short
 from .text import number
 
@@ -103,7 +105,7 @@ def _nll(logp, target, how):
 def _axes(a, shape):
     """A permutation's axes, in the order tried: reversed (a transpose), then the others,
     each giving the output's shape."""
-    orders = [tuple(reversed(range(a.ndim)))] + list(itertools.permutations(range(a.ndim)))
+    orders = [tuple(reversed(range(a.ndim))), *itertools.permutations(range(a.ndim))]
     return [p for p in dict.fromkeys(orders) if tuple(a.shape[i] for i in p) == tuple(shape)]
 
 
@@ -148,7 +150,11 @@ OPS = {
 CHOICES = {
     "SoftmaxBackward0": (1, lambda a, s: _dims(a), lambda a, s, d: _softmax(a, d)),
     "LogSoftmaxBackward0": (1, lambda a, s: _dims(a), lambda a, s, d: _log_softmax(a, d)),
-    "MseLossBackward0": (2, lambda a, b, s: _reductions(s), lambda a, b, s, r: _reduced((a - b) ** 2, s, r)),
+    "MseLossBackward0": (
+        2,
+        lambda a, b, s: _reductions(s),
+        lambda a, b, s, r: _reduced((a - b) ** 2, s, r),
+    ),
     "NllLossBackward0": (2, lambda a, t, s: _reductions(s), lambda a, t, s, r: _nll(a, t, r)),
     "PermuteBackward0": (1, lambda a, s: _axes(a, s), lambda a, s, p: a.transpose(p)),
 }
@@ -187,7 +193,10 @@ def nudge(tl, graph: int, node_id: str, h: float, element: tuple = ()) -> dict:
         raise ReplayError(f"{root.name} does not depend on {leaf.name}: nudging it changes nothing")
     start = values[node_id]
     if start is None:
-        raise ReplayError(f"{leaf.name}'s value was not recorded (a tensor of over 64 elements)")
+        raise ReplayError(
+            f"{leaf.name}'s value was not recorded element by element (a tensor too large to "
+            "keep whole)"
+        )
     nudged = np.array(start, dtype=float)
     element = tuple(element)
     inside = len(element) == nudged.ndim and all(
@@ -226,6 +235,17 @@ def _start_value(index, part, node):
     """What the graph's forward pass read: a leaf as it stood when the graph began (an
     optimizer may change it later), any other tensor as it was made."""
     value = index.state(node, part.steps[0]).value if node.graph == PERSISTENT else node.value
+    return elements(value)
+
+
+def elements(value):
+    """A recorded value's elements as a float64 array, or None: none was recorded, or a
+    summary keeps block means rather than every element (its grid with blocks of one element
+    is the tensor, row by row, as the page reads it too)."""
+    if isinstance(value, Summary):
+        if tuple(value.block) != (1, 1) or value.size == 0:
+            return None
+        return np.asarray(value.grid, dtype=float).reshape(value.shape)
     return None if value is None else np.asarray(value, dtype=float)
 
 
@@ -263,11 +283,12 @@ def _run(tl, index, ops, values: dict, chosen: dict, check: bool) -> dict:
             args.append(values[i])
         out = index.by_id[outs[0]]
         shape = tuple(out.shape)
-        recorded = out.value if check else None
+        recorded = elements(out.value) if check else None
         with np.errstate(all="ignore"):
             if op.op in CHOICES:
                 _, options, forward = CHOICES[op.op]
-                result = _choose(op, options(*args, shape), lambda c: forward(*args, shape, c), recorded, chosen)
+                run = functools.partial(forward, *args, shape)
+                result = _choose(op, options(*args, shape), run, recorded, chosen)
             else:
                 result = np.asarray(OPS[op.op][1](*args, shape), dtype=float)
         if recorded is not None and not _agrees(result, recorded):

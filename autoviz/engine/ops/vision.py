@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 
+from ..fidelity.fma import fma32, fma64
 from .arguments import ntuple
 from .base import Op
 from .convolution import pad_zeros, windows
@@ -470,3 +471,328 @@ def upsample_bilinear(input, size=None, scale_factor=None):
         stacklevel=2,
     )
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+# -- spatial transformers: affine_grid and grid_sample ---------------------------------------------
+class AffineGridGenerator(Op):
+    """z = base · θᵀ: each output pixel's normalised (x, y, 1) mapped by its batch's 2×3 θ
+    (N, H, W, 2);  dz/dθ = gradᵀ · base."""
+
+    _backward_name = "AffineGridGeneratorBackward0"
+
+    @staticmethod
+    def forward(ctx, theta, base=None):
+        ctx.info = base
+        h, w = base.shape[1:3]
+        flat = base.reshape(1, h * w, 3).astype(theta.dtype)
+        return np.matmul(flat, np.swapaxes(theta, 1, 2)).reshape(theta.shape[0], h, w, 2)
+
+    @staticmethod
+    def backward(ctx, grad):
+        base = ctx.info
+        n, h, w = grad.shape[:3]
+        flat = base.reshape(1, h * w, 3).astype(grad.dtype)
+        return np.swapaxes(np.matmul(np.swapaxes(flat, 1, 2), grad.reshape(n, h * w, 2)), 1, 2)
+
+
+def _unit_range(steps, align_corners, dt):
+    """PyTorch's linspace_from_neg_one: -1..1, shrunk by (steps - 1)/steps off the corners."""
+    from ..creation import linspace_values
+
+    if steps <= 1:
+        return np.zeros(1, dt)
+    r = linspace_values(-1, 1, steps, np.dtype(dt))
+    return r if align_corners else (r * dt.type(steps - 1) / dt.type(steps)).astype(dt)
+
+
+def _corners_default(align_corners, name):
+    if align_corners is None:
+        warnings.warn(
+            "Default grid_sample and affine_grid behavior has changed to align_corners=False "
+            "since 1.3.0. Please specify align_corners=True if the old behavior is desired. "
+            f"See the documentation of {name} for details.",
+            stacklevel=3,
+        )
+        return False
+    return bool(align_corners)
+
+
+def affine_grid(theta, size, align_corners=None):
+    """The sampling grid of a batch of 2-D affine maps θ (N, 2, 3) for an output of `size`
+    (N, C, H, W): each pixel's normalised source (x, y), as the spatial transformer uses."""
+    align_corners = _corners_default(align_corners, "grid_sample")
+    if not theta.dtype.is_floating_point:
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    size = [int(s) for s in size]
+    if len(size) != 4:
+        raise NotImplementedError(
+            f"autoviz: affine_grid for {len(size) - 2}-D outputs is not in autoviz yet (2-D is)"
+        )
+    if theta.ndim != 3 or tuple(theta.shape[-2:]) != (2, 3):
+        raise ValueError(
+            "Expected a batch of 2D affine matrices of shape Nx2x3 for size "
+            f"{list(size)}. Got {list(theta.shape)}."
+        )
+    if min(size[2:]) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {list(size)}")
+    h, w = size[2:]
+    dt = theta._data.dtype
+    base = np.ones((1, h, w, 3), dt)
+    base[..., 0] = _unit_range(w, align_corners, dt)
+    base[..., 1] = _unit_range(h, align_corners, dt)[:, None]
+    return AffineGridGenerator.apply(theta, base=base)
+
+
+def _clip_coordinates(x, size):
+    """min(max(x, 0), size - 1), and where it is strictly inside (elsewhere its gradient is 0)."""
+    return np.clip(x, 0, size - 1), (x > 0) & (x < size - 1)
+
+
+def _reflect_coordinates(x, twice_low, twice_high):
+    """x reflected off low and high until it lies between them; its gradient's sign."""
+    f = x.dtype.type
+    if twice_low == twice_high:
+        return np.zeros_like(x), np.zeros_like(x)
+    low, span = f(twice_low) / f(2), f(twice_high - twice_low) / f(2)
+    x = x - low
+    sign = np.where(x < 0, f(-1), f(1))
+    x = np.abs(x)
+    extra = np.fmod(x, span)
+    even = np.floor(x / span) % 2 == 0
+    return np.where(even, extra + low, span - extra + low), np.where(even, sign, -sign)
+
+
+def _bounded(x, size, padding, align_corners):
+    """An unnormalised coordinate moved inside the image by the padding mode, and its
+    gradient's factor (PyTorch's compute_coordinates)."""
+    one = np.ones_like(x)
+    if padding == "border":
+        x, inside = _clip_coordinates(x, size)
+        return x, np.where(inside, one, x.dtype.type(0))
+    if padding == "reflection":
+        twice = (0, 2 * (size - 1)) if align_corners else (-1, 2 * size - 1)
+        x, sign = _reflect_coordinates(x, *twice)
+        x, inside = _clip_coordinates(x, size)
+        return x, np.where(inside, sign, x.dtype.type(0))  # +0 where clipped, as torch's mask
+    return x, one
+
+
+def _fma(a, b, c):
+    """a·b + c rounded once: PyTorch's grid sampler kernel is compiled with its products and
+    sums contracted into fused multiply-adds."""
+    dt = np.result_type(a, b, c)
+    return (fma64 if dt == np.float64 else fma32)(a, b, c).astype(dt)
+
+
+def _unnormalize(coord, size, align_corners):
+    """[-1, 1] → pixels: (c + 1)·(size - 1)/2, or (c + 1)·size/2 - 1/2; and that scale."""
+    f = coord.dtype.type
+    if align_corners:
+        scale = f(size - 1) / f(2)
+        return (coord + f(1)) * scale, scale
+    scale = f(size) / f(2)
+    return _fma(coord + f(1), scale, f(-0.5)), scale
+
+
+def _gather(flat, iy, ix, h, w):
+    """flat (N, C, H·W) read at integer (iy, ix) (N, P); 0 outside the image; and the mask."""
+    inside = (ix >= 0) & (ix < w) & (iy >= 0) & (iy < h)
+    index = np.where(inside, iy * w + ix, 0)
+    vals = np.take_along_axis(flat, index[:, None, :], axis=2)
+    return np.where(inside[:, None, :], vals, flat.dtype.type(0)), index, inside
+
+
+def _cubic_coefficients(t):
+    """PyTorch's get_cubic_upsample_coefficients (A = -0.75) and their derivatives in t."""
+    f = t.dtype.type
+    a = f(_CUBIC_A)
+
+    def near(x):  # ((A + 2)·x - (A + 3))·x·x + 1
+        return _fma(_fma(a + f(2), x, -(a + f(3))) * x, x, f(1))
+
+    def far(x):  # ((A·x - 5A)·x + 8A)·x - 4A, which the compiler leaves unfused
+        return ((a * x - f(5) * a) * x + f(8) * a) * x - f(4) * a
+
+    coeffs = (far(t + f(1)), near(t), near(f(1) - t), far(f(2) - t))
+    x = (-f(1) - t, -t, f(1) - t, f(2) - t)
+    grads = (  # the derivatives in -t, as PyTorch's get_cubic_coefficients_grad
+        _fma(_fma(-f(3) * a, x[0], -(f(10) * a)), x[0], -(f(8) * a)),
+        _fma(-f(3) * (a + f(2)), x[1], -(f(2) * (a + f(3)))) * x[1],
+        _fma(f(3) * (a + f(2)), x[2], -(f(2) * (a + f(3)))) * x[2],
+        _fma(_fma(f(3) * a, x[3], -(f(10) * a)), x[3], f(8) * a),
+    )
+    return coeffs, grads
+
+
+def _cubic_sum(coeffs, values, fused):
+    """c0·v0 + c1·v1 + c2·v2 + c3·v3 as PyTorch's compiled kernel rounds it: along x only the
+    first product fused, along y every product after the first (found against torch)."""
+    c = [k[:, None, :] for k in coeffs]
+    if fused:
+        return _fma(c[3], values[3], _fma(c[2], values[2], _fma(c[1], values[1], c[0] * values[0])))
+    return _fma(c[0], values[0], c[1] * values[1]) + c[2] * values[2] + c[3] * values[3]
+
+
+def _points(grid, h, w, mode, padding, align_corners):
+    """Each output point's source (N, P) in pixels, moved inside by the padding (not for
+    bicubic, whose taps are each moved), and the factors from grid units to pixels."""
+    x, sx = _unnormalize(grid[..., 0], w, align_corners)
+    y, sy = _unnormalize(grid[..., 1], h, align_corners)
+    if mode == "bicubic":
+        return x, y, sx, sy
+    x, mx = _bounded(x, w, padding, align_corners)
+    y, my = _bounded(y, h, padding, align_corners)
+    f = x.dtype.type
+    return x, y, np.where(mx != 0, mx * sx, f(0)), np.where(my != 0, my * sy, f(0))
+
+
+def _bilinear(x, y):
+    """The four neighbours as (iy, ix, weight) in PyTorch's order (nw, ne, sw, se), and the
+    distances (w, n, e, s) to the west, north, east and south neighbours."""
+    f = x.dtype.type
+    x_w, y_n = np.floor(x), np.floor(y)
+    dw, dn = x - x_w, y - y_n
+    de, ds = f(1) - dw, f(1) - dn
+    ix, iy = x_w.astype(np.int64), y_n.astype(np.int64)
+    taps = [
+        (iy, ix, ds * de),
+        (iy, ix + 1, ds * dw),
+        (iy + 1, ix, dn * de),
+        (iy + 1, ix + 1, dn * dw),
+    ]
+    return taps, (dw, dn, de, ds)
+
+
+def _bicubic(x, y, h, w, padding, align_corners):
+    """The 4×4 taps as {(i, j): (iy, ix)} (i along x, j along y, each moved inside by the
+    padding) and the coefficients along x and y with their derivatives."""
+    f = x.dtype.type
+    x0, y0 = np.floor(x), np.floor(y)
+    cx, gx = _cubic_coefficients(x - x0)
+    cy, gy = _cubic_coefficients(y - y0)
+    taps = {}
+    for i in range(4):
+        xx = _bounded(x0 + f(i - 1), w, padding, align_corners)[0]
+        for j in range(4):
+            yy = _bounded(y0 + f(j - 1), h, padding, align_corners)[0]
+            taps[i, j] = (yy.astype(np.int64), xx.astype(np.int64))
+    return taps, cx, gx, cy, gy
+
+
+class GridSampler2D(Op):
+    """z[n, c, p] = Σ_taps weight · x[n, c, tap] at each grid point p's taps (bilinear: the 4
+    neighbours, bicubic: 16, nearest: 1; 0 outside the image, or moved in by the padding);
+    dz/dx = each gradient spread back over its taps by their weights; dz/dgrid = Σ_c
+    gradient · Σ_taps x[tap] · dweight/dcoordinate · dcoordinate/dgrid."""
+
+    _backward_name = "GridSampler2DBackward0"
+
+    @staticmethod
+    def forward(ctx, x, grid, mode="bilinear", padding="zeros", align_corners=False):
+        n, c, h, w = x.shape
+        ho, wo = grid.shape[1:3]
+        ctx.info = (x, grid, mode, padding, align_corners)
+        flat = x.reshape(n, c, h * w)
+        px, py, _, _ = _points(grid.reshape(n, ho * wo, 2), h, w, mode, padding, align_corners)
+        if mode == "nearest":
+            out = _gather(flat, np.rint(py).astype(np.int64), np.rint(px).astype(np.int64), h, w)[0]
+        elif mode == "bilinear":
+            out = None
+            for iy, ix, weight in _bilinear(px, py)[0]:
+                v = _gather(flat, iy, ix, h, w)[0]
+                out = v * weight[:, None, :] if out is None else _fma(v, weight[:, None, :], out)
+        else:  # four interpolations along x, then one along y, as PyTorch's kernel
+            taps, cx, _, cy, _ = _bicubic(px, py, h, w, padding, align_corners)
+            rows = [
+                _cubic_sum(cx, [_gather(flat, *taps[i, j], h, w)[0] for i in range(4)], False)
+                for j in range(4)
+            ]
+            out = _cubic_sum(cy, rows, True)
+        return out.reshape(n, c, ho, wo)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, grid, mode, padding, align_corners = ctx.info
+        n, c, h, w = x.shape
+        ho, wo = grid.shape[1:3]
+        flat = x.reshape(n, c, h * w)
+        g = grad.reshape(n, c, ho * wo)
+        px, py, sx, sy = _points(grid.reshape(n, ho * wo, 2), h, w, mode, padding, align_corners)
+        if mode == "nearest":
+            taps = [(np.rint(py).astype(np.int64), np.rint(px).astype(np.int64), None)]
+            shares = [g]
+        elif mode == "bilinear":
+            taps, (dw, dn, de, ds) = _bilinear(px, py)
+            shares = [g * weight[:, None, :] for _, _, weight in taps]
+        else:
+            cubic, cx, gcx, cy, gcy = _bicubic(px, py, h, w, padding, align_corners)
+            order = [(i, j) for i in range(4) for j in range(4)]
+            taps = [(*cubic[i, j], None) for i, j in order]
+            shares = [g * cx[i][:, None, :] * cy[j][:, None, :] for i, j in order]
+        # dz/dx: each tap's share added in PyTorch's order: a vector of points at a time, tap
+        # by tap, lane by lane (its AVX2 kernel: 32 bytes a vector)
+        vals, indices, insides = zip(
+            *(_gather(flat, iy, ix, h, w) for iy, ix, _ in taps), strict=True
+        )
+        lanes = 32 // x.dtype.itemsize
+        p, t = np.meshgrid(np.arange(ho * wo), np.arange(len(taps)), indexing="ij")
+        sequence = np.lexsort(((p % lanes).ravel(), t.ravel(), (p // lanes).ravel()))
+        index = np.stack(indices, -1).reshape(n, 1, -1)[:, :, sequence]
+        share = np.where(np.stack(insides, -1)[:, None], np.stack(shares, -1), 0)
+        gflat = np.zeros_like(flat)
+        np.add.at(
+            gflat,
+            (np.arange(n)[:, None, None], np.arange(c)[None, :, None], index),
+            share.reshape(n, c, -1)[:, :, sequence],
+        )
+        if mode == "nearest":
+            return gflat.reshape(x.shape), np.zeros_like(grid)
+        gx = np.zeros((n, ho * wo), grid.dtype)
+        gy = np.zeros((n, ho * wo), grid.dtype)
+        for k in range(c):
+            go = g[:, k]
+            if mode == "bilinear":
+                nw, ne, sw, se = (v[:, k] for v in vals)
+                gx = _fma(_fma(se - sw, dn, (ne - nw) * ds), go, gx)
+                gy = _fma(_fma(se - ne, dw, (sw - nw) * de), go, gy)
+            else:
+                for (i, j), v in zip(order, vals, strict=True):
+                    gx = _fma(-(v[:, k] * go * gcx[i]), cy[j], gx)
+                    gy = _fma(-(v[:, k] * go * gcy[j]), cx[i], gy)
+        ggrid = np.stack([gx * sx, gy * sy], -1).reshape(grid.shape)
+        return gflat.reshape(x.shape), ggrid
+
+
+_GRID_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
+_GRID_PADDINGS = {"zeros": 0, "border": 1, "reflection": 2}
+
+
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    """Sample input (N, C, H, W) at grid's normalised (x, y) points (N, Ho, Wo, 2): the
+    spatial transformer's sampler, bilinear, nearest or bicubic."""
+    if mode not in _GRID_MODES:
+        raise ValueError(
+            f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or "
+            f"'bicubic', but got: '{mode}'"
+        )
+    if padding_mode not in _GRID_PADDINGS:
+        raise ValueError(
+            "nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+            f"'reflection', but got: '{padding_mode}'"
+        )
+    align_corners = _corners_default(align_corners, "grid_sample")
+    if input.ndim == 5:
+        raise NotImplementedError("autoviz: grid_sample of 5-D inputs is not in autoviz yet")
+    if input.ndim != 4 or grid.ndim != 4 or grid.shape[-1] != 2:
+        raise RuntimeError(
+            "grid_sampler(): expected 4D or 5D input and grid with same number of dimensions, "
+            f"but got input with sizes {list(input.shape)} and grid with sizes {list(grid.shape)}"
+        )
+    if input.shape[0] != grid.shape[0]:
+        raise RuntimeError(
+            "grid_sampler(): expected grid and input to have same batch size, but got input "
+            f"with sizes {list(input.shape)} and grid with sizes {list(grid.shape)}"
+        )
+    return GridSampler2D.apply(
+        input, grid, mode=mode, padding=padding_mode, align_corners=align_corners
+    )

@@ -39,8 +39,11 @@ from .batchnorm import (
     LazyBatchNorm2d,
     LazyBatchNorm3d,
 )
-from .channelshuffle import ChannelShuffle
+from .channelshuffle import (
+    ChannelShuffle,
+)
 from .container import (
+    Container,
     ModuleDict,
     ModuleList,
     ParameterDict,
@@ -77,7 +80,10 @@ from .flatten import (
     Flatten,
     Unflatten,
 )
-from .fold import Fold, Unfold
+from .fold import (
+    Fold,
+    Unfold,
+)
 from .instancenorm import (
     InstanceNorm1d,
     InstanceNorm2d,
@@ -86,18 +92,21 @@ from .instancenorm import (
     LazyInstanceNorm2d,
     LazyInstanceNorm3d,
 )
+from .lazy import LazyModuleMixin
 from .linear import (
     Bilinear,
     Identity,
     LazyLinear,
     Linear,
     NonDynamicallyQuantizableLinear,
+    factory_kwargs,
 )
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
     CosineEmbeddingLoss,
     CrossEntropyLoss,
+    CTCLoss,
     GaussianNLLLoss,
     HingeEmbeddingLoss,
     HuberLoss,
@@ -120,6 +129,7 @@ from .module import (
     Module,
 )
 from .normalization import (
+    CrossMapLRN2d,
     GroupNorm,
     LayerNorm,
     LocalResponseNorm,
@@ -142,7 +152,10 @@ from .padding import (
     ZeroPad2d,
     ZeroPad3d,
 )
-from .pixelshuffle import PixelShuffle, PixelUnshuffle
+from .pixelshuffle import (
+    PixelShuffle,
+    PixelUnshuffle,
+)
 from .pooling import (
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
@@ -184,7 +197,11 @@ from .transformer import (
     TransformerEncoder,
     TransformerEncoderLayer,
 )
-from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
+from .upsampling import (
+    Upsample,
+    UpsamplingBilinear2d,
+    UpsamplingNearest2d,
+)
 
 __all__ = [
     "CELU",
@@ -211,6 +228,7 @@ __all__ = [
     "BatchNorm2d",
     "BatchNorm3d",
     "Bilinear",
+    "CTCLoss",
     "ChannelShuffle",
     "CircularPad1d",
     "CircularPad2d",
@@ -218,6 +236,7 @@ __all__ = [
     "ConstantPad1d",
     "ConstantPad2d",
     "ConstantPad3d",
+    "Container",
     "Conv1d",
     "Conv2d",
     "Conv3d",
@@ -227,6 +246,7 @@ __all__ = [
     "CosineEmbeddingLoss",
     "CosineSimilarity",
     "CrossEntropyLoss",
+    "CrossMapLRN2d",
     "Dropout",
     "Dropout1d",
     "Dropout2d",
@@ -269,6 +289,7 @@ __all__ = [
     "LazyInstanceNorm2d",
     "LazyInstanceNorm3d",
     "LazyLinear",
+    "LazyModuleMixin",
     "LeakyReLU",
     "Linear",
     "LocalResponseNorm",
@@ -292,6 +313,7 @@ __all__ = [
     "MultiheadAttention",
     "NLLLoss",
     "NLLLoss2d",
+    "NonDynamicallyQuantizableLinear",
     "PReLU",
     "PairwiseDistance",
     "ParameterDict",
@@ -341,4 +363,5 @@ __all__ = [
     "ZeroPad1d",
     "ZeroPad2d",
     "ZeroPad3d",
+    "factory_kwargs",
 ]

@@ -252,7 +252,7 @@ function replayInPage(facts, g, leaf, at, h) {
   if (!reached.has(root)) throw new Error(`${d.nodes[root].name} does not depend on ${d.nodes[leaf].name}: nudging it changes nothing`);
   const before = run(new Map(), true).get(root);
   const nudged = start(leaf);
-  if (!nudged) throw new Error(`${d.nodes[leaf].name}'s value was not recorded (a tensor of over 64 elements)`);
+  if (!nudged) throw new Error(`${d.nodes[leaf].name}'s value was not recorded element by element (a tensor too large to keep whole)`);
   const k = at.reduce((o, x, i) => o + x * strides(nudged.s)[i], 0);
   nudged.d = nudged.d.slice();
   nudged.d[k] += h;

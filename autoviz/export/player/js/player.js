@@ -289,6 +289,11 @@ class Player {
       this.started = true;
       this.picture.direction = this.chooseDirection();
       this.goto(this.entryOf(this.model.get("step") || 0));
+      // Arranged again now that the picture's nodes are measured (the stage's least width).
+      if (this.layout.fit(true)) {
+        this.camera.measure();
+        this.camera.frame(this.picture.shown, true);
+      }
       return;
     }
     // A glide under way (a step's text reflowing the panels under a narrow stage) goes on,
