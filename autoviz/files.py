@@ -34,7 +34,12 @@ class Batch:
         target = _target(Path(path))
         temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
         # O_EXCL: never another's file; 0o666 less the umask, as open() would make the target.
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileNotFoundError:  # named by the target, not the temporary file
+            raise FileNotFoundError(
+                f"cannot write {str(path)!r}: folder {str(target.parent)!r} not found"
+            ) from None
         self.staged.append((temporary, target))
         try:
             view = memoryview(data)

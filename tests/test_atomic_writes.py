@@ -113,3 +113,10 @@ def test_a_file_written_again_keeps_its_permissions_and_a_link_stays_a_link(tmp_
     os.umask(umask)
     assert stat.S_IMODE(fresh.stat().st_mode) == 0o666 & ~umask  # as open() would make it
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh.bin", "link.html", "shared.html"]
+
+
+def test_a_file_in_a_missing_folder_is_named_in_the_error(tmp_path):
+    with pytest.raises(
+        FileNotFoundError, match=r"cannot write '.*lesson\.html': folder '.*nowhere'"
+    ):
+        files.write_text(tmp_path / "nowhere" / "lesson.html", "x")

@@ -460,3 +460,13 @@ def test_a_step_with_its_callers_line_loads_back_byte_for_byte():
     assert back.to_json() == text
     for k in range(len(back)):
         explain(back, k)
+
+
+def test_a_loaded_timeline_holds_what_the_traced_one_held():
+    """Not only the same JSON: the same records, field for field (a shape a tuple where the
+    model has one, a saved tensor's shape a list as the tracer writes it)."""
+    for make in (lesson_timeline, mlp_timeline, loop_timeline, freed_graph_timeline):
+        tl = make()
+        back = load(tl.to_json())
+        assert back.nodes == tl.nodes and back.edges == tl.edges
+        assert back.steps == tl.steps, make.__name__

@@ -12,9 +12,10 @@ DPI = 144  # the layout engine's PNG resolution too: twice Graphviz's 72 points 
 
 def svg_to_png(svg: str, timeout: float | None = None) -> bytes:
     """PNG bytes of `svg`: with `rsvg-convert` when on PATH, else with resvg (pip: resvg-py)."""
+    limit = layout_timeout(timeout)  # a bad $AUTOVIZ_LAYOUT_TIMEOUT is refused either way
     rsvg = find_rsvg()
     if rsvg is not None:
-        return _rsvg_convert(rsvg, svg, layout_timeout(timeout))
+        return _rsvg_convert(rsvg, svg, limit)
     try:
         import resvg_py
     except ImportError:

@@ -175,7 +175,13 @@ _NODE_REFS = list_of(node_ref)
 _EDGE_INDICES = list_of(edge_index)
 
 
-def shape(value, path, ctx) -> tuple:
+def shape(value, path, ctx) -> list:
+    """A list of sizes, as the tracer writes details' and saved tensors' shapes."""
+    return _SIZES(value, path, ctx)
+
+
+def dims(value, path, ctx) -> tuple:
+    """A shape as the model holds a node's or a flow's: a tuple of sizes."""
     return tuple(_SIZES(value, path, ctx))
 
 
@@ -391,7 +397,7 @@ NODE = {
     "kind": choice(KINDS),
     "name": text,
     "op": optional_text,
-    "shape": shape,
+    "shape": dims,
     "dtype": text,
     "value": preview,
     "grad": preview,
@@ -438,7 +444,7 @@ FLOW = {
     "upstream": preview,
     "local": preview,
     "contribution": preview,
-    "shape": shape,
+    "shape": dims,
     "total": preview,
 }
 
