@@ -21,7 +21,7 @@ STATE = """() => {
   const root = p.root;
   const line = parseFloat(getComputedStyle(p.banner).lineHeight);
   return {
-    arrange: root.dataset.arrange + (root.dataset.columns ? ` (${root.dataset.columns} columns)` : ''),
+    arrange: root.dataset.arrange + (root.dataset.columns ? ` (${root.dataset.columns} cols)` : ''),
     side: Math.round(p.side.getBoundingClientRect().width),
     stage: `${p.camera.W} × ${p.camera.H}`,
     banner: Math.round(parseFloat(p.banner.style.minHeight) / line),
