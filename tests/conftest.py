@@ -10,6 +10,9 @@ import pytest
 import autoviz
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+# Every timeline a test builds checks the steps it built against len() counted from the log
+# (tracing/count.py): a difference is an error, wherever in the suite it shows.
+os.environ["AUTOVIZ_CHECK_COUNT"] = "1"
 GOLDEN = Path(__file__).parent / "golden"
 
 

@@ -1,5 +1,7 @@
 """Realistic programs the player is checked on, beside the lesson example (conftest)."""
 
+import random
+
 import autoviz
 
 
@@ -100,4 +102,55 @@ def tree(n_nodes: int):
             level = [level[i] + level[i + 1] for i in pairs] + level[len(level) // 2 * 2 :]
         level[0].backward()
     len(tl)  # build the timeline outside the timings
+    return tl
+
+
+# -- big graphs: one graph of about `nodes` nodes, in each of these shapes -------------------------
+BIG_SHAPES = ("chain", "fan_in", "residual", "loop")
+_ACTIVATIONS = ("tanh", "sigmoid", "relu", "sin", "cos", "exp")
+
+
+_IRREGULAR = random.Random(0)
+_ORDER = [_IRREGULAR.randrange(720) for _ in range(100_000)]
+
+
+def _pick(i: int, choices: tuple):
+    """A fixed choice in no order that repeats (nothing a fold could find)."""
+    return choices[_ORDER[i % len(_ORDER)] % len(choices)]
+
+
+def big_graph(shape: str, nodes: int, lib=autoviz, tracer=None):
+    """Trace a program whose one graph has about `nodes` nodes, of `shape` (BIG_SHAPES):
+    chain, an irregular chain of elementwise ops; fan_in, one op (stack) taking every input;
+    residual, irregular blocks h = h + act(h * w_i); loop, issue 30's deep program (the same
+    ops each iteration: h @ W[i % 8], tanh, a mean taken off). `lib` is autoviz or torch."""
+    tracer = tracer or (autoviz.trace if lib is autoviz else autoviz.trace_torch)
+    act = lambda t, i: getattr(lib, _pick(i, _ACTIVATIONS))(t * 0.5)  # noqa: E731
+    with tracer() as tl:
+        if shape == "chain":
+            h = lib.tensor(0.5, requires_grad=True)
+            for i in range(nodes // 5):  # * 0.5: op, tensor, constant; act: op, tensor
+                h = act(h, i)
+            h.backward()
+        elif shape == "fan_in":
+            xs = [lib.tensor(float(i % 7), requires_grad=True) for i in range(nodes // 4)]
+            total = lib.stack([x * 2.0 for x in xs]).sum()
+            total.backward()
+        elif shape == "residual":
+            h = lib.ones(4, requires_grad=True)
+            for i in range(nodes // 7):
+                h = h + act(h, i)
+            h.sum().backward()
+        elif shape == "loop":
+            gen = lib.Generator().manual_seed(0)
+            weights = [lib.randn(16, 16, generator=gen, requires_grad=True) for _ in range(8)]
+            h, total = lib.randn(32, 16, generator=gen), 0
+            for i in range(nodes // 17):
+                h = h @ weights[i % 8]
+                b = h.tanh() * 0.5 + h
+                h = b - b.mean(0, keepdim=True)
+                total = total + h.sum()
+            (total / (nodes // 17)).backward()
+        else:
+            raise ValueError(f"unknown shape {shape!r} (one of {BIG_SHAPES})")
     return tl

@@ -1,5 +1,6 @@
 """hide_inner_tensors: intermediate tensors left out, edges from op to op, as torchviz draws."""
 
+import random
 import re
 
 import pytest
@@ -21,10 +22,11 @@ def kinds(source: str) -> list:
 
 
 def chain(n_ops: int):
+    """sin and tanh in no order that repeats (a repeating one would be folded instead)."""
     x = autoviz.tensor([0.5, -0.25], requires_grad=True)
-    h = x
-    for i in range(n_ops):
-        h = h.sin() if i % 2 else h.tanh()
+    h, coin = x, random.Random(0)
+    for _ in range(n_ops):
+        h = h.sin() if coin.random() < 0.5 else h.tanh()
     return h.sum()
 
 

@@ -18,7 +18,7 @@ from torch.nn.modules import module as nn_module
 from torch.optim import optimizer as optim_module
 from torch.overrides import TorchFunctionMode
 
-from ..tracing.builder import build
+from ..tracing.builder import Recorded
 from ..tracing.naming import StoredNames
 from ..tracing.recorder import note_skipped, op_name
 from ..tracing.symbols import ELEMENTWISE
@@ -84,10 +84,13 @@ class TorchRecorder:
         self.op_stacks = {}  # id(grad_fn) -> the modules running when it was made
         self.saved = {}  # id(grad_fn) -> its saved tensors, read before backward frees them
         self.arguments = {}  # id(grad_fn) -> what it used besides its inputs, as Seen or numbers
+        self.params = {}  # id(grad_fn) -> its arguments (dim, keepdim), read while not freed
         self.stepping = None  # the frame of the optimizer step running: its work is one update
         self.callers = {}  # code object -> the caller's (file, line), as recorder._callers
         self.zeroing = None  # the frame of the zero_grad() whose grads are being reset
         self.locals = {}  # id(grad_fn) -> local derivatives, found before it ran on a zero
+        self.zero_checked = set()  # id(grad_fn) of scalar elementwise ops (see _before_node)
+        self.hooked = set()  # id of every node hooked, when a backward first reached it
         self.user_globals = {}  # id -> globals of the user's modules seen (a script run by the CLI)
         self.active = False
         # The mode sees the calls of the thread that entered it only; hooks (modules,
@@ -129,6 +132,9 @@ class TorchRecorder:
         for handle in self.handles:
             handle.remove()
         self._name_pending()
+        for fn in self.known.values():
+            if not isinstance(fn, ACCUMULATE_GRAD):
+                self._read_saved(fn)
         namespace = {}
         for scope in [*self.user_globals.values(), self.block_frame.f_globals]:
             namespace.update(scope)
@@ -138,16 +144,21 @@ class TorchRecorder:
                 self.names.setdefault(id(value), name)
         modules = ModuleMap(namespace)
         op_modules = {key: modules.of_stack(stack) for key, stack in self.op_stacks.items()}
-        view = TorchView(modules, op_modules, self.saved, self.arguments)
+        view = TorchView(modules, op_modules, self.saved, self.arguments, self.params)
         log, names = self.log, self.names
         note_skipped(self.timeline, self.skipped, "autoviz.trace_torch()")
-        self.timeline._pending = lambda tl: build(tl, log, names, view=view)
+        self.timeline._pending = Recorded(lambda: log, names, view)
         self.log, self.block_frame, self.zeroing, self.callers = [], None, None, {}
 
     # -- where a call came from, and what it is called ---------------------------------------------
     def _where(self):
-        frame = sys._getframe(1)
-        while frame is not None and _is_internal(frame.f_code):
+        frame, internal = sys._getframe(1), _INTERNAL
+        while frame is not None:  # _is_internal, written out: every op walks a few frames
+            inside = internal.get(frame.f_code)
+            if inside is None:
+                inside = _is_internal(frame.f_code)
+            if not inside:
+                break
             frame = frame.f_back
         frame = frame or self.block_frame
         self.user_globals.setdefault(id(frame.f_globals), frame.f_globals)
@@ -237,6 +248,13 @@ class TorchRecorder:
     def _new_nodes(self, outs) -> list:
         """The grad_fn nodes this call made, in the order torch made them, each with its
         next_functions."""
+        if len(outs) == 1:  # the usual call: one output, one node made over known ones
+            fn = grad_fn_of(outs[0])
+            if fn is None or fn is BROKEN or id(fn) in self.known:
+                return []
+            nexts = fn.next_functions
+            if all(child is None or id(child) in self.known for child, _ in nexts):
+                return [(fn, nexts)] if fn._sequence_nr() >= self.floor else []
         found, stack = {}, [grad_fn_of(t) for t in outs]
         while stack:
             fn = stack.pop()
@@ -268,11 +286,7 @@ class TorchRecorder:
             grad_fn = grad_fn_of(t)
             if grad_fn is not None and grad_fn is not BROKEN:
                 self.outputs[(id(grad_fn), t.output_nr)] = seen(t, value=True)
-        by_edge = {}
-        for t in tensors_in((args, kwargs)):
-            grad_fn = grad_fn_of(t)
-            if grad_fn is not None and grad_fn is not BROKEN:
-                by_edge[(id(grad_fn), t.output_nr)] = t
+        by_edge = _ByEdge(args, kwargs)
         stack = tuple(self.module_stack)
         # Arguments that need no gradient can fill (None, 0) slots of one node only: with
         # several such nodes (or none) nothing says which slot is which argument.
@@ -285,15 +299,14 @@ class TorchRecorder:
             inputs, constants = self._inputs(nexts, args, by_edge, spare=gaps == [fn])
             value = out.value if type(out) is Seen else None
             self.log.append(("op", src, fn, out, inputs, constants, value))
-            self.op_stacks[id(fn)], self.saved[id(fn)] = stack, saved_tensors(fn)
+            self.op_stacks[id(fn)] = stack  # its saved tensors are read later (_read_saved)
             self.arguments[id(fn)] = _arguments(fn, args)
-            self.handles.append(fn.register_hook(partial(self._on_node, fn)))
+            self.params[id(fn)] = TorchView.read_params(fn)
             if fn.name() in ELEMENTWISE and not out.shape:  # scalars only, as _before_node
-                self.handles.append(fn.register_prehook(partial(self._before_node, fn)))
+                self.zero_checked.add(id(fn))
             for child, _ in nexts:
                 if isinstance(child, ACCUMULATE_GRAD) and id(child) not in self.known:
                     self.known[id(child)] = child
-                    self.handles.append(child.register_hook(partial(self._on_accumulate, child)))
         if type(out) is Seen:
             self._expect_name(out._held, frame)
 
@@ -476,6 +489,7 @@ class TorchRecorder:
             if isinstance(t, torch.Tensor) and grad_fn_of(t) not in (None, BROKEN)
         ]
         self.log.append(("seed", src, seeds))
+        self._hook([fn for fn, _ in seeds])
         try:
             result = func(*args, **kwargs)
         except Exception as error:
@@ -485,6 +499,32 @@ class TorchRecorder:
         retain = bound.get("create_graph", False) if retain is None else retain
         self.log.append(("end", None, bool(retain)))
         return result
+
+    def _hook(self, tops) -> None:
+        """Hook the recorded nodes a backward from `tops` reaches, when it first does: forward
+        pays nothing for them (a graph that never runs backward needs none), and a node hooked
+        once keeps its hooks, as do the nodes under it (none made later is under it)."""
+        stack = list(tops)
+        while stack:
+            fn = stack.pop()
+            if fn is None or id(fn) in self.hooked or id(fn) not in self.known:
+                continue  # hooked already, or made before the block
+            self.hooked.add(id(fn))
+            if isinstance(fn, ACCUMULATE_GRAD):
+                self.handles.append(fn.register_hook(partial(self._on_accumulate, fn)))
+                continue
+            self.handles.append(fn.register_hook(partial(self._on_node, fn)))
+            self._read_saved(fn)  # before this backward frees them
+            if id(fn) in self.zero_checked:
+                self.handles.append(fn.register_prehook(partial(self._before_node, fn)))
+            stack.extend(child for child, _ in fn.next_functions)
+
+    def _read_saved(self, fn) -> None:
+        """What op node `fn` saved for backward, read once, before backward frees it (or when
+        the block ends): torch refuses to hand out a saved tensor changed in place since, so
+        what is read is what was saved, or nothing."""
+        if id(fn) not in self.saved:
+            self.saved[id(fn)] = saved_tensors(fn)
 
     def _before_node(self, fn, grad_outputs) -> None:
         """A scalar op about to run on a zero gradient: its local derivatives are not
@@ -525,6 +565,24 @@ class TorchRecorder:
     def _exit_module(self, module, args, output) -> None:
         if not self._other_thread() and self.module_stack and self.module_stack[-1] is module:
             self.module_stack.pop()
+
+
+class _ByEdge(dict):
+    """(id(grad_fn), output_nr) -> the call's tensor argument it stands for; found only when
+    an input is not an output recorded before (the usual one is), once per call."""
+
+    def __init__(self, args, kwargs) -> None:
+        super().__init__()
+        self.call = (args, kwargs)
+
+    def get(self, key, default=None):
+        if self.call is not None:
+            for t in tensors_in(self.call):
+                grad_fn = grad_fn_of(t)
+                if grad_fn is not None and grad_fn is not BROKEN:
+                    self[(id(grad_fn), t.output_nr)] = t
+            self.call = None
+        return super().get(key, default)
 
 
 def _arguments(fn, args) -> list:

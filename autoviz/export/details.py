@@ -143,13 +143,17 @@ def _op_facts(tl, index, op, sent: dict, position) -> dict:
     names = [n.name for n in inputs]
     out_name = result.name if result is not None else "out"
     locals_ = []
+    # Once per op, not per input: an op may take thousands (torch.stack of every sample).
+    scalars = [n for n in inputs if not n.shape] + ([result] if result is not None else [])
+    all_scalar = all(_is_scalar(n.value) for n in scalars)
+    values = out_value = None
     for i, node in enumerate(inputs):
         formula = local_rule(op.op, i, names, out_name)
         numbers = None
-        scalars = [n for n in inputs if not n.shape] + ([result] if result is not None else [])
-        if formula is not None and all(_is_scalar(n.value) for n in scalars):
-            values = [_number_in(n.value) for n in inputs]
-            out_value = _number_in(result.value) if result is not None else "out"
+        if formula is not None and all_scalar:
+            if values is None:
+                values = [_number_in(n.value) for n in inputs]
+                out_value = _number_in(result.value) if result is not None else "out"
             numbers = local_rule(op.op, i, values, out_value)
         # Ops on tensors: the gradient the op sends this input, in PyTorch's terms.
         rule = None if formula else flow_rule(op, i, inputs, result)

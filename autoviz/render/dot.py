@@ -38,6 +38,16 @@ MAX_NODES = 5000  # drawn nodes; beyond this the layout engine is not started
 FULL_ITERATIONS = "auto"
 STEP_BUDGET = 600
 ADVICE = ("python", "cli", "none")  # whom a page's notes tell what to do: see Options.advice
+# What dot's time on a big drawing goes to, measured on graphs of 1,000-5,000 nodes of four
+# shapes (benchmarks/big_graphs.py): edge labels (the room each gradient label takes: each
+# adds a rank of its own) most of all, 72 s for a 1,700-node residual net against 6 s with
+# labels placed after layout (xlabel); then the x-coordinate network simplex (nslimit) and
+# crossing minimisation (mclimit, searchsize, remincross), 10.7 s against 1.1 s for a
+# 3,000-node chain with straight edges. So: past each size, dot is told to do less.
+LAYOUT_TIERS = (  # (drawn nodes above, graph attributes added, gradient labels as xlabels)
+    (1500, "nslimit=0.5 nslimit1=2 mclimit=0.3 searchsize=5 remincross=false splines=line", True),
+    (300, "mclimit=0.5 searchsize=10 remincross=false", True),
+)
 
 
 @dataclass(frozen=True)
@@ -197,6 +207,9 @@ def to_dot(
     saved = _saved_ops(graph, options)
     layout = drawing_plan(graph, options) if layout is None else layout
     options = settle(options, layout)
+    faster, xlabels = layout_tier(layout.drawn)
+    if faster:
+        lines[1] = lines[1][:-1] + f" {faster}]"
     current = set(graph.current)
     drawn = [n for n in graph.nodes if layout.draws(n.id)]
     placed = {}  # open module path (None: top level) -> statements inside it
@@ -206,10 +219,10 @@ def to_dot(
         if node in saved:
             where += _saved_lines(node, theme, options)
     for box in layout.boxes:
-        placed.setdefault(box.parent, []).append(_box_line(box, theme))
+        placed.setdefault(box.parent, []).append(_box_line(box, theme, options.advice))
     lines += ["\t" + line for line in placed.get(None, [])]
     lines += _clusters(layout, placed, theme)
-    lines += _edge_lines(graph, layout, theme, edge_labels)
+    lines += _edge_lines(graph, layout, theme, edge_labels, xlabels)
     if options.legend and graph.nodes:
         extra = ["module"] * bool(layout.boxes) + ["saved"] * bool(saved) + list(legend_extra)
         lines += _legend(
@@ -217,6 +230,15 @@ def to_dot(
         )
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def layout_tier(drawn: int) -> tuple:
+    """(graph attributes, whether gradient labels are xlabels) for a drawing of `drawn`
+    nodes: see LAYOUT_TIERS."""
+    for above, attributes, xlabels in LAYOUT_TIERS:
+        if drawn > above:
+            return attributes, xlabels
+    return "", False
 
 
 def _check_ids(graph: Graph) -> None:
@@ -234,9 +256,11 @@ def _saved_ops(graph: Graph, options: Options) -> list:
     return [n for n in graph.nodes if n.saved] if options.show_saved else []
 
 
-def _edge_lines(graph: Graph, layout: Plan, theme: Theme, edge_labels) -> list:
+def _edge_lines(graph: Graph, layout: Plan, theme: Theme, edge_labels, xlabels=False) -> list:
     """Data edges; those touching a collapsed module become one edge per pair of ends, and
-    those leaving a hidden inner tensor start at the op that made it."""
+    those leaving a hidden inner tensor start at the op that made it. With `xlabels`, a
+    gradient's label is placed after layout, taking no rank of its own (big drawings)."""
+    label = "xlabel" if xlabels else "label"
     lines, merged = [], set()
     for i, e in enumerate(graph.edges, 1):
         ends = layout.ends(e)
@@ -257,7 +281,7 @@ def _edge_lines(graph: Graph, layout: Plan, theme: Theme, edge_labels) -> list:
             extra = " dir=both arrowtail=normal"
             if edge_id in edge_labels:
                 text = dot_row(edge_labels[edge_id]) or "&#32;"
-                extra += f' label=<<font point-size="{theme.small_size}">{text}</font>>'
+                extra += f' {label}=<<font point-size="{theme.small_size}">{text}</font>>'
         lines.append(f'\t{source} -> {target} [id="{edge_id}" class="{e.kind}"{extra}]')
     return lines
 
@@ -304,11 +328,16 @@ def _with_content(layout: Plan, placed: dict) -> set:
     return full
 
 
-def _box_line(box: Box, theme: Theme) -> str:
-    """A collapsed module: its path, its type and the shapes going in and out."""
+def _box_line(box: Box, theme: Theme, advice: str = "python") -> str:
+    """A collapsed module: its path, its type and the shapes going in and out; a fold: how
+    many blocks it holds, their ops, and how to open it."""
     look = theme.kinds["module"]
     name = box.paths[0] if len(box.paths) == 1 else f"{box.paths[0]} … {box.paths[-1]}"
     rows = [name + (f" ×{len(box.paths)}" if len(box.paths) > 1 else ""), box.type]
+    if box.fold is not None:
+        fold = box.fold
+        rows = [fold.title(), fold.ops_text(), fold.how_to_open(advice)]
+        rows = [r for r in rows if r]
     if box.inputs or box.outputs:
         rows.append(f"{_shapes(box.inputs)} → {_shapes(box.outputs)}".strip())
     return (

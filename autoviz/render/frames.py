@@ -4,7 +4,7 @@ import re
 from bisect import bisect_right
 from typing import NamedTuple
 
-from ..errors import GraphTooLarge
+from ..errors import GraphTooLarge, LayoutTimeout
 from ..tracing.index import GraphPart, index_of
 from ..tracing.model import PERSISTENT, Edge, Graph, Node
 from ..tracing.text import number, shape_text
@@ -50,7 +50,7 @@ class Frames:
         self.index = index_of(tl)
         self.templates = {}  # leading graph -> (DOT source, Template, Plan or None: a summary)
         self.summaries = {}  # graph -> its summary's template, for the later graphs of a shape
-        self.too_large = {}  # leading graph -> the GraphTooLarge its drawing raised
+        self.too_large = {}  # leading graph -> why it was not drawn (GraphTooLarge, LayoutTimeout)
         self.charts = {}  # range of condensed graphs -> (DOT source, Template) of their chart
         self.sequences = {}  # (leading graph, ghost) -> FrameSequence
         self.parts = {}  # graph number -> Part
@@ -152,7 +152,12 @@ class Frames:
             legend_extra=("error",) * raised,
         )
         self.layout_calls += 1
-        return source, Template(svg_layout(source, self.timeout), self.theme), layout
+        try:
+            svg = svg_layout(source, self.timeout)
+        except LayoutTimeout as error:  # an export still gets written: the summary says why
+            self.too_large[leader] = error
+            return self._summary(leader, error)
+        return source, Template(svg, self.theme), layout
 
     def _summary(self, graph_no: int, error: GraphTooLarge):
         lines = summary_text(self.index.graph(graph_no), error, self.options.advice)
@@ -588,7 +593,7 @@ class FrameSequence:
         for edge in edges:
             _edge_state(edge, live, self.flows, self.now, state)
         if made and self.grouped:
-            _grouped_state(part, live, self.options, self.ghost, self.layout, state)
+            self._grouped_made(made, touching, state)
         index, out, dirty, changed = self.template.index, self.out, self.dirty, self.changed
         for key, value in state.items():
             position = index.get(key)
@@ -597,6 +602,23 @@ class FrameSequence:
                 out[position] = value
                 dirty.add(position // CHUNK)
         self.at = k
+
+    def _grouped_made(self, made: list, touching: dict, state: dict) -> None:
+        """What _grouped_state sets that nodes just made change: the boxes holding them, the
+        merged edges at them, their saved tensors (a step costs its nodes, not the graph)."""
+        layout, live, boxes = self.layout, self.live, {b.id: b for b in self.layout.boxes}
+        for node in made:
+            box = layout.owner.get(node.id)
+            if box is not None and box in boxes:
+                state[("nc", box)] = "node module"
+            for edge in touching.get(node.id, ()):
+                ends = layout.ends(edge)
+                if ends is not None and ends[2] and edge.source in live and edge.target in live:
+                    state[("ec", f"{ends[0]}-{ends[1]}")] = "edge data"
+            if self.options.show_saved:
+                for i in range(1, len(node.saved) + 1):
+                    state[("nc", f"{node.id}-saved{i}")] = "node saved"
+                    state[("ec", f"{node.id}-saved{i}-edge")] = "edge saved"
 
     def _flow_edges(self, step) -> list:
         """Update the gradient flows; the edges whose look changes with them."""

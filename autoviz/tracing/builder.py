@@ -7,6 +7,7 @@ graph, drawn or stepped, is made by this one code path.
 
 import linecache
 import math
+import warnings
 
 import numpy as np
 
@@ -24,6 +25,46 @@ from .view import EngineView, dtype_name
 # of `y + 1`); drawn as a constant of unknown value.
 UNKNOWN = object()
 _NOTHING = object()  # no gradient has arrived at a node yet in this backward pass
+
+
+class Recorded:
+    """A traced block's log until a view needs its steps: `count()` tells how many there will
+    be in one light pass (tracing/count.py), `build(tl)` makes them.
+
+    `records` gives the log as the builder reads it (the engine's recorder resolves its own
+    first, once); `view` reads the logged tensors and nodes: autoviz's own, or torch's.
+    """
+
+    def __init__(self, records, names: dict, view) -> None:
+        self._records, self._log, self.names, self.view = records, None, names, view
+        self.counted = None
+
+    def log(self) -> list:
+        if self._log is None:
+            self._log, self._records = self._records(), None
+        return self._log
+
+    def count(self) -> int:
+        if self.counted is None:
+            from .count import Counter
+
+            self.counted = Counter(self.view).count(self.log())
+        return self.counted
+
+    def build(self, tl) -> None:
+        from .count import checking
+
+        if self.counted is None and checking():
+            self.count()  # tests: every build is checked against its count
+        build(tl, self.log(), self.names, view=self.view)
+        if self.counted is not None and self.counted != len(tl._steps):
+            message = (
+                f"autoviz counted {self.counted:,} steps in this timeline but built "
+                f"{len(tl._steps):,}: len(tl) was wrong before it was built; please report it"
+            )
+            if checking():
+                raise AssertionError(message)
+            warnings.warn(message, RuntimeWarning, stacklevel=4)
 
 
 def build(tl, log: list, names: dict, modules: ModuleNames | None = None, view=None) -> None:
@@ -208,6 +249,9 @@ class Builder:
         self._tensor(t, "constant", value)
 
     def op(self, src, fn, out, inputs, constants, value) -> None:
+        # The engine's recorder leaves numpy scalars as they are and None for no new values.
+        constants = [None] * len(inputs) if constants is None else list(map(_plain, constants))
+        value = _plain(value)
         self._next_graph()
         # An input of None has no node: torch's next_functions has (None, 0) for an input
         # that needs no gradient, where the bridge cannot tell which argument it was.

@@ -8,7 +8,7 @@ from .index import index_of
 from .model import Step
 from .preview import Summary
 from .rules import expression, gradient
-from .text import flatten, number, shape_text, stats, value_text
+from .text import number, shape_text, stats, value_text
 from .updates import rule_text
 
 
@@ -35,6 +35,15 @@ class Pending:
         return _CAPTIONS[step.kind](step, self.context)
 
 
+def context_of(tl) -> "Context":
+    """The Context of timeline `tl`, made once per index (explanations of every step of a
+    long timeline share it, and the seeds it finds per graph)."""
+    found = tl.__dict__.get("_context")
+    if found is None or found.index is not index_of(tl):
+        found = tl.__dict__["_context"] = Context(tl)
+    return found
+
+
 class Context:
     """What captions and explanations read: nodes by id, each op's inputs and output, and
     the state at any step (grads, the output backward started at), all from the timeline's
@@ -44,6 +53,7 @@ class Context:
         self.tl, self.index = tl, index_of(tl)
         self.nodes = self.index.by_id
         self.seeds = {}  # graph -> its seed steps, where backward passes started
+        self.inputs, self.names = {}, {}  # op id -> its input nodes, their names
 
     def grad_before(self, node_id: str, k: int):
         """The node's grad just before step k, as the steps so far left it."""
@@ -55,9 +65,22 @@ class Context:
         return self.nodes[node_id].name
 
     def input_nodes(self, op_id: str) -> list:
-        """The op's inputs, in the order the op takes them."""
-        edges = [self.tl.edges[i] for i in self.index.inputs.get(op_id, ())]
-        return [self.nodes[e.source] for e in sorted(edges, key=lambda e: e.index)]
+        """The op's inputs, in the order the op takes them (found once per op: an op of
+        2,000 inputs sends 2,000 flows, and each one's text names them)."""
+        found = self.inputs.get(op_id)
+        if found is None:
+            all_edges = self.tl.edges
+            edges = [all_edges[i] for i in self.index.inputs.get(op_id, ())]
+            found = [self.nodes[e.source] for e in sorted(edges, key=lambda e: e.index)]
+            self.inputs[op_id] = found
+        return found
+
+    def input_names(self, op_id: str) -> list:
+        """The names of the op's inputs, in order (once per op)."""
+        found = self.names.get(op_id)
+        if found is None:
+            found = self.names[op_id] = [n.name for n in self.input_nodes(op_id)]
+        return found
 
     def output_of(self, op_id: str):
         """The tensor the op made (None for an op that raised before making one)."""
@@ -107,7 +130,7 @@ def _leaf(step: Step, c: Context) -> str:
 
 def _op(step: Step, c: Context) -> str:
     op, out = c.nodes[step.nodes[0]], c.nodes[step.nodes[1]]
-    expr = expression(op.op, [n.name for n in c.input_nodes(op.id)], op.params)
+    expr = expression(op.op, c.input_names(op.id), op.params)
     where = f" in {op.module[-1][0]} ({op.module[-1][1]})" if op.module else ""
     return (
         f"{out.name} = {expr} = {_val(out, out.value)} is computed and recorded{where}: "
@@ -153,33 +176,29 @@ def _backward(step: Step, c: Context) -> str:
 
 def flow_rule(c: Context, op, index: int) -> str | None:
     """The gradient op sends its input `index`, as a formula over the op's tensors' names."""
-    return rule_for(op, index, c.input_nodes(op.id), c.output_of(op.id))
+    names = c.input_names(op.id)  # once per op: an op of 2,000 inputs sends 2,000 flows
+    return rule_for(op, index, c.input_nodes(op.id), c.output_of(op.id), names)
 
 
-def rule_for(op, index: int, inputs: list, out) -> str | None:
-    """The same from the op's nodes: its inputs (in order) and its output (or None)."""
+def rule_for(op, index: int, inputs: list, out, names: list | None = None) -> str | None:
+    """The same from the op's nodes: its inputs (in order), their names, its output (or None)."""
     count = int(np.prod(inputs[0].shape)) if inputs and inputs[0].shape else None
-    names = [n.name for n in inputs]
+    names = [n.name for n in inputs] if names is None else names
     rule = gradient(op.op, index, names, out.name if out else "out", "upstream", count, op.params)
-    if rule is not None and op.op == "EmbeddingBackward0" and len(inputs) > 1:
-        rule += _picked_twice(inputs[1].value)
+    if rule is not None and "rows" in op.params:
+        rule += _picked_twice(op.params)
     return rule
 
 
-def _picked_twice(indices) -> str:
-    """`; here row 1 was picked 2 times`: the rows an embedding's indices name more than once."""
-    if not isinstance(indices, list | int):
-        return ""
-    counts = {}
-    for i in flatten(indices) if isinstance(indices, list) else [indices]:
-        counts[i] = counts.get(i, 0) + 1
-    twice = [(i, n) for i, n in counts.items() if n > 1]
-    if not twice:
+def _picked_twice(params: dict) -> str:
+    """`; here row 1 was picked 2 times`: the rows an embedding's indices pick more than once."""
+    rows, times = params["rows"], params["times"]
+    if not rows:
         return "; here every row was picked once"
-    listed = ", ".join(f"row {i} was picked {n} times" for i, n in twice[:4]) + (
-        ", …" if len(twice) > 4 else ""
+    listed = ", ".join(
+        f"row {r} was picked {n} times" for r, n in zip(rows[:4], times, strict=False)
     )
-    return f"; here {listed}"
+    return f"; here {listed}" + (", …" if len(rows) > 4 else "")
 
 
 def _reduce(step: Step, c: Context) -> str:
@@ -294,7 +313,7 @@ def _error(step: Step, c: Context) -> str:
     op = c.nodes[step.nodes[0]]
     if step.changes:  # a backward node that failed
         return f"{op.op} could not run its backward: {kind}{where}: {message}"
-    names = [n.name for n in c.input_nodes(op.id)]
+    names = c.input_names(op.id)
     symbol = _OPERATORS.get(op.op)
     if symbol and len(names) == 2:
         call = f" {symbol} ".join(names)

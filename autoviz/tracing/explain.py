@@ -4,7 +4,7 @@ questions come from quiz.py."""
 from dataclasses import dataclass
 from pathlib import Path
 
-from .captions import Context, flow_rule
+from .captions import Context, context_of, flow_rule
 from .index import index_of
 from .quiz import questions
 from .source import is_header
@@ -128,7 +128,7 @@ def explain(tl, k: int) -> str:
     step = tl.steps[k]
     if step.kind not in ("backward", "reduce") or not step.flows:
         return step.caption
-    c = Context(tl)
+    c = context_of(tl)
     if step.kind == "reduce":
         return _reduce_text(tl, c, step)
     op = c.nodes[step.nodes[0]]
@@ -208,7 +208,7 @@ def _reduce_text(tl, c: Context, step) -> str:
 
 
 def _formula(c: Context, op, out_name: str, index: int) -> str | None:
-    return local_rule(op.op, index, [n.name for n in c.input_nodes(op.id)], out_name)
+    return local_rule(op.op, index, c.input_names(op.id), out_name)
 
 
 def local_rule(op: str, index: int, names: list, out: str) -> str | None:

@@ -395,8 +395,9 @@ class Recorder:
     # -- the end of the block ----------------------------------------------------------------
     def finish(self) -> None:
         """Name what the block's variables hold, then build the timeline from the log."""
-        from .builder import build
+        from .builder import Recorded
         from .modules import ModuleNames
+        from .view import EngineView
 
         if self.pending is not None:
             self._check_name(self.pending)
@@ -413,7 +414,8 @@ class Recorder:
         modules = ModuleNames(scope)
         callers = self._callers
         note_skipped(self.timeline, self.skipped, "autoviz.trace()")
-        self.timeline._pending = lambda tl: build(tl, _resolve(log, names, callers), names, modules)
+        view = EngineView(modules)
+        self.timeline._pending = Recorded(lambda: _resolve(log, names, callers), names, view)
         self.log, self.names, self.block_frame = [], {}, None
         self._sites, self._all_sites, self._stored, self._used = {}, {}, StoredNames(), set()
         self._callers = {}
@@ -517,10 +519,11 @@ class _Site:
     nothing). A site found holding something else once (`trusted` False) is checked every time.
     """
 
-    __slots__ = ("check", "code", "lasti", "name", "trusted")
+    __slots__ = ("check", "code", "lasti", "name", "src", "trusted")
 
     def __init__(self, code, lasti: int, name: str | None) -> None:
         self.code, self.lasti, self.name = code, lasti, name
+        self.src = None  # its (file, line, caller), found when the log is resolved
         self.trusted = None  # not checked yet
         self.check = name is not None  # whatever is made here waits for _check_name
 
@@ -554,22 +557,24 @@ def _resolve(log: list, names: dict, callers: dict) -> list:
     """
     sources = {}
     records = []
+    append = records.append
     i, end = 0, len(log)
     while i < end:
         item = log[i]
         if item is _OP:
+            # The many: one tuple each, numpy scalars left for the builder to make floats
+            # (counting the steps reads none of them).
             site, fn, out, values, value, count = log[i + 1 : i + 7]
             inputs = tuple(log[i + 7 : i + 7 + count])
             i += 7 + count
             if site.trusted:
                 names[id(out)] = site.name
-            if values is None:
-                values = [None] * count
-            else:
-                values = [v.item() if isinstance(v, np.generic) else v for v in values]
-            value = value.item() if isinstance(value, np.generic) else value
-            record = ("op", site.code, site.lasti, fn, out, inputs, values, value)
-        elif item is _NODE:
+            src = site.src
+            if src is None:
+                src = site.src = _place(site.code, site.lasti, callers, sources)
+            append(("op", src, fn, out, inputs, values, value))
+            continue
+        if item is _NODE:
             fn, grad, local, grads = log[i + 1 : i + 5]
             i += 5
             records.append(("node", None, fn, grad, grads, local))
@@ -578,15 +583,7 @@ def _resolve(log: list, names: dict, callers: dict) -> list:
             record = item
             i += 1
         kind, code, lasti = record[0], record[1], record[2]
-        src = None
-        if code is not None:
-            key = (id(code), lasti)
-            src = sources.get(key)
-            if src is None:
-                caller = callers.get(code)
-                if caller is not None:
-                    caller = (caller[0].co_filename, _line_number(*caller))
-                src = sources[key] = (code.co_filename, _line_number(code, lasti), caller)
+        src = None if code is None else _place(code, lasti, callers, sources)
         rest = record[3:]
         if kind == "leaf" and isinstance(rest[-1], np.generic):
             rest = (*rest[:-1], rest[-1].item())
@@ -594,6 +591,18 @@ def _resolve(log: list, names: dict, callers: dict) -> list:
             rest = (*rest[:-2], rest[-2].item(), rest[-1])
         records.append((kind, src, *rest))
     return records
+
+
+def _place(code, lasti: int, callers: dict, sources: dict) -> tuple:
+    """(file, line, the caller's (file, line) or None) of an instruction, found once."""
+    key = (id(code), lasti)
+    src = sources.get(key)
+    if src is None:
+        caller = callers.get(code)
+        if caller is not None:
+            caller = (caller[0].co_filename, _line_number(*caller))
+        src = sources[key] = (code.co_filename, _line_number(code, lasti), caller)
+    return src
 
 
 def _local(fn, grad):

@@ -10,9 +10,11 @@ its norm); a tensor whose elements are all one number as `ones (16, 8)`, `zeros 
 
 import functools
 import math
-from itertools import islice
+from itertools import chain, islice
 
-from .preview import Summary, grid_shape
+import numpy as np
+
+from .preview import Summary, blocks, grid_shape
 
 SHOWN = 4  # elements a tensor shows in full
 HEAD = 3  # first elements a caption shows of a larger one
@@ -146,6 +148,8 @@ def heat_cells(value, shape) -> tuple[int, int, tuple, list] | None:
     cells = list(flatten(value))
     if len(cells) != rows * cols:
         return None
+    if blocks(rows, cols) != (1, 1):  # a tall small tensor: the same blocks as a summary's
+        return heat_cells(Summary.of(np.array(cells).reshape(shape)), shape)
     return rows, cols, (1, 1), cells
 
 
@@ -167,7 +171,22 @@ def range_text(value, precision: int = 4) -> str:
 
 
 def flatten(value):
-    """The elements of a nested-list preview, in order."""
+    """The elements of a nested-list preview, in order (an iterator)."""
+    # A preview is rectangular (numpy's tolist), so its depth shows in its first and last
+    # entries: a row of numbers or rows of them, the many, are read without a Python step per
+    # element (every label reads its tensor's elements).
+    if type(value) is not list or not value:
+        return _nested(value)
+    first, last = value[0], value[-1]
+    if type(first) is not list and type(last) is not list:
+        return iter(value)
+    flat_rows = type(first) is list and type(last) is list and first and last
+    if flat_rows and type(first[0]) is not list and type(last[-1]) is not list:
+        return chain.from_iterable(value)
+    return _nested(value)
+
+
+def _nested(value):
     stack = [value]
     while stack:
         item = stack.pop()

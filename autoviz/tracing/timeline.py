@@ -10,16 +10,16 @@ class Timeline:
 
     def __init__(self, nodes: list[Node], edges: list[Edge], steps: list[Step]) -> None:
         self._nodes, self._edges, self._steps = nodes, edges, steps
-        self._pending = None  # the recorder's log until first use: building is not free
+        self._pending = None  # builder.Recorded: the recorder's log until a view needs the steps
         self.skipped = {}  # thread name -> events of other threads a tracer did not record
         self._code = []  # the traced code as written (source.CodeText), recorded when tracing
         self._block = None  # the traced `with` block (source.Block), until the code is recorded
 
     def _built(self) -> "Timeline":
         if self._pending is not None:
-            build, self._pending = self._pending, None
+            pending, self._pending = self._pending, None
             with collector_paused():
-                build(self)
+                pending.build(self)
         return self
 
     @property
@@ -40,7 +40,12 @@ class Timeline:
         return self._built()._code
 
     def __len__(self) -> int:
-        return len(self.steps)
+        """The number of steps; of a timeline not built yet, counted from its log without
+        building it (builder.Recorded)."""
+        if self._pending is not None:
+            with collector_paused():
+                return self._pending.count()
+        return len(self._steps)
 
     @property
     def iterations(self) -> list:

@@ -90,7 +90,8 @@ def ops_in_order(top, view=None, max_nodes: int | None = None) -> list:
         for child, _ in reversed(fn.next_functions):
             if child is not None and child not in seen:
                 stack.append((child, False))
-        if max_nodes is not None and not isinstance(fn, view.accumulate_types):
+        if max_nodes is not None:
+            # a leaf counts as an op does: a fan-in of 100,000 leaves is refused as soon
             total += 1
             outside += not view.in_module(fn)
             if outside > max_nodes or total > _MODULE_OPS_PER_NODE * max_nodes:
@@ -100,9 +101,9 @@ def ops_in_order(top, view=None, max_nodes: int | None = None) -> list:
 
 def _too_large(outside: int, total: int, max_nodes: int) -> str:
     if outside > max_nodes:
-        what = f"more than {max_nodes:,} operations outside any nn.Module"
+        what = f"more than {max_nodes:,} operations and leaves outside any nn.Module"
     else:
-        what = f"more than {_MODULE_OPS_PER_NODE * max_nodes:,} operations"
+        what = f"more than {_MODULE_OPS_PER_NODE * max_nodes:,} operations and leaves"
     return (
         f"this graph has {what}, so its diagram would draw more than max_nodes={max_nodes:,} "
         "nodes: the walk stopped there and no layout was started. Draw a smaller part of the "

@@ -183,7 +183,7 @@ class Player {
     };
     this.listen(this.root, "click", (event) => {
       // A notebook focuses itself on mousedown; the keys are ours once the player is clicked.
-      if (!this.page && !this.root.contains(document.activeElement)) {
+      if (!this.page && !this.root.contains(this.root.getRootNode().activeElement)) {
         this.root.focus({ preventScroll: true });
       }
       const target = event.target.closest("[data-action]");
@@ -216,9 +216,11 @@ class Player {
     });
     // The page takes keys anywhere; a widget only while it has focus (a notebook has its own
     // keys, which Notebook 7 takes in the capture phase: ours are read before, on window).
+    // composedPath: marimo draws a widget in a shadow root, where window sees its host only.
     const handler = (event) => {
-      if (!this.page && !this.root.contains(event.target)) return;
-      const tag = event.target.tagName;
+      const path = event.composedPath();
+      if (!this.page && !path.includes(this.root)) return;
+      const tag = path[0].tagName;
       if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
@@ -350,9 +352,12 @@ class Player {
       this.slider.value = String(this.current);
       return false;
     }
+    if (k === this.current) {
+      this.sync(); // nothing moves: the quiz box (its verdict, the score) stays
+      return true;
+    }
     this.quiz.close();
-    if (k !== this.current) this.goto(k);
-    else this.sync();
+    this.goto(k);
     return true;
   }
 
