@@ -11,7 +11,7 @@ import pytest
 from autoviz.export.playerdata import build
 from autoviz.tracing.index import index_of
 from conftest import lesson_timeline
-from programs import mlp_training, residual_net
+from programs import mlp_training, residual_net, tree
 
 _NODE = re.compile(r'<g id="([^"]+)" class="node')
 _EDGE_TITLE = re.compile(r'<g id="[^"]+" class="edge[^"]*">\s*<title>([^<]+)</title>')
@@ -61,3 +61,13 @@ def test_a_rolled_run_of_blocks_keeps_its_first_block_and_its_skip_in_view(pure_
 def test_a_small_graph_has_no_overview(pure_engine):
     _, metas, svgs = overviews_of(lesson_timeline())
     assert metas == [] and svgs == []
+
+
+def test_a_big_flat_graph_is_overviewed_by_renders_folding_of_repeats(pure_engine):
+    """No modules: the 500-node tree's overview is render's own folding of its repeated
+    structure (fold boxes between the first and the last block), under MAX_DRAWN nodes."""
+    tl = tree(500)
+    _, metas, svgs = overviews_of(tl)
+    assert metas and all("repeats folded" in m["folds"] for m in metas)
+    for svg in svgs:
+        assert "fold1:" in svg and len(_NODE.findall(svg)) <= 40

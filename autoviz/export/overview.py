@@ -11,6 +11,7 @@ from ..render.layout import svg_layout
 
 MIN_DRAWN = 8  # fewer nodes fit legibly on any stage but a phone's: no overview
 MAX_DRAWN = 150  # an overview with more nodes is legible on no screen: not drawn
+GOAL = 40  # nodes render's own folding of a big graph aims at, for the most folded overview
 MOST = 4  # overviews per graph (each a layout per direction)
 # A layout legible whole on a stage this small (CSS px, text at 12 px) needs no overview.
 SMALL_STAGE = (640, 400)
@@ -81,7 +82,10 @@ def _foldings(graph, options):
     """Drawing options from least to most folded: names only and inner tensors hidden with
     every module open, then module levels closed from the innermost; where a level rolls
     identical blocks that feed each other into one box, first with the first block of each
-    run open (its inside, a residual block's skip connection, stays in view)."""
+    run open (its inside, a residual block's skip connection, stays in view); last, render's
+    own folding of a graph too big to draw whole, to about GOAL nodes (repeated blocks rolled,
+    modules opened as far as that allows, repeated structure outside modules in one box
+    between its first and last block)."""
     base = replace(
         options,
         values="none",
@@ -91,6 +95,7 @@ def _foldings(graph, options):
         show_saved=False,
         op_label="symbol",
         expand=(),
+        collapse_above=options.max_nodes,  # no folding of render's own but the levels below
     )
     yield replace(base, depth=None)
     deepest = max((len(n.module) for n in graph.nodes), default=0)
@@ -101,6 +106,7 @@ def _foldings(graph, options):
         if firsts:
             yield replace(closed, expand=firsts)
         yield closed
+    yield replace(base, depth=None, collapse_above=GOAL)
 
 
 def _drawn_as(graph, plan) -> dict:
@@ -119,12 +125,14 @@ def _drawn_as(graph, plan) -> dict:
 def _folds(plan) -> str:
     """What the overview folds, in words."""
     parts = []
-    if plan.boxes:
+    modules = [b for b in plan.boxes if b.fold is None]
+    if modules:
         names = [
-            b.paths[0] if len(b.paths) == 1 else f"{b.paths[0]} … {b.paths[-1]}" for b in plan.boxes
+            b.paths[0] if len(b.paths) == 1 else f"{b.paths[0]} … {b.paths[-1]}" for b in modules
         ]
         shown = ", ".join(names[:4]) + (", …" if len(names) > 4 else "")
-        parts.append(f"{len(plan.boxes)} module{'s' * (len(plan.boxes) > 1)} folded ({shown})")
+        parts.append(f"{len(modules)} module{'s' * (len(modules) > 1)} folded ({shown})")
+    parts += [b.fold.title() for b in plan.boxes if b.fold is not None]
     if plan.hidden:
         parts.append(f"{len(plan.hidden)} inner tensor{'s' * (len(plan.hidden) > 1)} hidden")
     parts.append("values left out")

@@ -95,11 +95,17 @@ class Layout {
     probe.style.whiteSpace = "";
     this.root.dataset.header = "row";
     player.banner.style.minHeight = "";
-    // One row while the view buttons and the counter fit beside the banner's least width (a
-    // flex item that wrapped starts a row of its own, at the left): else the banner above them.
+    // One row while the view buttons and the counter fit beside the banner's least width (the
+    // buttons, wrapped, start a row at the left; the counter, wrapped, sits below them): else
+    // the banner above them.
     const [banner, view] = [player.banner, player.viewBar];
-    if (view.offsetLeft <= banner.offsetLeft + 1 || place.offsetLeft <= view.offsetLeft + 1) {
+    const below = () => place.offsetTop >= view.offsetTop + view.offsetHeight - 1;
+    if (view.offsetLeft <= banner.offsetLeft + 1 || below()) {
       this.root.dataset.header = "wrap";
+      // Under the banner, the view buttons and the counter on one row: the buttons' symbols
+      // alone if their words would push the counter onto a row of its own.
+      if (below()) this.root.dataset.header = "short";
+      if (below()) this.root.dataset.header = "wrap"; // no help: the words back
     }
     const banners = this.distinct("banner");
     const tall = this.tallest("av-probe-banner", banners, player.banner.offsetWidth, (t) => t);
@@ -144,7 +150,8 @@ class Layout {
       }
     }
     this.placeCode("under");
-    style.setProperty("--av-stage-min", `${Math.round(Math.max(12 * em, 0.4 * H))}px`);
+    // Growing anyway, the player gives the stage over half its box (a page scrolls past it).
+    style.setProperty("--av-stage-min", `${Math.round(Math.max(12 * em, 0.55 * H))}px`);
     const two = inner >= 44 * em;
     root.dataset.columns = two ? "2" : "1";
     const width = two ? ((inner - gap) * 1.3) / 2.3 : inner;

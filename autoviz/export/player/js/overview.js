@@ -32,12 +32,17 @@ class Overview {
     if (again && this.shown) return this.close() && false;
     const px = (variant, size) => cam.fitScale(variant.box) * size;
     const l = player.data.steps[player.current].layout;
-    const folded = player.picture.folded[l].filter((v) => v && v.direction === main.direction);
     let chosen = null;
     let best = px(main, player.data.fontSize);
     if (best < cam.minText()) {
-      for (const variant of folded) {
-        const size = px(variant, variant.meta.fontSize);
+      // Level by level from the least folded, each in the direction it shows larger in.
+      const levels = new Map();
+      for (const v of player.picture.folded[l].filter(Boolean)) {
+        const size = px(v, v.meta.fontSize);
+        const had = levels.get(v.meta.level);
+        if (!had || size > had[1]) levels.set(v.meta.level, [v, size]);
+      }
+      for (const [variant, size] of [...levels.keys()].sort((a, b) => a - b).map((k) => levels.get(k))) {
         if (size > best) [chosen, best] = [variant, size];
         if (size >= cam.minText()) break; // the least folded that is legible
       }

@@ -292,7 +292,9 @@ class Player {
       // Arranged again now that the picture's nodes are measured (the stage's least width).
       if (this.layout.fit(true)) {
         this.camera.measure();
-        this.camera.frame(this.picture.shown, true);
+        this.picture.direction = this.chooseDirection(); // for the stage it has now
+        this.camera.frame(this.picture.show(), true);
+        this.showDirection();
       }
       return;
     }
