@@ -72,6 +72,7 @@ _LAZY = {
     "backends": ("backends", None),
     "accelerator": ("accelerator", None),
     "distributions": ("distributions", None),
+    "linalg": ("linalg", None),
     "serialization": ("serialization", None),
     "save": ("serialization", "save"),
     "load": ("serialization", "load"),

@@ -666,8 +666,10 @@ def _lessons(args) -> int:
             "or name another folder"
         )
     args.dir.mkdir(parents=True, exist_ok=True)
+    from .progress import progress
+
     with files.batch() as copies:  # all or none: a full disk leaves the folder as it was
-        for notebook in notebooks:
+        for notebook in progress(notebooks, "lessons", unit="notebook"):
             copies.add(args.dir / notebook.name, notebook.read_bytes())
     print(f"copied {len(notebooks)} lesson notebooks into {args.dir}")
     print(f"open them with: jupyter lab {shlex.quote(str(args.dir))}")

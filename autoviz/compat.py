@@ -41,6 +41,7 @@ _CLASS_MODULES = {
     "autoviz.engine.dtypes:dtype": "torch",
     "autoviz.engine.device:device": "torch",
     "autoviz.nn.parameter:Parameter": "torch.nn.parameter",
+    "autoviz.engine.fidelity.random:Generator": "torch._C",
 }
 
 

@@ -67,7 +67,9 @@ def main() -> None:
     try:
         torch = harness.torch()
     except ImportError:
-        raise SystemExit("this benchmark compares with torch: pip install torch") from None
+        from autoviz.bridge.require import TORCH_HINT
+
+        raise SystemExit(f"this benchmark compares with torch: {TORCH_HINT}") from None
     rounds = 5 if args.quick else 15
     import numpy as np
 

@@ -23,7 +23,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 PAGE = HERE.parent / "docs" / "performance.md"  # where --readme puts the tables
 BENCHMARKS = ("engine", "trace", "bridge", "render", "loops", "player", "animation", "stepper")
-BENCHMARKS += ("random_numbers", "import_time", "refusal", "vs_torchlens", "big_graphs")
+BENCHMARKS += ("random_numbers", "import_time", "refusal", "timeline_json", "vs_torchlens")
+BENCHMARKS += ("big_graphs",)
 
 
 def run(name: str, quick: bool, targets: Path) -> tuple[str, float, int]:

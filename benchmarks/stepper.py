@@ -20,34 +20,19 @@ from pathlib import Path
 import harness  # before numpy: one BLAS thread
 
 import autoviz
-from autoviz.export import frontend
-from autoviz.export.html import embed_json, player_page
+from autoviz.export.html import player_page
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from browser import CHROMIUM_ARGS, chromium_path
+from browser import CHROMIUM_ARGS, chromium_path, widget_page
 
 from programs import tree
 
 # The widget's element sits in a box as wide as JupyterLab 4's output area in its default
 # layout (file browser open): the viewport less 432 px, 934 × 614 px for the player at
 # 1366×768 (1,488 at 1920×1080), as measured in the JupyterLab that
-# tests/test_stepper_browser.py starts. A box as wide as the page gave its stage 924 px where
-# JupyterLab gives 633, and another layout direction.
-PAGE = """<!doctype html><meta charset="utf-8"><style>{css}</style><body>
-<script type="application/json" id="state">{state}</script>
-<script type="module">{module}
-const state = JSON.parse(document.getElementById("state").textContent);
-const area = document.createElement("div");
-area.style.width = "calc(100vw - 432px)";
-const el = document.createElement("div");
-area.append(el);
-document.body.append(area);
-const start = performance.now();
-render({{ model: localModel(state), el }});
-await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-window.startup = performance.now() - start;
-</script>"""
+# tests/test_stepper_browser.py starts (tests/browser.py's widget_page). A box as wide as the
+# page gave its stage 924 px where JupyterLab gives 633, and another layout direction.
 
 # Each → press on the widget (its keys are its own once focused), timed from an idle frame:
 # the handler, then the next frame's rendering (its animation-frame callback to the task after
@@ -93,11 +78,11 @@ def python_side(tl, rounds: int) -> dict:
         "page_s": harness.median(harness.column(t["page"])),
         "ratios": harness.ratios(harness.column(t["stepper"]), harness.column(t["page"])),
         "sent": len(json.dumps(state).encode()) + len(widget._esm.encode()),
-        "state": state,
+        "widget": widget,
     }
 
 
-def browser_side(states: dict, steps: int) -> dict:
+def browser_side(widgets: dict, steps: int) -> dict:
     """Browser start-up (render to first painted frame) and per-step medians, in ms."""
     from playwright.sync_api import sync_playwright
 
@@ -106,15 +91,9 @@ def browser_side(states: dict, steps: int) -> dict:
         browser = pw.chromium.launch(
             executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True
         )
-        for n, state in states.items():
-            model = state | {"step": 0, "quiz": False, "follow": True, "projector": False}
+        for n, widget in widgets.items():
             path = Path(tmp) / f"widget-{n}.html"
-            text = PAGE.format(
-                css=frontend.stylesheet(),
-                state=embed_json(model | {"rankdir": None}),
-                module=frontend.module(),
-            )
-            path.write_text(text, encoding="utf-8")
+            path.write_text(widget_page(widget), encoding="utf-8")
             context = browser.new_context(
                 viewport={"width": 1366, "height": 768}, reduced_motion="reduce"
             )
@@ -139,13 +118,13 @@ def main() -> None:
     rounds = 3 if args.quick else 5
     os.environ.setdefault("AUTOVIZ_LAYOUT_TIMEOUT", "900")
     print(f"{harness.PINNED}; {rounds} rounds\n")
-    rows, states = [], {}
+    rows, widgets = [], {}
     for n in sizes:
         tl = tree(n)
         result = python_side(tl, rounds)
-        states[n] = result.pop("state")
+        widgets[n] = result.pop("widget")
         rows.append((n, tl, result))
-    ms = browser_side(states, args.steps)
+    ms = browser_side(widgets, args.steps)
     print(
         "| nodes | steps | Stepper(tl) | save_html's page | ratio | sent once | browser "
         "start-up | step: script | + render | = work |"

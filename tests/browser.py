@@ -53,6 +53,20 @@ def page(browser):
     context.close()
 
 
+def open_player(browser, path, width: int, height: int):
+    """A new context of that viewport (reduced motion: the camera jumps) with the player page at
+    `path` ready; `page.errors` collects the page's uncaught errors. Returns (context, page)."""
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, reduced_motion="reduce"
+    )
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.goto(path.as_uri())
+    page.wait_for_selector(".av-player[data-ready]")
+    return context, page
+
+
 # Animation frames on a clock the test turns: requestAnimationFrame's callbacks run, and
 # performance.now() advances, only in window.__frames(n, ms) (n frames `ms` apart; n = Infinity:
 # until none is left, and a long `ms` ends a glide in one frame). Keys pressed between two
@@ -149,3 +163,37 @@ async ([lengths, gap]) => {
 }
 """
 )
+
+
+# A widget as anywidget runs it (`render({model, el})`, the layouts arriving as SVG text) on a
+# stand-in model holding what the kernel sends, in a box of the given width (JupyterLab 4's
+# output area is the viewport less 432 px: 934 px at 1366×768): the front-end's share of the
+# widget without a Jupyter server. `window.startup` is set once its first frame is painted.
+WIDGET_PAGE = """<!doctype html><meta charset="utf-8"><style>{css}</style><body>
+<script type="application/json" id="state">{state}</script>
+<script type="module">{module}
+const state = JSON.parse(document.getElementById("state").textContent);
+const area = document.createElement("div");
+area.className = "jp-OutputArea-output";
+area.style.width = "{width}";
+const el = document.createElement("div");
+area.append(el);
+document.body.append(area);
+const start = performance.now();
+render({{ model: localModel(state), el }});
+await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+window.startup = performance.now() - start;
+</script>"""
+
+
+def widget_page(widget, width: str = "calc(100vw - 432px)") -> str:
+    """The HTML of WIDGET_PAGE for a Stepper or Comparison (its synced state)."""
+    from autoviz.export import frontend
+    from autoviz.export.html import embed_json
+
+    names = ("_data", "_svgs", "_pair", "_pair_svgs", "labels", "steps", "step", "quiz")
+    names += ("follow", "projector", "rankdir")
+    state = {name: getattr(widget, name) for name in names if widget.has_trait(name)}
+    return WIDGET_PAGE.format(
+        css=frontend.stylesheet(), state=embed_json(state), module=frontend.module(), width=width
+    )

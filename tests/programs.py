@@ -20,6 +20,50 @@ def mlp_training(iterations: int = 3):
     return tl
 
 
+def residual_net(blocks: int = 3):
+    """Linear(3, 4), `blocks` residual blocks x + tanh(Linear(4, 4)(x)), Linear(4, 1): one SGD
+    step on an MSE loss."""
+    nn = autoviz.nn
+
+    class Block(nn.Module):
+        def __init__(self, d):
+            super().__init__()
+            self.lin = nn.Linear(d, d)
+            self.act = nn.Tanh()
+
+        def forward(self, x):
+            return x + self.act(self.lin(x))
+
+    autoviz.manual_seed(0)
+    net = nn.Sequential(nn.Linear(3, 4), *[Block(4) for _ in range(blocks)], nn.Linear(4, 1))
+    opt = autoviz.optim.SGD(net.parameters(), lr=0.1)
+    x, y = autoviz.randn(5, 3), autoviz.randn(5, 1)
+    with autoviz.trace() as tl:
+        opt.zero_grad()
+        loss = nn.functional.mse_loss(net(x), y)
+        loss.backward()
+        opt.step()
+    return tl
+
+
+def activation_pair(iterations: int = 2):
+    """The MLP of mlp_training with Tanh, then with ReLU: two timelines to compare."""
+    pair = []
+    for act in (autoviz.nn.Tanh, autoviz.nn.ReLU):
+        autoviz.manual_seed(0)
+        net = autoviz.nn.Sequential(autoviz.nn.Linear(3, 8), act(), autoviz.nn.Linear(8, 1))
+        opt = autoviz.optim.SGD(net.parameters(), lr=0.1)
+        x, y = autoviz.randn(4, 3), autoviz.randn(4, 1)
+        with autoviz.trace() as tl:
+            for _ in range(iterations):
+                opt.zero_grad()
+                loss = autoviz.nn.functional.mse_loss(net(x), y)
+                loss.backward()
+                opt.step()
+        pair.append(tl)
+    return pair
+
+
 def rebinding_loop(n: int = 4):
     """A loop that rebinds one variable: h = tanh(h * w + x), n times."""
     x = autoviz.tensor(0.5, requires_grad=True)

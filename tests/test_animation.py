@@ -235,10 +235,9 @@ def test_an_empty_timeline_is_refused(tmp_path):
         tl.save_animation(tmp_path / "a.svg")
 
 
-def test_long_animations_show_progress(pure_engine, tmp_path, capsys):
+def test_captions_false_leaves_the_captions_out(pure_engine, tmp_path):
     tl = scaling_chain(20, 1.0)
     tl.save_animation(tmp_path / "a.svg", captions=False)
-    assert "animation: 100%" in capsys.readouterr().err
     assert "caption" not in (tmp_path / "a.svg").read_text()
 
 

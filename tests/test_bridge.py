@@ -452,7 +452,9 @@ def test_clear_error_when_torch_is_not_installed():
     count, message = proc.stdout.strip().splitlines()
     assert int(count) >= 1
     assert message == (
-        "trace_torch() needs PyTorch, which is not installed. Install it with: pip install torch"
+        "trace_torch() needs PyTorch, which is not installed. Install it with: pip install torch; "
+        "autoviz needs only its CPU build, so on Linux, where pip's default is a CUDA build of "
+        "several GB, take the CPU-only command from PyTorch's install page"
     )
 
 

@@ -3,6 +3,7 @@ every step's nodes on screen at a legible size, the controls on screen, nothing 
 
 import pytest
 from browser import FRAME_CLOCK, QUICK_KEYS
+from browser import open_player as open_viewport
 
 from conftest import lesson_timeline
 from programs import logistic_regression, mlp_training, rebinding_loop, tree
@@ -77,17 +78,7 @@ def pages(tmp_path_factory):
 
 
 def open_player(browser, path, screen):
-    width, height = SCREENS[screen]
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, reduced_motion="reduce"
-    )
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(path.as_uri())
-    page.wait_for_selector(".av-player[data-ready]")
-    page.errors = errors
-    return context, page
+    return open_viewport(browser, path, *SCREENS[screen])
 
 
 @pytest.mark.parametrize("projector", [False, True], ids=["normal", "projector"])

@@ -232,8 +232,8 @@ def test_non_finite_elements_are_marked_not_only_coloured(page, tmp_path, pure_e
     node = next(n for n in tl.nodes if n.kind == "output")
     shown(page, node.id).click()
     figure = page.locator(".av-card .av-heat").first
-    assert figure.locator("text.av-heat-glyph").all_text_contents() == ["+∞", "?", "−∞"]
-    assert "· ? nan ×1 · +∞ inf ×1 · −∞ -inf ×1" in figure.locator("figcaption").last.inner_text()
+    assert figure.locator("text.av-heat-glyph").all_text_contents() == ["+∞", "nan", "−∞"]
+    assert "(1 nan, 1 inf, 1 -inf)" in figure.locator("figcaption").last.inner_text()
 
 
 def test_hovering_code_line_5_lights_y_and_the_product(page, tmp_path, pure_engine):
@@ -326,14 +326,18 @@ def test_a_nonlinear_nudge_differs_from_the_prediction_by_a_little(page, tmp_pat
     assert f"= {number(result['change'])} — " in text  # as the kernel re-runs it
 
 
-def test_a_page_says_which_ops_need_a_live_kernel(page, tmp_path, pure_engine):
+def test_a_page_reruns_an_mlps_loss_through_addmm_and_mse(page, tmp_path, pure_engine):
+    """Issue 28.5: the page re-runs what real losses use (here AddmmBackward0 and
+    MseLossBackward0), not only elementwise ops; tests/test_nudge_browser.py has every op."""
     tl = mlp_training(1)
     open_player(page, tl.save_html(tmp_path / "mlp.html"))
     page.evaluate(f"window.autoviz.goto({len(tl) - 1})")
     bias = next(n for n in tl.nodes if n.name == "net.2.bias")
     shown(page, bias.id).click()
     page.click(".av-card [data-nudge]")
-    assert "needs a live kernel" in page.locator(".av-nudge").inner_text()
+    text = page.locator(".av-nudge").inner_text()
+    assert "re-run in this page: 2 ops re-run" in text
+    assert f"= {number(nudge(tl, 0, bias.id, 0.01, (0,))['change'])} — " in text
 
 
 def test_a_comparison_steps_both_sides(page, tmp_path, pure_engine):
@@ -465,18 +469,18 @@ def test_a_long_run_is_plotted_and_any_iteration_is_one_click_away(page, tmp_pat
     from test_details import fitting_loop
 
     tl = fitting_loop(10)
-    open_player(page, tl.save_html(tmp_path / "fit.html"))
+    open_player(page, tl.save_html(tmp_path / "fit.html", full_iterations=3))
     run = page.locator(".av-run")
     assert run.locator("h2").inner_text().lower() == "10 iterations"
     assert run.locator("polyline.av-plot-loss").count() == 1
-    assert run.locator(".av-plot-condensed").count() == 1  # iterations 4-10, condensed
+    assert run.locator(".av-plot-condensed").count() == 1  # iterations 4-9, condensed
     run.locator(".av-go").fill("2")
     run.locator("[data-go]").click()  # a full iteration: its first step
     assert page.evaluate("window.autoviz.step()") == tl.iterations[1].steps[0]
     assert page.locator(".av-where").inner_text() == "iteration 2 · forward · "
     run.locator(".av-go").fill("7")
     page.keyboard.press("Enter")  # condensed in this file: its entry, and how to expand it
-    assert page.locator(".av-where").inner_text() == "iterations 4–10 · condensed · "
+    assert page.locator(".av-where").inner_text() == "iterations 4–9 · condensed · "
     assert "full_iterations=[6]" in run.locator(".av-run-note").inner_text()
     bands = page.locator(".av-bands .av-band-condensed")
     assert bands.count() == 1

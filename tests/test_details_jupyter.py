@@ -43,7 +43,7 @@ with autoviz.trace() as fit:
         loss = ((w * xs + c - ys) ** 2).mean()
         loss.backward()
         opt.step()
-fitter = autoviz.Stepper(fit)
+fitter = autoviz.Stepper(fit, full_iterations=3)
 fitter"""
 
 

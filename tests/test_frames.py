@@ -146,13 +146,6 @@ def test_save_frames_writes_one_numbered_svg_per_step(lesson, tmp_path):
     assert "grad: 3.0" in last
 
 
-def test_save_frames_shows_progress_for_long_timelines(tmp_path, pure_engine, capsys):
-    tl = scaling_chain(20, 1.0)
-    assert len(tl) > 36
-    tl.save_frames(tmp_path)
-    assert "frames: 100%" in capsys.readouterr().err
-
-
 def test_save_frames_rejects_unknown_formats(lesson, tmp_path):
     expected = r"unknown frame format 'gif' \(must be one of \['svg', 'png'\]"
     with pytest.raises(ValueError, match=expected):

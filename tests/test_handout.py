@@ -77,7 +77,7 @@ def test_without_a_pdf_engine_the_html_is_written_and_a_pdf_is_refused(
     assert handout.pdf_engine() is None
     tl = lesson_timeline()
     assert tl.save_handout(tmp_path / "w.html") == [tmp_path / "w.html"]
-    with pytest.raises(handout.NoPdfEngine, match="no PDF engine was found; install one"):
+    with pytest.raises(handout.NoPdfEngine, match="no PDF engine was found; install Chromium"):
         tl.save_handout(tmp_path / "w.pdf")
     with pytest.raises(handout.NoPdfEngine):
         tl.save_handout(tmp_path / "x.html", pdf=True)

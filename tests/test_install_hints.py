@@ -138,9 +138,39 @@ def test_the_printed_hints_are_real_commands(tmp_path):
         f"cli.main(['lessons', {str(tmp_path / 'l')!r}])\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    said = re.findall(r"pip install [^)\n]*", out.stdout)
+    said = re.findall(r"pip install [^);\n]*", out.stdout)
     assert said == [
         "pip install torch",
         "pip install pillow",
         "pip install jupyterlab matplotlib",
     ], out.stdout
+    assert "needs only its CPU build" in out.stdout.splitlines()[0]
+
+
+def _installs_torch(requirement: str) -> bool:
+    """`torch`, or this project with an extra that brings torch (`.[torch]`, `.[bench]`)."""
+    if requirement.startswith("."):
+        wanted = requirement.partition("[")[2].rstrip("]").split(",")
+        return any(
+            _name(r) == "torch"
+            for r in metadata.requires(DISTRIBUTION)
+            for extra in wanted
+            if f'extra == "{extra}"' in r
+        )
+    return _name(requirement) == "torch"
+
+
+def test_every_torch_hint_asks_for_its_cpu_build():
+    """pip's torch on Linux is a CUDA build of several GB; lessons and the bridge need only the
+    CPU build, so every hint that installs torch says to take that, naming no download host."""
+    checked = 0
+    for where, text in texts():
+        for match in re.finditer(r"pip install\b", text):
+            rest = text[match.end() :]
+            words = rest[: _END.search(rest).start()].split()
+            if any(_installs_torch(w.strip("'\"")) for w in words if not w.startswith("-")):
+                around = text[max(0, match.start() - 300) : match.end() + 300]
+                assert "CPU" in around, f"{where}: {text[match.start() : match.end() + 40]!r}"
+                checked += 1
+        assert "download.pytorch.org" not in text and "--index-url" not in text, where
+    assert checked >= 6

@@ -114,9 +114,9 @@ def test_bridge_lesson_says_plainly_when_torch_is_missing(kernel_specs, tmp_path
     assert "NoPyTorch" in str(raised.value)
     (error,) = [o for o in first.outputs if o.output_type == "error"]
     assert error.traceback == [
-        "PyTorch is not installed here, so this lesson cannot run. Install it with "
-        "`pip install torch`, restart the kernel and run again. "
-        "Lessons 1-7 do not need it."
+        "PyTorch is not installed here, so this lesson cannot run. Install its CPU build "
+        "(`pip install torch`; on Linux the CPU-only command from PyTorch's install page), "
+        "restart the kernel and run again. Lessons 1-7 do not need it."
     ]
 
 
@@ -209,3 +209,39 @@ def test_idea_table_matches_the_notebooks():
         assert row["term"] in "\n".join(c.source for c in cells), (
             f"section {row['section']!r} of {row['nb']} never mentions {row['term']!r}"
         )
+
+
+# --- predict, then see: a quiz question on a tensor program in every lesson -------------------
+
+
+def test_every_lesson_asks_a_prediction_on_a_tensor_program():
+    """A cell tagged "predict" traces a program with a tensor of more than one element and
+    takes one of its quiz questions; the learner's answer is an exercise with its check, and
+    a stepper at the question's step reveals it."""
+    for name in LESSONS:
+        nb = read(name)
+        cells = nb.cells
+        (ask,) = tagged(nb, "predict")
+        at = cells.index(ask)
+        assert ".questions(" in ask.source and "tl_q" in ask.source, name
+        assert re.search(r"tensor\(\[|randn\(|ones\(", ask.source), f"{name}: not a tensor"
+        exercise, check = cells[at + 1], cells[at + 2]
+        assert "exercise" in exercise.metadata.get("tags", []), name
+        assert "question.check(my_prediction" in check.source, name
+        reveal = next(c for c in cells[at + 3 :] if c.cell_type == "code")
+        assert "autoviz.Stepper(tl_q, step=step)" in reveal.source, name
+
+
+def test_a_wrong_prediction_gets_a_hint_then_the_reveal(kernel_specs, tmp_path):
+    """Lesson 6's prediction answered with the other dimension: a hint, not the answer."""
+    nb = read("06_tensors_and_broadcasting")
+    (ask,) = tagged(nb, "predict")
+    at = nb.cells.index(ask)
+    setup = next(c for c in nb.cells if c.cell_type == "code")
+    nb.cells[at + 1].source = "my_prediction = 1"
+    nb.cells = [setup, *nb.cells[at : at + 6]]
+    execute(nb, kernel_specs, tmp_path)
+    said = text_output(nb.cells[3])
+    assert said.startswith("Not quite. Summing over dim 1 would give shape (5,)"), said
+    assert "Try again." in said and "the answer is" not in said
+    assert text_output(nb.cells[5]).startswith("The answer is dim 0.")

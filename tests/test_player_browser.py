@@ -237,6 +237,8 @@ def test_quiz_hints_after_a_wrong_try_then_reveals_and_scores(quiz_page):
     assert page.locator(".av-score").text_content() == (
         "Score: 4 of 6 right (2 at the second try, 1 shown)."
     )
+    page.keyboard.press("End")  # already there: the score stays
+    assert page.locator(".av-score").is_visible()
 
 
 def test_quiz_check_in_the_browser_agrees_with_question_check(quiz_page):

@@ -4,6 +4,7 @@ import os
 import shutil
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -221,3 +222,102 @@ def test_forget_leaves_nothing_aside_when_the_folder_cannot_be_moved(real_dot, m
     monkeypatch.setattr(Path, "rename", refused)
     plugins.forget(real_dot)
     assert [p.name for p in folder.parent.iterdir()] == [folder.name]  # no empty "-old-" folder
+
+
+# -- issue 26 item 12: never write through a link; a broken system dot is replaced ------------
+
+
+def fake_graphviz(folder: Path, libraries: list[str]) -> tuple[Path, Path]:
+    """A system plugin folder of its own (configuration and libraries, read-only), and a `dot`
+    whose `-v` report names `libraries` there; any other run is the real dot's."""
+    system = folder / "system"
+    system.mkdir()
+    config = "libgvplugin_core.so.6 core {\n}\nlibgvplugin_pango.so.6 textlayout {\n}\n"
+    (system / "config6").write_text(config)
+    (system / "libgvplugin_core.so.6").write_bytes(b"\x7fELF the system's plugin")
+    for path in system.iterdir():
+        path.chmod(0o444)
+    report = "".join(f"Activated plugin library: {name}\\n" for name in libraries)
+    dot = folder / "dot"
+    dot.write_text(
+        "#!/bin/sh\n"
+        'if [ "$1" = "-v" ]; then\n'
+        f"  printf 'libdir = \"{system}\"\\n' >&2\n"
+        f"  printf 'The plugin configuration file:\\n\\t{system}/config6\\n"
+        "\\t\\twas successfully loaded.\\n' >&2\n"
+        f"  printf '{report}' >&2\n"
+        "  cat > /dev/null; echo '<svg></svg>'; exit 0\n"
+        "fi\n"
+        f'exec {DOT} "$@"\n'
+    )
+    dot.chmod(0o755)
+    return dot, system
+
+
+def snapshot(folder: Path) -> dict:
+    return {p.name: (p.read_bytes(), p.stat().st_mode) for p in folder.iterdir()}
+
+
+@needs_dot
+@pytest.mark.parametrize(
+    "libraries",
+    [
+        ["config6", "libgvplugin_core.so.6"],  # a library named as the configuration
+        ["libgvplugin_core.so.6", "libgvplugin_core.so.6"],  # one library twice
+        ["../../outside.so", "libgvplugin_core.so.6", "sub/dir.so"],  # a path, not a name
+    ],
+)
+def test_the_plugin_cache_never_writes_through_a_link(real_dot, tmp_path, libraries):
+    dot, system = fake_graphviz(tmp_path, libraries)
+    before = snapshot(system)
+    plugins.plugin_folder(str(dot))
+    assert snapshot(system) == before  # the system's plugins untouched
+    cache = Path(os.environ["XDG_CACHE_HOME"])
+    outside = [p for p in tmp_path.rglob("*") if p.name in ("outside.so", "dir.so")]
+    assert outside == []
+    for path in cache.rglob("*"):  # what is there: links to the system's files, or our own
+        assert not path.is_symlink() or path.resolve().parent == system.resolve()
+
+
+@needs_dot
+def test_a_broken_system_dot_gives_way_to_the_bundled_engine_once(monkeypatch, tmp_path):
+    """Graphviz with its plugin libraries emptied (an upgrade that failed half-way): every
+    layout would fail with dot's 'Format "svg" not recognized'."""
+    broken = tmp_path / "plugins"
+    broken.mkdir()
+    real = Path(
+        subprocess.run([DOT, "-v"], capture_output=True, text=True, input="")
+        .stderr.split('libdir = "')[1]
+        .split('"')[0]
+    )
+    for path in real.iterdir():
+        if path.name.startswith("config"):
+            shutil.copy(path, broken / path.name)
+        else:
+            (broken / path.name).write_bytes(b"")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "dot").write_text(f'#!/bin/sh\nGVBINDIR={broken} exec {DOT} "$@"\n')
+    (bin_dir / "dot").chmod(0o755)
+    monkeypatch.delenv("AUTOVIZ_DOT", raising=False)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    from autoviz.render import layout
+
+    monkeypatch.setattr(layout, "_BROKEN", set())
+    assert layout.find_engine() == str(bin_dir / "dot")
+    with pytest.warns(RuntimeWarning, match=r"system's Graphviz .* is broken.*graphviz-pure"):
+        svg = autoviz.draw(lesson_example()["z"]).svg()
+    texts = [t.text for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")]
+    assert "value: 7.0" in texts  # drawn, by the bundled engine:
+    assert layout.find_engine() == graphviz_pure_path()
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # said once: the next drawings are quiet
+        lesson_timeline().save_html(tmp_path / "lesson.html")
+    # A graph that dot refuses for itself is still dot's error, from a working dot.
+    monkeypatch.setattr(layout, "_BROKEN", set())
+    monkeypatch.setenv("PATH", os.environ["PATH"].split(os.pathsep, 1)[1])
+    with pytest.raises(LayoutError, match="syntax error"):
+        run_layout("digraph { a -> }")

@@ -85,11 +85,11 @@ def test_each_parameter_update_is_an_update_step(name, optimizer):
     )
     # The code panel lists the optimizer's lines, the loop around them first.
     lines, index = code_lines(tl)
-    texts = [line.text for line in lines]
+    texts = [line.text.strip() for line in lines]  # as written, indented; compared stripped
     loop = texts.index("for _ in range(iterations):")
     assert texts[loop + 1 : loop + 3] == ["opt.zero_grad()", "out = net(X)"]
     assert lines[loop].role == "context" and texts[-1] == "opt.step()"
-    assert lines[index[first.index]].text == "opt.step()"
+    assert lines[index[first.index]].text.strip() == "opt.step()"
 
 
 @pytest.mark.parametrize("optimizer", ["SGD", "Adam"])
@@ -256,10 +256,10 @@ def test_chain_rule_text_names_the_local_rule_upstream_and_reduction(name):
     mean = text["backwardMeanBackward0"]
     assert "∂loss/∂H = upstream / 8 copied to each of H's 8 elements" in mean
     mm = text["backwardMmBackward0"]
-    assert "MmBackward0: upstream ∂loss/∂t1 = shape (4, 2)" in mm
+    assert "MmBackward0: upstream ∂loss/∂t1 = (4, 2) all 0.125" in mm  # every element 1/8
     assert "∂loss/∂W = Xᵀ @ upstream = shape (2, 2)" in mm and "→ W.grad" in mm
     add = text["backwardAddBackward0"]
-    assert "∂loss/∂bias before the sum = upstream = shape (4, 2) [0.125," in add
+    assert "∂loss/∂bias before the sum = upstream = (4, 2) all 0.125" in add
     reduce_step = next(s for s in tl.steps if s.kind == "reduce")
     assert tl.steps[reduce_step.index - 1].caption.startswith("AddBackward0")
     assert explain(tl, reduce_step.index) == (
@@ -281,7 +281,7 @@ def test_a_residual_block_shows_each_contribution_and_their_sum(name):
         out.backward()
     fan = next(k for k, s in enumerate(tl.steps) if any(f.total is not None for f in s.flows))
     text = explain(tl, fan)
-    assert "(u fans out: shape (3, 2) [1.0, 1.0, 1.0, 1.0, …] + shape (3, 2) [1.5, -0.5," in text
+    assert "(u fans out: ones (3, 2) + shape (3, 2) [1.5, -0.5, 1.5, …] min -0.5," in text
     np.testing.assert_allclose(by_name(tl[-1])["u"].grad, u.grad.numpy())
     assert autoviz.draw(out).source.count("<b>u</b>") == 1  # issue 15.1, both engines
 

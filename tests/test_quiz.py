@@ -167,19 +167,25 @@ def test_every_question_names_a_known_mistake_and_every_mistake_is_in_the_table(
                     assert not q.same(q.read(answer) if q.form != "number" else answer, q.answer)
 
 
-def test_big_tensors_still_ask_their_shapes():
-    """A layer over the preview limit: no element is recorded, but shapes and which-grad are."""
+def test_big_tensors_are_asked_about_at_any_size():
+    """A layer over the preview limit: its shapes, which tensors get a .grad, and elements among
+    the first ones its Summary keeps exactly, each the real tensor's."""
     autoviz.manual_seed(0)
     layer = autoviz.nn.Linear(20, 30)
     x = autoviz.randn(16, 20)
     with autoviz.trace() as tl:
         layer(x).tanh().sum().backward()
-    kinds = by_kind(questions(tl))
-    shapes = {q.answer for q in kinds["shape"]}
-    assert (30, 20) in shapes and "which-grad" in kinds
-    for q in questions(tl).values():  # every number asked is one the recording holds
-        if q.form == "number":
-            assert math.isfinite(q.answer)
+    asked = questions(tl)
+    kinds = by_kind(asked)
+    assert (30, 20) in {q.answer for q in kinds["shape"]} and "which-grad" in kinds
+    weight = tl.nodes[0]
+    signs = [q for q in kinds["sign"] if q.about[1] == weight.id]
+    assert signs, [q.prompt for q in asked.values()]
+    for q in signs:
+        real = float(layer.weight.grad[q.about[2]])
+        assert q.answer == ("positive" if real > 0 else "negative")
+    (which,) = kinds["which-grad"]
+    assert "layer.weight" in which.answer  # a 600-element grad is a grad
 
 
 # --- how guesses are read -------------------------------------------------------------------------

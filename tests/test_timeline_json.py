@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import autoviz
 from autoviz.errors import TimelineFormatError
 from autoviz.tracing import schema
+from autoviz.tracing.explain import explain
 from autoviz.tracing.model import Edge, Flow, Node, Source, Step
 from conftest import lesson_timeline, loop_timeline, mlp_timeline
 
@@ -243,7 +244,13 @@ def mutants(draw):
     doc = json.loads(texts()[name])
     for _ in range(draw(st.integers(1, 3))):
         containers, leaves = _slots(doc)
-        action = draw(st.sampled_from(["alike", "alike", "alike", "replace", "remove", "copy"]))
+        actions = ["alike", "alike", "alike", "replace", "remove", "copy", "repoint"]
+        action = draw(st.sampled_from(actions))
+        if action == "repoint":  # an edge led to another node of the file, as edited by hand
+            edge = draw(st.sampled_from(doc["edges"])) if doc["edges"] else {}
+            end = draw(st.sampled_from(["source", "target"]))
+            edge[end] = f"n{draw(st.integers(1, max(1, len(doc['nodes']))))}"
+            continue
         if action == "alike":
             where, key = draw(st.sampled_from(leaves))
             where[key] = copy.deepcopy(_alike(draw, where[key]))  # st.just: one shared object
@@ -285,15 +292,171 @@ def test_fuzzed_timelines_load_and_show_or_are_refused(tmp_path_factory, mutant)
 
 
 def every_view_works(tl, folder) -> None:
-    """Each step drawn, the player, the animation and the Stepper stepped through."""
+    """Each step drawn (SVG, DOT, JSON) and explained, the frames, the player, the animation,
+    and the Stepper stepped through with all it shows. (PNG and GIF rasterise these same
+    SVGs, at seconds a frame: too slow for a fuzz test.)"""
     assert load(tl.to_json()).to_json() == tl.to_json()
+    repr(tl), tl.iterations  # reading them is the check
     if not len(tl):
         return
     for k in range(len(tl)):
-        ET.fromstring(tl.draw(step=k).svg())
+        diagram = tl.draw(step=k)
+        ET.fromstring(diagram.svg())
+        for suffix in (".dot", ".json"):
+            diagram.save(folder / f"step{suffix}")
+        explain(tl, k)
+    tl.save_frames(folder / "frames")
     tl.save_html(folder / "player.html")
     tl.save_animation(folder / "animation.svg")
     ET.fromstring((folder / "animation.svg").read_text("utf-8"))
     stepper = autoviz.Stepper(tl)
     for k in range(len(tl)):
         stepper.step = k
+        stepper.banner_text, stepper.explanation, stepper.code_line  # noqa: B018
+        ET.fromstring(stepper.frame_svg)
+
+
+# --- issue 26 item 8: what loads passes every view --------------------------------------------
+
+
+def repointed(d):
+    d["edges"][0]["source"] = "n17"  # the mlp's first edge, n1 -> n2, now from an op
+
+
+def nul_in_path(d):
+    d["steps"][3]["source"]["file"] = "/tmp/lesson\x00.py"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (repointed, r"edges\[0\]: a data edge joins a tensor and an op, not n17 and n2"),
+        (nul_in_path, r"steps\[3\]\.source\.file: a file name cannot hold a NUL character"),
+        (
+            lambda d: d["nodes"][0].update(name="w\ud800"),
+            r"nodes\[0\]\.name: 'w\\ud800' holds '\\ud800', half of a UTF-16 pair: not text",
+        ),
+        (lambda d: d["steps"][1].update(caption="\udfff"), r"steps\[1\]\.caption: .*UTF-16"),
+        (lambda d: d["steps"][3]["source"].update(text="y = \udc00"), r"source\.text: .*UTF-16"),
+        (lambda d: d["steps"][2]["details"].update({"\ud83d": 1}), r"steps\[2\]\.details: the"),
+        (
+            lambda d: d["steps"][25]["flows"][0].update(upstream=1.0),
+            r"steps\[25\]\.flows\[0\]\.upstream: a preview of shape \(\) for n2's output",
+        ),
+        (
+            lambda d: d["steps"][25]["details"].update(grad=0.5),
+            r"steps\[25\]\.details\.grad: a preview of shape \(\) for node n3",
+        ),
+    ],
+)
+def test_timelines_that_crashed_an_export_are_refused_naming_the_field(change, message):
+    """The issue's cases: each loaded, then failed in a view (TypeError: must be real number,
+    not list; ValueError: embedded null byte; UnicodeEncodeError)."""
+    doc = json.loads(texts()["mlp"])
+    assert doc["steps"][25]["kind"] == "backward" and doc["steps"][3]["source"]
+    change(doc)
+    for text in (json.dumps(doc), json.dumps(doc, ensure_ascii=False)):
+        with pytest.raises(TimelineFormatError, match=message):
+            load(text)
+
+
+def test_a_pair_of_surrogates_is_one_character_and_loads():
+    doc = json.loads(texts()["lesson"])
+    doc["nodes"][0]["name"] = "w😈"  # written as "\ud83d\ude08" by json.dumps
+    assert load(json.dumps(doc)).nodes[0].name == "w😈"
+
+
+# --- issue 26 item 14: linear, and byte for byte what it was ------------------------------------
+
+
+def reference_json(tl) -> str:
+    """The file as the format defines it: every record's fields (dataclasses.asdict), sorted
+    keys, non-finite floats spelled {"float": "nan"}; the writer must give exactly this."""
+    import dataclasses
+    import math
+
+    from autoviz.tracing.preview import Summary
+
+    def encode(obj):
+        if isinstance(obj, float) and not math.isfinite(obj):
+            return {"float": str(obj)}
+        if type(obj) is Summary:
+            return {"summary": encode(obj.to_dict())}
+        if isinstance(obj, dict):
+            return {k: encode(v) for k, v in obj.items()}
+        if isinstance(obj, list | tuple):
+            return [encode(v) for v in obj]
+        return obj
+
+    doc = {"format": "autoviz-timeline", "version": 2}
+    for key in ("nodes", "edges", "steps", "code"):
+        doc[key] = [dataclasses.asdict(r) for r in getattr(tl, key)]
+    return json.dumps(encode(doc), sort_keys=True, separators=(",", ":"), allow_nan=False) + "\n"
+
+
+NUMBERS = st.sampled_from([float("nan"), float("inf"), float("-inf"), -0.0, 1e308, 2.5, -3.0])
+NAMES = st.sampled_from(["NaN", "Infinity", "-Infinity", 'a"NaN\\', 'x\\"Infinity"', "é\u2084"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(NUMBERS, min_size=1, max_size=4), NAMES, st.booleans())
+def test_the_json_is_the_reference_encoding_byte_for_byte(values, name, backward):
+    x = autoviz.tensor(values, requires_grad=True, name=name)
+    with autoviz.trace() as tl:
+        y = (x * values[0]).sum()
+        z = autoviz.tensor(values[-1], requires_grad=True, name=name + "2") * y
+        if backward:
+            z.backward()
+    text = tl.to_json()
+    assert text == reference_json(tl)
+    assert load(text).to_json() == text
+
+
+def test_writing_and_reading_a_long_timeline_never_runs_the_collector():
+    """The collector walks every live object: run over and over while a file's records are
+    made it costs time growing with the file (to_json and from_json of 100,000 ops took 89 s
+    and 55 s). Time itself is measured in benchmarks/timeline_json.py."""
+    import gc
+
+    from conftest import scaling_chain
+
+    tl = scaling_chain(3_000, 1.0)
+    len(tl)  # built
+    runs = []
+
+    def count(phase, info):
+        if phase == "start":
+            runs.append(info["generation"])
+
+    gc.callbacks.append(count)
+    try:
+        text = tl.to_json()
+        back = load(text)
+    finally:
+        gc.callbacks.remove(count)
+    assert runs == []
+    assert back.to_json() == text
+
+
+CALLING = """
+def model(x, w):
+    return w * x + 1.0
+
+loss = model(x, w)
+loss.backward()
+"""
+
+
+def test_a_step_with_its_callers_line_loads_back_byte_for_byte():
+    """An op inside a function the block calls names the call too (one level)."""
+    namespace = {"x": autoviz.tensor(2.0), "w": autoviz.tensor(3.0, requires_grad=True)}
+    with autoviz.trace(namespace=namespace) as tl:
+        exec(compile(CALLING, "<lesson>", "exec"), namespace)
+    text = tl.to_json()
+    back = load(text)
+    callers = [s.source.caller for s in back.steps if s.source and s.source.caller]
+    assert callers and all(isinstance(c, Source) and c.caller is None for c in callers)
+    assert callers[0].line == 5
+    assert back.to_json() == text
+    for k in range(len(back)):
+        explain(back, k)

@@ -103,11 +103,14 @@ def main() -> int:
         page.wait_for_timeout(300)
         written.append(shoot(page, "player-projector.png"))
 
-        quiz = tl.save_html(Path(folder) / "quiz.html", quiz=True)
+        plan = {"kinds": ["broadcast"]}  # how a bias's gradient is summed back
+        quiz = training_loop().save_html(Path(folder) / "quiz.html", quiz=plan)
         page = open_player(browser, quiz)
         page.keyboard.press("End")  # stops in front of the first question
         page.wait_for_selector(".av-quiz", state="visible")
-        page.fill(".av-answer", "1")  # typed, not yet checked
+        page.fill(".av-answer", "1")
+        page.press(".av-answer", "Enter")  # a first wrong try: its hint, and a second try
+        page.wait_for_timeout(200)
         written.append(shoot(page, "player-quiz.png"))
 
         page = open_player(browser, plain, len(tl) - 1)

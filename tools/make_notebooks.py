@@ -6,7 +6,9 @@ made in one place; it refuses to overwrite notebooks unless given --force.
 
 Cell conventions the tests rely on: an exercise cell is tagged "exercise" and keeps a working
 answer in its metadata (autoviz.solution); the cell after it is tagged "check" and prints "Right"
-for a right answer. Notebooks are saved without outputs.
+for a right answer. Each lesson has a predict-then-reveal section (PREDICT): a tensor program's
+quiz question in a cell tagged "predict", the learner's answer as an exercise, its check, then the
+step that shows it. Notebooks are saved without outputs.
 """
 
 import sys
@@ -672,8 +674,9 @@ LESSONS["08_pytorch_bridge"] = [
         "pictures are drawn from **real PyTorch**: autoviz reads the graph torch recorded "
         "(`grad_fn`, `next_functions`) and watches torch's own backward pass.\n\n"
         "This lesson needs PyTorch. If it is not installed, the first cell says so and stops; "
-        "install it with `pip install torch` and restart the kernel. The other "
-        "lessons run without it."
+        "install its CPU build, which is all these lessons need (`pip install torch`; on Linux, "
+        "where pip's default is a CUDA build of several GB, take the CPU-only command from "
+        "PyTorch's install page), and restart the kernel. The other lessons run without it."
     ),
     code(
         "import importlib.util\n"
@@ -692,8 +695,9 @@ LESSONS["08_pytorch_bridge"] = [
         "\n"
         'if importlib.util.find_spec("torch") is None:\n'
         "    raise NoPyTorch(\n"
-        '        "PyTorch is not installed here, so this lesson cannot run. Install it with "\n'
-        "        '`pip install torch`, restart the kernel and run again.'\n"
+        '        "PyTorch is not installed here, so this lesson cannot run. Install "\n'
+        '        "its CPU build (`pip install torch`; on Linux the CPU-only command from "\n'
+        '        "PyTorch\'s install page), restart the kernel and run again."\n'
         '        " Lessons 1-7 do not need it."\n'
         "    )\n"
         "import torch  # the real one this time\n"
@@ -771,6 +775,147 @@ LESSONS["08_pytorch_bridge"] = [
 ]
 
 
+def predict(intro, program, placeholder, solution):
+    """A predict-then-reveal section: a tensor program traced, one of its quiz questions
+    asked (cell tagged "predict"), the learner's answer (an exercise), its check, then the
+    step that shows the answer."""
+    return [
+        md("## Predict, then see\n\n" + intro),
+        ("predict", program + "\nprint(question.prompt)\nprint(question.note())"),
+        exercise(f"my_prediction = None  # {placeholder}", f"my_prediction = {solution}"),
+        (
+            "check",
+            "right, verdict = question.check(my_prediction, first_try=True)\n"
+            "print(verdict)  # not quite? a hint: change your answer and run this cell again",
+        ),
+        md(
+            "Then see it: the answer, and the step that reveals it. "
+            "`autoviz.Stepper(tl_q, quiz=True)` asks every question of this program the same "
+            "way, a hint after a wrong try and the answer after a second."
+        ),
+        code("print(question.reveal_text())\nautoviz.Stepper(tl_q, step=step)"),
+    ]
+
+
+# One tensor program per lesson, asked about before its step shows the answer.
+PREDICT = {
+    "01_computation_graphs": predict(
+        "Only some tensors of a graph keep a gradient. Before backward runs, predict which "
+        "ones will have a `.grad`: the quiz asks, checks your answer and says why.",
+        "t = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
+        "with autoviz.trace() as tl_q:\n"
+        "    doubled = t * 2\n"
+        "    total = doubled.sum()\n"
+        "    total.backward()\n"
+        'step, question = next(iter(tl_q.questions({"kinds": ["which-grad"]}).items()))',
+        "a list of names, such as ['doubled']",
+        '["t"]',
+    ),
+    "02_dynamic_graphs": predict(
+        "A loop that doubles a tensor three times records three multiplications. Predict "
+        "one element of the gradient that reaches `v`.",
+        "v = torch.tensor([1.0, -0.5], requires_grad=True)\n"
+        "with autoviz.trace() as tl_q:\n"
+        "    g = v\n"
+        "    for _ in range(3):\n"
+        "        g = g * 2\n"
+        "    total = g.sum()\n"
+        "    total.backward()\n"
+        '*_, (step, question) = tl_q.questions({"kinds": ["element"]}).items()',
+        "a number",
+        "8.0",
+    ),
+    "03_forward_and_backward": predict(
+        "The chain rule works element by element on tensors too: upstream × local at each "
+        "position. Predict one element before the step shows it.",
+        "weights = torch.tensor([1.0, -2.0, 0.5], requires_grad=True)\n"
+        "inputs = torch.tensor([3.0, 1.0, -4.0])\n"
+        "with autoviz.trace() as tl_q:\n"
+        "    scaled = weights * inputs\n"
+        "    score = (scaled * scaled).sum()\n"
+        "    score.backward()\n"
+        '*_, (step, question) = tl_q.questions({"kinds": ["element"]}).items()',
+        "a number",
+        "18.0",
+    ),
+    "04_leaf_tensors_and_gradients": predict(
+        "Two backward passes, no `zero_grad()` in between: predict what `param.grad` holds "
+        "after the second one.",
+        "param = torch.tensor([2.0, -1.0], requires_grad=True)\n"
+        "with autoviz.trace() as tl_q:\n"
+        "    for _ in range(2):\n"
+        "        square = (param * param).sum()\n"
+        "        square.backward()  # no zero_grad in between\n"
+        'step, question = next(iter(tl_q.questions({"kinds": ["accumulation"]}).items()))',
+        "a number",
+        "8.0",
+    ),
+    "05_controlling_gradient_tracking": predict(
+        "Data that needs no gradient, a leaf that does, and a `detach()`ed copy: predict "
+        "which of them have a `.grad` once backward is done.",
+        "leaf = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+        "data = torch.tensor([0.5, 0.5])  # no gradient wanted\n"
+        "with autoviz.trace() as tl_q:\n"
+        "    mixed = leaf * data\n"
+        "    cut = mixed.detach()\n"
+        "    total = (mixed * cut).sum()\n"
+        "    total.backward()\n"
+        'step, question = next(iter(tl_q.questions({"kinds": ["which-grad"]}).items()))',
+        "a list of names, such as ['data', 'cut']",
+        '["leaf"]',
+    ),
+    "06_tensors_and_broadcasting": predict(
+        "`shift` of shape `(3,)` is added to every row of a `(5, 3)` tensor. Predict the "
+        "dimension its gradient is summed over on the way back.",
+        "rows = torch.ones(5, 3)\n"
+        "shift = torch.tensor([0.1, 0.2, 0.3], requires_grad=True)\n"
+        "with autoviz.trace() as tl_q:\n"
+        "    shifted = rows + shift\n"
+        "    shifted.sum().backward()\n"
+        'step, question = next(iter(tl_q.questions({"kinds": ["broadcast"]}).items()))',
+        "a dimension, such as 1",
+        "0",
+    ),
+    "07_training_a_tiny_network": predict(
+        "One SGD step moves each weight against its gradient. Predict one weight's new value "
+        "before the update step shows it.",
+        "torch.manual_seed(0)\n"
+        "tiny = nn.Linear(2, 1)\n"
+        "sgd = torch.optim.SGD(tiny.parameters(), lr=0.5)\n"
+        "xs, ys = torch.randn(4, 2), torch.randn(4, 1)\n"
+        "with autoviz.trace() as tl_q:\n"
+        "    error = ((tiny(xs) - ys) ** 2).mean()\n"
+        "    error.backward()\n"
+        "    sgd.step()\n"
+        'step, question = next(iter(tl_q.questions({"kinds": ["update"]}).items()))',
+        "a number",
+        "0.8375",
+    ),
+    "08_pytorch_bridge": predict(
+        "The quiz reads real PyTorch's graph too. Predict the shape of the gradient that "
+        "reaches the weight `weight`.",
+        "torch.manual_seed(0)\n"
+        "weight = torch.randn(3, 2, requires_grad=True)\n"
+        "batch = torch.randn(4, 3)\n"
+        "with autoviz.trace_torch() as tl_q:\n"
+        "    total = (batch @ weight).tanh().sum()\n"
+        "    total.backward()\n"
+        '*_, (step, question) = tl_q.questions({"kinds": ["shape"]}).items()',
+        "a shape, such as (4, 2)",
+        "(3, 2)",
+    ),
+}
+
+
+def with_predictions(lessons: dict) -> dict:
+    """Each lesson with its predict-then-reveal section just before its exercise."""
+    out = {}
+    for name, specs in lessons.items():
+        at = next(i for i, s in enumerate(specs) if s[0] == "md" and s[1].startswith("## Exercise"))
+        out[name] = specs[:at] + PREDICT[name] + specs[at:]
+    return out
+
+
 def cell(index, name, spec):
     kind, source = spec[0], spec[1]
     if kind == "md":
@@ -780,8 +925,8 @@ def cell(index, name, spec):
     made.id = f"{name[:2]}-{index:02d}"
     if kind == "exercise":
         made.metadata = {"tags": ["exercise"], "autoviz": {"solution": spec[2]}}
-    elif kind == "check":
-        made.metadata = {"tags": ["check"]}
+    elif kind in ("check", "predict"):
+        made.metadata = {"tags": [kind]}
     return made
 
 
@@ -797,7 +942,7 @@ def notebook(name, specs):
 
 def main(argv):
     force = "--force" in argv
-    for name, specs in LESSONS.items():
+    for name, specs in with_predictions(LESSONS).items():
         path = NOTEBOOKS / f"{name}.ipynb"
         if path.exists() and not force:
             print(f"{path} exists: edit it in Jupyter, or pass --force to overwrite")

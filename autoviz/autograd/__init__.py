@@ -3,7 +3,9 @@
 
 from ..engine.autograd import backward, grad
 from ..engine.function import Function
-from ..engine.grad_mode import enable_grad, no_grad, set_grad_enabled
+from ..engine.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
+from . import function
+from .function import once_differentiable
 from .gradcheck import GradcheckError, gradcheck
 from .variable import Variable
 
@@ -13,10 +15,13 @@ __all__ = [
     "Variable",
     "backward",
     "enable_grad",
+    "function",
     "functional",
     "grad",
     "gradcheck",
+    "inference_mode",
     "no_grad",
+    "once_differentiable",
     "set_grad_enabled",
 ]
 

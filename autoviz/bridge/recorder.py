@@ -84,6 +84,7 @@ class TorchRecorder:
         self.op_stacks = {}  # id(grad_fn) -> the modules running when it was made
         self.saved = {}  # id(grad_fn) -> its saved tensors, read before backward frees them
         self.arguments = {}  # id(grad_fn) -> what it used besides its inputs, as Seen or numbers
+        self.params = {}  # id(grad_fn) -> its arguments (dim, keepdim), read while not freed
         self.stepping = None  # the frame of the optimizer step running: its work is one update
         self.callers = {}  # code object -> the caller's (file, line), as recorder._callers
         self.zeroing = None  # the frame of the zero_grad() whose grads are being reset
@@ -143,7 +144,7 @@ class TorchRecorder:
                 self.names.setdefault(id(value), name)
         modules = ModuleMap(namespace)
         op_modules = {key: modules.of_stack(stack) for key, stack in self.op_stacks.items()}
-        view = TorchView(modules, op_modules, self.saved, self.arguments)
+        view = TorchView(modules, op_modules, self.saved, self.arguments, self.params)
         log, names = self.log, self.names
         note_skipped(self.timeline, self.skipped, "autoviz.trace_torch()")
         self.timeline._pending = Recorded(lambda: log, names, view)
@@ -300,6 +301,7 @@ class TorchRecorder:
             self.log.append(("op", src, fn, out, inputs, constants, value))
             self.op_stacks[id(fn)] = stack  # its saved tensors are read later (_read_saved)
             self.arguments[id(fn)] = _arguments(fn, args)
+            self.params[id(fn)] = TorchView.read_params(fn)
             if fn.name() in ELEMENTWISE and not out.shape:  # scalars only, as _before_node
                 self.zero_checked.add(id(fn))
             for child, _ in nexts:

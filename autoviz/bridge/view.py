@@ -1,8 +1,11 @@
 """How tracing reads torch's tensors and backward nodes: the bridge's side of EngineView."""
 
+import contextlib
+
 import torch
 
 from ..tracing.saved import SAVED
+from ..tracing.view import repeated_rows
 from .modules import ModuleMap
 from .saved import saved_arguments, saved_tensors
 from .values import ACCUMULATE_GRAD, Seen, Unseen, dtype_name, storage_of, tensor_preview
@@ -55,11 +58,17 @@ class TorchView:
     accumulate_types = (ACCUMULATE_GRAD,)
 
     def __init__(
-        self, modules: ModuleMap | None = None, op_modules=None, saved=None, arguments=None
+        self,
+        modules: ModuleMap | None = None,
+        op_modules=None,
+        saved=None,
+        arguments=None,
+        params=None,
     ) -> None:
         self.modules = modules or ModuleMap({})
         # id(grad_fn) -> what the recorder saw while forward ran (backward frees saved tensors)
         self.op_modules, self.saved_by_op, self.arguments_by_op = op_modules, saved, arguments
+        self.params_by_op = params
 
     @staticmethod
     def given_name(t) -> None:
@@ -138,9 +147,16 @@ class TorchView:
             return self.arguments_by_op.get(id(fn), [])
         return saved_arguments(fn)
 
+    def params(self, fn) -> dict:
+        """The op's arguments besides its inputs (dim, keepdim, …): as recorded while forward
+        ran, else read now."""
+        if self.params_by_op is not None and id(fn) in self.params_by_op:
+            return self.params_by_op[id(fn)]
+        return self.read_params(fn)
+
     @staticmethod
-    def params(fn) -> dict:
-        """The op's arguments besides its inputs (dim, keepdim, …), from its _saved_ ones."""
+    def read_params(fn) -> dict:
+        """The op's arguments besides its inputs, from its _saved_ attributes."""
         found = {}
         for name in _PARAMS.get(fn.name(), ()):
             try:
@@ -148,6 +164,9 @@ class TorchView:
             except (AttributeError, RuntimeError):
                 continue
             found[name] = list(value) if isinstance(value, tuple | list) else value
+        if fn.name() == "EmbeddingBackward0":
+            with contextlib.suppress(RuntimeError):  # freed by backward
+                found |= repeated_rows(fn._saved_indices.detach().cpu().numpy())
         if "dim" in found and fn.name() in _ONE_DIM:
             found["dim"] = found["dim"][0] if isinstance(found["dim"], list) else found["dim"]
         return {k: v for k, v in found.items() if isinstance(v, int | float | bool | list | None)}

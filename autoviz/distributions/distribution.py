@@ -65,7 +65,7 @@ class Distribution:
                 if param not in self.__dict__:
                     continue  # a lazy parameter not computed yet
                 value = self.__dict__[param]
-                if not np.all(constraint.check(value)):
+                if not np.all(constraint._check(value)):
                     raise ValueError(
                         f"Expected parameter {param} ({type(value).__name__} of shape "
                         f"{tuple(value.shape)}) of distribution {self!r} to satisfy the "
@@ -94,6 +94,40 @@ class Distribution:
     def rsample(self, sample_shape=()):
         raise NotImplementedError(f"{type(self).__name__} has no rsample in torch either")
 
+    @property
+    def mean(self):
+        raise NotImplementedError
+
+    @property
+    def mode(self):
+        raise NotImplementedError(f"{type(self)} does not implement mode")
+
+    @property
+    def variance(self):
+        raise NotImplementedError
+
+    def entropy(self):
+        raise NotImplementedError
+
+    def log_prob(self, value):
+        raise NotImplementedError
+
+    def cdf(self, value):
+        raise NotImplementedError
+
+    def icdf(self, value):
+        raise NotImplementedError
+
+    def enumerate_support(self, expand=True):
+        raise NotImplementedError
+
+    def expand(self, batch_shape, _instance=None):
+        raise NotImplementedError
+
+    @property
+    def support(self):
+        raise NotImplementedError
+
     def sample_n(self, n: int):
         return self.sample((n,))
 
@@ -121,7 +155,7 @@ class Distribution:
                     "Value is not broadcastable with batch_shape+event_shape: "
                     f"{actual} vs {expected}."
                 )
-        if not np.all(self.support.check(value)):
+        if not np.all(self.support._check(value)):
             raise ValueError(
                 f"Expected value argument ({type(value).__name__} of shape "
                 f"{tuple(value.shape)}) to be within the support ({self.support!r}) of the "

@@ -45,22 +45,29 @@ from .creation import (
     logspace,
     ones,
     ones_like,
+    scalar_tensor,
     zeros,
     zeros_like,
 )
+from .creation import torch_range as range
 from .device import device, get_default_device, set_default_device
 from .dtypes import (
     bool,
+    can_cast,
     dtype,
     float16,
     float32,
     float64,
+    get_default_dtype,
     int8,
     int16,
     int32,
     int64,
+    promote_types,
+    set_default_dtype,
     uint8,
 )
+from .dtypes import torch_result_type as result_type
 from .fidelity import random
 from .fidelity.random import (
     Generator,
@@ -72,7 +79,14 @@ from .fidelity.random import (
     set_rng_state,
 )
 from .function import AccumulateGrad, Function, Node
-from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from .legacy import (
     BoolTensor,
     ByteTensor,
@@ -117,6 +131,19 @@ def is_tensor(obj) -> "bool":
 
 def is_floating_point(input) -> "bool":
     return input._data.dtype.kind == "f"
+
+
+def is_complex(input) -> "bool":
+    return input._data.dtype.kind == "c"
+
+
+def is_nonzero(input) -> "bool":
+    """The truth of a one-element tensor (PyTorch's error for any other size)."""
+    if input.numel() != 1:
+        if input.numel() == 0:
+            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+    return input.item() != 0
 
 
 # PyTorch's top-level names this package gives (`from autoviz.engine import *`): not its

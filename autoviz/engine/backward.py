@@ -5,8 +5,8 @@ import weakref
 
 import numpy as np
 
-from . import events
-from .function import FREED, AccumulateGrad
+from . import events, versions
+from .function import FREED, AccumulateGrad, PostHook, RemovableHandle
 
 
 def run_backward(roots, grad_outputs, retain_graph=None, create_graph=False) -> None:
@@ -74,6 +74,21 @@ def dependencies(roots) -> dict:
     return deps
 
 
+def leading_to(roots, targets) -> set:
+    """The nodes from which some node in `targets` can be reached (the targets among them)."""
+    reach = {}
+    stack = [(root, False) for root in roots]
+    while stack:
+        node, children_done = stack.pop()
+        if children_done:
+            reach[node] = node in targets or any(reach.get(fn, False) for fn in node._next)
+        elif node not in reach:
+            reach[node] = False
+            stack.append((node, True))
+            stack.extend((fn, False) for fn in node._next if fn is not None and fn not in reach)
+    return {node for node, ok in reach.items() if ok}
+
+
 def execute(seeds: dict, retain_graph: bool, capture: set | None = None) -> dict:
     """Run every node once all its gradients have arrived, latest-created first.
 
@@ -82,6 +97,11 @@ def execute(seeds: dict, retain_graph: bool, capture: set | None = None) -> dict
     """
     captured = {}
     deps = dependencies(seeds)
+    if capture is not None:  # only the nodes on a path to the inputs run, as in PyTorch
+        needed = leading_to(seeds, capture)
+        deps = {node: n for node, n in deps.items() if node in needed}
+        for node in seeds:
+            deps.setdefault(node, 0)
     buffers = dict(seeds)
     order = 0
     ready = []
@@ -94,10 +114,13 @@ def execute(seeds: dict, retain_graph: bool, capture: set | None = None) -> dict
     if notify:
         events.on_backward_start(seeds)
     heappop, heappush = heapq.heappop, heapq.heappush
-    take, get = buffers.pop, buffers.get
+    take, get, deps_get = buffers.pop, buffers.get, deps.get
+    modified = versions.modified
     while ready:
         node = heappop(ready)[2]
         grad = take(node, None)
+        if modified and grad is not None:
+            versions.check(node)
         if capture is not None:
             if grad is not None and node in capture:
                 captured[node] = grad
@@ -125,10 +148,13 @@ def execute(seeds: dict, retain_graph: bool, capture: set | None = None) -> dict
         for fn, g in zip(node._next, grads):  # noqa: B905
             if fn is None:
                 continue
+            count = deps_get(fn)
+            if count is None:  # off every path to autograd.grad's inputs
+                continue
             if g is not None:
                 total = get(fn)
                 buffers[fn] = g if total is None else total + g
-            left = deps[fn] - 1
+            left = count - 1
             if left:
                 deps[fn] = left
             else:
@@ -145,12 +171,16 @@ def _run_node(node, grad, notify):
     hooks = node._pre_hooks
     if hooks:
         for hook in hooks:
-            result = hook(grad)
-            if result is not None:
-                grad = result
+            if type(hook) is not PostHook:
+                result = hook(grad)
+                if result is not None:
+                    grad = result
     grads = node._gradients(grad)
     if type(grads) is not tuple:
         grads = (grads,)
+    for hook in hooks or ():
+        if type(hook) is PostHook:
+            grads = hook.after(grads, grad)
     if notify:
         events.on_node(node, grad, grads)
     return grads
@@ -174,7 +204,7 @@ def retain_grad(tensor) -> None:
         if t is not None:
             t._accumulate(grad)
 
-    tensor.grad_fn.register_prehook(keep)
+    tensor.grad_fn._add_prehook(keep)
 
 
 def zero_grads(params, set_to_none: bool) -> None:
@@ -192,17 +222,6 @@ def zero_grads(params, set_to_none: bool) -> None:
         events.on_zero_grad(reset, set_to_none)
 
 
-class RemovableHandle:
-    """Returned by register_hook: `.remove()` takes the hook off again."""
-
-    def __init__(self, hooks: list, hook) -> None:
-        self.hooks, self.hook = hooks, hook
-
-    def remove(self) -> None:
-        if self.hook in self.hooks:
-            self.hooks.remove(self.hook)
-
-
 def register_hook(tensor, hook) -> RemovableHandle:
     """Run `hook(grad)` on the gradient arriving for `tensor`; a returned tensor replaces it."""
     from .tensor import make
@@ -217,5 +236,5 @@ def register_hook(tensor, hook) -> RemovableHandle:
         out = hook(make(grad))
         return None if out is None else out._data
 
-    node.register_prehook(on_grad)
+    node._add_prehook(on_grad)
     return RemovableHandle(node._pre_hooks, on_grad)

@@ -147,7 +147,15 @@ def linspace(start, end, steps, *, out=None, dtype=None, device=None, requires_g
     """`steps` values from start to end, as PyTorch's CPU kernel computes them: the first half
     counts up from start, the second half down from end, each with one fused multiply-add."""
     start, end = _number(start), _number(end)
-    if not isinstance(steps, int) or steps < 0:
+    if not isinstance(steps, int) or isinstance(steps, bool):
+        raise TypeError(
+            f"linspace() received an invalid combination of arguments - got "
+            f"({type(start).__name__}, {type(end).__name__}, {type(steps).__name__}), but expected "
+            "one of:\n * (Number start, Number end, int steps, *, Tensor out = None, torch.dtype "
+            "dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory "
+            "= False, bool requires_grad = False)"
+        )
+    if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     dt = _dt(dtype)
     arr = linspace_values(start, end, steps, dt)
@@ -170,11 +178,18 @@ def linspace_values(start, end, steps: int, dt) -> np.ndarray:
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
     dt = _dt(dtype)
-    exponents = linspace_values(start, end, steps, np.dtype(np.float64))
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    exponents = linspace_values(_number(start), _number(end), steps, np.dtype(np.float64))
     return _made(np.power(base, exponents).astype(dt), requires_grad, None, device, None, "")
 
 
 def eye(n, m=None, *, out=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    for size in (n, m):
+        if size is not None and size < 0:
+            raise RuntimeError(
+                f"{'n' if size is n else 'm'} must be greater or equal to 0, got {size}"
+            )
     return _made(np.eye(n, m, dtype=_dt(dtype)), requires_grad, None, device, out, "eye")
 
 
@@ -215,3 +230,32 @@ def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
 
 def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
     return full(tuple(size), fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+RANGE_WARNING = (
+    "torch.range is deprecated and will be removed in a future release because its behavior is "
+    "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values "
+    "in [start, end)."
+)
+
+
+def torch_range(
+    start=0, end=None, step=1, *, out=None, dtype=None, device=None, requires_grad=False
+):
+    """start to end *inclusive* (torch.range, deprecated, as PyTorch warns), float32 by default."""
+    import warnings
+
+    warnings.warn(RANGE_WARNING, UserWarning, stacklevel=2)
+    start, end, step = _number(start), _number(end), _number(step)
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    count = math.floor((end - start) / step) + 1
+    dt = _dt(dtype)
+    arr = (start + step * np.arange(max(count, 0), dtype=np.float64)).astype(dt)
+    return _made(arr, requires_grad, None, device, out, "range")
+
+
+def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _made(np.array(s, _dt(dtype)), requires_grad, None, device, None, "scalar_tensor")

@@ -1,5 +1,7 @@
 """PyTorch's dtype objects (`torch.float32`, ...) over numpy dtypes."""
 
+import builtins
+
 import numpy as np
 
 
@@ -74,3 +76,90 @@ TYPE_NAMES = {
 # How far each numpy kind is from bool: a result may be stored only in a dtype at least as far
 # (PyTorch's "result type Float can't be cast to the desired output type Long").
 KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+
+
+# -- PyTorch's type promotion ---------------------------------------------------------------------
+_CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+_BOOL, _INT64 = np.dtype("bool"), np.dtype("int64")
+DEFAULT_FLOAT = np.dtype("float32")  # torch.get_default_dtype()
+
+
+def promote(a, b):
+    """torch.promote_types for numpy dtypes: floats by width whatever the integers, integers
+    as numpy promotes them (uint8 with int8 is int16), bool under everything."""
+    if a is b or a == b:
+        return a
+    if a.kind == "f" or b.kind == "f":
+        if a.kind == "f" and b.kind == "f":
+            return a if a.itemsize >= b.itemsize else b
+        return a if a.kind == "f" else b
+    return np.promote_types(a, b)
+
+
+def _combine(higher, lower):
+    """c10's combine_categories: a lower tier's dtype counts only for a higher category."""
+    if higher is None:
+        return lower
+    if lower is None or higher.kind == "f":
+        return higher
+    if higher.kind == "b" or lower.kind == "f":
+        return promote(higher, lower)
+    return higher
+
+
+def result_type(*values):
+    """The dtype PyTorch gives an op on `values` (arrays, numpy scalars, Python numbers):
+    tensors with dims first, then 0-d tensors, then Python numbers, each counting only where
+    it is of a higher category (float over integer over bool)."""
+    dims = zeros = numbers = None
+    for v in values:
+        dtype = getattr(v, "dtype", None)
+        if dtype is not None:
+            if getattr(v, "ndim", 0):
+                dims = dtype if dims is None else promote(dims, dtype)
+            else:
+                zeros = dtype if zeros is None else promote(zeros, dtype)
+            continue
+        if isinstance(v, builtins.bool):  # `bool` here is torch.bool
+            kind = _BOOL
+        elif isinstance(v, int):
+            kind = _INT64
+        elif isinstance(v, float):
+            kind = DEFAULT_FLOAT
+        else:
+            continue
+        numbers = kind if numbers is None else promote(numbers, kind)
+    return _combine(dims, _combine(zeros, numbers))
+
+
+def torch_result_type(tensor, other) -> dtype:
+    """`torch.result_type(a, b)`: the dtype of an op on two tensors or numbers."""
+    values = [getattr(v, "_data", v) for v in (tensor, other)]
+    values = [np.asarray(v) if isinstance(v, np.generic) else v for v in values]
+    return from_numpy_dtype(result_type(*values))
+
+
+def promote_types(type1, type2) -> dtype:
+    return from_numpy_dtype(promote(type1.numpy, type2.numpy))
+
+
+def can_cast(from_, to) -> builtins.bool:
+    """Whether PyTorch's casting rules allow from_ into to (no lower category: float into int
+    and anything into bool are refused)."""
+    return _CATEGORY[from_.numpy.kind] <= _CATEGORY[to.numpy.kind]
+
+
+def get_default_dtype() -> dtype:
+    return float32
+
+
+def set_default_dtype(d) -> None:
+    """autoviz computes with float32 as its default float dtype: other defaults are out of
+    its scope, by decision."""
+    if d is not float32:
+        from ..errors import NotInAutoviz
+
+        raise NotInAutoviz(
+            f"torch.set_default_dtype({d!r}): autoviz keeps float32 as the default float dtype "
+            "(make tensors with dtype=... instead)"
+        )

@@ -3,6 +3,8 @@
 import itertools
 import weakref
 
+import numpy as np
+
 from . import events
 from .grad_mode import _state
 
@@ -56,6 +58,16 @@ class Node:
         """Keep what backward needs; freed after backward unless retain_graph=True."""
         self._saved = items
 
+    def mark_non_differentiable(self, *tensors) -> None:
+        """Outputs that get no gradient: returned as constants."""
+        self._non_differentiable = tensors
+
+    def set_materialize_grads(self, value: bool) -> None:
+        self._materialize = value
+
+    def mark_dirty(self, *tensors) -> None:
+        """Inputs forward changed in place (autoviz records the result as a new tensor)."""
+
     @property
     def saved_tensors(self) -> tuple:
         if self._saved is FREED:
@@ -71,11 +83,50 @@ class Node:
     def needs_input_grad(self) -> tuple:
         return tuple([fn is not None for fn in self._next])
 
-    def register_prehook(self, hook) -> None:
-        """Call `hook(grad)` on the incoming gradient before this node runs."""
+    def _add_prehook(self, hook) -> None:
+        """Call `hook(grad)` (numpy data) on the incoming gradient before this node runs."""
         if self._pre_hooks is None:
             self._pre_hooks = []
         self._pre_hooks.append(hook)
+
+    def register_prehook(self, hook) -> "RemovableHandle":
+        """`hook(grad_outputs)` before this node runs; a returned tuple replaces them."""
+
+        def before(grad):
+            result = hook((_tensor.make(grad),))
+            return None if result is None else _data(result[0])
+
+        self._add_prehook(before)
+        return RemovableHandle(self._pre_hooks, before)
+
+    def register_hook(self, hook) -> "RemovableHandle":
+        """`hook(grad_inputs, grad_outputs)` after this node ran; a returned tuple replaces the
+        gradients it passes on."""
+        after = PostHook(hook)
+        self._add_prehook(after)
+        return RemovableHandle(self._pre_hooks, after)
+
+    def __getattr__(self, name: str):
+        """PyTorch's `_saved_self`, `_saved_other`, `_saved_result`, ...: what this node kept
+        for backward, as tensors (the inputs themselves, the output with this node)."""
+        key = name.removeprefix("_saved_")
+        names = getattr(getattr(type(self), "_forward_cls", None), "_saved_names", ())
+        if key == name or key not in names:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        saved = object.__getattribute__(self, "_saved")
+        if saved is FREED:
+            raise RuntimeError(FREED_MESSAGE)
+        item = saved[names.index(key)]
+        if key == "result":
+            return _tensor.make(item, True, self)
+        inputs = {"self": 0, "input": 0, "other": 1, "mat2": 1, "exponent": 1}
+        i = inputs.get(key)
+        fn = self._next[i] if i is not None and i < len(self._next) else None
+        if isinstance(fn, AccumulateGrad):
+            return fn.variable
+        if fn is not None and fn._out is item:
+            return _tensor.make(item, True, fn)
+        return _tensor.make(np.asarray(item))
 
     def _backward(self, grad) -> tuple:
         """Gradients for each input, as a tuple aligned with `next_functions`."""
@@ -86,6 +137,36 @@ class Node:
         """What backward calls: `_backward`, or for a built-in op its own backward, which may
         return one gradient rather than a 1-tuple (the engine wraps it)."""
         return self._backward(grad)
+
+
+class PostHook:
+    """A hook run after its node: `hook(grad_inputs, grad_outputs)`, as torch calls it."""
+
+    __slots__ = ("hook",)
+
+    def __init__(self, hook) -> None:
+        self.hook = hook
+
+    def after(self, grads: tuple, grad) -> tuple:
+        make = _tensor.make
+        inputs = tuple(None if g is None else make(g) for g in grads)
+        result = self.hook(inputs, (make(grad),))
+        return grads if result is None else tuple(_data(g) for g in result)
+
+
+def _data(value):
+    return None if value is None else getattr(value, "_data", value)
+
+
+class RemovableHandle:
+    """Returned by register_hook: `.remove()` takes the hook off again."""
+
+    def __init__(self, hooks: list, hook) -> None:
+        self.hooks, self.hook = hooks, hook
+
+    def remove(self) -> None:
+        if self.hook in self.hooks:
+            self.hooks.remove(self.hook)
 
 
 class AccumulateGrad(Node):
@@ -144,21 +225,41 @@ class Function:
         )
 
     @classmethod
-    def apply(cls, *args):
-        """Run forward on tensors and, when any input requires grad, record a node."""
+    def apply(cls, *args, **kwargs):
+        """Run forward on tensors and, when any input requires grad, record a node. Both of
+        PyTorch's styles: forward(ctx, *args), or forward(*args) with setup_context(ctx,
+        inputs, output)."""
         from .tensor import Tensor, as_tensor_data, wrap
 
         tensors = [a for a in args if isinstance(a, Tensor)]
         record = _state["enabled"] and any(t.requires_grad for t in tensors)
         node = new_node(cls, args) if record else NO_CONTEXT
+        separate = cls.setup_context is not Function.setup_context
         with _no_grad():
-            out = cls.forward(node, *args)
+            out = cls.forward(*args, **kwargs) if separate else cls.forward(node, *args, **kwargs)
+            if separate:
+                cls.setup_context(node, args, out)
+        if isinstance(out, tuple):
+            from ..errors import NotInAutoviz
+
+            raise NotInAutoviz(
+                f"{cls.__name__}.forward returned {len(out)} outputs: a custom Function with "
+                "several outputs is not in autoviz yet (return one tensor)"
+            )
         if not isinstance(out, Tensor):
             out = wrap(as_tensor_data(out))
-        if not record:
-            return out
+        if not record or out in getattr(node, "_non_differentiable", ()):
+            return wrap(out._data) if record else out
         node._saved = getattr(node, "_saved", ())
         return attach(node, out._data, args)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        """Override to save what backward needs when forward does not take ctx."""
+
+    @classmethod
+    def vjp(cls, ctx, *grad_outputs):
+        return cls.backward(ctx, *grad_outputs)
 
 
 def _user_backward(node, grad) -> tuple:
@@ -177,6 +278,15 @@ class _NoContext:
     info = None
 
     def save_for_backward(self, *items) -> None:
+        pass
+
+    def mark_non_differentiable(self, *tensors) -> None:
+        pass
+
+    def set_materialize_grads(self, value) -> None:
+        pass
+
+    def mark_dirty(self, *tensors) -> None:
         pass
 
     def __setattr__(self, name, value) -> None:

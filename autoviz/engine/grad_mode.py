@@ -1,8 +1,9 @@
-"""Switching gradient tracking on and off: no_grad, enable_grad, set_grad_enabled."""
+"""Switching gradient tracking on and off: no_grad, enable_grad, set_grad_enabled,
+inference_mode."""
 
 import functools
 
-_state = {"enabled": True}
+_state = {"enabled": True, "inference": False}
 
 
 def is_grad_enabled() -> bool:
@@ -67,3 +68,35 @@ class enable_grad(_GradMode):
     """Record operations again, even inside no_grad."""
 
     mode = True
+
+
+class inference_mode:
+    """Like no_grad, and the tensors made inside are inference tensors (`is_inference()`): a
+    context manager or a decorator; `inference_mode(False)` changes nothing."""
+
+    def __init__(self, mode: bool = True) -> None:
+        self.mode = bool(mode)
+
+    def __enter__(self):
+        self.prev = (_state["enabled"], _state["inference"])
+        if self.mode:
+            _state["enabled"], _state["inference"] = False, True
+
+    def __exit__(self, *exc) -> None:
+        _state["enabled"], _state["inference"] = self.prev
+
+    def __call__(self, func):
+        if not callable(func):  # @inference_mode(False) is handled by __init__; this is misuse
+            raise TypeError(f"inference_mode expects a function to decorate, got {func!r}")
+        mode = self.mode
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with inference_mode(mode):
+                return func(*args, **kwargs)
+
+        return wrapper
+
+
+def is_inference_mode_enabled() -> bool:
+    return _state["inference"]

@@ -6,8 +6,9 @@ import heapq
 
 import numpy as np
 
-from .backward import dependencies
-from .function import FREED, FREED_MESSAGE, AccumulateGrad
+from . import versions
+from .backward import dependencies, leading_to
+from .function import FREED, FREED_MESSAGE, AccumulateGrad, PostHook
 from .grad_mode import enable_grad
 from .tensor import Tensor, make
 
@@ -39,6 +40,11 @@ def execute_graph(seeds: dict, capture: set | None = None) -> dict:
     """Like backward.execute, with tensor gradients recorded as a graph; the graph is kept."""
     captured = {}
     deps = dependencies(seeds)
+    if capture is not None:
+        needed = leading_to(seeds, capture)
+        deps = {node: n for node, n in deps.items() if node in needed}
+        for node in seeds:
+            deps.setdefault(node, 0)
     buffers = dict(seeds)
     ready, order = [], 0
     for node in seeds:
@@ -50,13 +56,15 @@ def execute_graph(seeds: dict, capture: set | None = None) -> dict:
         while ready:
             node = heapq.heappop(ready)[2]
             grad = buffers.pop(node, None)
+            if grad is not None and versions.modified:
+                versions.check(node)
             if grad is not None and node._pre_hooks:
                 grad = _run_hooks(node, grad)
             if capture is not None and grad is not None and node in capture:
                 captured[node] = grad
             grads = (None,) * len(node._next) if grad is None else _gradients(node, grad, capture)
             for fn, g in zip(node._next, grads):  # noqa: B905  (as backward.execute)
-                if fn is None:
+                if fn is None or fn not in deps:
                     continue
                 if g is not None:
                     total = buffers.get(fn)
@@ -70,6 +78,8 @@ def execute_graph(seeds: dict, capture: set | None = None) -> dict:
 
 def _run_hooks(node, grad):
     for hook in node._pre_hooks:
+        if type(hook) is PostHook:
+            continue  # (node hooks after a recorded backward are not in autoviz)
         result = hook(grad._data)
         if result is not None:
             grad = make(result)

@@ -3,7 +3,7 @@ multinomial, the *_like functions, the in-place Tensor methods and the seeding f
 
 import numpy as np
 
-from . import events
+from . import events, versions
 from .dtypes import TYPE_NAMES, to_numpy_dtype
 from .fidelity import random as _random
 from .fidelity.random import generator_or_default
@@ -69,6 +69,7 @@ def _fill(t: Tensor, values: np.ndarray) -> Tensor:
     arr = t._storage()
     view = arr.transpose(_memory_order(arr))
     view[...] = values.reshape(view.shape)
+    versions.changed(arr)
     if events.observers:
         events.on_inplace(t)
     return t

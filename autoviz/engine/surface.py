@@ -1,11 +1,12 @@
 """PyTorch's names for the ops, made from one table: `torch.name` functions, `Tensor.name`
-methods, in-place `x.name_()` variants and aliases; the names PyTorch has and autoviz lacks
-are marked "not in autoviz yet"."""
+methods, in-place variants (`x.name_()`, and `torch.name_(x)` where torch has one) and
+aliases; the names PyTorch has and autoviz lacks are marked "not in autoviz yet"."""
 
-from ..torchnames import mark_missing
+from ..torchnames import in_torch, mark_missing
 from . import creation, sampling
 from .ops import (
     activations,
+    arithmetic,
     base,
     convolution,
     dropout,
@@ -23,31 +24,82 @@ from .ops import linear as linear_ops
 from .tensor import Tensor
 
 # Where each name goes: "torch" (a function torch.name), "Tensor" (a method x.name) and "_"
-# (x.name_(), computed out of place and written back into x). `alias=name` gives a family's
-# function another of PyTorch's names.
+# (x.name_(), computed out of place and written back into x, and torch.name_(x) where torch
+# has it); "view_" (x.name_() of a view op: x takes the view's shape). `alias=name` gives a
+# family's function another of PyTorch's names.
 TABLE = (
-    (pointwise, "add sub mul div", "torch Tensor"),  # add_ and friends: Tensor's own, in place
-    (pointwise, "subtract=sub multiply=mul divide=div true_divide=div", "torch Tensor"),
-    (pointwise, "negative=neg absolute=abs maximum minimum clone", "torch Tensor"),
-    (pointwise, "exp log sqrt abs sin cos tanh sigmoid relu neg pow", "torch Tensor _"),
-    (pointwise, "tan log10 log2 log1p expm1 exp2 rsqrt reciprocal square", "torch Tensor _"),
-    (pointwise, "sign floor ceil round trunc clamp clip", "torch Tensor _"),
-    (pointwise, "clamp_min", "Tensor _"),
-    (pointwise, "eq ne lt le gt ge remainder fmod floor_divide", "torch Tensor"),
-    (pointwise, "remainder floor_divide", "_"),
-    (pointwise, "greater greater_equal less less_equal not_equal where", "torch"),
-    (pointwise, "equal allclose isclose", "torch Tensor"),
-    (pointwise, "type_as __mod__=remainder __floordiv__=floor_divide", "Tensor"),
-    (pointwise, "__rmod__=rremainder __rfloordiv__=rfloor_divide", "Tensor"),
+    (arithmetic, "add sub mul div", "torch Tensor"),  # add_ and friends: Tensor's own, in place
+    (arithmetic, "subtract=sub multiply=mul divide=div true_divide=div", "torch Tensor _"),
+    (arithmetic, "maximum minimum fmax fmin clone", "torch Tensor"),
+    (
+        arithmetic,
+        "pow square float_power atan2 arctan2 hypot xlogy copysign lerp",
+        "torch Tensor _",
+    ),
+    (arithmetic, "logaddexp logaddexp2 heaviside addcmul addcdiv diff", "torch Tensor"),
+    (arithmetic, "heaviside", "_"),
+    (arithmetic, "addcmul addcdiv", "_"),
+    (
+        arithmetic,
+        "eq ne lt le gt ge greater greater_equal less less_equal not_equal",
+        "torch Tensor _",
+    ),
+    (arithmetic, "remainder fmod floor_divide", "torch Tensor _"),
+    (arithmetic, "bitwise_and bitwise_or bitwise_xor bitwise_not", "torch Tensor _"),
+    (arithmetic, "bitwise_left_shift bitwise_right_shift", "torch Tensor _"),
+    (arithmetic, "logical_and logical_or logical_xor logical_not", "torch Tensor _"),
+    (arithmetic, "where equal allclose isclose", "torch"),
+    (arithmetic, "equal allclose isclose type_as where=where_method", "Tensor"),
+    (arithmetic, "__mod__=remainder __floordiv__=floor_divide", "Tensor"),
+    (arithmetic, "__rmod__=rremainder __rfloordiv__=rfloor_divide", "Tensor"),
+    (pointwise, "negative=neg absolute=abs", "torch Tensor _"),
+    (pointwise, "exp log sqrt abs sin cos tanh sigmoid relu neg", "torch Tensor _"),
+    (pointwise, "tan log10 log2 log1p expm1 exp2 rsqrt reciprocal", "torch Tensor _"),
+    (pointwise, "asin acos atan sinh cosh asinh acosh atanh", "torch Tensor _"),
+    (pointwise, "arcsin arccos arctan arcsinh arccosh arctanh", "torch Tensor _"),
+    (pointwise, "erf erfc erfinv sinc deg2rad rad2deg frac logit nan_to_num", "torch Tensor _"),
+    (
+        pointwise,
+        "sign sgn floor ceil round trunc fix clamp clip clamp_min clamp_max",
+        "torch Tensor _",
+    ),
+    (pointwise, "isnan isinf isfinite isposinf isneginf signbit isreal positive", "torch Tensor"),
     (reductions, "sum mean max min argmax argmin softmax log_softmax", "torch Tensor"),
     (reductions, "var std norm cumsum prod logsumexp all any", "torch Tensor"),
+    (reductions, "cumsum cumprod", "_"),
+    (
+        reductions,
+        "amax amin aminmax cumprod logcumsumexp cummax cummin nansum nanmean",
+        "torch Tensor",
+    ),
+    (reductions, "median var_mean std_mean", "torch"),
+    (reductions, "median trace=trace_method", "Tensor"),
     (shape, "reshape flatten transpose t permute unsqueeze squeeze", "torch Tensor"),
+    (shape, "transpose t unsqueeze squeeze", "view_"),
     (shape, "cat concat concatenate stack flip", "torch"),
     (shape, "view contiguous expand repeat flip=flip_method expand_as view_as", "Tensor"),
-    (shape, "reshape_as is_contiguous=is_contiguous_tensor", "Tensor"),
+    (shape, "reshape_as is_contiguous=is_contiguous_tensor ndimension", "Tensor"),
+    (
+        shape,
+        "roll rot90 fliplr flipud tile repeat_interleave diag diagonal tril triu",
+        "torch Tensor",
+    ),
+    (shape, "tril triu", "_"),
+    (shape, "movedim moveaxis swapaxes swapdims ravel unflatten broadcast_to", "torch Tensor"),
+    (shape, "atleast_1d atleast_2d atleast_3d broadcast_tensors broadcast_shapes", "torch"),
+    (shape, "hstack vstack row_stack dstack column_stack meshgrid", "torch"),
     (indexing, "unbind sort argsort topk gather split chunk", "torch Tensor"),
     (indexing, "masked_fill", "Tensor _"),
-    (linalg, "matmul mm mv dot outer", "torch Tensor"),
+    (indexing, "index_select masked_select take take_along_dim scatter_add", "torch Tensor"),
+    (indexing, "index_add index_copy index_fill narrow select tensor_split", "torch Tensor"),
+    (indexing, "hsplit vsplit dsplit count_nonzero unique unique_consecutive", "torch Tensor"),
+    (indexing, "scatter argwhere msort", "torch"),
+    (indexing, "scatter=scatter_method nonzero=nonzero_method argwhere msort", "Tensor"),
+    (indexing, "scatter=scatter_method scatter_add index_add index_copy index_fill", "_"),
+    (indexing, "nonzero searchsorted bucketize", "torch"),
+    (linalg, "matmul mm mv dot outer bmm baddbmm addmm cross det inverse=inv", "torch Tensor"),
+    (linalg, "baddbmm addmm", "_"),
+    (linalg, "einsum tensordot", "torch"),
     (creation, "new_zeros new_ones new_empty new_full new_tensor", "Tensor"),
     (sampling, "uniform_ normal_ random_ bernoulli_ exponential_", "Tensor"),
     (sampling, "bernoulli=bernoulli_method multinomial=multinomial_method", "Tensor"),
@@ -76,8 +128,22 @@ def _rows():
 
 
 def functions() -> dict:
-    """{name: function} of the table's torch-level names (`torch.exp`, `torch.cat`, ...)."""
-    return {name: function for name, function, places in _rows() if "torch" in places}
+    """{name: function} of the table's torch-level names (`torch.exp`, `torch.cat`, ...), with
+    the in-place `torch.exp_` ones where torch has them."""
+    names = {name: function for name, function, places in _rows() if "torch" in places}
+    for name, _, places in _rows():
+        if "_" in places and in_torch("torch", name + "_"):
+            names[name + "_"] = _inplace_function(getattr(Tensor, name + "_"))
+    return names
+
+
+def _inplace_function(method):
+    def function(input, *args, **kwargs):
+        return method(input, *args, **kwargs)
+
+    function.__name__ = function.__qualname__ = method.__name__
+    function.__doc__ = method.__doc__
+    return function
 
 
 def attach() -> None:
@@ -91,9 +157,12 @@ def attach() -> None:
     Tensor.__neg__ = Tensor.negative = Tensor.neg
     Tensor.absolute = Tensor.abs
     Tensor.mT = property(shape.mT)
-    for name, _, places in rows:
+    for name, function, places in rows:
+        method = getattr(Tensor, name) if "Tensor" in places else function
         if "_" in places:
-            setattr(Tensor, name + "_", base.inplace(getattr(Tensor, name)))
+            setattr(Tensor, name + "_", base.inplace(method))
+        if "view_" in places:
+            setattr(Tensor, name + "_", base.inplace_view(method))
     Tensor.__imod__ = Tensor.remainder_
     Tensor.__ifloordiv__ = Tensor.floor_divide_
     mark_missing(Tensor, "torch.Tensor")  # the rest of torch.Tensor's names: "not in autoviz yet"

@@ -41,6 +41,7 @@ class Tensor:
         "_data",
         "_grad",
         "_hook_owner",
+        "_inference",
         "_name",
         "_retains_grad",
         "grad_fn",
@@ -189,6 +190,86 @@ class Tensor:
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self.item())
 
+    def is_inference(self) -> bool:
+        """Whether this tensor was made inside `inference_mode()`."""
+        return getattr(self, "_inference", False)
+
+    @property
+    def _version(self) -> int:
+        """How many in-place changes this tensor's memory has had (shared with its views)."""
+        return _versions.version(self._data)
+
+    # -- memory: sizes, strides, the storage views share ---------------------------------------
+    def nelement(self) -> int:
+        return int(np.size(self._data))
+
+    def element_size(self) -> int:
+        return self._data.dtype.itemsize
+
+    @property
+    def itemsize(self) -> int:
+        return self._data.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return int(np.size(self._data)) * self._data.dtype.itemsize
+
+    def stride(self, dim: int | None = None):
+        strides = _memory.strides(self._storage())
+        return strides if dim is None else strides[_base.wrap_dim(dim, len(strides))]
+
+    def storage_offset(self) -> int:
+        return _memory.storage_offset(self._storage())
+
+    def data_ptr(self) -> int:
+        """The address of the first element: views of one storage give addresses inside it."""
+        return _memory.address(self._storage())
+
+    def untyped_storage(self):
+        return _memory.UntypedStorage(self._storage())
+
+    def storage(self):
+        if "storage" not in _warned:
+            import warnings
+
+            _warned.add("storage")
+            warnings.warn(_memory.TYPED_STORAGE_WARNING, UserWarning, stacklevel=2)
+        return _memory.TypedStorage(self._storage())
+
+    def is_floating_point(self) -> bool:
+        return self._data.dtype.kind == "f"
+
+    def is_complex(self) -> bool:
+        return self._data.dtype.kind == "c"
+
+    def is_signed(self) -> bool:
+        return self._data.dtype.kind in "fic"
+
+    def get_device(self) -> int:
+        return -1  # the CPU
+
+    @property
+    def is_cpu(self) -> bool:
+        return True
+
+    def resize_(self, *sizes, memory_format=None):
+        """A new shape, keeping the elements in memory order (new ones are zeros here)."""
+        self._check_inplace()
+        if self.requires_grad:
+            raise RuntimeError("cannot resize variables that require grad")
+        shape = tuple(
+            sizes[0] if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else sizes
+        )
+        flat = np.ascontiguousarray(self._data).reshape(-1)
+        count = int(np.prod(shape, dtype=np.int64))
+        grown = np.zeros(count, flat.dtype)
+        grown[: min(count, flat.size)] = flat[:count]
+        self._data = grown.reshape(shape)
+        return self
+
+    def resize_as_(self, other, memory_format=None):
+        return self.resize_(tuple(other.shape))
+
     # -- printing ----------------------------------------------------------------------------
     def __repr__(self) -> str:
         fn = self.grad_fn
@@ -218,16 +299,16 @@ class Tensor:
 
     # -- operators (+, -, *, / and more methods are attached below) --------------------------
     def __rsub__(self, other):
-        return _pointwise.Rsub.apply(self, c=other)
+        return _arithmetic.Rsub.apply(self, c=other)
 
     def __rtruediv__(self, other):
-        return _base.binary(_pointwise.Mul, _pointwise.Reciprocal.apply(self), other)
+        return _base.binary(_arithmetic.Mul, _pointwise.Reciprocal.apply(self), other)
 
     def __pow__(self, other):
-        return _pointwise.pow(self, other)
+        return _arithmetic.pow(self, other)
 
     def __rpow__(self, other):
-        return _pointwise.pow(other, self)
+        return _arithmetic.pow(other, self)
 
     def __matmul__(self, other):
         return _linalg.matmul(self, other)
@@ -270,6 +351,7 @@ class Tensor:
             self._become(_indexing.CopySlices.apply(self, value, key=key))
             return
         self._storage()[key] = _raw(value)
+        _versions.changed(self._data)
         if events.observers:
             events.on_inplace(self)
 
@@ -342,7 +424,7 @@ class Tensor:
         if device is not None:
             check_device(device)
         out = self if dtype is None else self._as(to_numpy_dtype(dtype))
-        return _pointwise.clone(out) if copy and out is self else out
+        return _arithmetic.clone(out) if copy and out is self else out
 
     @property
     def device(self):
@@ -363,21 +445,33 @@ class Tensor:
             return self
         if np.dtype(np_dtype).kind not in "fc":  # integer results never require grad
             return make(np.asarray(self._data).astype(np_dtype))
-        return _pointwise.ToDtype.apply(self, dtype=np_dtype)
+        return _arithmetic.ToDtype.apply(self, dtype=np_dtype)
 
-    def float(self):
+    def float(self, memory_format=None):
         return self._as(float32.numpy)
 
-    def double(self):
+    def double(self, memory_format=None):
         return self._as(float64.numpy)
 
-    def long(self):
+    def half(self, memory_format=None):
+        return self._as(np.dtype("float16"))  # numpy's float16: torch.half's IEEE format
+
+    def long(self, memory_format=None):
         return self._as(int64.numpy)
 
-    def int(self):
+    def int(self, memory_format=None):
         return self._as(np.dtype("int32"))
 
-    def bool(self):
+    def short(self, memory_format=None):
+        return self._as(np.dtype("int16"))
+
+    def char(self, memory_format=None):
+        return self._as(np.dtype("int8"))
+
+    def byte(self, memory_format=None):
+        return self._as(np.dtype("uint8"))
+
+    def bool(self, memory_format=None):
         return self._as(np.dtype("bool"))
 
     def type(self, dtype=None, non_blocking=False):
@@ -397,6 +491,7 @@ class Tensor:
 
     def _become(self, out) -> None:
         """Take on the result of an in-place op on a graph tensor: its data and its node."""
+        _versions.changed(self._data, moved_to=out._data)  # PyTorch writes into the memory
         self._data, self.grad_fn, self.requires_grad = out._data, out.grad_fn, True
         if events.observers:
             events.on_rebind(self, out)
@@ -408,6 +503,7 @@ class Tensor:
             self._become(ufunc(self, other))  # as PyTorch records it: this tensor gets the node
             return self
         store = self._storage()
+        _versions.changed(store)
         # Straight into the storage: no temporary as large as the tensor (an SGD step does
         # this for every parameter). _check_cast has ruled out results that cannot be stored.
         _RAW_UFUNC[ufunc](store, _raw(other), out=store)
@@ -424,7 +520,11 @@ class Tensor:
     def mul_(self, other):
         return self._inplace(Tensor.__mul__, other)
 
-    def div_(self, other):
+    def div_(self, other, *, rounding_mode=None):
+        if rounding_mode is not None:
+            from .ops.arithmetic import div
+
+            return _base.inplace(div)(self, other, rounding_mode=rounding_mode)
         return self._inplace(Tensor.__truediv__, other)
 
     __iadd__ = add_
@@ -435,6 +535,7 @@ class Tensor:
     def zero_(self):
         self._check_inplace()
         self._storage()[...] = 0
+        _versions.changed(self._data)
         if events.observers:
             events.on_zero(self)
         return self
@@ -442,11 +543,13 @@ class Tensor:
     def fill_(self, value):
         self._check_inplace()
         self._storage()[...] = value
+        _versions.changed(self._data)
         return self
 
     def copy_(self, src):
         self._check_inplace()
         self._storage()[...] = _raw(src)
+        _versions.changed(self._data)
         return self
 
     def register_hook(self, hook):
@@ -593,6 +696,8 @@ def new_leaf(arr: np.ndarray, requires_grad=False, name=None) -> Tensor:
         # costs several times more than with a scalar.
         arr = arr[()]
     t = make(arr, bool(requires_grad), None, name)
+    if _state["inference"]:
+        t._inference = True
     if requires_grad and events.observers:
         events.on_leaf(t)
     return t
@@ -611,17 +716,20 @@ def _raw(value):
     return value._data if isinstance(value, Tensor) else value
 
 
-from .ops import base as _base  # noqa: E402  (the ops need Tensor defined first)
+from . import storage as _memory  # noqa: E402
+from . import versions as _versions  # noqa: E402
+from .ops import arithmetic as _arithmetic  # noqa: E402  (the ops need Tensor defined first)
+from .ops import base as _base  # noqa: E402
 from .ops import indexing as _indexing  # noqa: E402
 from .ops import linalg as _linalg  # noqa: E402
 from .ops import pointwise as _pointwise  # noqa: E402
 from .ops import shape as _shape  # noqa: E402
 
 # The arithmetic operators as one function each, without a call of base.binary around it.
-Tensor.__add__ = Tensor.__radd__ = _base.binary_method(_pointwise.Add)  # the tensor goes first
-Tensor.__sub__ = _base.binary_method(_pointwise.Sub)
-Tensor.__mul__ = Tensor.__rmul__ = _base.binary_method(_pointwise.Mul)
-Tensor.__truediv__ = _base.binary_method(_pointwise.Div)
+Tensor.__add__ = Tensor.__radd__ = _base.binary_method(_arithmetic.Add)  # the tensor goes first
+Tensor.__sub__ = _base.binary_method(_arithmetic.Sub)
+Tensor.__mul__ = Tensor.__rmul__ = _base.binary_method(_arithmetic.Mul)
+Tensor.__truediv__ = _base.binary_method(_arithmetic.Div)
 
 _RAW_UFUNC = {
     Tensor.__add__: np.add,

@@ -5,7 +5,7 @@ import numbers
 from pathlib import Path
 
 from .. import files
-from .frames import PROGRESS_FROM
+from ..progress import progress as bar
 from .keyframes import HOLD_STEPS, animated_svg, picture, size_of, still_svg
 
 SUFFIXES = (".svg", ".gif")
@@ -55,11 +55,7 @@ def check_seconds_per_step(value, what: str = "seconds_per_step") -> float:
 
 def _each_frame(frames, entries: list):
     """Each entry's picture in turn, from one layout per graph (a progress bar when long)."""
-    if len(entries) > PROGRESS_FROM:
-        from tqdm import tqdm
-
-        entries = tqdm(entries, desc="animation", unit="step")
-    return (frames.entry_svg(e) for e in entries)
+    return (frames.entry_svg(e) for e in bar(entries, "animation"))
 
 
 def require_pillow() -> None:

@@ -2,9 +2,8 @@
 
 from dataclasses import dataclass, field
 
+from ..progress import progress as bar
 from ..render.frames import Frames, FrameSequence
-
-PROGRESS_FROM = 36  # steps; below this a progress bar is only noise
 
 
 @dataclass
@@ -47,7 +46,7 @@ def step_deltas(frames: Frames, ghost: bool = False, progress: bool = True) -> D
     entries = frames.entries()
     deltas = Deltas([], [], [], [e.step for e in entries], [frames.note(e) for e in entries])
     deltas.condensed = [e.graphs for e in entries]
-    for entry in _progress(entries) if progress else entries:
+    for entry in bar(entries, "player") if progress else entries:
         k = entry.step
         if entry.graphs is not None:  # condensed iterations: their chart, never changed
             graph_no, (_, template), plan = entry.graphs[0], frames.condensed(entry.graphs), None
@@ -85,11 +84,3 @@ class _Still:
 
     def pieces(self, k: int) -> list:
         return self.out
-
-
-def _progress(entries: list):
-    if len(entries) <= PROGRESS_FROM:
-        return entries
-    from tqdm import tqdm
-
-    return tqdm(entries, desc="player", unit="step")

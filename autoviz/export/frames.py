@@ -3,8 +3,9 @@
 import re
 from pathlib import Path
 
+from ..progress import progress as bar
+
 FORMATS = ("svg", "png")
-PROGRESS_FROM = 36  # steps; below this a progress bar is only noise
 
 
 def save_frames(tl, directory, format: str = "svg", theme: str = "default", **options) -> list:
@@ -30,11 +31,7 @@ def save_frames(tl, directory, format: str = "svg", theme: str = "default", **op
     # has a run of condensed iterations, their chart.
     drawing = {k: v for k, v in options.items() if k not in ("ghost", "timeout")}
     frames = frames_for(tl, theme, options.get("timeout"), **drawing)
-    entries = frames.entries()
-    if len(entries) > PROGRESS_FROM:
-        from tqdm import tqdm
-
-        entries = tqdm(entries, desc="frames", unit="step")
+    entries = bar(frames.entries(), "frames")
     paths = []
     with files.batch() as written:
         for entry in entries:

@@ -17,13 +17,13 @@ from .playerdata import scope_styles
 
 SUFFIXES = (".html", ".htm", ".pdf")
 DEFAULT_QUIZ = {"count": 8}  # a worksheet's worth; quiz=True for every question
-PAPER = (180.0, 90.0)  # mm: a picture's box on an A4 page, two questions a page
+PAPER = (180.0, 80.0)  # mm: a picture's box on an A4 page, two questions a page
 _VIEW_BOX = re.compile(r'<svg[^>]*\sviewBox="([^"]*)"')
 PDF_TIMEOUT = 120.0  # seconds for a PDF engine to print the page
 CHROMIUMS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
 PDF_HELP = (
-    "install one (apt-get install chromium, or pip install weasyprint), or open the .html "
-    "in a browser and print it to PDF"
+    "install Chromium (apt-get install chromium; WeasyPrint or wkhtmltopdf also do), or open "
+    "the .html in a browser and print it to PDF"
 )
 
 
@@ -81,6 +81,7 @@ def write_handout(page: str, path: Path, engine: tuple | None) -> list:
 def worksheet(tl, *, quiz=True, theme="default", timeout=None, title=None, **options) -> tuple:
     """(the worksheet as one self-contained HTML page made to be printed, with no script;
     the {step: Question} it asks)."""
+    from ..progress import progress
     from ..render import get_theme, make_options
     from ..render.frames import Frames
     from ..tracing.explain import code_lines
@@ -98,7 +99,7 @@ def worksheet(tl, *, quiz=True, theme="default", timeout=None, title=None, **opt
     lines, line_of = code_lines(tl)
     title = title or "Worksheet"
     cards, answers = [], []
-    for number, (k, q) in enumerate(asked.items(), 1):
+    for number, (k, q) in enumerate(progress(asked.items(), "handout", "question"), 1):
         before = max(k - 1, 0)  # the picture the player shows while asking
         focus = _focus(tl, k, q)
         svg = max((_focused(f.svg(before), focus) for f in directions), key=_paper_scale)
@@ -234,7 +235,7 @@ h1 { font-size: 18pt; margin: 0 0 2mm; }
   justify-content: space-between; gap: 4mm; }
 .av-h-question h2 small { font-weight: 400; color: #444; font-size: 9.5pt; }
 .av-h-picture { text-align: center; margin: 0 0 2mm; }
-.av-h-picture svg { width: 100%; height: auto; max-height: 90mm; }
+.av-h-picture svg { width: 100%; height: auto; max-height: 80mm; }
 .av-h-code { margin: 0 0 1.5mm; font-size: 10pt; color: #333; }
 .av-h-code code { font: 10pt "DejaVu Sans Mono", ui-monospace, monospace; }
 .av-h-prompt { font-weight: 700; margin: 0 0 1mm; overflow-wrap: anywhere; }

@@ -1,6 +1,6 @@
 """`torch.nn`: modules, parameters, losses, and the `functional`, `init` and `utils` helpers."""
 
-from . import functional, init, modules, parameter, utils
+from . import attention, common_types, functional, grad, init, modules, parameter, utils
 from .modules import *
 from .modules import __all__ as _modules_all
 from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
@@ -11,7 +11,10 @@ __all__ = [
     "Parameter",
     "UninitializedBuffer",
     "UninitializedParameter",
+    "attention",
+    "common_types",
     "functional",
+    "grad",
     "init",
     "modules",
     "parameter",

@@ -1,7 +1,7 @@
 """`torch.nn.functional`: the functions behind the layers, recording PyTorch's nodes.
 
 Each family lives in its module of autoviz/engine/ops/ (convolution, pooling, recurrent,
-losses, activations, dropout, normalization, embedding, linear); this module is their one
+losses, activations, dropout, normalization, embedding, linear, vision); this module is their one
 namespace, as PyTorch's is.
 """
 
@@ -44,6 +44,10 @@ from ..engine.ops.activations import (  # noqa: F401
     threshold_,
 )
 from ..engine.ops.arguments import REDUCTIONS  # noqa: F401
+from ..engine.ops.attention import (  # noqa: F401
+    multi_head_attention_forward,
+    scaled_dot_product_attention,
+)
 from ..engine.ops.convolution import (  # noqa: F401
     conv1d,
     conv2d,
@@ -76,6 +80,7 @@ from ..engine.ops.losses import (  # noqa: F401
     cosine_embedding_loss,
     cosine_similarity,
     cross_entropy,
+    ctc_loss,
     gaussian_nll_loss,
     hinge_embedding_loss,
     huber_loss,
@@ -130,6 +135,45 @@ from ..engine.ops.pooling import (  # noqa: F401
     max_unpool2d,
     max_unpool3d,
 )
+from ..engine.ops.vision import (  # noqa: F401
+    affine_grid,
+    channel_shuffle,
+    fold,
+    grid_sample,
+    interpolate,
+    native_channel_shuffle,
+    pixel_shuffle,
+    pixel_unshuffle,
+    unfold,
+    upsample,
+    upsample_bilinear,
+    upsample_nearest,
+)
+from ..engine.tensor import Tensor  # noqa: F401  (F.Tensor, as torch's module has it)
+
+
+def has_torch_function(relevant_args) -> bool:
+    """False: autoviz's tensors have no __torch_function__ overrides."""
+    return False
+
+
+has_torch_function_unary = has_torch_function_variadic = has_torch_function
+
+
+def handle_torch_function(public_api, relevant_args, *args, **kwargs):
+    """Call public_api itself (nothing overrides it in autoviz)."""
+    return public_api(*args, **kwargs)
+
+
+def assert_int_or_pair(arg, arg_name, message) -> None:
+    if not (isinstance(arg, int) or len(arg) == 2):
+        raise AssertionError(message.format(arg_name))
+
+
+def conv_tbc(input, weight, bias, pad=0):  # noqa: F811 (torch names the padding pad)
+    """1-d convolution over (time, batch, channels) input, weight (kernel, in, out)."""
+    out = conv1d(input.permute(1, 2, 0), weight.permute(2, 1, 0), bias, padding=pad)
+    return out.permute(2, 0, 1)
 
 
 def __getattr__(name: str):

@@ -1,9 +1,10 @@
-"""Adam and AdamW: per-parameter step sizes from running moments of the gradient."""
+"""Adam: per-parameter step sizes from running moments of the gradient."""
 
 import math
 
 import numpy as np
 
+from ._kernels import addcdiv_, addcmul_, added, lerp_
 from .optimizer import Optimizer, accepted_options, check_non_negative, state_tensor
 
 
@@ -52,22 +53,22 @@ class Adam(Optimizer):
             if group["decoupled_weight_decay"]:
                 param *= 1 - lr * group["weight_decay"]  # AdamW: shrink the weights directly
             else:
-                grad = grad + group["weight_decay"] * param
+                grad = added(grad, param, group["weight_decay"])
         if not state:
             _init_state(state, param, group["amsgrad"])
         step = state["step"]._storage()
         step += 1
         m, v = state["exp_avg"]._storage(), state["exp_avg_sq"]._storage()
-        m += (1 - beta1) * (grad - m)
+        lerp_(m, grad, 1 - beta1)
         v *= beta2
-        v += (1 - beta2) * grad * grad
+        addcmul_(v, grad, grad, 1 - beta2)
         if group["amsgrad"]:
             v_max = state["max_exp_avg_sq"]._storage()
             np.maximum(v_max, v, out=v_max)
             v = v_max
         t = float(step)
         denom = np.sqrt(v) / math.sqrt(1 - beta2**t) + eps
-        param -= (lr / (1 - beta1**t)) * m / denom
+        addcdiv_(param, m, denom, -(lr / (1 - beta1**t)))
 
 
 def _init_state(state: dict, param, amsgrad: bool) -> None:
@@ -76,36 +77,3 @@ def _init_state(state: dict, param, amsgrad: bool) -> None:
     state["exp_avg_sq"] = state_tensor(np.zeros_like(param))
     if amsgrad:
         state["max_exp_avg_sq"] = state_tensor(np.zeros_like(param))
-
-
-class AdamW(Adam):
-    """Adam with decoupled weight decay: p ← p · (1 - lr · wd) before the Adam step."""
-
-    decoupled = True
-
-    def __init__(
-        self,
-        params,
-        lr=1e-3,
-        betas=(0.9, 0.999),
-        eps=1e-8,
-        weight_decay=1e-2,
-        amsgrad=False,
-        *,
-        maximize=False,
-        foreach=None,
-        differentiable=False,
-        fused=None,
-    ):
-        super().__init__(
-            params,
-            lr,
-            betas,
-            eps,
-            weight_decay,
-            amsgrad,
-            maximize=maximize,
-            foreach=foreach,
-            differentiable=differentiable,
-            fused=fused,
-        )

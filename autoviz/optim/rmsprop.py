@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ._kernels import add_, addcdiv_, addcmul_, added, lerp_
 from .optimizer import Optimizer, check_non_negative, state_tensor
 
 
@@ -54,22 +55,24 @@ class RMSprop(Optimizer):
                 state["grad_avg"] = state_tensor(np.zeros_like(param))
         state["step"]._storage()[...] += 1
         if group["weight_decay"]:
-            grad = grad + group["weight_decay"] * param
+            grad = added(grad, param, group["weight_decay"])
         # In PyTorch's order of operations, so each step rounds as PyTorch's does.
         square_avg = state["square_avg"]._storage()
         square_avg *= alpha
-        square_avg += (1 - alpha) * grad * grad
+        addcmul_(square_avg, grad, grad, 1 - alpha)
         if group["centered"]:
             grad_avg = state["grad_avg"]._storage()
-            grad_avg += (1 - alpha) * (grad - grad_avg)
-            avg = np.sqrt(square_avg + -1 * grad_avg * grad_avg)
+            lerp_(grad_avg, grad, 1 - alpha)
+            centred = np.array(square_avg)
+            addcmul_(centred, grad_avg, grad_avg, -1)
+            avg = np.sqrt(centred)
         else:
             avg = np.sqrt(square_avg)
         avg += eps
         if group["momentum"] > 0:
             buf = state["momentum_buffer"]._storage()
             buf *= group["momentum"]
-            buf += grad / avg
-            param += -lr * buf
+            addcdiv_(buf, grad, avg)
+            add_(param, buf, -lr)
         else:
-            param += -lr * grad / avg
+            addcdiv_(param, grad, avg, -lr)

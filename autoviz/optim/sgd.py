@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ._kernels import add_, added
 from .optimizer import Optimizer, accepted_options, check_non_negative, state_tensor
 
 
@@ -41,11 +42,11 @@ class SGD(Optimizer):
         if group["maximize"]:
             grad = -grad
         if group["weight_decay"]:
-            grad = grad + group["weight_decay"] * param  # L2 penalty folded into the gradient
+            grad = added(grad, param, group["weight_decay"])  # the L2 penalty in the gradient
         momentum = group["momentum"]
         if momentum:
             grad = self._momentum(grad, momentum, group, state)
-        param -= group["lr"] * grad
+        add_(param, grad, -group["lr"])
 
     @staticmethod
     def _momentum(grad, momentum, group, state):
@@ -57,7 +58,7 @@ class SGD(Optimizer):
         else:
             store = buf._storage()
             store *= momentum
-            store += (1 - group["dampening"]) * grad
+            add_(store, grad, 1 - group["dampening"])
         if group["nesterov"]:
-            return grad + momentum * buf._data
+            return added(grad, buf._data, momentum)
         return buf._data

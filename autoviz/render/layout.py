@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import warnings
 from pathlib import Path
 
 from ..errors import LayoutEngineNotFound, LayoutError, LayoutTimeout
@@ -28,7 +29,8 @@ def find_engine() -> str:
                 "Point it at Graphviz's `dot` or at `graphviz-pure`, or unset it."
             )
         return found
-    found = shutil.which("dot") or _bundled()
+    system = shutil.which("dot")
+    found = (system if system not in _BROKEN else None) or _bundled()
     if found is None:
         raise LayoutEngineNotFound(
             "No Graphviz layout engine found: neither `dot` on PATH nor the `graphviz-pure` "
@@ -62,12 +64,53 @@ def svg_layout(source: str, timeout: float | None = None) -> str:
 
 def run_layout(source: str, fmt: str = "svg", timeout: float | None = None) -> bytes:
     """Lay out DOT `source` and return the rendered bytes in format `fmt`; everything it
-    runs (a plugin lookup, a rerun) shares the one time limit."""
+    runs (a plugin lookup, a rerun) shares the one time limit. A system `dot` that fails
+    even on a one-node graph is broken: the bundled engine lays it out instead."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (must be one of {list(FORMATS)})")
     engine = find_engine()
     limit = layout_timeout(timeout)
     deadline = process.Deadline(limit)
+    try:
+        return _layout(engine, fmt, source, limit, deadline)
+    except LayoutTimeout:
+        raise
+    except LayoutError as error:
+        if not _broken(engine, error, deadline):
+            raise
+    return _layout(find_engine(), fmt, source, limit, deadline)
+
+
+_BROKEN = set()  # system dots that failed on a one-node graph: not used again
+_TRIVIAL = b"digraph { a }"
+
+
+def _broken(engine: str, error: LayoutError, deadline) -> bool:
+    """Whether `engine`, the system's dot (not one $AUTOVIZ_DOT asks for), fails to lay out
+    a one-node graph and the bundled engine is there to use instead; says so once."""
+    bundled = _bundled()
+    if os.environ.get("AUTOVIZ_DOT") or bundled is None or engine == bundled:
+        return False
+    try:
+        code, stdout, _ = process.run([engine, "-Tsvg"], _TRIVIAL, deadline)
+    except subprocess.TimeoutExpired:
+        return False  # slow, not broken: the timeout is reported as such
+    if code == 0 and _is("svg", stdout):
+        return False  # it works: the graph was the problem
+    _BROKEN.add(engine)
+    warnings.warn(
+        f"the system's Graphviz ({engine}) is broken: it fails to lay out a one-node graph "
+        f"({str(error).splitlines()[-1][:160]}). autoviz draws with its bundled graphviz-pure "
+        "instead. "
+        "Reinstall Graphviz to use it again (e.g. `apt install --reinstall graphviz libgvc6` "
+        "or `brew reinstall graphviz`), or set $AUTOVIZ_DOT to the engine to use.",
+        RuntimeWarning,
+        stacklevel=2,
+    )
+    return True
+
+
+def _layout(engine: str, fmt: str, source: str, limit: float, deadline) -> bytes:
     try:
         env = plugins.environment(engine, source, deadline) if fmt == "svg" else None
         if env is None:

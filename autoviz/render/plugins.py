@@ -141,11 +141,11 @@ def _make(engine: str, folder: Path, limit) -> None:
     folder.parent.mkdir(parents=True, exist_ok=True)
     draft = Path(tempfile.mkdtemp(prefix=f"{folder.name}-", dir=folder.parent))
     try:
-        for name in libraries:
-            if not Path(name).is_absolute():
+        for name in dict.fromkeys(libraries):  # each once
+            if _plain_name(name) and name != config.name:
                 _link(Path(libdir, name), draft / name)
         kept = _blocks_of(config.read_text(encoding="utf-8"), libraries)
-        (draft / config.name).write_text(kept, encoding="utf-8")
+        _new_file(draft / config.name, kept.encode("utf-8"))
         if _works(engine, draft, limit):
             _not_a_file(folder)
             with contextlib.suppress(OSError):  # another process got there first: theirs will do
@@ -186,12 +186,27 @@ def _blocks_of(config: str, libraries: list[str]) -> str:
     return "\n".join(kept) + "\n"
 
 
+def _plain_name(name: str) -> bool:
+    """A library's file name with no folder in it: its link stays inside the draft."""
+    return name not in ("", ".", "..") and Path(name).name == name and "\\" not in name
+
+
 def _link(target: Path, link: Path) -> None:
-    """A symbolic link, or a copy where links need privileges (Windows)."""
+    """A symbolic link, or a copy where links need privileges (Windows). The cache holds
+    links into the system's plugin folder: it never opens one for writing, or it would write
+    into Graphviz's own files (a copy goes to a new file, never through what is there)."""
     try:
         link.symlink_to(target)
     except OSError:
-        shutil.copy2(target, link)
+        _new_file(link, target.read_bytes())
+
+
+def _new_file(path: Path, data: bytes) -> None:
+    """Write a file that is not there yet; never through a link, nor over another file."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags | getattr(os, "O_BINARY", 0), 0o644)
+    with open(fd, "wb") as out:
+        out.write(data)
 
 
 def _works(engine: str, folder: Path, limit) -> bool:

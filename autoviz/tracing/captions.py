@@ -8,7 +8,7 @@ from .index import index_of
 from .model import Step
 from .preview import Summary
 from .rules import expression, gradient
-from .text import flatten, number, shape_text, stats, value_text
+from .text import number, shape_text, stats, value_text
 from .updates import rule_text
 
 
@@ -185,25 +185,20 @@ def rule_for(op, index: int, inputs: list, out, names: list | None = None) -> st
     count = int(np.prod(inputs[0].shape)) if inputs and inputs[0].shape else None
     names = [n.name for n in inputs] if names is None else names
     rule = gradient(op.op, index, names, out.name if out else "out", "upstream", count, op.params)
-    if rule is not None and op.op == "EmbeddingBackward0" and len(inputs) > 1:
-        rule += _picked_twice(inputs[1].value)
+    if rule is not None and "rows" in op.params:
+        rule += _picked_twice(op.params)
     return rule
 
 
-def _picked_twice(indices) -> str:
-    """`; here row 1 was picked 2 times`: the rows an embedding's indices name more than once."""
-    if not isinstance(indices, list | int):
-        return ""
-    counts = {}
-    for i in flatten(indices) if isinstance(indices, list) else [indices]:
-        counts[i] = counts.get(i, 0) + 1
-    twice = [(i, n) for i, n in counts.items() if n > 1]
-    if not twice:
+def _picked_twice(params: dict) -> str:
+    """`; here row 1 was picked 2 times`: the rows an embedding's indices pick more than once."""
+    rows, times = params["rows"], params["times"]
+    if not rows:
         return "; here every row was picked once"
-    listed = ", ".join(f"row {i} was picked {n} times" for i, n in twice[:4]) + (
-        ", …" if len(twice) > 4 else ""
+    listed = ", ".join(
+        f"row {r} was picked {n} times" for r, n in zip(rows[:4], times, strict=False)
     )
-    return f"; here {listed}"
+    return f"; here {listed}" + (", …" if len(rows) > 4 else "")
 
 
 def _reduce(step: Step, c: Context) -> str:

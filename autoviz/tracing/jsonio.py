@@ -1,9 +1,10 @@
 """Timelines as JSON (`autoviz-timeline` version 2): byte-stable out, validated in."""
 
+import dataclasses
 import json
-import math
-from dataclasses import asdict
+import re
 
+from ..collector import collector_paused
 from ..errors import TimelineFormatError
 from . import schema
 from .model import Edge, Flow, Node, Source, Step
@@ -19,40 +20,67 @@ READS = (1, 2)
 
 def dumps(tl: Timeline) -> str:
     """Deterministic JSON: sorted keys, non-finite floats as {"float": "nan"}."""
-    doc = {
-        "format": FORMAT,
-        "version": VERSION,
-        "nodes": [asdict(n) for n in tl.nodes],
-        "edges": [asdict(e) for e in tl.edges],
-        "steps": [asdict(s) for s in tl.steps],
-        "code": [asdict(c) for c in tl.code],
-    }
-    return json.dumps(_encode(doc), sort_keys=True, separators=(",", ":"), allow_nan=False) + "\n"
+    return _dumps(
+        {
+            "format": FORMAT,
+            "version": VERSION,
+            "nodes": tl.nodes,
+            "edges": tl.edges,
+            "steps": tl.steps,
+            "code": tl.code,
+        }
+    )
 
 
 def graph_dumps(graph) -> str:
     """One graph (a drawing or a snapshot) as JSON: the timeline's node and edge fields."""
-    doc = {
-        "format": "autoviz-graph",
-        "version": VERSION,
-        "nodes": [asdict(n) for n in graph.nodes],
-        "edges": [asdict(e) for e in graph.edges],
-        "backward_ran": graph.backward_ran,
-        "current": list(graph.current),
-    }
-    return json.dumps(_encode(doc), sort_keys=True, separators=(",", ":"), allow_nan=False) + "\n"
+    return _dumps(
+        {
+            "format": "autoviz-graph",
+            "version": VERSION,
+            "nodes": graph.nodes,
+            "edges": graph.edges,
+            "backward_ran": graph.backward_ran,
+            "current": list(graph.current),
+        }
+    )
 
 
-def _encode(obj):
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return {"float": str(obj)}
-    if type(obj) is Summary:
-        return {"summary": _encode(obj.to_dict())}
-    if isinstance(obj, dict):
-        return {k: _encode(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_encode(v) for v in obj]
-    return obj
+# A JSON string, or a non-finite number as json writes it (only those are respelled).
+_STRING_OR_NON_FINITE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|-?Infinity|NaN')
+_SPELLED = {
+    "NaN": '{"float":"nan"}',
+    "Infinity": '{"float":"inf"}',
+    "-Infinity": '{"float":"-inf"}',
+}
+
+
+def _dumps(doc: dict) -> str:
+    """The document with its records (dataclasses) as objects of their fields, in one pass of
+    json's C encoder: linear in the file's size, with no copy of the records made first."""
+    with collector_paused():  # it would walk the records again and again, freeing nothing
+        text = json.dumps(
+            doc, default=_fields, sort_keys=True, separators=(",", ":"), check_circular=False
+        )
+    if "NaN" in text or "Infinity" in text:  # seldom: a value or grad that is nan or inf
+        text = _STRING_OR_NON_FINITE.sub(lambda m: _SPELLED.get(m.group(), m.group()), text)
+    return text + "\n"
+
+
+_FIELDS = {}  # record class -> its field names
+
+
+def _fields(record) -> dict:
+    """A model record (Node, Edge, Step, Source, Flow, CodeText) as {field: value}; a large
+    tensor's Summary as {"summary": {...}}."""
+    if type(record) is Summary:
+        return {"summary": record.to_dict()}
+    names = _FIELDS.get(type(record))
+    if names is None:
+        if not dataclasses.is_dataclass(record) or isinstance(record, type):
+            raise TypeError(f"Object of type {type(record).__name__} is not JSON serializable")
+        names = _FIELDS[type(record)] = tuple(f.name for f in dataclasses.fields(record))
+    return {name: getattr(record, name) for name in names}
 
 
 def loads(text) -> Timeline:
@@ -66,7 +94,8 @@ def loads(text) -> Timeline:
     if not isinstance(text, str):
         raise TimelineFormatError(f"expected JSON text, got {type(text).__name__}")
     try:
-        doc = json.loads(text, parse_constant=_no_constant)
+        with collector_paused():
+            doc = json.loads(text, parse_constant=_no_constant)
     except TimelineFormatError:
         raise
     except RecursionError:
@@ -81,7 +110,10 @@ def loads(text) -> Timeline:
     if doc.get("version") not in READS or isinstance(doc.get("version"), bool):
         want = " or ".join(map(str, READS))
         schema.fail("version", f"expected {want}, got {schema.short(doc.get('version'))}")
-    return _timeline(schema.document(doc))
+    if not text.isascii() or "\\ud" in text or "\\uD" in text:  # maybe a lone surrogate
+        schema.unicode_text(doc)
+    with collector_paused():  # the records stay: collecting would walk them again and again
+        return _timeline(schema.document(doc))
 
 
 def _no_constant(name: str):
@@ -91,14 +123,19 @@ def _no_constant(name: str):
     )
 
 
+def _source(fields: dict) -> Source:
+    caller = fields.get("caller")
+    return Source(**{**fields, "caller": None if caller is None else Source(**caller)})
+
+
 def _timeline(doc: dict) -> Timeline:
     """The model's objects from checked fields."""
-    nodes = [Node(**{**n, "shape": tuple(n["shape"])}) for n in doc["nodes"]]
+    nodes = [Node(**n) for n in doc["nodes"]]
     edges = [Edge(**e) for e in doc["edges"]]
     steps = []
     for s in doc["steps"]:
-        source = None if s["source"] is None else Source(**s["source"])
-        flows = [Flow(**{**f, "shape": tuple(f["shape"])}) for f in s["flows"]]
+        source = None if s["source"] is None else _source(s["source"])
+        flows = [Flow(**f) for f in s["flows"]]
         steps.append(Step(**{**s, "source": source, "flows": flows}))
     tl = Timeline(nodes, edges, steps)
     tl._code = [CodeText(**c) for c in doc["code"]]

@@ -7,9 +7,9 @@ import numpy as np
 
 PREVIEW_LIMIT = 64  # elements kept whole in a tensor's preview; larger ones are summarised
 HEAD = 6  # first elements a summary keeps, in row-major order
-# A summary's heatmap: at most CELLS cells, at most COLUMNS in a row; each cell is the mean of
-# a block of elements when the tensor has more (a 7 × 10 weight keeps all 70).
-CELLS, COLUMNS = 256, 64
+# A summary's heatmap: at most CELLS cells, at most COLUMNS in a row and ROWS rows; each cell
+# is the mean of a block of elements when the tensor has more (a 7 × 10 weight keeps all 70).
+CELLS, COLUMNS, ROWS = 256, 64, 16
 
 
 def preview(data):
@@ -44,33 +44,39 @@ class Summary:
 
     @classmethod
     def of(cls, arr: np.ndarray) -> "Summary":
-        """The summary of array `arr` (of any size: the views call it on small ones too)."""
-        kind = arr.dtype.kind
+        """The summary of array `arr` (of any size: the views call it on small ones too),
+        its sums in float64 over every element. Few numpy calls: it runs for every large
+        tensor an op makes or backward sends."""
         flat = arr.reshape(-1)
-        x = flat.astype(np.float64) if kind != "f" or arr.dtype != np.float64 else flat
+        if flat.dtype.kind == "b":
+            flat = flat.view(np.uint8)
         nan = pinf = ninf = 0
-        if kind == "f":
-            low, high = x.min(initial=math.inf), x.max(initial=-math.inf)
-            if not (math.isfinite(low) and math.isfinite(high)) and x.size:
-                nan = int(np.count_nonzero(np.isnan(x)))
-                pinf = int(np.count_nonzero(x == math.inf))
-                ninf = int(np.count_nonzero(x == -math.inf))
-        finite = x if not (nan or pinf or ninf) else x[np.isfinite(x)]
-        stats = _stats(finite)
-        norm = math.sqrt(float(np.dot(x, x))) if x.size and not nan else math.nan
-        if pinf or ninf:
-            norm = math.inf
+        low, high = (flat.min().item(), flat.max().item()) if flat.size else (None, None)
+        x = flat if flat.dtype == np.float64 else flat.astype(np.float64)
+        finite = x
+        if flat.dtype.kind == "f" and flat.size and not math.isfinite(low + high):
+            bad = ~np.isfinite(x)
+            nan = int(np.count_nonzero(np.isnan(x)))
+            pinf = int(np.count_nonzero(x == math.inf))
+            ninf = int(np.count_nonzero(bad)) - nan - pinf
+            finite = x[~bad]
+            low, high = (finite.min().item(), finite.max().item()) if finite.size else (None, None)
+        if flat.dtype.kind == "f" and low is not None:
+            low, high = float(low), float(high)
+        mean = float(finite.sum()) / finite.size if finite.size else None
+        norm = math.sqrt(float(np.dot(x, x))) if not (nan or pinf or ninf) else math.nan
         grid, block = _grid(x, arr.shape)
-        head = flat[:HEAD].tolist()
         return cls(
             shape=tuple(arr.shape),
-            dtype=str(arr.dtype),
-            **stats,
-            norm=norm,
+            dtype=_dtype_name(arr.dtype),
+            min=low,
+            max=high,
+            mean=mean,
+            norm=math.inf if (pinf or ninf) and not nan else norm,
             nan=nan,
             pinf=pinf,
             ninf=ninf,
-            head=head,
+            head=flat[:HEAD].tolist(),
             grid=grid,
             block=block,
         )
@@ -120,14 +126,14 @@ def _same(a, b) -> bool:
     return a == b
 
 
-def _stats(finite: np.ndarray) -> dict:
-    if not finite.size:
-        return {"min": None, "max": None, "mean": None}
-    return {
-        "min": float(finite.min()),
-        "max": float(finite.max()),
-        "mean": float(finite.sum() / finite.size),
-    }
+_DTYPE_NAMES = {}  # numpy dtype -> its name: str(dtype) is slow, and a run has a few
+
+
+def _dtype_name(dtype) -> str:
+    name = _DTYPE_NAMES.get(dtype)
+    if name is None:
+        name = _DTYPE_NAMES[dtype] = str(dtype)
+    return name
 
 
 def grid_shape(shape) -> tuple[int, int]:
@@ -142,10 +148,13 @@ def grid_shape(shape) -> tuple[int, int]:
 
 def blocks(rows: int, cols: int) -> tuple[int, int]:
     """The block of elements each heatmap cell stands for, so that there are at most CELLS
-    cells and COLUMNS in a row; the dimension with more cells is halved first."""
+    cells, COLUMNS in a row and ROWS in a column; the dimension with more cells is halved
+    first."""
     br = bc = 1
     while -(-cols // bc) > COLUMNS:
         bc *= 2
+    while -(-rows // br) > ROWS:
+        br *= 2
     while -(-rows // br) * -(-cols // bc) > CELLS:
         if -(-cols // bc) > -(-rows // br):
             bc *= 2
@@ -154,21 +163,23 @@ def blocks(rows: int, cols: int) -> tuple[int, int]:
     return br, bc
 
 
-def _grid(x: np.ndarray, shape) -> tuple[list, tuple]:
+def _grid(flat: np.ndarray, shape) -> tuple[list, tuple]:
     """Block means of the elements laid out as grid_shape(shape); NaN in a block makes its
     cell NaN, an infinity (of one sign) its cell that infinity."""
     rows, cols = grid_shape(shape)
-    if not x.size:
+    if not flat.size:
         return [], (1, 1)
     br, bc = blocks(rows, cols)
-    m = x.reshape(rows, cols)
+    m = flat.reshape(rows, cols)
     if (br, bc) == (1, 1):
         return m.tolist(), (1, 1)
+    r, c = -(-rows // br), -(-cols // bc)
+    if (r * br, c * bc) != (rows, cols):  # partial blocks at the edges: zeros fill them
+        padded = np.zeros((r * br, c * bc), dtype=m.dtype)
+        padded[:rows, :cols] = m
+        m = padded
+    heights = np.minimum(br, rows - br * np.arange(r))
+    widths = np.minimum(bc, cols - bc * np.arange(c))
     with np.errstate(invalid="ignore", over="ignore"):
-        sums = np.add.reduceat(
-            np.add.reduceat(m, np.arange(0, rows, br), axis=0), np.arange(0, cols, bc), axis=1
-        )
-        heights = np.minimum(br, rows - np.arange(0, rows, br))
-        widths = np.minimum(bc, cols - np.arange(0, cols, bc))
-        means = sums / np.outer(heights, widths)
+        means = m.reshape(r, br, c, bc).sum(axis=(1, 3)) / np.outer(heights, widths)
     return means.tolist(), (br, bc)

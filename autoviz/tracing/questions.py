@@ -38,7 +38,8 @@ class Question:
     `form` says how it is answered (FORMS); `options` are the choices of a choice question;
     `hint` is said after a first wrong try; `why` with the answer. `mistakes` are the known
     wrong answers, each (answer, name in mistakes.MISTAKES, hint); for a "choices" question
-    each is (option, name, hint), said when that option is the one got wrong. `about` names the
+    each is (option, name, hint), said when that option is the first ticked wrongly (else the
+    first left out). `about` names the
     fact the answer is, for tests: ("sent", node id, index), ("grad", ...), ("value", ...),
     ("shape", node id), ("has_grad",), ... .
     """
@@ -141,7 +142,9 @@ class Question:
     def mistake_hint(self, value) -> str | None:
         """The hint of the known mistake `value` is, if it is one."""
         if self.form == "choices":
-            wrong = [o for o in self.options if (o in value) != (o in self.answer)]
+            # A tensor ticked that has none is the telling mistake; then one left out.
+            picked = [o for o in self.options if o in value and o not in self.answer]
+            wrong = picked + [o for o in self.options if o not in value and o in self.answer]
             found = {option: hint for option, _, hint in self.mistakes}
             return found.get(wrong[0]) if wrong else None
         for answer, _, hint in self.mistakes:

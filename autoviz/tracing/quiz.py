@@ -10,6 +10,7 @@ import numpy as np
 
 from .captions import Context, flow_rule
 from .mistakes import mistake
+from .preview import Summary
 from .questions import Question
 from .text import is_number, number, shape_text
 
@@ -270,33 +271,64 @@ def teacher_questions(tl, k: int) -> list:
 # -- helpers on recorded values ------------------------------------------------------------------
 
 
-def _array(value):
-    """A recorded value as a float array, or None where none was recorded."""
-    if value is None:
-        return None
+class Known:
+    """The elements of a recorded value the quiz can ask about: every element of a small
+    tensor, the first ones (row-major) of a large one's Summary, the number of a scalar."""
+
+    def __init__(self, value) -> None:
+        self.full = type(value) is not Summary
+        if not self.full:
+            self.shape, self.flat, self.summary = tuple(value.shape), _floats(value.head), value
+            return
+        self.summary = None
+        arr = None if value is None else _floats(value)
+        self.shape = () if arr is None else arr.shape
+        self.flat = None if arr is None else arr.reshape(-1)
+
+    def __bool__(self) -> bool:
+        return self.flat is not None and self.flat.size > 0
+
+    def at(self, index: tuple, shape: tuple | None = None) -> float | None:
+        """The element at `index` of a tensor of `shape` (this value's; a scalar value is every
+        element's), or None where it is not known."""
+        if not self:
+            return None
+        if not self.shape:
+            return float(self.flat[0])
+        if shape is not None and tuple(shape) != self.shape:
+            return None
+        i = int(np.ravel_multi_index(index, self.shape)) if index else 0
+        return float(self.flat[i]) if i < self.flat.size else None
+
+    def index(self, i: int) -> tuple:
+        return tuple(int(n) for n in np.unravel_index(i, self.shape)) if self.shape else ()
+
+    def largest(self) -> tuple:
+        """The index of the known element of largest magnitude (the first, on a tie)."""
+        return self.index(int(np.argmax(np.abs(self.flat))))
+
+    def uniform(self) -> float | None:
+        """The one number every element is, if they all are (a Summary's exact min and max)."""
+        if self.summary is not None:
+            s = self.summary
+            return float(s.min) if s.min == s.max and not (s.nan or s.pinf or s.ninf) else None
+        return float(self.flat[0]) if self and np.all(self.flat == self.flat[0]) else None
+
+    def nonzero(self) -> bool:
+        if self.summary is not None:
+            return not (self.summary.min == self.summary.max == 0)
+        return bool(self) and bool(np.any(self.flat))
+
+
+def _floats(value):
     try:
         return np.asarray(value, dtype=float)
     except (TypeError, ValueError):
         return None
 
 
-def _largest(arr) -> tuple:
-    """The index of the element of largest magnitude (the first, on a tie)."""
-    return tuple(int(i) for i in np.unravel_index(int(np.argmax(np.abs(arr))), arr.shape))
-
-
 def _index_text(index: tuple) -> str:
     return f"[{', '.join(map(str, index))}]" if index else ""
-
-
-def _element(arr, index: tuple, shape: tuple):
-    """The element at `index` of an array recorded for a tensor of `shape` (a scalar one, or
-    one of the same shape), else None."""
-    if arr is None:
-        return None
-    if arr.ndim == 0:
-        return float(arr)
-    return float(arr[index]) if arr.shape == tuple(shape) else None
 
 
 def _sign(value: float) -> str:
@@ -342,7 +374,7 @@ def _backward(tl, step, c: Context) -> list:
 
 def _flow_facts(tl, c, op, flow) -> tuple:
     edge = tl.edges[flow.edge]
-    return c.nodes[edge.source], edge.index, _array(flow.contribution)
+    return c.nodes[edge.source], edge.index, Known(flow.contribution)
 
 
 def _scalar_flow(tl, step, c, op, flow) -> Question:
@@ -372,7 +404,7 @@ def _operands(c, op, index: tuple, shape: tuple, k: int) -> list:
     facts = []
     for node in [*c.input_nodes(op.id), *([out] if out is not None else [])]:
         if tuple(node.shape) == tuple(shape) and _named(node):
-            value = _element(_array(c.index.state(node, k).value), index, shape)
+            value = Known(c.index.state(node, k).value).at(index, shape)
             if value is not None:
                 facts.append(f"{node.name}{_index_text(index)} = {number(value)}")
     return list(dict.fromkeys(facts))[:3]
@@ -380,13 +412,14 @@ def _operands(c, op, index: tuple, shape: tuple, k: int) -> list:
 
 def _element_flow(tl, step, c, op, flow) -> Question | None:
     target, index_no, sent = _flow_facts(tl, c, op, flow)
-    if sent is None or sent.shape != tuple(target.shape):
+    if not sent or sent.shape != tuple(target.shape):
         return None
     if flow.local is None:
         return _uniform_flow(tl, step, c, op, flow, target, sent)
-    index = _largest(sent)
-    up = _element(_array(flow.upstream), index, flow.shape)
-    local = _element(_array(flow.local), index, flow.shape)
+    index = sent.largest()
+    value = sent.at(index)
+    up = Known(flow.upstream).at(index, flow.shape)
+    local = Known(flow.local).at(index, flow.shape)
     if up is None or local is None:
         return None
     at = _index_text(index)
@@ -409,11 +442,11 @@ def _element_flow(tl, step, c, op, flow) -> Question | None:
     return _number_question(
         f"What is element {at} of the gradient {op.op} sends to {target.name}? "
         f"({'; '.join(facts)})",
-        float(sent[index]),
+        value,
         "element",
         wrong,
         hint=f"{target.name} gets {rule or 'upstream × local'}: work it out at element {at}.",
-        why=f"upstream {number(up)} × local {number(local)} = {number(float(sent[index]))}.",
+        why=f"Upstream {number(up)} × local {number(local)} = {number(value)}.",
         about=("sent", target.id, index),
     )
 
@@ -422,9 +455,10 @@ def _uniform_flow(tl, step, c, op, flow, target, sent) -> Question | None:
     """Sum and mean send every element the same: what is it?"""
     if op.op not in ("SumBackward0", "MeanBackward0") or not isinstance(flow.upstream, float):
         return None
-    if not np.all(sent == sent.flat[0]):
+    value = sent.uniform()
+    if value is None:
         return None
-    n, up = int(sent.size), flow.upstream
+    n, up = int(np.prod(sent.shape)), flow.upstream
     wrong = []
     if op.op == "MeanBackward0" and n > 1:
         wrong.append((up, "mean-without-n", mistake("mean-without-n", n=n)))
@@ -432,7 +466,7 @@ def _uniform_flow(tl, step, c, op, flow, target, sent) -> Question | None:
     return _number_question(
         f"What is each element of the gradient {op.op} sends to {target.name}? "
         f"({target.name} has {n:,} elements; the upstream gradient is {number(up)})",
-        float(sent.flat[0]),
+        value,
         "element",
         wrong,
         hint=f"{op.op} sends each element {how}.",
@@ -443,25 +477,28 @@ def _uniform_flow(tl, step, c, op, flow, target, sent) -> Question | None:
 def _zero_flow(tl, step, c, op, flow) -> Question | None:
     """Is an element of what a mask (relu, where, clamp, max) sends zero?"""
     target, _, sent = _flow_facts(tl, c, op, flow)
-    up = _array(flow.upstream)
-    if sent is None or sent.shape != tuple(target.shape) or up is None:
+    up = Known(flow.upstream)
+    if not sent or sent.shape != tuple(target.shape) or not up:
         return None
-    up = np.broadcast_to(up, sent.shape) if up.shape != sent.shape and up.ndim == 0 else up
-    if up.shape != sent.shape:
+    if up.shape and up.shape != sent.shape:
         return None
-    blocked = (sent == 0) & (up != 0)  # zero because of the op, not of what came in
-    passed = sent != 0
+    n = sent.flat.size if not up.shape else min(sent.flat.size, up.flat.size)
+    ups = up.flat[:n] if up.shape else np.full(n, up.flat[0])
+    values = sent.flat[:n]
+    blocked = (values == 0) & (ups != 0)  # zero because of the op, not of what came in
+    passed = values != 0
     if not blocked.any() or not passed.any():
         return None
     zero = step.index % 2 == 0  # ask about a blocked element on every other such step
-    index = tuple(int(i) for i in np.argwhere(blocked if zero else passed)[0])
-    at, value = _index_text(index), float(sent[index])
-    local = _element(_array(flow.local), index, flow.shape)
+    i = int(np.argmax(blocked if zero else passed))
+    index, value = sent.index(i), float(values[i])
+    at = _index_text(index)
+    local = Known(flow.local).at(index, flow.shape)
     operands = _operands(c, op, index, flow.shape, step.index)
     why = f"{'; '.join(operands)}, so " if operands else ""
     if local is not None:
         why += f"the local derivative there is {number(local)}: "
-    why += f"{number(float(up[index]))} × {number(local) if local is not None else 'local'} = "
+    why += f"{number(float(ups[i]))} × {number(local) if local is not None else 'local'} = "
     why += f"{number(value)}."
     answer, wrong = ("yes", "no") if zero else ("no", "yes")
     name = "mask-passes" if zero else "mask-blocks"
@@ -480,10 +517,10 @@ def _zero_flow(tl, step, c, op, flow) -> Question | None:
 
 def _sign_flow(tl, step, c, op, flow) -> Question | None:
     target, index_no, sent = _flow_facts(tl, c, op, flow)
-    if sent is None or sent.shape != tuple(target.shape) or not np.any(sent):
+    if not sent or sent.shape != tuple(target.shape) or not np.any(sent.flat):
         return None
-    index = _largest(sent)
-    value = float(sent[index])
+    index = sent.largest()
+    value = sent.at(index)
     rule = flow_rule(c, op, index_no)
     return Question(
         f"Is element {_index_text(index)} of the gradient {op.op} sends to {target.name} "
@@ -584,10 +621,13 @@ def _reduce_dims(node, big, small, dims, facts) -> Question:
 
 def _reduce_element(step, node, big, small, forgot) -> Question | None:
     (flow,) = step.flows
-    summed, upstream = _array(flow.contribution), _array(flow.upstream)
-    if summed is None or upstream is None or upstream.shape != big or summed.shape != small:
+    summed, upstream = Known(flow.contribution), Known(flow.upstream)
+    if not (summed.full and upstream.full and summed and upstream):
+        return None  # the elements summed into one are not all recorded
+    if upstream.shape != big or summed.shape != small:
         return None
-    index = _largest(summed) if summed.ndim else ()
+    index = summed.largest()
+    summed, upstream = summed.flat.reshape(small), upstream.flat.reshape(big)
     one = np.zeros(small)
     one[index] = 1.0
     copies = upstream[np.broadcast_to(one, big) == 1.0]  # the elements summed into it
@@ -614,31 +654,16 @@ def _accumulate(tl, step, c) -> list:
     node = c.nodes[step.nodes[0]]
     total, incoming = step.details["grad"], step.details.get("incoming")
     before = c.grad_before(node.id, step.index)
-    held = before is not None and bool(np.any(_array(before)))
+    held = before is not None and Known(before).nonzero()
     if not node.shape:
         if not isinstance(total, float):
             return []
         return [_scalar_grad(tl, step, c, node, total, incoming, before if held else None)]
-    total_arr, incoming_arr = _array(total), _array(incoming)
+    total_k, incoming_k = Known(total), Known(incoming)
     found = []
-    if held and total_arr is not None and incoming_arr is not None:
-        found.append(_accumulated(node, total_arr, incoming_arr, _array(before)))
+    if held and total_k and incoming_k:
+        found.append(_accumulated(node, total_k, incoming_k, Known(before)))
     found.append(_grad_shape(tl, step, c, node))
-    if total_arr is not None and np.any(total_arr):
-        index = _largest(total_arr)
-        found.append(
-            Question(
-                f"After this step, is {node.name}.grad{_index_text(index)} positive, negative "
-                "or zero?",
-                _sign(float(total_arr[index])),
-                kind="sign",
-                form="choice",
-                options=SIGNS,
-                hint=f"{node.name}.grad is what backward has brought {node.name} so far.",
-                why=f"It is {number(float(total_arr[index]))}.",
-                about=("grad_sign", node.id, index),
-            )
-        )
     return found
 
 
@@ -682,22 +707,22 @@ def _arrivals(tl, step, c, node) -> list:
     return found
 
 
-def _accumulated(node, total, incoming, before) -> Question:
-    index = _largest(total)
+def _accumulated(node, total, incoming, before) -> Question | None:
+    index = total.largest()
     at = _index_text(index)
-    hint = mistake(
-        "forgot-accumulation", name=node.name, before=f"{number(float(before[index]))} at {at}"
-    )
+    held, brought, now = (k.at(index, total.shape) for k in (before, incoming, total))
+    if None in (held, brought, now):
+        return None
+    hint = mistake("forgot-accumulation", name=node.name, before=f"{number(held)} at {at}")
     return _number_question(
         f"{node.name}.grad still holds an earlier backward's gradient ({node.name}.grad{at} = "
-        f"{number(float(before[index]))}), and this backward brings {node.name}{at} "
-        f"{number(float(incoming[index]))}. What is {node.name}.grad{at} after this step?",
-        float(total[index]),
+        f"{number(held)}), and this backward brings {node.name}{at} {number(brought)}. What "
+        f"is {node.name}.grad{at} after this step?",
+        now,
         "accumulation",
-        [(float(incoming[index]), "forgot-accumulation", hint)],
+        [(brought, "forgot-accumulation", hint)],
         hint=f"What happens to what {node.name}.grad already held?",
-        why=f"{number(float(before[index]))} + {number(float(incoming[index]))} = "
-        f"{number(float(total[index]))}: backward adds to .grad.",
+        why=f"{number(held)} + {number(brought)} = {number(now)}: backward adds to .grad.",
         about=("grad", node.id, index),
     )
 
@@ -853,15 +878,17 @@ def _update(tl, step, c) -> list:
     node = c.nodes[step.nodes[0]]
     rule = step.details.get("rule")
     before = c.index.state(node, step.index - 1)
-    new, old, grad = (_array(v) for v in (step.changes[0][2], before.value, before.grad))
-    if new is None or old is None or grad is None or not (new.shape == old.shape == grad.shape):
+    new, old, grad = (Known(v) for v in (step.changes[0][2], before.value, before.grad))
+    if not (new and old and grad) or not (new.shape == old.shape == grad.shape):
         return []
     lr = _plain_sgd(rule)
     if rule and lr is None:
         return []  # momentum, weight decay, Adam: more than one element's arithmetic
-    index = _largest(grad) if grad.ndim else ()
+    index = grad.largest()
     at = _index_text(index)
-    w, g, answer = (float(a[index]) for a in (old, grad, new))
+    w, g, answer = (k.at(index) for k in (old, grad, new))
+    if None in (w, g, answer):
+        return []
     name = node.name
     wrong = [(w, "update-unchanged", mistake("update-unchanged", name=name))]
     if lr is not None:

@@ -4,9 +4,14 @@ the change its gradient predicts (a central idea of the lesson: a gradient is a 
 The graph is re-run from its recorded values with numpy, op by op in the order they ran, in
 float64; only the ops downstream of the nudged leaf are recomputed. A first run without the
 nudge must give back every recorded value (checked), so an op whose arguments the timeline does
-not hold (a reduction's dims, a loss's reduction) is refused rather than re-run wrongly.
+not hold is refused rather than re-run wrongly. Where the arguments are one of a few (a
+softmax's dim, a loss's reduction, a transpose's axes), the first run takes the first of them,
+in the order listed, that gives the recorded value, and the nudged run uses the same. The
+player's page re-runs graphs with the same table and the same rules (export/player/js/nudge.js).
 """
 
+import functools
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -14,6 +19,7 @@ import numpy as np
 
 from .index import index_of
 from .model import PERSISTENT
+from .preview import Summary
 from .schema import short
 from .text import number
 
@@ -60,19 +66,53 @@ def _subsets(n: int, k: int):
             yield (first, *(first + 1 + r for r in rest))
 
 
-def _log_softmax(x):
-    shifted = x - x.max(axis=-1, keepdims=True)
-    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+def _mean_to(x, shape):
+    """x averaged over the dims the output lacks."""
+    return _sum_to(x, shape) * (math.prod(shape) / max(1, x.size))
 
 
-def _nll_loss(logp, target):
+def _log_softmax(x, dim):
+    shifted = x - x.max(axis=dim, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+
+
+def _softmax(x, dim):
+    e = np.exp(x - x.max(axis=dim, keepdims=True))
+    return e / e.sum(axis=dim, keepdims=True)
+
+
+def _dims(x):
+    """A softmax's dim, in the order tried: the last, then the others from the first."""
+    return [-1, *range(x.ndim - 1)] if x.ndim else [-1]
+
+
+def _reduced(values, shape, how):
+    """A loss's elementwise values reduced as `how` says ("mean", "sum", "none")."""
+    if how == "none":
+        return values
+    return values.mean() if how == "mean" else values.sum()
+
+
+def _reductions(shape):
+    return ["mean", "sum"] if not shape else ["none"]
+
+
+def _nll(logp, target, how):
     rows = np.arange(logp.shape[0])
-    return -logp[rows, target.astype(int)].mean()
+    return _reduced(-logp[rows, target.astype(int)], (), how)
+
+
+def _axes(a, shape):
+    """A permutation's axes, in the order tried: reversed (a transpose), then the others,
+    each giving the output's shape."""
+    orders = [tuple(reversed(range(a.ndim))), *itertools.permutations(range(a.ndim))]
+    return [p for p in dict.fromkeys(orders) if tuple(a.shape[i] for i in p) == tuple(shape)]
 
 
 # Op name -> (number of inputs, forward from the inputs and the output's shape). Ops that take
 # arguments the timeline does not record assume PyTorch's defaults; the check run catches a
-# program that used others.
+# program that used others. CHOICES: ops whose arguments are one of a few, as (number of
+# inputs, the candidates from the inputs and shape, forward from the inputs, shape and one).
 OPS = {
     "AddBackward0": (2, lambda a, b, s: a + b),
     "SubBackward0": (2, lambda a, b, s: a - b),
@@ -101,13 +141,22 @@ OPS = {
     "SumBackward0": (1, lambda a, s: a.sum()),
     "SumBackward1": (1, lambda a, s: _sum_to(a, s)),
     "MeanBackward0": (1, lambda a, s: a.mean()),
+    "MeanBackward1": (1, lambda a, s: _mean_to(a, s)),
     "ViewBackward0": (1, lambda a, s: a.reshape(s)),
     "UnsafeViewBackward0": (1, lambda a, s: a.reshape(s)),
     "ReshapeAliasBackward0": (1, lambda a, s: a.reshape(s)),
     "CloneBackward0": (1, lambda a, s: a.copy()),
-    "MseLossBackward0": (2, lambda a, b, s: ((a - b) ** 2).mean()),
-    "LogSoftmaxBackward0": (1, lambda a, s: _log_softmax(a)),
-    "NllLossBackward0": (2, lambda a, t, s: _nll_loss(a, t)),
+}
+CHOICES = {
+    "SoftmaxBackward0": (1, lambda a, s: _dims(a), lambda a, s, d: _softmax(a, d)),
+    "LogSoftmaxBackward0": (1, lambda a, s: _dims(a), lambda a, s, d: _log_softmax(a, d)),
+    "MseLossBackward0": (
+        2,
+        lambda a, b, s: _reductions(s),
+        lambda a, b, s, r: _reduced((a - b) ** 2, s, r),
+    ),
+    "NllLossBackward0": (2, lambda a, t, s: _reductions(s), lambda a, t, s, r: _nll(a, t, r)),
+    "PermuteBackward0": (1, lambda a, s: _axes(a, s), lambda a, s, p: a.transpose(p)),
 }
 
 
@@ -138,12 +187,16 @@ def nudge(tl, graph: int, node_id: str, h: float, element: tuple = ()) -> dict:
     root = _root(tl, part)
     values = {n.id: _start_value(index, part, n) for n in part.nodes}
     ops = _downstream(tl, index, part, node_id)
-    before = _run(tl, index, ops, dict(values), check=True)
+    chosen = {}  # op id -> the argument the first run found (see CHOICES)
+    before = _run(tl, index, ops, dict(values), chosen, check=True)
     if before.get(root.id) is None:
         raise ReplayError(f"{root.name} does not depend on {leaf.name}: nudging it changes nothing")
     start = values[node_id]
     if start is None:
-        raise ReplayError(f"{leaf.name}'s value was not recorded (a tensor of over 64 elements)")
+        raise ReplayError(
+            f"{leaf.name}'s value was not recorded element by element (a tensor too large to "
+            "keep whole)"
+        )
     nudged = np.array(start, dtype=float)
     element = tuple(element)
     inside = len(element) == nudged.ndim and all(
@@ -155,7 +208,7 @@ def nudge(tl, graph: int, node_id: str, h: float, element: tuple = ()) -> dict:
             f"{list(nudged.shape)}"
         )
     nudged[element] += h
-    after = _run(tl, index, ops, {**values, node_id: nudged}, check=False)
+    after = _run(tl, index, ops, {**values, node_id: nudged}, chosen, check=False)
     out_before, out_after = np.asarray(before[root.id]), np.asarray(after[root.id])
     if out_before.shape:
         raise ReplayError(f"the output {root.name} is not a scalar: its change is a tensor")
@@ -182,6 +235,17 @@ def _start_value(index, part, node):
     """What the graph's forward pass read: a leaf as it stood when the graph began (an
     optimizer may change it later), any other tensor as it was made."""
     value = index.state(node, part.steps[0]).value if node.graph == PERSISTENT else node.value
+    return elements(value)
+
+
+def elements(value):
+    """A recorded value's elements as a float64 array, or None: none was recorded, or a
+    summary keeps block means rather than every element (its grid with blocks of one element
+    is the tensor, row by row, as the page reads it too)."""
+    if isinstance(value, Summary):
+        if tuple(value.block) != (1, 1) or value.size == 0:
+            return None
+        return np.asarray(value.grid, dtype=float).reshape(value.shape)
     return None if value is None else np.asarray(value, dtype=float)
 
 
@@ -204,9 +268,12 @@ def _inputs(tl, index, op) -> list:
     return [e.source for e in sorted(edges, key=lambda e: e.index)]
 
 
-def _run(tl, index, ops, values: dict, check: bool) -> dict:
+def _run(tl, index, ops, values: dict, chosen: dict, check: bool) -> dict:
+    """Run `ops` over `values`. The first run (`check`) checks each result against the
+    recorded value and notes in `chosen` the argument each op of CHOICES took; the nudged run
+    reuses them."""
     for op, inputs, outs in ops:
-        arity, forward = _op(op)
+        arity = _arity(op)
         if len(inputs) != arity or not outs:
             raise ReplayError(f"{op.op}'s inputs are not all in the timeline: cannot re-run it")
         args = []
@@ -215,9 +282,16 @@ def _run(tl, index, ops, values: dict, check: bool) -> dict:
                 raise ReplayError(f"{index.by_id[i].name}'s value was not recorded: cannot re-run")
             args.append(values[i])
         out = index.by_id[outs[0]]
+        shape = tuple(out.shape)
+        recorded = elements(out.value) if check else None
         with np.errstate(all="ignore"):
-            result = np.asarray(forward(*args, tuple(out.shape)), dtype=float)
-        if check and out.value is not None and not _agrees(result, out.value):
+            if op.op in CHOICES:
+                _, options, forward = CHOICES[op.op]
+                run = functools.partial(forward, *args, shape)
+                result = _choose(op, options(*args, shape), run, recorded, chosen)
+            else:
+                result = np.asarray(OPS[op.op][1](*args, shape), dtype=float)
+        if recorded is not None and not _agrees(result, recorded):
             raise ReplayError(
                 f"re-running {op.op} did not give {out.name}'s recorded value: it used "
                 "arguments the timeline does not hold"
@@ -226,11 +300,29 @@ def _run(tl, index, ops, values: dict, check: bool) -> dict:
     return values
 
 
-def _op(op):
-    found = OPS.get(op.op)
+def _choose(op, options: list, run, recorded, chosen: dict):
+    """The result of the argument the first run chose for `op`; choosing, the first option
+    that gives the recorded value (the first of all when none was recorded)."""
+    if op.id in chosen:
+        return np.asarray(run(chosen[op.id]), dtype=float)
+    for option in options:
+        try:
+            result = np.asarray(run(option), dtype=float)
+        except (ValueError, IndexError):
+            continue
+        if recorded is None or _agrees(result, recorded):
+            chosen[op.id] = option
+            return result
+    raise ReplayError(
+        f"re-running {op.op} did not give its recorded value with any argument it could take"
+    )
+
+
+def _arity(op) -> int:
+    found = OPS.get(op.op) or CHOICES.get(op.op)
     if found is None:
         raise ReplayError(f"{op.op} cannot be re-run from the timeline")
-    return found
+    return found[0]
 
 
 def _agrees(result, recorded) -> bool:

@@ -83,6 +83,7 @@ EXPRESSIONS = {
     "NativeBatchNormBackward0": "batch_norm({all})",
     "CopyBackwards": "{0} copied in place",
     "IndexBackwardBackward0": "the gradient of {0}[…], placed back",
+    "NotImplemented": "{0} // {1}",
 }
 
 _ZERO = ("0: its output is a step function, flat almost everywhere",)
@@ -212,7 +213,192 @@ GRADIENTS = {
     ),
 }
 GRADIENTS["NllLoss2DBackward0"] = GRADIENTS["NllLossBackward0"]
-VARIADIC = frozenset(["CatBackward0", "StackBackward0", "NativeBatchNormBackward0"])
+# nn's layers, activations, losses and poolings (engine/ops' families beside the core ones).
+_POOLS = {
+    "AvgPool2DBackward0": ("avg_pool2d", "{g} / the window's size, spread over each window"),
+    "AvgPool3DBackward0": ("avg_pool3d", "{g} / the window's size, spread over each window"),
+    "AdaptiveAvgPool2DBackward0": ("adaptive_avg_pool2d", "{g} spread evenly over each region"),
+    "AdaptiveAvgPool3DBackward0": ("adaptive_avg_pool3d", "{g} spread evenly over each region"),
+    "MaxPool2DWithIndicesBackward0": ("max_pool2d", "{g} to each window's max, 0 elsewhere"),
+    "MaxPool3DWithIndicesBackward0": ("max_pool3d", "{g} to each window's max, 0 elsewhere"),
+    "AdaptiveMaxPool2DBackward0": ("adaptive_max_pool2d", "{g} to each region's max, 0 elsewhere"),
+    "AdaptiveMaxPool3DBackward0": ("adaptive_max_pool3d", "{g} to each region's max, 0 elsewhere"),
+    "MaxUnpool2DBackward0": ("max_unpool2d", "{g} read back at the indices the values went to"),
+    "MaxUnpool3DBackward0": ("max_unpool3d", "{g} read back at the indices the values went to"),
+}
+_PADS = {
+    "ConstantPadNdBackward0": ("pad", "{g} with the padding cut off"),
+    "ReflectionPad1DBackward0": ("reflection_pad1d", "{g} with each mirrored border added back"),
+    "ReflectionPad2DBackward0": ("reflection_pad2d", "{g} with each mirrored border added back"),
+    "ReflectionPad3DBackward0": ("reflection_pad3d", "{g} with each mirrored border added back"),
+    "ReplicationPad1DBackward0": ("replication_pad1d", "{g} with each copied border added back"),
+    "ReplicationPad2DBackward0": ("replication_pad2d", "{g} with each copied border added back"),
+    "ReplicationPad3DBackward0": ("replication_pad3d", "{g} with each copied border added back"),
+}
+_ACTIVATIONS = {
+    "GeluBackward0": ("gelu", "{g} × (Φ({0}) + {0} × φ({0})), Φ the normal CDF"),
+    "SiluBackward0": ("silu", "{g} × σ({0}) × (1 + {0} × (1 − σ({0})))"),
+    "MishBackward0": ("mish", "{g} × d/dx (x · tanh(softplus(x))) at {0}"),
+    "EluBackward0": ("elu", "{g} where {0} > 0, else {g} × ({out} + α)"),
+    "CeluBackward0": ("celu", "{g} where {0} > 0, else {g} × exp({0} / α)"),
+    "SoftplusBackward0": ("softplus", "{g} × σ(β × {0})"),
+    "LogSigmoidBackward0": ("logsigmoid", "{g} × (1 − σ({0}))"),
+    "HardtanhBackward0": ("hardtanh", "{g} where {0} is inside [min, max], else 0"),
+    "HardsigmoidBackward0": ("hardsigmoid", "{g} / 6 where −3 < {0} < 3, else 0"),
+    "HardswishBackward0": (
+        "hardswish",
+        "{g} × (2{0} + 3) / 6 where −3 < {0} < 3, {g} above, 0 below",
+    ),
+    "HardshrinkBackward0": ("hardshrink", "{g} where |{0}| > λ, else 0"),
+    "SoftshrinkBackward0": ("softshrink", "{g} where |{0}| > λ, else 0"),
+    "ThresholdBackward0": ("threshold", "{g} where {0} > the threshold, else 0"),
+    "RreluWithNoiseBackward0": ("rrelu", "{g} where {0} ≥ 0, else {g} × the slope drawn for it"),
+    "GluBackward0": ("glu", "{g} × σ(b) to the first half a, {g} × a × σ(b)(1 − σ(b)) to b"),
+}
+for table in (_POOLS, _PADS, _ACTIVATIONS):
+    for op, (function, rule) in table.items():
+        EXPRESSIONS[op] = f"{function}({{0}})"
+        GRADIENTS[op] = (rule,)
+EXPRESSIONS |= {
+    "ConvolutionBackward0": "conv({0}, {1}) + {2}",
+    "PreluKernelBackward0": "prelu({0}, {1})",
+    "HuberLossBackward0": "huber_loss({0}, {1})",
+    "SmoothL1LossBackward0": "smooth_l1_loss({0}, {1})",
+    "SoftMarginLossBackward0": "soft_margin_loss({0}, {1})",
+    "MultiMarginLossBackward0": "multi_margin_loss({0}, {1})",
+    "MultilabelMarginLossBackward0": "multilabel_margin_loss({0}, {1})",
+    "NativeLayerNormBackward0": "layer_norm({all})",
+    "NativeGroupNormBackward0": "group_norm({all})",
+    "NormBackward1": "{0}.norm({args})",
+    "IndexSelectBackward0": "{0}.index_select(dim, index)",
+    "EmbeddingBagBackward0": "embedding_bag({all})",
+    "PdistBackward0": "pdist({0})",
+    "TransposeBackward1": "{0}.transpose_(…)",
+    "UnsafeSplitBackward0": "{0}.split(…)[k]",
+    "PackPaddedSequenceBackward0": "pack_padded_sequence({0}, lengths)",
+    "TrilinearBackward0": "bilinear({0}, {1}, {2})",
+    "MkldnnRnnLayerBackward0": "rnn_layer({all})",
+}
+GRADIENTS |= {
+    "ConvolutionBackward0": (
+        "{g} convolved back with the flipped kernel {1} (a transposed convolution)",
+        "{g} correlated with the input {0}, per kernel position",
+        "{g} summed over the batch and positions, per output channel",
+    ),
+    "PreluKernelBackward0": ("{g} where {0} > 0, else {g} × {1}", "Σ {g} × {0} where {0} ≤ 0"),
+    "HuberLossBackward0": (
+        "{g} × clamp({0} − {1}, −δ, δ) / {n}",
+        "−{g} × clamp({0} − {1}, −δ, δ) / {n}",
+    ),
+    "SmoothL1LossBackward0": ("{g} × clamp(({0} − {1}) / β, −1, 1) / {n}", "the negative of {0}'s"),
+    "SoftMarginLossBackward0": (
+        "−{g} × {1} × σ(−{1} × {0}) / {n}",
+        "−{g} × {0} × σ(−{1} × {0}) / {n}",
+    ),
+    "MultiMarginLossBackward0": (
+        "{g} / C to each class whose margin is violated, minus their count at the target",
+    ),
+    "MultilabelMarginLossBackward0": (
+        "{g} / C to each violated pair, + to the others, − to targets",
+    ),
+    "NativeLayerNormBackward0": (
+        "{g} through the normalisation: (N·{g}w − Σ{g}w − x̂·Σ({g}w·x̂)) / (N·σ) per row",
+        "Σ {g} × x̂ over the batch",
+        "Σ {g} over the batch",
+    ),
+    "NativeGroupNormBackward0": (
+        "{g} through each group's normalisation, as layer_norm's per group",
+        "Σ {g} × x̂ per channel",
+        "Σ {g} per channel",
+    ),
+    "NormBackward1": ("{g} × {0} / {out} along dim {dim} (for the 2-norm)",),
+    "IndexSelectBackward0": (
+        "{g} added into zeros at the selected rows (twice-picked ones summed)",
+    ),
+    "EmbeddingBagBackward0": (
+        "{g} of each bag added into the rows the bag picked (÷ its size for mode='mean')",
+    ),
+    "PdistBackward0": ("Σ over pairs of {g} × (xᵢ − xⱼ) / dist, + to i and − to j",),
+    "TransposeBackward1": ("{g} transposed back",),
+    "UnsafeSplitBackward0": ("{g} placed at this piece's slice, 0 elsewhere",),
+    "PackPaddedSequenceBackward0": ("{g} placed back at each sequence's steps, 0 in the padding",),
+    "TrilinearBackward0": ("{g} × {1}ᵀ {2}-weights", "{g} × {0} and {2}", "{g} × {0}ᵀ {1}"),
+    "MkldnnRnnLayerBackward0": (
+        "{g} back through time: each step's gates and its weights, in reverse",
+    ),
+}
+# Pointwise math and two-input math (engine/ops' pointwise and arithmetic families).
+_POINTWISE = {
+    "AsinBackward0": ("asin", "{g} / √(1 − {0}²)"),
+    "AcosBackward0": ("acos", "−{g} / √(1 − {0}²)"),
+    "AtanBackward0": ("atan", "{g} / (1 + {0}²)"),
+    "AsinhBackward0": ("asinh", "{g} / √({0}² + 1)"),
+    "AcoshBackward0": ("acosh", "{g} / √({0}² − 1)"),
+    "AtanhBackward0": ("atanh", "{g} / (1 − {0}²)"),
+    "SinhBackward0": ("sinh", "{g} × cosh({0})"),
+    "CoshBackward0": ("cosh", "{g} × sinh({0})"),
+    "ErfBackward0": ("erf", "{g} × 2/√π × exp(−{0}²)"),
+    "ErfcBackward0": ("erfc", "−{g} × 2/√π × exp(−{0}²)"),
+    "ErfinvBackward0": ("erfinv", "{g} × √π/2 × exp({out}²)"),
+    "SincBackward0": ("sinc", "{g} × (cos(π{0}) − sinc({0})) / {0} (0 at 0)"),
+    "Deg2RadBackward0": ("deg2rad", "{g} × π / 180"),
+    "Rad2DegBackward0": ("rad2deg", "{g} × 180 / π"),
+    "FracBackward0": ("frac", "{g}"),
+    "RoundBackward1": ("round", _ZERO[0]),
+    "SgnBackward0": ("sgn", _ZERO[0]),
+    "LogitBackward0": (
+        "logit",
+        "{g} / ({0} × (1 − {0})), 0 outside (eps, 1 − eps) when eps is given",
+    ),
+    "NanToNumBackward0": ("nan_to_num", "{g} where {0} was finite, else 0"),
+    "SqueezeBackward2": ("squeeze", "{g} with the squeezed dims put back"),
+}
+for op, (function, rule) in _POINTWISE.items():
+    EXPRESSIONS.setdefault(op, f"{function}({{0}})")
+    GRADIENTS[op] = (rule,)
+EXPRESSIONS |= {
+    "Atan2Backward0": "atan2({0}, {1})",
+    "HypotBackward0": "hypot({0}, {1})",
+    "CopysignBackward0": "copysign({0}, {1})",
+    "FmaxBackward0": "fmax({0}, {1})",
+    "FminBackward0": "fmin({0}, {1})",
+    "LogaddexpBackward0": "logaddexp({0}, {1})",
+    "Logaddexp2Backward0": "logaddexp2({0}, {1})",
+    "XlogyBackward0": "xlogy({0}, {1})",
+    "DivBackward2": "div({0}, {1}, rounding_mode=…)",
+    "ClampBackward0": "{0}.clamp({1}, {2})",
+    "LerpBackward0": "lerp({0}, {1}, {2})",
+    "LerpBackward1": "lerp({0}, {1}, {2})",
+}
+GRADIENTS |= {
+    "Atan2Backward0": ("{g} × {1} / ({0}² + {1}²)", "−{g} × {0} / ({0}² + {1}²)"),
+    "HypotBackward0": ("{g} × {0} / {out}", "{g} × {1} / {out}"),
+    "CopysignBackward0": ("{g} × sign({0}) × sign of {1} (0 where {0} is 0)", "0"),
+    "FmaxBackward0": ("{g} where {0} is the larger (or {1} is NaN)", "{g} where {1} is"),
+    "FminBackward0": ("{g} where {0} is the smaller (or {1} is NaN)", "{g} where {1} is"),
+    "LogaddexpBackward0": ("{g} × exp({0} − {out})", "{g} × exp({1} − {out})"),
+    "Logaddexp2Backward0": ("{g} × 2^({0} − {out})", "{g} × 2^({1} − {out})"),
+    "XlogyBackward0": ("{g} × log({1}) (0 where {0} is 0)", "{g} × {0} / {1}"),
+    "DivBackward2": ("0: a rounded quotient is flat almost everywhere",) * 2,
+    "ClampBackward0": (
+        "{g} where {0} is inside [{1}, {2}], else 0",
+        "{g} where {1} is the bound used",
+        "{g} where {2} is the bound used",
+    ),
+    "LerpBackward0": ("{g} × (1 − weight)", "{g} × weight", "{g} × ({1} − {0})"),
+    "LerpBackward1": ("{g} × (1 − {2})", "{g} × {2}", "{g} × ({1} − {0})"),
+}
+VARIADIC_NN = ("MkldnnRnnLayerBackward0", "NativeLayerNormBackward0", "NativeGroupNormBackward0")
+VARIADIC_NN += ("EmbeddingBagBackward0",)
+
+# floor_divide has no derivative: backward through it raises, as in PyTorch.
+GRADIENTS["NotImplemented"] = ("none: backward through {0} // {1} raises",) * 2
+# Ops whose inputs vary in number (and layers whose weight and bias are optional): one
+# gradient template, the last, serves every input past the others.
+VARIADIC = frozenset(["CatBackward0", "StackBackward0", "NativeBatchNormBackward0", *VARIADIC_NN])
+# Names PyTorch gives the last node of a matmul that reshapes its result (a vector @ matrix,
+# batched inputs): with two inputs, their gradients are the matmul's.
+MATMUL_AS = frozenset(["SqueezeBackward4", "UnsafeViewBackward0"])
 
 
 def expression(op: str, names: list, params: dict | None = None) -> str:
@@ -230,6 +416,8 @@ def expression(op: str, names: list, params: dict | None = None) -> str:
 def gradient(op: str, index: int, names: list, out: str, upstream: str, count=None, params=None):
     """The gradient `op` sends input `index`, in the names of its inputs; None if unknown."""
     templates = GRADIENTS.get(op)
+    if op in MATMUL_AS and len(names) == 2:
+        templates = GRADIENTS["MmBackward0"]
     if templates is None:
         return None
     if op in VARIADIC and index >= len(templates):
@@ -248,7 +436,9 @@ def gradient(op: str, index: int, names: list, out: str, upstream: str, count=No
 def has_rule(op: str, inputs: int) -> bool:
     """Whether `op` has a forward expression and a gradient for each of `inputs` inputs."""
     written = op in EXPRESSIONS or op in FUNCTIONS or op in BINARY
-    templates = GRADIENTS.get(op, ())
+    templates = (
+        GRADIENTS["MmBackward0"] if op in MATMUL_AS and inputs == 2 else GRADIENTS.get(op, ())
+    )
     return written and (len(templates) >= inputs or (op in VARIADIC and bool(templates)))
 
 

@@ -26,12 +26,25 @@ class Context:
 
     def __init__(self, doc: dict) -> None:
         self.counts = {key: len(doc[key]) for key in ("nodes", "edges", "steps")}
+        self.node_ids = {f"n{i}" for i in range(1, self.counts["nodes"] + 1)}
         self.node_kinds = {}  # node id -> kind, filled as the nodes are checked
         self.node_shapes = {}  # node id -> shape, likewise
+        self.edge_ends = []  # (source, target) of each edge, filled as the edges are checked
+        self.outputs = {}  # op node id -> the tensor it made (its first data edge out)
 
 
-def fail(path: str, message: str):
-    raise TimelineFormatError(f"{path}: {message}")
+def fail(path, message: str):
+    raise TimelineFormatError(f"{spelled(path)}: {message}")
+
+
+# A field's path is built only for a message: (parent path, key or index) pairs, nested, down
+# from a top-level name; spelled "steps[8].flows[0].upstream".
+def spelled(path) -> str:
+    parts = []
+    while isinstance(path, tuple):
+        path, key = path
+        parts.append(f"[{key}]" if isinstance(key, int) else f".{key}")
+    return path + "".join(reversed(parts))
 
 
 # --- checkers: (value, path, ctx) -> the value as the model holds it -------------------------
@@ -86,7 +99,7 @@ def list_of(checker, least: int = 0, most: int | None = None):
         if len(value) < least or (most is not None and len(value) > most):
             size = f"{least}" if least == most else f"{least} to {most}" if most else f">= {least}"
             fail(path, f"expected a list of {size} items, got {len(value)}")
-        return [checker(item, f"{path}[{i}]", ctx) for i, item in enumerate(value)]
+        return [checker(item, (path, i), ctx) for i, item in enumerate(value)]
 
     return check
 
@@ -97,13 +110,15 @@ def pair(first, second):
     def check(value, path, ctx):
         if not isinstance(value, list) or len(value) != 2:
             fail(path, f"expected a list of two items, got {short(value)}")
-        return [first(value[0], f"{path}[0]", ctx), second(value[1], f"{path}[1]", ctx)]
+        return [first(value[0], (path, 0), ctx), second(value[1], (path, 1), ctx)]
 
     return check
 
 
 def node_ref(value, path, ctx):
     """The id of a node of this file: "n1" … "nN"."""
+    if type(value) is str and value in ctx.node_ids:
+        return value
     if not isinstance(value, str) or not _NODE_ID.fullmatch(value):
         fail(path, f'expected a node id ("n1", "n2", …), got {short(value)}')
     if int(value[1:]) > ctx.counts["nodes"]:
@@ -118,6 +133,22 @@ def edge_index(value, path, ctx):
     if not 0 <= value < ctx.counts["edges"]:
         fail(path, f"no edge {value}: the file has {ctx.counts['edges']} edges")
     return value
+
+
+def node_refs(value, path, ctx):
+    """A list of node ids; checked in one pass where all are this file's (the usual case)."""
+    strings = type(value) is list and all(type(v) is str for v in value)
+    if strings and ctx.node_ids.issuperset(value):
+        return value
+    return _NODE_REFS(value, path, ctx)
+
+
+def edge_indices(value, path, ctx):
+    """A list of edge indices; checked in one pass where all are this file's."""
+    ints = type(value) is list and all(type(v) is int for v in value)
+    if ints and (not value or (min(value) >= 0 and max(value) < ctx.counts["edges"])):
+        return value
+    return _EDGE_INDICES(value, path, ctx)
 
 
 def positional(prefix: str):
@@ -139,16 +170,23 @@ def index_here(value, path, ctx):
     return value
 
 
-def shape(value, path, ctx):
-    return list_of(integer(0), most=MAX_DIMS)(value, path, ctx)
+_SIZES = list_of(integer(0), most=MAX_DIMS)
+_NODE_REFS = list_of(node_ref)
+_EDGE_INDICES = list_of(edge_index)
+
+
+def shape(value, path, ctx) -> tuple:
+    return tuple(_SIZES(value, path, ctx))
 
 
 def preview(value, path, ctx):
     """A tensor preview: null, a number (or {"float": "nan"}), nested lists of numbers of
     one rectangular shape, at most MAX_DIMS deep, or {"summary": {...}} for a large tensor."""
     if isinstance(value, dict) and set(value) == {"summary"}:
-        return summary(value["summary"], f"{path}.summary", ctx)
+        return summary(value["summary"], (path, "summary"), ctx)
     if not isinstance(value, list):
+        if type(value) is float and math.isfinite(value):  # most previews: a number
+            return value
         return None if value is None else _number(value, path)
     out, lengths, leaves = [], {}, set()  # lengths: depth -> length of every list at that depth
     stack = [(value, out, path, 1)]  # iterative: a crafted file may nest deeper than Python can
@@ -161,10 +199,10 @@ def preview(value, path, ctx):
         for i, item in enumerate(items):
             if isinstance(item, list):
                 into.append([])
-                stack.append((item, into[-1], f"{where}[{i}]", depth + 1))
+                stack.append((item, into[-1], (where, i), depth + 1))
             else:
                 leaves.add(depth)
-                into.append(_number(item, f"{where}[{i}]"))
+                into.append(_number(item, (where, i)))
     if leaves and leaves != {len(lengths)}:
         fail(path, "numbers and lists at the same depth: not a tensor preview")
     return out
@@ -177,14 +215,14 @@ def summary(value, path, ctx):
     rows, cols = grid_shape(fields["shape"])
     br, bc = blocks(rows, cols)
     if fields["block"] != [br, bc]:
-        fail(f"{path}.block", f"expected {[br, bc]} for shape {_shape(fields['shape'])}")
+        fail((path, "block"), f"expected {[br, bc]} for shape {_shape(fields['shape'])}")
     want = (-(-rows // br), -(-cols // bc)) if rows * cols else (0,)
     have = preview_dims(fields["grid"])
     if have != want[: len(have)] or len(have) != len(want):
-        fail(f"{path}.grid", f"expected {want[0]} rows of {want[-1]} cells, got {_shape(have)}")
+        fail((path, "grid"), f"expected {want[0]} rows of {want[-1]} cells, got {_shape(have)}")
     for key in ("nan", "pinf", "ninf"):
         if fields[key] > math.prod(fields["shape"]):
-            fail(f"{path}.{key}", "more elements than the tensor has")
+            fail((path, key), "more elements than the tensor has")
     return Summary.from_dict(fields)
 
 
@@ -195,7 +233,7 @@ def _real_or_null(value, path, ctx):
 def _flat_numbers(value, path, ctx):
     if not isinstance(value, list) or any(isinstance(v, list) for v in value):
         fail(path, f"expected a list of numbers, got {_type(value)}")
-    return [_number(v, f"{path}[{i}]") for i, v in enumerate(value)]
+    return [_number(v, (path, i)) for i, v in enumerate(value)]
 
 
 def _rows(value, path, ctx):
@@ -251,22 +289,42 @@ def record(fields: dict, required=None):
     """An object with exactly `fields` (name -> checker); all required unless `required`
     names the ones that must be there."""
     must = set(fields) if required is None else set(required)
+    every = fields.keys()
+    # A string or a boolean where the checker asks for one passes as it is (most fields).
+    rows = [(key, checker, _AS_IT_IS.get(checker, ())) for key, checker in fields.items()]
 
     def check(value, path, ctx):
         if not isinstance(value, dict):
             fail(path, f"expected an object, got {_type(value)}")
+        if value.keys() != every:
+            return _some_of(value, path, ctx)
         out = {}
-        for key, checker in fields.items():  # in the table's order: the first bad one is named
+        for key, checker, passes in rows:  # in the table's order: the first bad one is named
+            item = value[key]
+            out[key] = item if type(item) in passes else checker(item, (path, key), ctx)
+        return out
+
+    def _some_of(value, path, ctx):
+        out = {}
+        for key, checker in fields.items():
             if key in value:
-                out[key] = checker(value[key], f"{path}.{key}", ctx)
+                out[key] = checker(value[key], (path, key), ctx)
             elif key in must:
-                fail(f"{path}.{key}", "missing")
+                fail((path, key), "missing")
         if len(out) < len(value):
             extra = next(key for key in value if key not in fields)
             fail(path, f"unknown field {short(extra)} (expected one of {list(fields)})")
         return out
 
     return check
+
+
+def optional_text(value, path, ctx):
+    return None if value is None else text(value, path, ctx)
+
+
+# The types of value a checker returns as they are, whatever the value.
+_AS_IT_IS = {text: {str}, flag: {bool}, optional_text: {str, type(None)}}
 
 
 # --- the tables ---------------------------------------------------------------------------------
@@ -280,22 +338,25 @@ CHANGES = {
 }
 
 
+_CHANGED = choice(CHANGES)
+
+
 def change(value, path, ctx):
     """[node id, field, new value], the value checked as that field of a node."""
     if not isinstance(value, list) or len(value) != 3:
         fail(path, f"expected [node id, field, value], got {short(value)}")
-    node_id = node_ref(value[0], f"{path}[0]", ctx)
-    field = choice(CHANGES)(value[1], f"{path}[1]", ctx)
-    new = CHANGES[field](value[2], f"{path}[2]", ctx)
+    node_id = node_ref(value[0], (path, 0), ctx)
+    field = _CHANGED(value[1], (path, 1), ctx)
+    new = CHANGES[field](value[2], (path, 2), ctx)
     if CHANGES[field] is preview:
-        _fits(new, ctx.node_shapes[node_id], f"{path}[2]", f"node {node_id}")
+        _fits(new, ctx.node_shapes[node_id], (path, 2), f"node {node_id}")
     return [node_id, field, new]
 
 
 def one_or_more_nodes(value, path, ctx):
     """details.from: the node detached from, or the nodes a no_grad value was computed from."""
     if isinstance(value, list):
-        return list_of(node_ref)(value, path, ctx)
+        return node_refs(value, path, ctx)
     return node_ref(value, path, ctx)
 
 
@@ -317,7 +378,7 @@ def params(value, path, ctx):
         fail(path, f"expected an object, got {_type(value)}")
     out = {}
     for key, item in value.items():
-        where = f"{path}.{key}"
+        where = (path, key)
         if isinstance(item, list):
             out[key] = _flat_numbers(item, where, ctx)
         else:
@@ -329,7 +390,7 @@ NODE = {
     "id": positional("n"),
     "kind": choice(KINDS),
     "name": text,
-    "op": optional(text),
+    "op": optional_text,
     "shape": shape,
     "dtype": text,
     "value": preview,
@@ -354,9 +415,24 @@ EDGE = {
     "index": integer(0, lambda ctx: ctx.counts["edges"]),
     "kind": choice(EDGE_KINDS),
 }
-LINE = {"file": text, "line": integer(0), "text": text}
+
+
+def file_name(value, path, ctx):
+    """A path as the tracer recorded it (never opened on loading): text without NUL."""
+    if "\0" in text(value, path, ctx):
+        fail(path, "a file name cannot hold a NUL character")
+    return value
+
+
+LINE = {"file": file_name, "line": integer(0), "text": text}
 # A step's line of code, and the line that called the function it is in (one level).
-SOURCE = {**LINE, "caller": optional(record(LINE))}
+def null(value, path, ctx):
+    if value is not None:
+        fail(path, f"expected null, got {_type(value)}")
+
+
+# The caller is one level only: a Source whose own caller is null (or, as older files, absent).
+SOURCE = {**LINE, "caller": optional(record({**LINE, "caller": null}, required=list(LINE)))}
 FLOW = {
     "edge": edge_index,
     "upstream": preview,
@@ -367,16 +443,25 @@ FLOW = {
 }
 
 
+_FLOW = record(FLOW)
+
+
 def check_flow(value, path, ctx) -> dict:
     """A flow's gradients have its shape; `upstream × local` is written out for scalars only."""
-    fields = record(FLOW)(value, path, ctx)
+    fields = _FLOW(value, path, ctx)
     for key in ("contribution", "total", "local"):
-        _fits(fields[key], fields["shape"], f"{path}.{key}", "this flow")
+        _fits(fields[key], fields["shape"], (path, key), "this flow")
+    target = ctx.edge_ends[fields["edge"]][1]
+    if ctx.node_kinds[target] != "op":
+        fail((path, "edge"), f"a gradient flows along an edge into an op, not into {target}")
+    made = ctx.outputs.get(target)
+    if made is not None:
+        _fits(fields["upstream"], ctx.node_shapes[made], (path, "upstream"), f"{target}'s output")
     scalar = not fields["shape"]
     if scalar and fields["contribution"] is None:
-        fail(f"{path}.contribution", "a flow of shape () carries a number")
+        fail((path, "contribution"), "a flow of shape () carries a number")
     if scalar and fields["local"] is not None and not isinstance(fields["upstream"], int | float):
-        fail(f"{path}.upstream", "a scalar flow with a local derivative has a number upstream")
+        fail((path, "upstream"), "a scalar flow with a local derivative has a number upstream")
     return fields
 
 
@@ -437,8 +522,8 @@ STEP = {
     "phase": choice(PHASES),
     "kind": choice(STEP_KINDS),
     "caption": text,
-    "nodes": list_of(node_ref),
-    "edges": list_of(edge_index),
+    "nodes": node_refs,
+    "edges": edge_indices,
     "source": optional(record(SOURCE, required=list(LINE))),
     "flows": list_of(check_flow),
     "changes": list_of(change),
@@ -460,15 +545,49 @@ STEP_NEEDS = {
 }
 
 
-TOP = ("format", "version", "nodes", "edges", "steps", "code")  # loads checks format, version
 # The traced code as written (tracing/source.py): the text the code panel shows, so that a
 # loaded timeline never reads a file. Version 1 files have none.
 CODE = {
-    "file": text,
+    "file": file_name,
     "label": text,
     "lines": list_of(pair(integer(1), text)),
     "block": optional(list_of(integer(1), 2, 2)),
 }
+
+# Each table's checker, made once.
+_NODE = record(NODE, required=[k for k in NODE if k not in NEWER])
+_EDGE = record(EDGE, required=[k for k in EDGE if k != "kind"])
+_STEP = record(STEP)
+_CODE = list_of(record(CODE))
+
+TOP = ("format", "version", "nodes", "edges", "steps", "code")  # loads checks format, version
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def unicode_text(doc) -> None:
+    """Every string of the file is Unicode text: JSON can spell half of a UTF-16 pair alone
+    ("\\ud800"), which no file, page or picture can hold."""
+    stack = [(doc, "(top level)")]
+    while stack:
+        item, path = stack.pop()
+        pairs = item.items() if isinstance(item, dict) else enumerate(item)
+        for key, value in pairs:
+            if _halves(key):
+                fail(path, f"the field {key!a} is named with {_halves(key)}")
+            where = (path, key) if path != "(top level)" else key
+            if _halves(value):
+                fail(where, f"{ascii(value)[:40]} holds {_halves(value)}")
+            if isinstance(value, dict | list):
+                stack.append((value, where))
+
+
+def _halves(text) -> str:
+    """What is wrong with a string holding a lone surrogate ("" for any other value)."""
+    if not isinstance(text, str) or text.isascii() or not _SURROGATE.search(text):
+        return ""
+    return f"{_SURROGATE.search(text).group()!a}, half of a UTF-16 pair: not text"
 
 
 def document(doc: dict) -> dict:
@@ -480,28 +599,38 @@ def document(doc: dict) -> dict:
         if not isinstance(doc.get(key), list):
             fail(key, "missing" if key not in doc else f"expected a list, got {_type(doc[key])}")
     ctx = Context(doc)
-    nodes = [check_node(n, f"nodes[{i}]", ctx) for i, n in enumerate(doc["nodes"])]
-    edges = [edge(e, f"edges[{i}]", ctx) for i, e in enumerate(doc["edges"])]
-    steps = [check_step(s, f"steps[{i}]", ctx) for i, s in enumerate(doc["steps"])]
-    code = list_of(record(CODE))(doc.get("code", []), "code", ctx)
+    nodes = [check_node(n, ("nodes", i), ctx) for i, n in enumerate(doc["nodes"])]
+    edges = [check_edge(e, ("edges", i), ctx) for i, e in enumerate(doc["edges"])]
+    steps = [check_step(s, ("steps", i), ctx) for i, s in enumerate(doc["steps"])]
+    code = _CODE(doc.get("code", []), "code", ctx)
     for i, node in enumerate(nodes):  # a graph's own nodes appear at its steps
         made_in = steps[node["step"]]["details"]["graph"]
         if node["graph"] not in (PERSISTENT, made_in):
-            fail(f"nodes[{i}].graph", f"expected {made_in} (its step's graph) or {PERSISTENT}")
+            fail((("nodes", i), "graph"), f"expected {made_in} (its step's graph) or {PERSISTENT}")
     return {"nodes": nodes, "edges": edges, "steps": steps, "code": code}
 
 
-def edge(value, path, ctx) -> dict:
-    return record(EDGE, required=[k for k in EDGE if k != "kind"])(value, path, ctx)
+def check_edge(value, path, ctx) -> dict:
+    """A data edge joins a tensor and an op; a detach or untracked edge, two tensors."""
+    fields = _EDGE(value, path, ctx)
+    source, target, kind = fields["source"], fields["target"], fields.get("kind", "data")
+    ops = (ctx.node_kinds[source] == "op") + (ctx.node_kinds[target] == "op")
+    if ops != (kind == "data"):
+        joins = "a tensor and an op" if kind == "data" else "two tensors"
+        fail(path, f"a {kind} edge joins {joins}, not {source} and {target}")
+    if kind == "data" and ctx.node_kinds[source] == "op":
+        ctx.outputs.setdefault(source, target)
+    ctx.edge_ends.append((source, target))
+    return fields
 
 
 def check_node(value, path, ctx) -> dict:
-    fields = record(NODE, required=[k for k in NODE if k not in NEWER])(value, path, ctx)
+    fields = _NODE(value, path, ctx)
     if (fields["kind"] == "op") != (fields["op"] is not None):
         want = "PyTorch's node name" if fields["kind"] == "op" else "null"
-        fail(f"{path}.op", f"a node of kind {fields['kind']!r} has op {want}")
+        fail((path, "op"), f"a node of kind {fields['kind']!r} has op {want}")
     for key in ("value", "grad"):
-        _fits(fields[key], fields["shape"], f"{path}.{key}", "its tensor")
+        _fits(fields[key], fields["shape"], (path, key), "its tensor")
     ctx.node_kinds[fields["id"]] = fields["kind"]
     ctx.node_shapes[fields["id"]] = fields["shape"]
     return fields
@@ -519,22 +648,41 @@ def _shape(dims) -> str:
 
 
 def check_step(value, path, ctx) -> dict:
-    fields = record(STEP)(value, path, ctx)
+    fields = _STEP(value, path, ctx)
     kinds, details = STEP_NEEDS.get(fields["kind"], ((None,), ()))
     nodes = fields["nodes"]
     if len(nodes) < len(kinds):
-        fail(f"{path}.nodes", f"a {fields['kind']!r} step acts on {len(kinds)} nodes or more")
+        fail((path, "nodes"), f"a {fields['kind']!r} step acts on {len(kinds)} nodes or more")
     for i, (node_id, kind) in enumerate(zip(nodes, kinds, strict=False)):
         if kind is not None and ctx.node_kinds[node_id] != kind:
-            fail(f"{path}.nodes[{i}]", f"a {fields['kind']!r} step acts on a node of kind {kind!r}")
+            fail(((path, "nodes"), i), f"a {fields['kind']!r} step acts on a node of kind {kind!r}")
     for key in details:
         if key not in fields["details"]:
-            fail(f"{path}.details.{key}", f"missing (a {fields['kind']!r} step has it)")
+            fail(((path, "details"), key), f"missing (a {fields['kind']!r} step has it)")
+    _fits_its_node(fields, path, ctx)
     return fields
 
 
-def _position(path: str) -> int:
-    return int(path.rsplit("[", 1)[1].split("]", 1)[0])
+def _fits_its_node(step: dict, path, ctx) -> None:
+    """The gradients a step's details carry have the shape of the tensor they are for: the
+    seeded or accumulated node's, or the output of the op backward passes through."""
+    kind, details, nodes = step["kind"], step["details"], step["nodes"]
+    if kind not in ("seed", "accumulate", "backward", "reduce"):
+        return
+    node = nodes[0] if kind != "backward" else ctx.outputs.get(nodes[0])
+    dims = ctx.node_shapes[node] if node is not None else ()
+    for key in ("grad", "incoming"):
+        if key in details:
+            _fits(details[key], dims, ((path, "details"), key), f"node {node}")
+    if kind == "reduce" and tuple(details["to_shape"]) != tuple(dims):
+        fail(((path, "details"), "to_shape"), f"a sum to the shape of node {node}, {_shape(dims)}")
+
+
+def _position(path) -> int:
+    """The index of the record a field's path is in."""
+    while not isinstance(path[1], int):
+        path = path[0]
+    return path[1]
 
 
 def _type(value) -> str:

@@ -52,6 +52,18 @@ FUNCTIONS = {
     "AddmmBackward0": "linear",
     "MseLossBackward0": "mse_loss",
     "NllLossBackward0": "nll_loss",
+    "CeilBackward0": "ceil",
+    "FloorBackward0": "floor",
+    "RoundBackward0": "round",
+    "TruncBackward0": "trunc",
+    "SignBackward0": "sign",
+    "TanBackward0": "tan",
+    "Exp2Backward0": "exp2",
+    "Expm1Backward0": "expm1",
+    "Log2Backward0": "log2",
+    "Log10Backward0": "log10",
+    "Log1PBackward0": "log1p",
+    "RsqrtBackward0": "rsqrt",
 }
 
 

@@ -12,7 +12,9 @@ import functools
 import math
 from itertools import chain, islice
 
-from .preview import Summary, grid_shape
+import numpy as np
+
+from .preview import Summary, blocks, grid_shape
 
 SHOWN = 4  # elements a tensor shows in full
 HEAD = 3  # first elements a caption shows of a larger one
@@ -146,6 +148,8 @@ def heat_cells(value, shape) -> tuple[int, int, tuple, list] | None:
     cells = list(flatten(value))
     if len(cells) != rows * cols:
         return None
+    if blocks(rows, cols) != (1, 1):  # a tall small tensor: the same blocks as a summary's
+        return heat_cells(Summary.of(np.array(cells).reshape(shape)), shape)
     return rows, cols, (1, 1), cells
 
 

@@ -175,8 +175,16 @@ _PARAMS = {
     "ClampBackward1": lambda info: {"min": info[0], "max": info[1]},
     "ClampMinBackward0": lambda info: {"min": info[0]},
     "LeakyReluBackward0": lambda info: {"negative_slope": info},
-    "EmbeddingBackward0": lambda info: {"padding_idx": info[2]},
+    "EmbeddingBackward0": lambda info: {"padding_idx": info[2], **repeated_rows(info[1])},
 }
+
+
+def repeated_rows(indices, most: int = 8) -> dict:
+    """The rows an embedding's indices pick more than once, and how often (its backward adds
+    their gradient rows): {"rows": [...], "times": [...]}, the most picked first."""
+    counts = np.bincount(np.ravel(indices).astype(np.int64)) if np.size(indices) else np.zeros(0)
+    rows = [int(r) for r in np.argsort(-counts, kind="stable") if counts[r] > 1][:most]
+    return {"rows": rows, "times": [int(counts[r]) for r in rows]}
 
 
 def _plain(value):

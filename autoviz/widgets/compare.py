@@ -43,7 +43,11 @@ class Comparison(anywidget.AnyWidget):
         if not isinstance(labels, list) or len(labels) != 2:
             raise ValueError(f"labels must be two names, such as ('tanh', 'relu'), got {labels!r}")
         self.timelines = (tl_a, tl_b)
-        self._bundles = [build(tl, theme=theme, timeout=timeout, **options) for tl in (tl_a, tl_b)]
+        # No progress bar: it would print under the widget, as an error-coloured stream.
+        self._bundles = [
+            build(tl, theme=theme, timeout=timeout, progress=False, **options)
+            for tl in (tl_a, tl_b)
+        ]
         super().__init__(
             _pair=[b.data for b in self._bundles],
             _pair_svgs=[b.svgs for b in self._bundles],

@@ -62,13 +62,14 @@ class Stepper(anywidget.AnyWidget):
         **options,
     ):
         _check_arguments(tl, ghost, follow)
-        self._plan = plan_of(quiz) or QuizPlan()  # every question is sent: `quiz` asks or not
+        plan = plan_of(quiz)
+        self._plan = plan or QuizPlan()  # its questions are sent: the `quiz` trait asks or not
         self.tl, self.timeout = tl, timeout
         self._lines, self._line_of = code_lines(tl)
         self._frames = None
         self._building = True
         super().__init__(
-            quiz=quiz is not False,
+            quiz=plan is not None,
             theme=theme,
             ghost=ghost,
             follow=follow,

@@ -6,6 +6,7 @@ import math
 import numpy as np
 
 from .fma import HALF29, LOW29, fma32, fma64, redo_exactly
+from .libm import libm
 
 f32 = np.float32
 f64 = np.float64
@@ -118,14 +119,6 @@ def _blocks_avx(u: np.ndarray, mean, std) -> np.ndarray:
         out[:, :8] = fma32(radius * cos, std, mean)
         out[:, 8:] = fma32(radius * sin, std, mean)
     return out.reshape(-1)
-
-
-def libm(function, x: np.ndarray) -> np.ndarray:
-    """`function` (math.log, math.cos, ...) of each element: the C library's scalar routine, as
-    torch's double kernels call it. numpy's own float64 log, sin and cos may be SIMD code that
-    rounds the last bit differently on CPUs with AVX-512."""
-    flat = x.ravel().tolist()
-    return np.fromiter(map(function, flat), f64, len(flat)).reshape(x.shape)
 
 
 def blocks_double(u: np.ndarray, mean, std) -> np.ndarray:

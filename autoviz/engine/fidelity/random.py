@@ -15,6 +15,7 @@ import numpy as np
 from . import boxmuller, topk
 from .boxmuller import f32, f64
 from .fma import fma32, fma64
+from .libm import libm
 
 DEFAULT_SEED = 67280421310721  # torch's seed for a new Generator and a new process
 _N = 624  # words in the Mersenne Twister's state
@@ -55,7 +56,7 @@ class Generator:
         self.manual_seed(DEFAULT_SEED)
 
     def __repr__(self) -> str:
-        return f"<torch.Generator object at {id(self):#x}>"
+        return f"<torch._C.Generator object at {id(self):#x}>"  # PyTorch's C++ class
 
     @property
     def device(self):
@@ -364,7 +365,7 @@ def bernoulli_tensor(gen: Generator, probs: np.ndarray) -> np.ndarray:
 
 def exponential(gen: Generator, n: int, dtype, lambd: float) -> np.ndarray:
     """exponential_(lambd): -1/lambd * log1p(-u), u a double uniform."""
-    return cast((-1.0 / lambd) * boxmuller.libm(math.log1p, -unit_float64(gen, n)), dtype)
+    return cast((-1.0 / lambd) * libm(math.log1p, -unit_float64(gen, n)), dtype)
 
 
 def multinomial(gen: Generator, probs: np.ndarray, count: int, replacement: bool) -> np.ndarray:

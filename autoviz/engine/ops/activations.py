@@ -202,7 +202,8 @@ class Hardtanh(Op):
 
 
 class Hardswish(Op):
-    """z = x · min(max(x + 3, 0), 6) / 6;  dz/dx = 0 below -3, x / 3 + ½ up to 3, then 1."""
+    """z = x · min(max(x + 3, 0), 6) / 6;  dz/dx = 0 up to -3, x / 3 + ½ below 3, then 1
+    (at ±3 themselves 0 and 1, as PyTorch's kernel gives)."""
 
     _backward_name = "HardswishBackward0"
 
@@ -219,7 +220,7 @@ class Hardswish(Op):
         (x,) = ctx.saved_tensors
         t = grad.dtype.type
         inner = grad * (x / t(3) + t(0.5))
-        return np.where(x < -3, t(0), np.where(x <= 3, inner, grad)).astype(grad.dtype)
+        return np.where(x <= -3, t(0), np.where(x < 3, inner, grad)).astype(grad.dtype)
 
 
 class Hardsigmoid(Op):

@@ -2,11 +2,12 @@
 dtype rules, and its argument conventions (`dim`/`axis`, sizes as varargs, `out=`, in place)."""
 
 import warnings
+from collections import namedtuple
 
 import numpy as np
 
-from .. import events
-from ..dtypes import KIND_RANK, TYPE_NAMES
+from .. import events, versions
+from ..dtypes import DEFAULT_FLOAT, KIND_RANK, TYPE_NAMES, result_type
 from ..fidelity.sums import cascade_sum
 from ..function import (
     NO_CONTEXT,
@@ -64,6 +65,8 @@ class Op(Function):
         if ctx is not NO_CONTEXT:
             return attach(ctx, out, inputs)
         out = make(out)
+        if _state["inference"]:
+            out._inference = True
         if events.observers:
             events.on_untracked(out, inputs)
         return out
@@ -100,13 +103,17 @@ def check_broadcast(op: str, a, b) -> None:
 
 
 def result(out, *inputs):
-    """PyTorch's dtype rules on numpy's result: ints and Python floats stay float32."""
+    """numpy's result in the dtype PyTorch's promotion gives (dtypes.result_type); a float
+    result of integer inputs (division, exp) in the default float dtype."""
     dt = getattr(out, "dtype", None)
-    if dt is _F64 and not any(getattr(x, "dtype", None) is _F64 for x in inputs):
-        return out.astype(_F32)
     if dt is None:  # a Python number from two Python numbers
         return np.asarray(out, dtype=_F32 if isinstance(out, float) else None)
-    return out
+    want = result_type(*inputs)
+    if want is None or want is dt:
+        return out
+    if dt.kind == "f" and want.kind != "f":
+        want = DEFAULT_FLOAT
+    return out if want is dt else out.astype(want)
 
 
 def binary(op, a, b):
@@ -141,6 +148,8 @@ def binary_method(op):
             except ValueError:
                 check_broadcast(symbol, a_data, b_data)
                 raise
+            if _state["inference"]:
+                out._inference = True
             if events.observers:
                 events.on_untracked(out, (a, b))
             return out
@@ -202,6 +211,8 @@ def unary_method(op):
     def method(a):
         if not (a.requires_grad and _state["enabled"]):
             out = make(forward(NO_CONTEXT, a._data))
+            if _state["inference"]:
+                out._inference = True
             if events.observers:
                 events.on_untracked(out, (a,))
             return out
@@ -263,16 +274,21 @@ def shape_arg(shape) -> tuple:
     return tuple(shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape)
 
 
+def return_type(name: str, fields=("values", "indices")) -> type:
+    """The class of torch.return_types.<name>: a named tuple printed as PyTorch prints it."""
+    return type(name, (ReturnType, namedtuple(name, fields)), {"__slots__": ()})
+
+
 class ReturnType:
     """PyTorch's printing of `torch.return_types.max(values=..., indices=...)`."""
 
     __slots__ = ()
 
     def __repr__(self) -> str:
-        return (
-            f"torch.return_types.{type(self).__name__}(\nvalues={self.values!r},"
-            f"\nindices={self.indices!r})"
+        parts = ",\n".join(
+            f"{name}={value!r}" for name, value in zip(self._fields, self, strict=True)
         )
+        return f"torch.return_types.{type(self).__name__}(\n{parts})"
 
 
 def into(out, result, name: str):
@@ -321,9 +337,28 @@ def _write_back(self, out):
             f"output type {TYPE_NAMES.get(have.name, have.name)}"
         )
     self._storage()[...] = out._data
+    versions.changed(self._data)
     if events.observers:
         events.on_inplace(self)
     return self
+
+
+def inplace_view(function):
+    """`x.name_(...)` for a view op (`x.unsqueeze_(0)`, `x.t_()`): x takes on the view's shape,
+    and its node when one is recorded, as PyTorch's in-place view ops do."""
+
+    def method(self, *args, **kwargs):
+        self._check_inplace()
+        out = function(self, *args, **kwargs)
+        if out.grad_fn is not None:
+            self._become(out)
+        else:
+            self._data = out._data
+        return self
+
+    method.__name__ = method.__qualname__ = function.__name__ + "_"
+    method.__doc__ = f"In-place `{function.__name__}`: this tensor takes the new shape."
+    return method
 
 
 def inplace(function):
@@ -336,6 +371,15 @@ def inplace(function):
     method.__name__ = method.__qualname__ = function.__name__ + "_"
     method.__doc__ = f"In-place `{function.__name__}`: changes this tensor and returns it."
     return method
+
+
+def need_tensor(function: str, value, position: int = 1, name: str = "input") -> None:
+    """PyTorch's TypeError when an argument that must be a tensor is a number."""
+    if not isinstance(value, Tensor):
+        raise TypeError(
+            f"{function}(): argument '{name}' (position {position}) must be Tensor, not "
+            f"{type(value).__name__}"
+        )
 
 
 def dtype_word(a) -> str:

@@ -137,7 +137,6 @@ def embedding_bag(
     slices of a 1-d input that `offsets` starts."""
     if mode not in ("sum", "mean", "max"):
         raise ValueError("mode has to be one of sum, mean or max")
-    indices = _indices(input, "embedding_bag")
     if input.ndim == 2:
         if offsets is not None:
             raise ValueError(
@@ -145,9 +144,8 @@ def embedding_bag(
                 "mini-batch of fixed length sequences. However, found offsets of type "
                 f"{type(offsets)}"
             )
-        width = indices.shape[1]
-        starts = list(range(0, indices.size, width))
-        indices = indices.reshape(-1)
+        width = input.shape[1]
+        starts = list(range(0, input.numel(), width))
     elif input.ndim == 1:
         if offsets is None:
             raise ValueError("offsets has to be a 1D Tensor but got None")
@@ -158,6 +156,7 @@ def embedding_bag(
         raise ValueError(
             f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.ndim}"
         )
+    indices = _indices(input, "embedding_bag").reshape(-1)
     if per_sample_weights is not None and mode != "sum":
         raise NotImplementedError(
             "embedding_bag: per_sample_weights was not None. per_sample_weights is only "

@@ -3,14 +3,14 @@ gather, sort, argsort, topk, and the pieces of unbind, split and chunk."""
 
 import builtins
 import itertools
-from collections import namedtuple
 
 import numpy as np
 
+from ...errors import NotInAutoviz
 from ..fidelity.topk import topk_row
 from ..higher import mask, rule, sum_to
 from ..tensor import Tensor, make
-from .base import Op, ReturnType, unbroadcast, wrap_dim
+from .base import Op, return_type, unbroadcast, wrap_dim
 from .shape import Alias, Unsqueeze
 
 
@@ -106,14 +106,10 @@ class MaskedFill(Op):
         return unbroadcast(np.where(cond, np.zeros((), np.result_type(grad)), grad), shape)
 
 
-ReturnSort = type(
-    "sort", (ReturnType, namedtuple("sort", ["values", "indices"])), {"__slots__": ()}
-)
+ReturnSort = return_type("sort")
 
 
-ReturnTopk = type(
-    "topk", (ReturnType, namedtuple("topk", ["values", "indices"])), {"__slots__": ()}
-)
+ReturnTopk = return_type("topk")
 
 
 class _Picked(Op):
@@ -122,11 +118,15 @@ class _Picked(Op):
     @staticmethod
     def forward(ctx, a, index=None, dim=0):
         ctx.info = (np.shape(a), index, dim)
+        if not np.ndim(a):
+            return np.array(a)
         return np.asarray(np.asarray(a)[_full_index(index, dim)])  # shaped as index is
 
     @staticmethod
     def backward(ctx, grad):
         shape, index, dim = ctx.info
+        if not shape:
+            return np.array(grad)
         full = np.zeros(shape, np.result_type(grad))
         # add.at: gather may pick an element twice; its gradients add up
         np.add.at(full, _full_index(index, dim), grad)
@@ -164,6 +164,167 @@ class SplitWithSizesPiece(Select):
     _backward_name = "SplitWithSizesBackward0"
 
 
+class IndexSelect(Index):
+    """z = a's slices at `index` along dim;  dz/da = zeros with the gradient added back there."""
+
+    _backward_name = "IndexSelectBackward0"
+
+
+class MaskedSelect(Index):
+    """z = a's elements where mask is True, as one row;  dz/da = the gradient put back there."""
+
+    _backward_name = "MaskedSelectBackward0"
+
+
+class Take(Op):
+    """z = a.flatten()[index];  dz/da = zeros with the gradient added back at index."""
+
+    _backward_name = "TakeBackward0"
+
+    @staticmethod
+    def forward(ctx, a, index=None):
+        ctx.info = (np.shape(a), index)
+        return np.asarray(np.asarray(a).reshape(-1)[index])
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, index = ctx.info
+        full = np.zeros(int(np.prod(shape)), np.result_type(grad))
+        np.add.at(full, index, grad)
+        return full.reshape(shape)
+
+
+def _along_key(index, dim):
+    """The numpy key that reaches, for each element of `index`, its place along dim."""
+    key = list(np.indices(index.shape, sparse=True))
+    key[dim] = index
+    return tuple(key)
+
+
+def _part(src, index):
+    """The leading block of `src` that `index` covers (scatter reads only that much)."""
+    return np.asarray(src)[tuple(slice(0, n) for n in index.shape)]
+
+
+class ScatterSrc(Op):
+    """z = a with src's values written at index along dim;  dz/da = the gradient, zero where
+    written; dz/dsrc = the gradient gathered from where each value went."""
+
+    _backward_name = "ScatterBackward0"
+
+    @staticmethod
+    def forward(ctx, a, src, index=None, dim=0):
+        key = _along_key(index, dim)
+        ctx.info = (key, index, np.shape(src))
+        out = np.array(a, copy=True)
+        out[key] = _part(src, index)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        key, index, src_shape = ctx.info
+        ga = np.array(grad, copy=True)
+        ga[key] = 0
+        gs = np.zeros(src_shape, np.result_type(grad))
+        gs[tuple(slice(0, n) for n in index.shape)] = grad[key]
+        return ga, gs
+
+
+class ScatterValue(Op):
+    """z = a with `value` written at index along dim;  dz/da = the gradient, zero there."""
+
+    _backward_name = "ScatterBackward1"
+
+    @staticmethod
+    def forward(ctx, a, index=None, dim=0, value=0):
+        key = _along_key(index, dim)
+        ctx.info = key
+        out = np.array(a, copy=True)
+        out[key] = value
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        ga = np.array(grad, copy=True)
+        ga[ctx.info] = 0
+        return ga
+
+
+class ScatterAdd(Op):
+    """z = a with src's values added at index along dim;  dz/da = the gradient, dz/dsrc = the
+    gradient gathered from where each value was added."""
+
+    _backward_name = "ScatterAddBackward0"
+
+    @staticmethod
+    def forward(ctx, a, src, index=None, dim=0):
+        key = _along_key(index, dim)
+        ctx.info = (key, index, np.shape(src))
+        out = np.array(a, copy=True)
+        np.add.at(out, key, _part(src, index))
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        key, index, src_shape = ctx.info
+        gs = np.zeros(src_shape, np.result_type(grad))
+        gs[tuple(slice(0, n) for n in index.shape)] = grad[key]
+        return grad, gs
+
+
+class IndexAdd(Op):
+    """z = a with alpha·source added at the index slices along dim;  dz/da = the gradient,
+    dz/dsource = alpha times the gradient's slices at index."""
+
+    _backward_name = "IndexAddBackward0"
+
+    @staticmethod
+    def forward(ctx, a, source, key=None, alpha=1):
+        ctx.info = (key, alpha)
+        out = np.array(a, copy=True)
+        np.add.at(out, key, np.asarray(source) * alpha if alpha != 1 else source)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        key, alpha = ctx.info
+        part = np.asarray(grad[key])
+        return grad, part * alpha if alpha != 1 else part
+
+
+class IndexCopy(Op):
+    """z = a with source copied into the index slices along dim;  dz/da = the gradient, zero
+    there; dz/dsource = the gradient's slices at index."""
+
+    _backward_name = "IndexCopyBackward0"
+
+    @staticmethod
+    def forward(ctx, a, source, key=None):
+        ctx.info = key
+        out = np.array(a, copy=True)
+        out[key] = source
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        ga = np.array(grad, copy=True)
+        ga[ctx.info] = 0
+        return ga, np.asarray(grad[ctx.info])
+
+
+class IndexFill(ScatterValue):
+    """z = a with `value` in the index slices along dim;  dz/da = the gradient, zero there."""
+
+    _backward_name = "IndexFillBackward0"
+
+    @staticmethod
+    def forward(ctx, a, key=None, value=0):
+        ctx.info = key
+        out = np.array(a, copy=True)
+        out[key] = value
+        return out
+
+
 # -- the functions ---------------------------------------------------------------------------
 
 
@@ -174,8 +335,10 @@ def _index_part(part):
         if np.ndim(data) == 0 and np.result_type(data).kind in "iu":
             return int(data)
         return np.asarray(data)
-    if isinstance(part, list):
-        return np.asarray(part) if part else np.zeros(0, dtype=np.int64)
+    if isinstance(part, (list, range)):  # x[range(n), y]: a range indexes as its list does
+        if part and all(isinstance(p, Tensor) for p in part):
+            return np.asarray([np.asarray(p._data) for p in part])
+        return np.asarray(part) if len(part) else np.zeros(0, dtype=np.int64)
     if isinstance(part, np.integer):
         return int(part)
     return part
@@ -285,6 +448,8 @@ def index(a, key):
 
 
 def unbind(input, dim=0):
+    if not input.ndim:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     dim = wrap_dim(dim, input.ndim)
     before = (slice(None),) * dim
     return tuple(Unbind.apply(input, key=(*before, i)) for i in range(input.shape[dim]))
@@ -339,7 +504,6 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     index = np.moveaxis(np.array(picked, np.int64).reshape(*moved.shape[:-1], k), -1, dim)
     if not data.ndim:
         index = index.reshape(())
-        return ReturnTopk(make(data.copy()), make(index))
     return ReturnTopk(TopkValues.apply(input, index=index, dim=dim), make(index))
 
 
@@ -380,6 +544,166 @@ def chunk(input, chunks, dim=0):
     return split(input, -(-length // chunks) if length else 1, dim)
 
 
+def _index_array(index, name: str) -> np.ndarray:
+    idx = np.asarray(index._data if isinstance(index, Tensor) else index)
+    if idx.dtype.kind not in "iu":
+        raise RuntimeError(f"{name}(): Expected dtype int64 for index")
+    return idx.astype(np.int64, copy=False)
+
+
+def _dim_key(input, dim, index):
+    """The key for the slices of `input` at `index` along `dim`."""
+    dim = wrap_dim(dim, input.ndim)
+    return (slice(None),) * dim + (index.reshape(-1) if input.ndim else index,)
+
+
+def index_select(input, dim, index, *, out=None):
+    """The slices of input at `index` (a 1-D tensor of integers) along dim."""
+    idx = _index_array(index, "index_select")
+    if idx.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    return IndexSelect.apply(input, key=_dim_key(input, dim, idx))
+
+
+def masked_select(input, mask, *, out=None):
+    """input's elements where mask is True, as a 1-D tensor."""
+    cond = np.asarray(mask._data if isinstance(mask, Tensor) else mask)
+    if cond.dtype != np.bool_:
+        raise RuntimeError(f"masked_select: expected BoolTensor for mask, got {_word(cond)}Tensor")
+    if cond.shape != tuple(input.shape):
+        shape = np.broadcast_shapes(cond.shape, tuple(input.shape))
+        input, cond = input.expand(*shape), np.broadcast_to(cond, shape)
+    return MaskedSelect.apply(input, key=cond)
+
+
+def _word(a) -> str:
+    from ..dtypes import TYPE_NAMES
+
+    return TYPE_NAMES.get(a.dtype.name, a.dtype.name)
+
+
+def take(input, index):
+    """input's elements at `index`, counted in the flattened tensor."""
+    idx = _index_array(index, "take")
+    size = int(np.prod(input.shape))
+    bad = idx[(idx >= size) | (idx < -size)]
+    if bad.size:
+        raise IndexError(
+            f"out of range: tried to access index {bad[0]} on a tensor of {size} elements."
+        )
+    return Take.apply(input, index=idx)
+
+
+def take_along_dim(input, indices, dim=None, *, out=None):
+    """gather with broadcasting; without dim, over the flattened tensor."""
+    if dim is None:
+        return take(input, indices.reshape(-1))
+    dim = wrap_dim(dim, input.ndim)
+    shape_in, shape_idx = list(input.shape), list(indices.shape)
+    shape_in[dim] = shape_idx[dim] = 1
+    common = list(np.broadcast_shapes(tuple(shape_in), tuple(shape_idx)))
+    wide_in, wide_idx = list(common), list(common)
+    wide_in[dim], wide_idx[dim] = input.shape[dim], indices.shape[dim]
+    if tuple(wide_in) != tuple(input.shape):
+        input = input.expand(*wide_in)
+    index_data = np.broadcast_to(np.asarray(indices._data), tuple(wide_idx))
+    return gather(input, dim, make(np.ascontiguousarray(index_data)))
+
+
+def scatter(input, dim, index, src=None, value=None, *, reduce=None):
+    """input with src's values (or `value`) written where index points along dim."""
+    if reduce is not None:
+        raise NotInAutoviz("scatter(reduce=...) is not in autoviz yet: use scatter_add")
+    idx = _index_array(index, "scatter")
+    dim = wrap_dim(dim, input.ndim)
+    if src is None and value is None:
+        raise TypeError("scatter() missing 1 required positional argument: 'src' or 'value'")
+    if isinstance(src, Tensor):
+        if src._data.dtype != input._data.dtype:
+            raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+        return ScatterSrc.apply(input, src, index=idx, dim=dim)
+    value = value if src is None else src
+    return ScatterValue.apply(input, index=idx, dim=dim, value=value)
+
+
+def scatter_add(input, dim, index, src):
+    """input with src's values added where index points along dim (repeats add up)."""
+    return ScatterAdd.apply(
+        input, src, index=_index_array(index, "scatter_add"), dim=wrap_dim(dim, input.ndim)
+    )
+
+
+def index_add(input, dim, index, source, *, alpha=1):
+    key = _dim_key(input, dim, _index_array(index, "index_add"))
+    return IndexAdd.apply(input, source, key=key, alpha=alpha)
+
+
+def index_copy(input, dim, index, source):
+    return IndexCopy.apply(
+        input, source, key=_dim_key(input, dim, _index_array(index, "index_copy"))
+    )
+
+
+def index_fill(input, dim, index, value):
+    value = value.item() if isinstance(value, Tensor) else value
+    return IndexFill.apply(
+        input, key=_dim_key(input, dim, _index_array(index, "index_fill")), value=value
+    )
+
+
+def narrow(input, dim, start, length):
+    """The `length` elements from `start` along dim: a view."""
+    dim = wrap_dim(dim, input.ndim)
+    start = int(start) % input.shape[dim] if int(start) < 0 else int(start)
+    if start + length > input.shape[dim]:
+        raise RuntimeError(
+            f"start ({start}) + length ({length}) exceeds dimension size ({input.shape[dim]})."
+        )
+    return index(input, (slice(None),) * dim + (slice(start, start + length),))
+
+
+def select(input, dim, index_):
+    dim = wrap_dim(dim, input.ndim)
+    return index(input, (slice(None),) * dim + (int(index_),))
+
+
+def tensor_split(input, indices_or_sections, dim=0):
+    """Pieces of input along dim: n of nearly equal size, or cut before each index."""
+    dim = wrap_dim(dim, input.ndim)
+    length = input.shape[dim]
+    if isinstance(indices_or_sections, Tensor) and not indices_or_sections.ndim:
+        indices_or_sections = int(indices_or_sections.item())
+    if isinstance(indices_or_sections, int):
+        n = indices_or_sections
+        if n <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {n}")
+        big, extra = divmod(length, n)
+        sizes = [big + 1] * extra + [big] * (n - extra)
+        bounds = [0, *itertools.accumulate(sizes)]
+    else:
+        cuts = [
+            int(i) for i in getattr(indices_or_sections, "tolist", lambda: indices_or_sections)()
+        ]
+        bounds = [0, *[min(max(c, 0), length) for c in cuts], length]
+    return tuple(narrow(input, dim, lo, max(hi - lo, 0)) for lo, hi in itertools.pairwise(bounds))
+
+
+def hsplit(input, sections):
+    return tensor_split(input, sections, 1 if input.ndim > 1 else 0)
+
+
+def vsplit(input, sections):
+    return tensor_split(input, sections, 0)
+
+
+def dsplit(input, sections):
+    return tensor_split(input, sections, 2)
+
+
+def scatter_method(self, dim, index, src=None, value=None, *, reduce=None):
+    return scatter(self, dim, index, src, value, reduce=reduce)
+
+
 # -- recorded gradients (create_graph=True) --------------------------------------------------
 
 
@@ -415,3 +739,82 @@ def _index(node, g):
 def _masked_fill(node, g):
     cond, shape = node.info
     return sum_to(g * mask(~cond, g), shape)
+
+
+# -- finding elements: nonzero, unique, searchsorted -----------------------------------------------
+def nonzero(input, *, out=None, as_tuple=False):
+    """The indices of the nonzero elements: one row each, or one tensor per dim."""
+    data = np.asarray(input._data)
+    if as_tuple:
+        return tuple(make(i.astype(np.int64)) for i in np.nonzero(np.atleast_1d(data)))
+    return make(np.argwhere(data).astype(np.int64))
+
+
+def argwhere(input):
+    return nonzero(input)
+
+
+def count_nonzero(input, dim=None):
+    data = np.asarray(input._data)
+    axes = None if dim is None else tuple(wrap_dim(d, data.ndim) for d in np.atleast_1d(dim))
+    if not data.ndim:
+        return make(np.asarray(np.count_nonzero(data), np.int64))
+    return make(np.asarray(np.count_nonzero(data, axis=axes), np.int64))
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The distinct elements in ascending order; with the inverse (where each element went)
+    and the counts when asked, as torch.unique returns them."""
+    data = np.asarray(input._data)
+    values, inverse, counts = np.unique(
+        data if dim is not None else data.reshape(-1),
+        return_inverse=True,
+        return_counts=True,
+        axis=None if dim is None else wrap_dim(dim, data.ndim),
+    )
+    out = [make(values)]
+    if return_inverse:
+        out.append(make(inverse.reshape(data.shape if dim is None else -1).astype(np.int64)))
+    if return_counts:
+        out.append(make(counts.astype(np.int64)))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    data = np.asarray(input._data).reshape(-1)
+    starts = np.flatnonzero(np.r_[True, data[1:] != data[:-1]]) if data.size else np.zeros(0, int)
+    out = [make(data[starts].copy())]
+    if return_inverse:
+        out.append(make((np.cumsum(np.r_[True, data[1:] != data[:-1]]) - 1).astype(np.int64)))
+    if return_counts:
+        out.append(make(np.diff(np.r_[starts, data.size]).astype(np.int64)))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None):
+    seq = np.asarray(sorted_sequence._data)
+    values = np.asarray(getattr(input, "_data", input))
+    where = "right" if right or side == "right" else "left"
+    if seq.ndim <= 1:
+        found = np.searchsorted(seq, values, side=where)
+    else:
+        rows = [
+            np.searchsorted(s, v, side=where)
+            for s, v in zip(
+                seq.reshape(-1, seq.shape[-1]), values.reshape(-1, values.shape[-1]), strict=True
+            )
+        ]
+        found = np.array(rows).reshape(values.shape)
+    return make(np.asarray(found, np.int32 if out_int32 else np.int64))
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False):
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right)
+
+
+def msort(input):
+    return sort(input, dim=0).values
+
+
+def nonzero_method(self, *, as_tuple=False):
+    return nonzero(self, as_tuple=as_tuple)

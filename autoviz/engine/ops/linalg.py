@@ -1,10 +1,14 @@
 """Matrix products: one backward rule, named as PyTorch names each case."""
 
+import math
+
 import numpy as np
 
+from ..grad_mode import is_grad_enabled
 from ..higher import inp, rule, sum_to
-from . import pointwise, shape
-from .base import Op, into, result, unbroadcast
+from ..tensor import make
+from . import arithmetic, reductions, shape
+from .base import Op, into, result, return_type, to_tensor, unbroadcast
 
 
 def _shape_text(shape) -> str:
@@ -160,6 +164,7 @@ class Matmul(Op):
     """z = a @ b;  dL/da = g @ bᵀ, dL/db = aᵀ @ g (1-D sides treated as row/column)."""
 
     _backward_name = "MmBackward0"
+    _saved_names = ("self", "mat2")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -227,6 +232,307 @@ def matmul_op(a, b, a_grad=False, b_grad=False):
     return {(1, 1): Dot, (2, 2): Matmul, (2, 1): Mv, (1, 2): VecMat}.get(ranks, BatchedMatmul)
 
 
+class Bmm(Matmul):
+    """z = a @ b for two batches of matrices (3-D each)."""
+
+    _backward_name = "BmmBackward0"
+
+
+class Baddbmm(Op):
+    """z = β·c + α·(a @ b) over a batch;  dz/dc = β, dz/da = α g @ bᵀ, dz/db = α aᵀ @ g."""
+
+    _backward_name = "BaddbmmBackward0"
+
+    @staticmethod
+    def forward(ctx, c, a, b, beta=1, alpha=1):
+        ctx.save_for_backward(a, b)
+        ctx.info = (np.shape(c), beta, alpha)
+        product = np.matmul(a, b)
+        return np.asarray(
+            result(beta * c + alpha * product if (beta, alpha) != (1, 1) else c + product, c, a, b)
+        )
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        shape, beta, alpha = ctx.info
+        return (
+            unbroadcast(grad * beta if beta != 1 else grad, shape),
+            np.matmul(grad, np.swapaxes(b, -1, -2)) * alpha,
+            np.matmul(np.swapaxes(a, -1, -2), grad) * alpha,
+        )
+
+
+class Cross(Op):
+    """z = a × b along dim (3 elements);  dz/da = b × g, dz/db = g × a."""
+
+    _backward_name = "LinalgCrossBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, dim=-1):
+        ctx.save_for_backward(a, b)
+        ctx.info = dim
+        return np.asarray(result(np.cross(a, b, axis=dim), a, b))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        dim = ctx.info
+        ga = np.cross(b, grad, axis=dim)
+        gb = np.cross(grad, a, axis=dim)
+        return unbroadcast(ga, np.shape(a)), unbroadcast(gb, np.shape(b))
+
+
+def _t(m):
+    return np.swapaxes(m, -1, -2)
+
+
+class Det(Op):
+    """z = det(A);  dz/dA = z · A⁻ᵀ."""
+
+    _backward_name = "LinalgDetBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        out = np.asarray(np.linalg.det(a), np.result_type(a))
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        g = (grad * out)[..., None, None]
+        try:
+            return g * _t(np.linalg.inv(a))
+        except np.linalg.LinAlgError:  # singular: the adjugate, through the SVD
+            u, s, vh = np.linalg.svd(a)
+            others = np.stack([np.prod(np.delete(s, i, -1), -1) for i in range(s.shape[-1])], -1)
+            sign = np.linalg.det(u) * np.linalg.det(vh)
+            adj_t = u @ (others[..., :, None] * vh) * sign[..., None, None]
+            return grad[..., None, None] * adj_t
+
+
+class Inv(Op):
+    """z = A⁻¹;  dz/dA · g = -zᵀ g zᵀ."""
+
+    _backward_name = "LinalgInvExBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        try:
+            out = np.linalg.inv(a).astype(np.result_type(a))
+        except np.linalg.LinAlgError:
+            raise _singular("linalg.inv") from None
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (out,) = ctx.saved_tensors
+        return -_t(out) @ grad @ _t(out)
+
+
+def _singular(name: str):
+    return RuntimeError(
+        f"{name}: The diagonal element 1 is zero, the inversion could not be completed because "
+        "the input matrix is singular."
+    )
+
+
+class Solve(Op):
+    """x = A⁻¹ b;  dL/db = A⁻ᵀ g, dL/dA = -(A⁻ᵀ g) xᵀ."""
+
+    _backward_name = "LinalgSolveExBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        vector = np.ndim(b) == np.ndim(a) - 1
+        try:
+            x = np.linalg.solve(a, b[..., None] if vector else b)
+        except np.linalg.LinAlgError:
+            raise _singular("linalg.solve") from None
+        x = x[..., 0] if vector else x
+        ctx.save_for_backward(a, x)
+        ctx.info = (vector, np.shape(b))
+        return np.asarray(x, np.result_type(a, b))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, x = ctx.saved_tensors
+        vector, b_shape = ctx.info
+        g = grad[..., None] if vector else grad
+        gb = np.linalg.solve(_t(a), g)
+        ga = -gb @ _t(x[..., None] if vector else x)
+        return unbroadcast(ga, np.shape(a)), (gb[..., 0] if vector else gb).reshape(b_shape)
+
+
+class _Part(Op):
+    """One output of a decomposition (PyTorch records one node with several outputs; here
+    each output has a node of that name, as unbind's pieces do): its share of dL/dA."""
+
+    @staticmethod
+    def forward(ctx, a, parts=(), which=0):
+        ctx.info = (parts, which)
+        return parts[which]
+
+    @staticmethod
+    def backward(ctx, grad):
+        parts, which = ctx.info
+        grads = [None] * len(parts)
+        grads[which] = grad
+        gradient = type(ctx)._forward_cls.gradient
+        return np.asarray(gradient(*parts, *grads), np.result_type(grad))
+
+
+def _svd_parts(a, full_matrices=False):
+    u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
+    dtype = np.result_type(a)
+    return u.astype(dtype), s.astype(dtype), vh.astype(dtype)
+
+
+def _svd_backward(u, s, vh, gu, gs, gvh):
+    """dL/dA for A = U diag(S) Vh (reduced, real, distinct singular values)."""
+    if (gu is not None and u.shape[-1] != s.shape[-1]) or (
+        gvh is not None and vh.shape[-2] != s.shape[-1]
+    ):
+        raise RuntimeError(
+            "linalg_svd_backward: Computing the gradients of U and V with full_matrices=True is "
+            "not supported: use full_matrices=False"
+        )
+    if gs is None and gu is None and gvh is None:
+        return np.zeros((*u.shape[:-1], vh.shape[-1]), s.dtype)
+    u, vh = u[..., : s.shape[-1]], vh[..., : s.shape[-1], :]
+    v, gv = _t(vh), (None if gvh is None else _t(gvh))
+    k = s.shape[-1]
+    eye = np.eye(k, dtype=s.dtype)
+    s2 = s[..., None, :] ** 2 - s[..., :, None] ** 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = np.where(eye == 1, 0, 1 / np.where(eye == 1, 1, s2))
+    term = np.zeros((*u.shape[:-2], u.shape[-2], v.shape[-2]), s.dtype)
+    if gs is not None:
+        term = term + u @ (gs[..., :, None] * eye) @ vh
+    if gu is not None:
+        j = f * (_t(u) @ gu)
+        term = term + u @ ((j + _t(j)) * s[..., None, :]) @ vh
+        term = term + (np.eye(u.shape[-2], dtype=s.dtype) - u @ _t(u)) @ gu / s[..., None, :] @ vh
+    if gv is not None:
+        k_ = f * (_t(v) @ gv)
+        term = term + u @ (s[..., :, None] * (k_ + _t(k_))) @ vh
+        term = term + u @ _t(gv / s[..., None, :]) @ (np.eye(v.shape[-2], dtype=s.dtype) - v @ vh)
+    return term
+
+
+def _eigh_parts(a, uplo="L"):
+    w, v = np.linalg.eigh(a, UPLO=uplo)
+    return w.astype(np.result_type(a)), v.astype(np.result_type(a))
+
+
+def _eigh_backward(w, v, gw, gv):
+    inner = np.zeros(v.shape, w.dtype)
+    if gw is not None:
+        inner = inner + gw[..., :, None] * np.eye(w.shape[-1], dtype=w.dtype)
+    if gv is not None:
+        diff = w[..., None, :] - w[..., :, None]
+        eye = np.eye(w.shape[-1], dtype=bool)
+        with np.errstate(divide="ignore"):
+            f = np.where(eye, 0, 1 / np.where(eye, 1, diff))
+        inner = inner + f * (_t(v) @ gv)
+    full = v @ inner @ _t(v)
+    return (full + _t(full)) / 2
+
+
+def _qr_parts(a, mode="reduced"):
+    q, r = np.linalg.qr(a, mode="complete" if mode == "complete" else "reduced")
+    return q.astype(np.result_type(a)), r.astype(np.result_type(a))
+
+
+def _qr_backward(q, r, gq, gr):
+    gq = np.zeros_like(q) if gq is None else gq
+    gr = np.zeros_like(r) if gr is None else gr
+    m = r @ _t(gr) - _t(gq) @ q
+    lower = np.tril(m, -1)
+    copyltu = (
+        lower
+        + _t(lower)
+        + np.eye(m.shape[-1], dtype=m.dtype) * np.diagonal(m, 0, -2, -1)[..., None, :]
+    )
+    return _t(np.linalg.solve(r, _t(gq + q @ copyltu)))
+
+
+class SvdPart(_Part):
+    """U, S or Vh of A = U diag(S) Vh;  dL/dA by Wagner's formula (distinct singular values)."""
+
+    _backward_name = "LinalgSvdBackward0"
+    gradient = staticmethod(_svd_backward)
+
+
+class EighPart(_Part):
+    """The eigenvalues or eigenvectors of a symmetric A;  dL/dA = V (diag(gL) + F ∘ Vᵀ gV) Vᵀ."""
+
+    _backward_name = "LinalgEighBackward0"
+    gradient = staticmethod(_eigh_backward)
+
+
+class QrPart(_Part):
+    """Q or R of A = QR;  dL/dA = (gQ + Q copyltu(M)) R⁻ᵀ with M = R gRᵀ - gQᵀ Q."""
+
+    _backward_name = "LinalgQrBackward0"
+    gradient = staticmethod(_qr_backward)
+
+
+class Einsum(Op):
+    """z = einsum(equation, *operands);  each operand's gradient is the einsum of the output
+    gradient with the other operands, back to that operand's subscripts."""
+
+    _backward_name = "ViewBackward0"  # what torch's einsum records last (a view of a bmm)
+
+    @staticmethod
+    def forward(ctx, *operands, equation=""):
+        ctx.save_for_backward(*operands)
+        ctx.info = equation
+        return np.asarray(result(np.einsum(equation, *operands), *operands))
+
+    @staticmethod
+    def backward(ctx, grad):
+        operands = ctx.saved_tensors
+        inputs, output = _parse_equation(ctx.info, operands)
+        grads = []
+        for k, (sub, a) in enumerate(zip(inputs, operands, strict=True)):
+            if not ctx.needs_input_grad[k]:
+                grads.append(None)
+                continue
+            others = [
+                (s, o) for j, (s, o) in enumerate(zip(inputs, operands, strict=True)) if j != k
+            ]
+            known = set(output).union(*[set(s) for s, _ in others])
+            target = "".join(c for c in sub if c in known)
+            if len(set(sub)) != len(sub):
+                raise RuntimeError(
+                    "autoviz: einsum's gradient with a repeated index in one operand is not in "
+                    "autoviz"
+                )
+            spec = ",".join([output] + [s for s, _ in others]) + "->" + target
+            part = np.einsum(spec, grad, *[o for _, o in others])
+            shape = [np.shape(a)[i] if c in target else 1 for i, c in enumerate(sub)]
+            order = [c for c in sub if c in target]
+            part = np.transpose(part, [target.index(c) for c in order]).reshape(shape)
+            grads.append(np.broadcast_to(part, np.shape(a)).astype(np.result_type(grad)))
+        return tuple(grads)
+
+
+def _parse_equation(equation: str, operands):
+    """(input subscripts, output subscripts) of an equation without ellipses."""
+    equation = equation.replace(" ", "")
+    if "..." in equation:
+        raise RuntimeError("autoviz: einsum's gradient with '...' is not in autoviz yet")
+    lhs, _, rhs = equation.partition("->")
+    inputs = lhs.split(",")
+    if not _:
+        letters = "".join(inputs)
+        rhs = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    return inputs, rhs
+
+
 # -- the functions ---------------------------------------------------------------------------
 
 
@@ -258,8 +564,239 @@ def dot(input, other, *, out=None):
 
 
 def outer(input, vec2, *, out=None):
-    result = pointwise.mul(shape.unsqueeze(input, 1), vec2)
+    result = arithmetic.mul(shape.unsqueeze(input, 1), vec2)
     return result if out is None else into(out, result, "outer")
+
+
+def bmm(input, mat2, *, out=None):
+    if input.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if mat2.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if input.shape[0] != mat2.shape[0] or input.shape[2] != mat2.shape[1]:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{input.shape[0]}, {input.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}]."
+        )
+    result = Bmm.apply(input, mat2)
+    return result if out is None else into(out, result, "bmm")
+
+
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    result = Baddbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha)
+    return result if out is None else into(out, result, "baddbmm")
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
+    product = matmul(mat1, mat2)
+    result = (input if beta == 1 else input * beta) + (product if alpha == 1 else product * alpha)
+    return result if out is None else into(out, result, "addmm")
+
+
+def cross(input, other, dim=None, *, out=None):
+    if dim is None:
+        dims = [i for i, n in enumerate(input.shape) if n == 3]
+        dim = dims[0] if dims else -1
+    if input.shape[dim] != 3:
+        raise RuntimeError(
+            f"linalg.cross: inputs dimension {dim} must have length 3. Got {input.shape[dim]} "
+            f"and {other.shape[dim]}"
+        )
+    result = Cross.apply(input, other, dim=dim)
+    return result if out is None else into(out, result, "cross")
+
+
+def _square(a, name: str) -> None:
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        rows, cols = (a.shape[-2], a.shape[-1]) if a.ndim >= 2 else (a.numel(), 1)
+        raise RuntimeError(
+            f"linalg.{name}: A must be batches of square matrices, but they are {rows} by "
+            f"{cols} matrices"
+        )
+
+
+def det(A, *, out=None):
+    _square(A, "det")
+    return Det.apply(A)
+
+
+def inv(A, *, out=None):
+    _square(A, "inv")
+    return Inv.apply(A)
+
+
+def solve(A, B, *, left=True, out=None):
+    _square(A, "solve")
+    return Solve.apply(A, B)
+
+
+_DECOMPOSITIONS = {"svd": (_svd_parts, SvdPart), "eigh": (_eigh_parts, EighPart)}
+_DECOMPOSITIONS["qr"] = (_qr_parts, QrPart)
+
+
+def _multi(a, kind: str, **params) -> tuple:
+    """A decomposition's outputs as tensors, each recorded with its own node when a needs
+    a gradient."""
+    compute, part = _DECOMPOSITIONS[kind]
+    parts = compute(np.asarray(a._data), **params)
+    if not (a.requires_grad and is_grad_enabled()):
+        return tuple(make(np.ascontiguousarray(x)) for x in parts)
+    return tuple(part.apply(a, parts=parts, which=i) for i in range(len(parts)))
+
+
+def svd(A, full_matrices=True, *, driver=None, out=None):
+
+    return ReturnSvd(*_multi(A, "svd", full_matrices=full_matrices))
+
+
+def svdvals(A, *, driver=None, out=None):
+    return svd(A, full_matrices=False).S
+
+
+def eigh(A, UPLO="L", *, out=None):
+    _square(A, "eigh")
+    return ReturnEigh(*_multi(A, "eigh", uplo=UPLO))
+
+
+def eigvalsh(A, UPLO="L", *, out=None):
+    return eigh(A, UPLO).eigenvalues
+
+
+def qr(A, mode="reduced", *, out=None):
+    return ReturnQr(*_multi(A, "qr", mode=mode))
+
+
+ReturnSvd = return_type("linalg_svd", ("U", "S", "Vh"))
+ReturnEigh = return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
+ReturnQr = return_type("linalg_qr", ("Q", "R"))
+
+
+def einsum(equation, *operands):
+    """Sums of products over the subscripts of `equation` ("ij,jk->ik" is a matrix product)."""
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    return Einsum.apply(*map(to_tensor, operands), equation=equation)
+
+
+def tensordot(a, b, dims=2, out=None):
+    """Sums over the last `dims` dims of a and the first of b (or the listed dims of each)."""
+    if isinstance(dims, int):
+        da = list(range(a.ndim - dims, a.ndim))
+        db = list(range(dims))
+    else:
+        da, db = ([d] if isinstance(d, int) else list(d) for d in dims)
+    da = [d % a.ndim for d in da]
+    db = [d % b.ndim for d in db]
+    keep_a = [d for d in range(a.ndim) if d not in da]
+    keep_b = [d for d in range(b.ndim) if d not in db]
+    m = math.prod(a.shape[d] for d in keep_a)
+    n = math.prod(b.shape[d] for d in keep_b)
+    k = math.prod(a.shape[d] for d in da)
+    left = shape.reshape(shape.permute(a, (*keep_a, *da)), (m, k))
+    right = shape.reshape(shape.permute(b, (*db, *keep_b)), (k, n))
+    result = shape.reshape(
+        matmul(left, right), (*[a.shape[d] for d in keep_a], *[b.shape[d] for d in keep_b])
+    )
+    return result if out is None else into(out, result, "tensordot")
+
+
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
+    x = x if dtype is None else x.to(dtype)
+    return reductions.norm(x, p=ord, dim=dim, keepdim=keepdim)
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+    """The Frobenius norm (the default), the nuclear norm, or ±1, ±2, ±inf matrix norms."""
+    A = A if dtype is None else A.to(dtype)
+    if ord == "fro":
+        return reductions.norm(A, p=2, dim=dim, keepdim=keepdim)
+    rows, cols = (d % A.ndim for d in dim)
+    if ord in ("nuc", 2, -2):
+        moved = shape.movedim(A, (rows, cols), (-2, -1))
+        s = svdvals(moved)
+        value = (
+            reductions.sum(s, dim=-1)
+            if ord == "nuc"
+            else (reductions.amax(s, -1) if ord == 2 else reductions.amin(s, -1))
+        )
+    elif ord in (1, -1, math.inf, -math.inf):
+        sum_dim, pick_dim = (rows, cols) if ord in (1, -1) else (cols, rows)
+        sums = reductions.sum(A.abs(), dim=sum_dim, keepdim=True)
+        pick = reductions.amax if ord > 0 else reductions.amin
+        value = pick(sums, pick_dim, keepdim=True)
+        return value if keepdim else shape.squeeze(value, (rows, cols))
+    else:
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    if keepdim:
+        value = shape.unsqueeze(shape.unsqueeze(value, min(rows, cols)), max(rows, cols))
+    return value
+
+
+def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
+    """torch.linalg.norm: a vector norm, or a matrix norm for 2 dims (or a matrix and ord)."""
+    if isinstance(dim, int):
+        dim = (dim,)
+    if ord is None:
+        if dim is None:
+            return vector_norm(A, 2, None, keepdim, dtype=dtype)
+        return vector_norm(A, 2, dim, keepdim, dtype=dtype)
+    if (dim is not None and len(dim) == 2) or (dim is None and A.ndim == 2):
+        return matrix_norm(A, ord, dim if dim is not None else (-2, -1), keepdim, dtype=dtype)
+    return vector_norm(A, ord, dim, keepdim, dtype=dtype)
+
+
+def multi_dot(tensors, *, out=None):
+    result = tensors[0]
+    for t in tensors[1:]:
+        result = matmul(result, t)
+    return result
+
+
+def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
+    """The pseudo-inverse, through the SVD: V diag(1/S) Uᵀ (small singular values dropped);
+    for a symmetric A (hermitian=True), through eigh: V diag(1/λ) Vᵀ."""
+    if hermitian:
+        w, v = eigh(A)
+        cutoff = (rtol if rtol is not None else 1e-15 * A.shape[-1]) * reductions.amax(
+            w.abs(), -1, True
+        )
+        keep = (w.abs() > cutoff).to(w.dtype)
+        inverse = keep / (w + (1 - keep))
+        return matmul(v * shape.unsqueeze(inverse, -2), shape.transpose(v, -2, -1))
+    u, s, vh = svd(A, full_matrices=False)
+    cutoff = (rtol if rtol is not None else 1e-15 * max(A.shape[-2:])) * reductions.amax(
+        s, -1, True
+    )
+    keep = (s > cutoff).to(s.dtype)
+    inverse = keep / (s + (1 - keep))
+    return matmul(
+        shape.transpose(vh, -2, -1) * shape.unsqueeze(inverse, -2), shape.transpose(u, -2, -1)
+    )
+
+
+def matrix_power(A, n):
+    _square(A, "matrix_power")
+    if n < 0:
+        return matrix_power(inv(A), -n)
+    if n == 0:
+        return make(
+            np.broadcast_to(np.eye(A.shape[-1], dtype=A._data.dtype), tuple(A.shape)).copy()
+        )
+    result = square = None  # by repeated squaring, as torch multiplies (so it rounds the same)
+    while n:
+        square = A if square is None else matmul(square, square)
+        if n & 1:
+            result = square if result is None else matmul(result, square)
+        n >>= 1
+    return result
+
+
+def slogdet(A):
+    d = det(A)
+    return ReturnSlogdet(d.sign(), d.abs().log())
+
+
+ReturnSlogdet = return_type("linalg_slogdet", ("sign", "logabsdet"))
 
 
 # -- recorded gradients (create_graph=True) --------------------------------------------------

@@ -14,7 +14,7 @@ from ..function import NO_CONTEXT
 from ..grad_mode import no_grad
 from ..higher import inp, rule, sum_to
 from ..tensor import make
-from . import pointwise, reductions
+from . import arithmetic, pointwise, reductions
 from . import shape as shape_ops
 from .arguments import as_tensor, check_reduction, dtype_word, legacy_reduction
 from .base import Op, result, unbroadcast
@@ -626,7 +626,7 @@ def _xlogy_self(t):
         values = np.where(data == 0, 0, data * np.log(np.where(data == 0, 1, data)))
     if not t.requires_grad:
         return make(np.asarray(values, data.dtype))
-    return pointwise.where(make(data == 0), make(np.zeros((), data.dtype)), t * t.log())
+    return arithmetic.where(make(data == 0), make(np.zeros((), data.dtype)), t * t.log())
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
@@ -732,7 +732,7 @@ def hinge_embedding_loss(
     zeros = make(np.zeros(input.shape, input._data.dtype))
     clamped = (margin - input).clamp_min(0)
     t = target._data
-    losses = pointwise.where(make(t != 1), clamped, zeros) + pointwise.where(
+    losses = arithmetic.where(make(t != 1), clamped, zeros) + arithmetic.where(
         make(t != -1), input, zeros
     )
     return _apply_reduction(losses, reduction)
@@ -752,7 +752,7 @@ def cosine_embedding_loss(
     cos = prod / (mag1 * mag2).sqrt()
     zeros = make(np.zeros(cos.shape, cos._data.dtype))
     t = target._data
-    losses = pointwise.where(make(t == 1), 1 - cos, zeros) + pointwise.where(
+    losses = arithmetic.where(make(t == 1), 1 - cos, zeros) + arithmetic.where(
         make(t == -1), (cos - margin).clamp_min(0), zeros
     )
     return _apply_reduction(losses, reduction)
@@ -776,7 +776,7 @@ def triplet_margin_loss(
     d_pos = pairwise_distance(anchor, positive, p, eps)
     d_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:
-        d_neg = pointwise.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
+        d_neg = arithmetic.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
     return _apply_reduction((margin + d_pos - d_neg).clamp_min(0), reduction)
 
 
@@ -794,7 +794,7 @@ def triplet_margin_with_distance_loss(
     d_pos = dist(anchor, positive)
     d_neg = dist(anchor, negative)
     if swap:
-        d_neg = pointwise.minimum(d_neg, dist(positive, negative))
+        d_neg = arithmetic.minimum(d_neg, dist(positive, negative))
     return _apply_reduction((margin + d_pos - d_neg).clamp_min(0), reduction)
 
 
@@ -864,3 +864,125 @@ def pdist(input, p=2):
     if input.ndim != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
     return Pdist.apply(input, p=p)
+
+
+# -- connectionist temporal classification ---------------------------------------------------------
+def _logsumexp(values):
+    top = np.max(values, axis=0)
+    safe = np.where(np.isfinite(top), top, 0)
+    with np.errstate(divide="ignore"):
+        return safe + np.log(np.sum(np.exp(values - safe), axis=0))
+
+
+def _ctc_one(lp, target, blank):
+    """log p(target | lp) by the forward (alpha) and backward (beta) recursions over the
+    blank-extended target, and the gradient of -log p with respect to lp (T, C)."""
+    steps = len(lp)
+    ext = np.full(2 * len(target) + 1, blank, np.int64)
+    ext[1::2] = target
+    s = len(ext)
+    neg = -np.inf
+    skip = np.zeros(s, bool)
+    skip[2:] = (ext[2:] != blank) & (ext[2:] != ext[:-2])
+    alpha = np.full((steps, s), neg)
+    alpha[0, 0] = lp[0, ext[0]]
+    if s > 1:
+        alpha[0, 1] = lp[0, ext[1]]
+    for t in range(1, steps):
+        prev = alpha[t - 1]
+        stay = prev
+        step = np.concatenate([[neg], prev[:-1]])
+        jump = np.where(skip, np.concatenate([[neg, neg], prev[:-2]]), neg)
+        alpha[t] = _logsumexp(np.stack([stay, step, jump])) + lp[t, ext]
+    ends = [alpha[-1, -1]] + ([alpha[-1, -2]] if s > 1 else [])
+    log_likelihood = _logsumexp(np.array(ends))
+    beta = np.full((steps, s), neg)
+    beta[-1, -1] = lp[-1, ext[-1]]
+    if s > 1:
+        beta[-1, -2] = lp[-1, ext[-2]]
+    skip_back = np.zeros(s, bool)
+    skip_back[:-2] = skip[2:]
+    for t in range(steps - 2, -1, -1):
+        nxt = beta[t + 1]
+        stay = nxt
+        step = np.concatenate([nxt[1:], [neg]])
+        jump = np.where(skip_back, np.concatenate([nxt[2:], [neg, neg]]), neg)
+        beta[t] = _logsumexp(np.stack([stay, step, jump])) + lp[t, ext]
+    grad = np.exp(lp).copy()  # d(-log p)/d lp = exp(lp) - Σ_s posterior over ext[s] = c
+    with np.errstate(invalid="ignore"):
+        posterior = np.exp(alpha + beta - lp[:, ext] - log_likelihood)
+    for k, c in enumerate(ext):
+        grad[:, c] -= posterior[:, k]
+    return -log_likelihood, grad
+
+
+class CtcLoss(Op):
+    """z_n = -log Σ over alignments of target n of Π_t p(symbol at t) (the CTC loss);
+    dz/dlogp = p - the posterior of each symbol at each step (forward-backward)."""
+
+    _backward_name = "CtcLossBackward0"
+
+    @staticmethod
+    def forward(
+        ctx,
+        log_probs,
+        targets=None,
+        input_lengths=(),
+        target_lengths=(),
+        blank=0,
+        zero_infinity=False,
+    ):
+        lp = np.asarray(log_probs, np.float64)
+        losses = np.zeros(lp.shape[1])
+        grads = np.zeros(lp.shape)
+        offset = 0
+        for n, (steps, length) in enumerate(zip(input_lengths, target_lengths, strict=True)):
+            if targets.ndim == 2:
+                target = targets[n, :length]
+            else:
+                target = targets[offset : offset + length]
+                offset += length
+            loss, grad = _ctc_one(lp[:steps, n], target, blank)
+            if zero_infinity and not np.isfinite(loss):
+                loss, grad = 0.0, np.zeros_like(grad)
+            losses[n] = loss
+            grads[:steps, n] = grad
+        ctx.info = grads
+        return losses.astype(log_probs.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (ctx.info * np.asarray(grad, np.float64)[None, :, None]).astype(grad.dtype)
+
+
+def ctc_loss(
+    log_probs,
+    targets,
+    input_lengths,
+    target_lengths,
+    blank=0,
+    reduction="mean",
+    zero_infinity=False,
+):
+    """The CTC loss of log-probabilities (T, N, C) against unaligned targets; 'mean' divides
+    each loss by its target length, then averages, as PyTorch does."""
+    check_reduction(reduction)
+
+    def ints(v):
+        return [int(x) for x in np.ravel(v._data if hasattr(v, "_data") else v)]
+
+    lengths_in, lengths_out = ints(input_lengths), ints(target_lengths)
+    losses = CtcLoss.apply(
+        log_probs,
+        targets=np.asarray(targets._data),
+        input_lengths=lengths_in,
+        target_lengths=lengths_out,
+        blank=blank,
+        zero_infinity=zero_infinity,
+    )
+    if reduction == "none":
+        return losses
+    if reduction == "sum":
+        return reductions.sum(losses)
+    divisor = make(np.maximum(np.asarray(lengths_out), 1).astype(log_probs._data.dtype))
+    return reductions.mean(losses / divisor)

@@ -9,6 +9,7 @@ import numbers
 import numpy as np
 
 from . import shape as shape_ops
+from .arguments import size_list
 from .base import Op
 
 
@@ -244,7 +245,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
     if tuple(input.shape[input.ndim - len(shape) :]) != shape or len(shape) > input.ndim:
         raise RuntimeError(
             f"Given normalized_shape={list(shape)}, expected input with shape "
-            f"[*, {', '.join(map(str, shape))}], but got input of size{input.shape!r}"
+            f"[*, {', '.join(map(str, shape))}], but got input of size{size_list(input.shape)}"
         )
     return NativeLayerNorm.apply(input, weight, bias, normalized_shape=shape, eps=eps)
 
@@ -259,7 +260,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
     if input.shape[1] % num_groups:
         raise RuntimeError(
             f"Expected number of channels in input to be divisible by num_groups, but got "
-            f"input of shape {input.shape!r} and num_groups={num_groups}"
+            f"input of shape {size_list(input.shape)} and num_groups={num_groups}"
         )
     return NativeGroupNorm.apply(input, weight, bias, groups=num_groups, eps=eps)
 

@@ -1,137 +1,23 @@
-"""Elementwise ops: arithmetic, powers, exp/log, trigonometry, rounding, clamps, comparisons;
-one small class per op, its derivative in the docstring, then the functions and the rules
-backward follows when it records itself (create_graph=True)."""
+"""One-input elementwise math: exp and log, powers and roots, trigonometry, rounding, sign,
+relu and clamps; one small class per op, its derivative in the docstring, then the functions
+and the rules backward follows when it records itself (create_graph=True)."""
 
 import math
 
 import numpy as np
 
+from ..fidelity.libm import libm
 from ..function import FREED, FREED_MESSAGE
-from ..higher import inp, mask, out, rule, sum_to
+from ..higher import inp, mask, out, rule
 from ..tensor import Tensor, make
-from .base import (
-    _F32_SCALAR,
-    _F64,
-    _SCALARS,
-    Op,
-    _float,
-    binary,
-    dtype_word,
-    into,
-    result,
-    shape_of,
-    to_tensor,
-    unbroadcast,
-)
-
-
-class Add(Op):
-    """z = a + b;  dz/da = 1, dz/db = 1."""
-
-    _backward_name = "AddBackward0"
-    symbol = "+"
-
-    @staticmethod
-    def forward(ctx, a, b):
-        out = a + b
-        if type(out) is _F32_SCALAR:  # 0-d inputs, the float32 result: scalar code's case
-            ctx.info = _SCALARS
-            return out
-        ctx.info = (a.shape, getattr(b, "shape", ()))  # kept after backward, as in PyTorch
-        return result(out, a, b) if out.dtype is _F64 else out
-
-    @staticmethod
-    def backward(ctx, grad):
-        if ctx.info is _SCALARS:  # a 0-d result: both inputs are 0-d, nothing to sum
-            return grad, grad
-        a_shape, b_shape = ctx.info
-        return unbroadcast(grad, a_shape), unbroadcast(grad, b_shape)
-
-
-class Sub(Op):
-    """z = a - b;  dz/da = 1, dz/db = -1."""
-
-    _backward_name = "SubBackward0"
-    symbol = "-"
-
-    @staticmethod
-    def forward(ctx, a, b):
-        out = a - b
-        if type(out) is _F32_SCALAR:
-            ctx.info = _SCALARS
-            return out
-        ctx.info = (a.shape, getattr(b, "shape", ()))
-        return result(out, a, b) if out.dtype is _F64 else out
-
-    @staticmethod
-    def backward(ctx, grad):
-        if isinstance(grad, np.generic):  # a 0-d result: both inputs are 0-d, nothing to sum
-            return grad, -grad
-        a_shape, b_shape = ctx.info
-        return unbroadcast(grad, a_shape), unbroadcast(-grad, b_shape)
-
-
-class Rsub(Op):
-    """z = c - a for a number c;  dz/da = -1."""
-
-    _backward_name = "RsubBackward1"
-
-    @staticmethod
-    def forward(ctx, a, c=0):
-        ctx.info = c
-        return result(c - a, a)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return -grad
-
-
-class Mul(Op):
-    """z = a * b;  dz/da = b, dz/db = a."""
-
-    _backward_name = "MulBackward0"
-    symbol = "*"
-
-    @staticmethod
-    def forward(ctx, a, b):
-        ctx._saved = (a, b)  # save_for_backward, without its call
-        out = a * b
-        if type(out) is _F32_SCALAR:
-            return out
-        return result(out, a, b) if out.dtype is _F64 else out
-
-    @staticmethod
-    def backward(ctx, grad):
-        saved = ctx._saved  # saved_tensors, without its call
-        if saved is FREED:
-            raise RuntimeError(FREED_MESSAGE)
-        a, b = saved
-        if type(grad) is _F32_SCALAR or isinstance(grad, np.generic):  # 0-d: nothing to sum
-            return grad * b, grad * a
-        return unbroadcast(grad * b, shape_of(a)), unbroadcast(grad * a, shape_of(b))
-
-
-class Div(Op):
-    """z = a / b;  dz/da = 1 / b, dz/db = -a / b²."""
-
-    _backward_name = "DivBackward0"
-    symbol = "/"
-
-    @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return result(np.true_divide(a, b), a, b)
-
-    @staticmethod
-    def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        return unbroadcast(grad / b, shape_of(a)), unbroadcast(-grad * a / (b * b), shape_of(b))
+from .base import _F32_SCALAR, Op, _float, into, need_tensor, result, to_tensor
 
 
 class Reciprocal(Op):
     """z = 1 / a;  dz/da = -1 / a² = -z²."""
 
     _backward_name = "ReciprocalBackward0"
+    _saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -145,63 +31,6 @@ class Reciprocal(Op):
         return -grad * out * out
 
 
-class Pow(Op):
-    """z = a ** p for a number p;  dz/da = p * a ** (p - 1)."""
-
-    _backward_name = "PowBackward0"
-
-    @staticmethod
-    def forward(ctx, a, p=1):
-        ctx.save_for_backward(a)
-        ctx.info = p
-        return result(np.power(_float(a) if p < 0 or isinstance(p, float) else a, p), a)
-
-    @staticmethod
-    def backward(ctx, grad):
-        (a,) = ctx.saved_tensors
-        p = ctx.info
-        return grad * (p * np.power(a, p - 1) if p != 0 else np.zeros_like(a))
-
-
-class PowTensor(Op):
-    """z = a ** b;  dz/da = b * a ** (b - 1), dz/db = z * log(a)."""
-
-    _backward_name = "PowBackward1"
-
-    @staticmethod
-    def forward(ctx, a, b):
-        out = result(np.power(_float(a), b), a, b)
-        ctx.save_for_backward(a, b, out)
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        a, b, out = ctx.saved_tensors
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ga = grad * b * np.power(a, b - 1)
-            gb = grad * out * np.where(a > 0, np.log(np.where(a > 0, a, 1)), np.nan)
-        gb = np.where((a == 0) & (b >= 0), 0, gb)  # PyTorch's convention at a = 0
-        return unbroadcast(ga, np.shape(a)), unbroadcast(gb.astype(out.dtype), np.shape(b))
-
-
-class PowScalarBase(Op):
-    """z = c ** b for a number c;  dz/db = z * log(c)."""
-
-    _backward_name = "PowBackward2"
-
-    @staticmethod
-    def forward(ctx, b, c=1):
-        out = np.asarray(result(np.power(c, _float(b)), b), order="C")  # row-major, as PyTorch
-        ctx.save_for_backward(out)
-        ctx.info = c
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        (out,) = ctx.saved_tensors
-        return grad * out * np.log(ctx.info).astype(out.dtype)
-
-
 class Neg(Op):
     """z = -a;  dz/da = -1."""
 
@@ -209,6 +38,11 @@ class Neg(Op):
 
     @staticmethod
     def forward(ctx, a):
+        if getattr(a, "dtype", None) == np.bool_:
+            raise RuntimeError(
+                "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+                "to invert a mask, use the `~` or `logical_not()` operator instead."
+            )
         return -a
 
     @staticmethod
@@ -232,6 +66,7 @@ def _unary(name, fwd, chain, saves="input"):
     doc = f"z = {name.removesuffix('Backward0').lower()}(a)."
     body = {
         "_backward_name": name,
+        "_saved_names": ("self",) if saves == "input" else ("result",),
         "forward": staticmethod(forward),
         "backward": staticmethod(backward),
         "__doc__": doc,
@@ -244,9 +79,13 @@ def wide(f):
     """f computed in float64 and rounded once: PyTorch's float32 exp, sin, log, ... are (all
     but) correctly rounded, numpy's float32 loops are not (exp(12.) is one step below)."""
 
+    ufunc = isinstance(f, np.ufunc)
+
     def rounded(a):
         if a.dtype.itemsize >= 8:
             return f(a)
+        if not ufunc:
+            return np.asarray(f(a.astype(np.float64))).astype(a.dtype)
         return f(a, dtype=np.float64).astype(a.dtype)
 
     rounded.__name__ = f.__name__
@@ -254,8 +93,14 @@ def wide(f):
 
 
 wide_exp, wide_log, wide_sin, wide_cos = wide(np.exp), wide(np.log), wide(np.sin), wide(np.cos)
+
+
 wide_tanh, wide_log10, wide_log2 = wide(np.tanh), wide(np.log10), wide(np.log2)
+
+
 wide_log1p, wide_expm1 = wide(np.log1p), wide(np.expm1)
+
+
 _LN10, _LN2 = 2.3025850929940456, 0.6931471805599453
 
 
@@ -266,19 +111,47 @@ def _sigmoid(a):
 
 
 Exp = _unary("ExpBackward0", wide_exp, lambda g, z: g * z, saves="output")  # dz/da = z
+
+
 Log = _unary("LogBackward0", wide_log, lambda g, a: g / a)  # dz/da = 1 / a
+
+
 Sqrt = _unary("SqrtBackward0", np.sqrt, lambda g, z: g / (2 * z), saves="output")
+
+
 Abs = _unary("AbsBackward0", np.abs, lambda g, a: g * np.sign(a))  # dz/da = sign(a)
+
+
 Sin = _unary("SinBackward0", wide_sin, lambda g, a: g * wide_cos(a))  # dz/da = cos(a)
+
+
 Cos = _unary("CosBackward0", wide_cos, lambda g, a: g * -wide_sin(a))  # dz/da = -sin(a)
+
+
 Tanh = _unary("TanhBackward0", wide_tanh, lambda g, z: g * (1 - z * z), saves="output")  # 1 - z²
+
+
 Sigmoid = _unary("SigmoidBackward0", _sigmoid, lambda g, z: g * (1 - z) * z, saves="output")
+
+
 Log10 = _unary("Log10Backward0", wide_log10, lambda g, a: g / (a * a.dtype.type(_LN10)))
+
+
 Log2 = _unary("Log2Backward0", wide_log2, lambda g, a: g / (a * a.dtype.type(_LN2)))
+
+
 Log1p = _unary("Log1PBackward0", wide_log1p, lambda g, a: g / (a + 1))  # dz/da = 1 / (1 + a)
+
+
 Expm1 = _unary("Expm1Backward0", wide_expm1, lambda g, z: g * (z + 1), saves="output")  # z + 1
+
+
 Exp2 = _unary("Exp2Backward0", np.exp2, lambda g, z: g * z * z.dtype.type(_LN2), saves="output")
+
+
 Tan = _unary("TanBackward0", np.tan, lambda g, z: g * (1 + z * z), saves="output")  # 1 + z²
+
+
 Rsqrt = _unary(
     "RsqrtBackward0", lambda a: 1 / np.sqrt(a), lambda g, z: -0.5 * g * z**3, saves="output"
 )
@@ -290,16 +163,169 @@ def _zero_slope(grad, a):
 
 # Piecewise constant: the derivative is 0 wherever it exists, as PyTorch defines it.
 Sign = _unary("SignBackward0", np.sign, _zero_slope)
+
+
 Floor = _unary("FloorBackward0", np.floor, _zero_slope)
+
+
 Ceil = _unary("CeilBackward0", np.ceil, _zero_slope)
+
+
 Round = _unary("RoundBackward0", np.round, _zero_slope)
+
+
 Trunc = _unary("TruncBackward0", np.trunc, _zero_slope)
+
+
+# -- more of PyTorch's one-input math -------------------------------------------------------------
+def _libm(function):
+    """An elementwise function from the C library's scalar one (erf, erfc), in float64."""
+    return lambda a: libm(function, a)
+
+
+def _erfinv(y):
+    """The inverse of erf: a rational first guess, then Newton steps on erf (as torch's
+    calc_erfinv refines its guess), so it is right to the last bits in float64."""
+    y = np.asarray(y, np.float64)
+    w = -np.log((1.0 - y) * (1.0 + y))
+    x = y * (1.2533 + w * (0.13 + w * 0.0132))  # close enough for Newton from here
+    x = np.where(np.abs(y) >= 1, np.copysign(np.inf, y), x)
+    finite = np.isfinite(x) & (np.abs(y) < 1)
+    for _ in range(4):
+        step = (libm(math.erf, np.where(finite, x, 0)) - y) * (math.sqrt(math.pi) / 2)
+        x = np.where(finite, x - step * np.exp(np.where(finite, x * x, 0)), x)
+    return np.where(np.isnan(y), np.nan, x)
+
+
+def _sinc(a):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(a == 0, 1.0, np.sin(math.pi * a) / (math.pi * a))
+
+
+_TWO_OVER_SQRT_PI, _SQRT_PI_OVER_2 = 2 / math.sqrt(math.pi), math.sqrt(math.pi) / 2
+_DEGREE = math.pi / 180
+
+
+def _d_sinc(g, a):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pa = math.pi * a
+        slope = (pa * np.cos(pa) - np.sin(pa)) / (pa * a)
+    return g * np.where(a == 0, 0, slope).astype(np.result_type(a))
+
+
+Asin = _unary("AsinBackward0", wide(np.arcsin), lambda g, a: g / np.sqrt(1 - a * a))  # 1/√(1-a²)
+Acos = _unary("AcosBackward0", wide(np.arccos), lambda g, a: -g / np.sqrt(1 - a * a))
+Atan = _unary("AtanBackward0", wide(np.arctan), lambda g, a: g / (a * a + 1))  # 1/(1+a²)
+Sinh = _unary("SinhBackward0", wide(np.sinh), lambda g, a: g * wide(np.cosh)(a))  # cosh(a)
+Cosh = _unary("CoshBackward0", wide(np.cosh), lambda g, a: g * wide(np.sinh)(a))  # sinh(a)
+Asinh = _unary("AsinhBackward0", wide(np.arcsinh), lambda g, a: g / np.sqrt(a * a + 1))
+Acosh = _unary("AcoshBackward0", wide(np.arccosh), lambda g, a: g / np.sqrt(a * a - 1))
+Atanh = _unary("AtanhBackward0", wide(np.arctanh), lambda g, a: g / (1 - a * a))  # 1/(1-a²)
+Erf = _unary(  # dz/da = 2/√π exp(-a²)
+    "ErfBackward0", _libm(math.erf), lambda g, a: g * _TWO_OVER_SQRT_PI * wide_exp(-a * a)
+)
+Erfc = _unary(
+    "ErfcBackward0", _libm(math.erfc), lambda g, a: -g * _TWO_OVER_SQRT_PI * wide_exp(-a * a)
+)
+Erfinv = _unary(  # dz/da = √π/2 exp(z²)
+    "ErfinvBackward0",
+    _erfinv,
+    lambda g, z: g * (math.sqrt(math.pi) / 2) * wide_exp(z * z),
+    "output",
+)
+Sinc = _unary("SincBackward0", wide(_sinc), _d_sinc)  # (πa cos πa - sin πa) / (πa²)
+Deg2Rad = _unary(
+    "Deg2RadBackward0", lambda a: a * (math.pi / 180), lambda g, a: g * (math.pi / 180)
+)
+Rad2Deg = _unary(
+    "Rad2DegBackward0", lambda a: a * (180 / math.pi), lambda g, a: g * (180 / math.pi)
+)
+Frac = _unary("FracBackward0", lambda a: a - np.trunc(a), lambda g, a: g)  # dz/da = 1
+Sgn = _unary("SgnBackward0", np.sign, _zero_slope)
+
+
+class Logit(Op):
+    """z = log(a / (1 - a)) (a clamped to [eps, 1 - eps]);  dz/da = 1 / (a (1 - a)), and 0
+    where eps clamped a."""
+
+    _backward_name = "LogitBackward0"
+
+    @staticmethod
+    def forward(ctx, a, eps=None):
+        a = _float(a)
+        ctx.save_for_backward(a)
+        ctx.info = eps
+        x = a if eps is None else np.clip(a, eps, 1 - eps)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return result(wide(np.log)(x / (1 - x)), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        eps = ctx.info
+        with np.errstate(divide="ignore", invalid="ignore"):
+            slope = grad / (a * (1 - a))
+        if eps is not None:
+            slope = np.where((a < eps) | (a > 1 - eps), 0, slope).astype(slope.dtype)
+        return slope
+
+
+class NanToNum(Op):
+    """z = a with NaN and infinities replaced;  dz/da = 1 where a is finite, else 0."""
+
+    _backward_name = "NanToNumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, nan=0.0, posinf=None, neginf=None):
+        ctx.save_for_backward(a)
+        return np.nan_to_num(np.asarray(a), nan=nan, posinf=posinf, neginf=neginf)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return np.where(np.isfinite(a), grad, np.zeros((), np.result_type(grad)))
+
+
+class ClampTensor(Op):
+    """z = min(max(a, lo), hi) for tensor bounds;  dz/da = 1 between the bounds, dz/dlo = 1
+    where lo was taken, dz/dhi = 1 where hi was."""
+
+    _backward_name = "ClampBackward0"
+
+    @staticmethod
+    def forward(ctx, a, lo, hi):
+        ctx.save_for_backward(a, lo, hi)
+        out = a if lo is None else np.maximum(a, lo)
+        return np.asarray(result(out if hi is None else np.minimum(out, hi), a))
+
+    @staticmethod
+    def backward(ctx, grad):
+        from .base import unbroadcast
+
+        a, lo, hi = ctx.saved_tensors
+        zero = np.zeros((), np.result_type(grad))
+        above = (
+            np.zeros(np.shape(a), bool) if hi is None else np.broadcast_to(a > hi, np.shape(grad))
+        )
+        below = (
+            np.zeros(np.shape(a), bool) if lo is None else np.broadcast_to(a < lo, np.shape(grad))
+        )
+        if hi is not None and lo is not None:
+            below = below & ~np.broadcast_to(lo > hi, np.shape(grad))
+            above = above | np.broadcast_to(lo > hi, np.shape(grad))
+        inside = ~(above | below)
+        return (
+            unbroadcast(np.where(inside, grad, zero), np.shape(a)),
+            None if lo is None else unbroadcast(np.where(below, grad, zero), np.shape(lo)),
+            None if hi is None else unbroadcast(np.where(above, grad, zero), np.shape(hi)),
+        )
 
 
 class Relu(Op):
     """z = max(a, 0);  dz/da = 1 where a > 0, else 0."""
 
     _backward_name = "ReluBackward0"
+    _saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -317,13 +343,19 @@ class Relu(Op):
         saved = ctx._saved  # saved_tensors, without its call
         if saved is FREED:
             raise RuntimeError(FREED_MESSAGE)
-        return grad * (saved[0] > 0)
+        z = saved[0]
+        if type(z) is _F32_SCALAR or isinstance(z, np.floating):  # scalar code's case
+            return grad if z > 0 else grad.dtype.type(0)
+        # where(), not grad * (z > 0): a negative gradient gives 0.0 there, not -0.0, as
+        # PyTorch's threshold_backward does.
+        return np.where(z > 0, grad, np.zeros((), np.result_type(grad)))
 
 
 class Clamp(Op):
     """z = min(max(a, lo), hi);  dz/da = 1 inside [lo, hi], else 0."""
 
     _backward_name = "ClampBackward1"
+    _saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, a, lo=None, hi=None):
@@ -340,7 +372,7 @@ class Clamp(Op):
             inside &= a >= lo
         if hi is not None:
             inside &= a <= hi
-        return grad * inside
+        return np.where(inside, grad, np.zeros((), np.result_type(grad)))  # +0.0 outside
 
 
 class ClampMin(Clamp):
@@ -349,193 +381,7 @@ class ClampMin(Clamp):
     _backward_name = "ClampMinBackward0"
 
 
-class Where(Op):
-    """z = a where cond else b;  dz/da = cond, dz/db = not cond."""
-
-    _backward_name = "WhereBackward0"
-
-    @staticmethod
-    def forward(ctx, a, b, cond=None):
-        ctx.save_for_backward(cond)
-        ctx.info = (np.shape(a), np.shape(b))
-        return result(np.where(cond, a, b), a, b)
-
-    @staticmethod
-    def backward(ctx, grad):
-        (cond,) = ctx.saved_tensors
-        a_shape, b_shape = ctx.info
-        zero = np.zeros((), dtype=np.result_type(grad))
-        return (
-            unbroadcast(np.where(cond, grad, zero), a_shape),
-            unbroadcast(np.where(cond, zero, grad), b_shape),
-        )
-
-
-class Maximum(Op):
-    """z = max(a, b) elementwise;  the gradient goes to the larger (split on ties)."""
-
-    _backward_name = "MaximumBackward0"
-
-    @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return result(np.maximum(a, b), a, b)
-
-    @staticmethod
-    def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        share = np.where(a == b, 0.5, 1.0).astype(np.result_type(grad))
-        return (
-            unbroadcast(grad * share * (a >= b), np.shape(a)),
-            unbroadcast(grad * share * (b >= a), np.shape(b)),
-        )
-
-
-class Minimum(Op):
-    """z = min(a, b) elementwise;  the gradient goes to the smaller (split on ties)."""
-
-    _backward_name = "MinimumBackward0"
-
-    @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return result(np.minimum(a, b), a, b)
-
-    @staticmethod
-    def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        share = np.where(a == b, 0.5, 1.0).astype(np.result_type(grad))
-        return (
-            unbroadcast(grad * share * (a <= b), np.shape(a)),
-            unbroadcast(grad * share * (b <= a), np.shape(b)),
-        )
-
-
-class ToDtype(Op):
-    """z = a converted to another dtype;  dz/da = 1, converted back."""
-
-    _backward_name = "ToCopyBackward0"
-
-    @staticmethod
-    def forward(ctx, a, dtype=None):
-        ctx.info = np.result_type(a)
-        return np.asarray(a).astype(dtype)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad.astype(ctx.info)
-
-
-class Clone(Op):
-    """z = a copied;  dz/da = 1."""
-
-    _backward_name = "CloneBackward0"
-
-    @staticmethod
-    def forward(ctx, a):
-        return np.array(a, copy=True)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad
-
-
-class Remainder(Op):
-    """z = a mod b, with b's sign (Python's %);  dz/da = 1, dz/db = -floor(a / b)."""
-
-    _backward_name = "RemainderBackward0"
-
-    @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return result(np.remainder(a, b), a, b)
-
-    @staticmethod
-    def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        return unbroadcast(grad, shape_of(a)), unbroadcast(-grad * np.floor(a / b), np.shape(b))
-
-
-class Fmod(Op):
-    """z = a mod b, with a's sign (C's fmod);  dz/da = 1, dz/db = -trunc(a / b)."""
-
-    _backward_name = "FmodBackward0"
-
-    @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return result(np.fmod(a, b), a, b)
-
-    @staticmethod
-    def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        return unbroadcast(grad, shape_of(a)), unbroadcast(-grad * np.trunc(a / b), np.shape(b))
-
-
-class FloorDivide(Op):
-    """z = floor(a / b): PyTorch has no derivative for it (its node says NotImplemented)."""
-
-    _backward_name = "NotImplemented"
-
-    @staticmethod
-    def forward(ctx, a, b):
-        return result(np.floor_divide(a, b), a, b)
-
-    @staticmethod
-    def backward(ctx, grad):
-        raise RuntimeError("the derivative for 'floor_divide' is not implemented.")
-
-
-# -- the functions: torch.exp(x), torch.add(a, b, out=...), ... ------------------------------
-
-
-def add(input, other, *, alpha=1, out=None):
-    result = binary(Add, to_tensor(input), other if alpha == 1 else other * alpha)
-    return result if out is None else into(out, result, "add")
-
-
-def sub(input, other, *, alpha=1, out=None):
-    result = binary(Sub, to_tensor(input), other if alpha == 1 else other * alpha)
-    return result if out is None else into(out, result, "sub")
-
-
-def mul(input, other, *, out=None):
-    result = binary(Mul, to_tensor(input), other)
-    return result if out is None else into(out, result, "mul")
-
-
-def div(input, other, *, rounding_mode=None, out=None):
-    result = binary(Div, to_tensor(input), other)
-    if rounding_mode is not None:
-        result = _round_quotient(result, rounding_mode, input, other)
-    return result if out is None else into(out, result, "div")
-
-
-def _round_quotient(result, mode, a, b):
-    if mode not in ("trunc", "floor"):
-        raise RuntimeError(
-            f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{mode}'"
-        )
-    rounded = (Trunc if mode == "trunc" else Floor).apply(result)
-    kinds = [np.result_type(getattr(x, "_data", x)).kind for x in (a, b)]
-    ints = all(k in "biu" for k in kinds)
-    return (
-        rounded.to(np.result_type(*[getattr(x, "_data", x) for x in (a, b)])) if ints else rounded
-    )
-
-
-def pow(input, exponent, *, out=None):
-    if not isinstance(input, Tensor):
-        result = PowScalarBase.apply(exponent, c=input)
-    elif isinstance(exponent, Tensor):
-        result = binary(PowTensor, input, exponent)
-    else:
-        result = Pow.apply(input, p=exponent)
-    return result if out is None else into(out, result, "pow")
-
-
-def square(input, *, out=None):
-    return pow(input, 2, out=out)
+# -- the functions: torch.exp(x), torch.clamp(x, 0, 1, out=...), ... --------------------------
 
 
 def neg(input, *, out=None):
@@ -557,21 +403,53 @@ def _pointwise(op):
 
 
 exp = _pointwise(Exp)
+
+
 log = _pointwise(Log)
+
+
 sqrt = _pointwise(Sqrt)
+
+
 abs = _pointwise(Abs)
+
+
 sin = _pointwise(Sin)
+
+
 cos = _pointwise(Cos)
+
+
 tan = _pointwise(Tan)
+
+
 tanh = _pointwise(Tanh)
+
+
 sigmoid = _pointwise(Sigmoid)
+
+
 relu = _pointwise(Relu)
+
+
 log10 = _pointwise(Log10)
+
+
 log2 = _pointwise(Log2)
+
+
 log1p = _pointwise(Log1p)
+
+
 expm1 = _pointwise(Expm1)
+
+
 exp2 = _pointwise(Exp2)
+
+
 rsqrt = _pointwise(Rsqrt)
+
+
 reciprocal = _pointwise(Reciprocal)
 
 
@@ -592,17 +470,62 @@ def _rounding(op):
 
 
 sign = _rounding(Sign)
+
+
 floor = _rounding(Floor)
+
+
 ceil = _rounding(Ceil)
-round = _rounding(Round)
+
+
+_round = _rounding(Round)
+
+
+def round(input, *, decimals=0, out=None):
+    """Half to even; with `decimals`, as torch does it: x·10^d rounded, then divided back."""
+    if not decimals:
+        return _round(input, out=out)
+    result = RoundDecimals.apply(to_tensor(input), decimals=decimals)
+    return result if out is None else into(out, result, "round")
+
+
+class RoundDecimals(Op):
+    """z = a rounded to `decimals` places (x·10^d to even, then divided back);  dz/da = 0."""
+
+    _backward_name = "RoundBackward1"
+
+    @staticmethod
+    def forward(ctx, a, decimals=0):
+        scale = a.dtype.type(10.0 ** abs(decimals))
+        if decimals > 0:
+            return np.asarray(np.round(a * scale) / scale)
+        return np.asarray(np.round(a / scale) * scale)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return _zero_slope(grad, grad)
+
+
 trunc = _rounding(Trunc)
 
 
 def clamp(input, min=None, max=None, *, out=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    result = Clamp.apply(input, lo=_number(min), hi=_number(max))
+    if _is_tensor_bound(min) or _is_tensor_bound(max):
+        result = ClampTensor.apply(to_tensor(input), min, max)
+    else:
+        result = Clamp.apply(to_tensor(input), lo=_number(min), hi=_number(max))
     return result if out is None else into(out, result, "clamp")
+
+
+def _is_tensor_bound(bound) -> bool:
+    return isinstance(bound, Tensor) and (bound.requires_grad or bound.ndim > 0)
+
+
+def clamp_max(input, max):
+    need_tensor("clamp_max", input)
+    return clamp(input, max=max)
 
 
 clip = clamp
@@ -613,182 +536,66 @@ def _number(bound):
 
 
 def clamp_min(input, min):
+    need_tensor("clamp_min", input)
+    if _is_tensor_bound(min):
+        return ClampTensor.apply(to_tensor(input), min, None)
     return ClampMin.apply(input, lo=_number(min), hi=None)
 
 
-def where(condition, input=None, other=None):
-    cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
-    if input is None and other is None:
-        return tuple(make(i) for i in np.nonzero(cond))  # torch.where(c): nonzero's tuple
-    if np.result_type(cond) != np.bool_:
-        raise RuntimeError(
-            "where expected condition to be a boolean tensor, but got a tensor with dtype "
-            f"{dtype_word(cond)}"
-        )
-    return Where.apply(input, other, cond=cond)
+asin, acos, atan = _pointwise(Asin), _pointwise(Acos), _pointwise(Atan)
+sinh, cosh = _pointwise(Sinh), _pointwise(Cosh)
+asinh, acosh, atanh = _pointwise(Asinh), _pointwise(Acosh), _pointwise(Atanh)
+erf, erfc, erfinv, sinc = _pointwise(Erf), _pointwise(Erfc), _pointwise(Erfinv), _pointwise(Sinc)
+deg2rad, rad2deg, frac = _pointwise(Deg2Rad), _pointwise(Rad2Deg), _pointwise(Frac)
+sgn = _rounding(Sgn)
+arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
+fix = trunc
 
 
-def maximum(input, other, *, out=None):
-    result = binary(Maximum, input, other)
-    return result if out is None else into(out, result, "maximum")
+def positive(input):
+    return input
 
 
-def minimum(input, other, *, out=None):
-    result = binary(Minimum, input, other)
-    return result if out is None else into(out, result, "minimum")
+def logit(input, eps=None, *, out=None):
+    """log(a / (1 - a)), with a clamped to [eps, 1 - eps] first when eps is given."""
+    result = Logit.apply(to_tensor(input), eps=eps)
+    return result if out is None else into(out, result, "logit")
 
 
-def clone(input):
-    return Clone.apply(input)
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
+    """NaN, +inf and -inf replaced (by 0 and the dtype's largest and smallest values)."""
+    result = NanToNum.apply(to_tensor(input), nan=nan, posinf=posinf, neginf=neginf)
+    return result if out is None else into(out, result, "nan_to_num")
 
 
-# -- comparisons, as functions and methods (`torch.eq(a, b)`, `a.eq(b)`) ------------------------
-def _compare(name, operator):
-    def function(input, other, *, out=None):
-        result = operator(input, other)
-        return result if out is None else into(out, result, name)
+def _test(name, numpy_test):
+    """A test of each element (torch.isnan, ...): a bool tensor, never recorded."""
+
+    def function(input):
+        return make(np.asarray(numpy_test(np.asarray(to_tensor(input)._data))))
 
     function.__name__ = function.__qualname__ = name
-    function.__doc__ = f"torch.{name}: elementwise, a bool tensor."
+    function.__doc__ = f"torch.{name}: a bool tensor, True where the element is so."
     return function
 
 
-eq = _compare("eq", Tensor.__eq__)
-
-
-ne = _compare("ne", Tensor.__ne__)
-
-
-lt = _compare("lt", Tensor.__lt__)
-
-
-le = _compare("le", Tensor.__le__)
-
-
-gt = _compare("gt", Tensor.__gt__)
-
-
-ge = _compare("ge", Tensor.__ge__)
-
-
-greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
-
-
-def _binary(op, name):
-    def function(input, other, *, out=None):
-        if not isinstance(input, Tensor):
-            input = make(np.asarray(input))
-        result = binary(op, input, other)
-        return result if out is None else into(out, result, name)
-
-    function.__name__ = function.__qualname__ = name
-    function.__doc__ = f"torch.{name}: {op.__doc__}"
-    return function
-
-
-remainder = _binary(Remainder, "remainder")
-
-
-fmod = _binary(Fmod, "fmod")
-
-
-floor_divide = _binary(FloorDivide, "floor_divide")
-
-
-def _reflected(function):
-    def method(self, other):
-        return function(other if isinstance(other, Tensor) else make(np.asarray(other)), self)
-
-    return method
-
-
-rremainder, rfloor_divide = _reflected(remainder), _reflected(floor_divide)  # 5 % x, 5 // x
-
-
-def type_as(self, other):
-    return self.to(other.dtype)
-
-
-def equal(input, other) -> bool:
-    """True when both have the same shape and the same values (dtypes may differ)."""
-    a, b = np.asarray(input._data), np.asarray(other._data)
-    return a.shape == b.shape and bool(np.all(a == b))
-
-
-_DTYPE_WORDS = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long"}
-
-
-def _same_dtype(a, b) -> None:
-    ta, tb = np.result_type(a._data), np.result_type(b._data)
-    if ta != tb:
-        words = [_DTYPE_WORDS.get(t.name, t.name) for t in (ta, tb)]
-        raise RuntimeError(f"{words[0]} did not match {words[1]}")
-
-
-def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """|input - other| <= atol + rtol * |other|, elementwise."""
-    other = other if isinstance(other, Tensor) else make(np.asarray(other))
-    _same_dtype(input, other)
-    close = np.isclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan)
-    return make(np.asarray(close))
-
-
-def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
-    return bool(np.all(isclose(input, other, rtol, atol, equal_nan)._data))
+isnan, isinf, isfinite = (
+    _test("isnan", np.isnan),
+    _test("isinf", np.isinf),
+    _test("isfinite", np.isfinite),
+)
+isposinf, isneginf = _test("isposinf", np.isposinf), _test("isneginf", np.isneginf)
+signbit = _test("signbit", np.signbit)
+isreal = _test("isreal", lambda a: np.ones(a.shape, bool) if a.dtype.kind != "c" else a.imag == 0)
 
 
 # -- recorded gradients (create_graph=True): each rule again, with tensor ops -----------------
-
-
-# -- the rules: z = f(inputs), grad = dL/dz; each returns dL/d input ----------------------------
-@rule(Add)
-def _add(node, g):
-    a_shape, b_shape = node.info
-    return sum_to(g, a_shape), sum_to(g, b_shape)
-
-
-@rule(Sub)
-def _sub(node, g):
-    a_shape, b_shape = node.info
-    return sum_to(g, a_shape), sum_to(-g, b_shape)
-
-
-@rule(Rsub, Neg)
-def _neg(node, g):
-    return -g
-
-
-@rule(Mul)
-def _mul(node, g):
-    a, b = node._saved
-    return sum_to(g * inp(node, 1, b), np.shape(a)), sum_to(g * inp(node, 0, a), np.shape(b))
-
-
-@rule(Div)
-def _div(node, g):
-    a, b = node._saved
-    A, B = inp(node, 0, a), inp(node, 1, b)
-    return sum_to(g / B, np.shape(a)), sum_to(-g * A / (B * B), np.shape(b))
 
 
 @rule(Reciprocal)
 def _reciprocal(node, g):
     z = out(node)
     return -g * z * z
-
-
-@rule(Pow)
-def _pow(node, g):
-    (a,) = node._saved
-    p = node.info
-    return g * (p * inp(node, 0, a) ** (p - 1)) if p != 0 else g * 0
-
-
-@rule(PowTensor)
-def _pow_tensor(node, g):
-    a, b, _ = node._saved
-    A, B = inp(node, 0, a), inp(node, 1, b)
-    return sum_to(g * B * A ** (B - 1), np.shape(a)), sum_to(g * out(node) * log(A), np.shape(b))
 
 
 def _recorded_unary(derivative, saves="input"):
@@ -819,7 +626,7 @@ rule(Rsqrt)(_recorded_unary(lambda a: -0.5 * a**-1.5))
 @rule(Abs)
 def _abs(node, g):
     (a,) = node._saved
-    return g * mask(np.sign(a), g)
+    return g * sgn(inp(node, 0, a))  # sgn of the input, recorded: differentiable again (to 0)
 
 
 @rule(Sign, Floor, Ceil, Round, Trunc)
@@ -829,8 +636,33 @@ def _flat(node, g):
 
 @rule(Relu)
 def _relu(node, g):
-    (z,) = node._saved
-    return g * mask(z > 0, g)
+    return ThresholdBackward.apply(g, out(node))
+
+
+class ThresholdBackward(Op):
+    """z = g where the relu's output r > 0, else 0 (relu's gradient, recorded);  dz/dg = the
+    same mask, dz/dr = 0."""
+
+    _backward_name = "ThresholdBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, g, r):
+        ctx.info = r
+        return np.where(r > 0, g, np.zeros((), np.result_type(g)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        r = ctx.info
+        return np.where(r > 0, grad, np.zeros((), np.result_type(grad))), np.zeros(
+            np.shape(r), np.result_type(grad)
+        )
+
+
+@rule(ThresholdBackward)
+def _threshold_backward(node, g):
+    r = node.info
+    zero = make(np.zeros(np.shape(r), np.result_type(g._data)))
+    return ThresholdBackward.apply(g, make(r)), zero
 
 
 @rule(Clamp)
@@ -843,32 +675,3 @@ def _clamp(node, g):
     if hi is not None:
         inside &= a <= hi
     return g * mask(inside, g)
-
-
-@rule(Where)
-def _where(node, g):
-    (cond,) = node._saved
-    a_shape, b_shape = node.info
-    return sum_to(g * mask(cond, g), a_shape), sum_to(g * mask(~cond, g), b_shape)
-
-
-@rule(Maximum, Minimum)
-def _extreme(node, g):
-    a, b = node._saved
-    share = np.where(a == b, 0.5, 1.0)
-    wins = (a >= b) if type(node)._forward_cls is Maximum else (a <= b)
-    loses = (b >= a) if type(node)._forward_cls is Maximum else (b <= a)
-    return (
-        sum_to(g * mask(share * wins, g), np.shape(a)),
-        sum_to(g * mask(share * loses, g), np.shape(b)),
-    )
-
-
-@rule(ToDtype)
-def _to(node, g):
-    return g.to(node.info)
-
-
-@rule(Clone)
-def _identity(node, g):
-    return g

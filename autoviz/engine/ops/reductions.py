@@ -4,7 +4,6 @@ logsumexp, softmax; all and any."""
 import builtins
 import math
 import warnings
-from collections import namedtuple
 
 import numpy as np
 
@@ -12,8 +11,8 @@ from ..dtypes import TYPE_NAMES
 from ..fidelity.sums import cascade_sum
 from ..higher import inp, mask, out, rule
 from ..tensor import Tensor, make
-from . import pointwise
-from .base import Op, ReturnType, dim_arg, dtype_word, into, wrap_dim
+from . import arithmetic, pointwise
+from .base import Op, dim_arg, dtype_word, into, need_tensor, return_type, wrap_dim
 from .indexing import Scatter
 
 
@@ -107,12 +106,6 @@ class MeanDim(Mean):
     _backward_name = "MeanBackward1"
 
 
-def _share_among_ties(ctx, grad):
-    a, out = ctx.saved_tensors
-    hit = a == out
-    return grad * hit / int(np.sum(hit))  # a Python int keeps float32 gradients float32
-
-
 class Amax(Op):
     """z = max of all of a;  the gradient is shared equally by the elements that tie."""
 
@@ -124,7 +117,12 @@ class Amax(Op):
         ctx.save_for_backward(a, out)
         return out
 
-    backward = staticmethod(_share_among_ties)
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        hit = a == out
+        # where(), not a product: 0.0 off the ties for any gradient's sign, as torch gives
+        return np.where(hit, grad / int(np.sum(hit)), np.zeros((), np.result_type(grad)))
 
 
 class Amin(Op):
@@ -138,11 +136,13 @@ class Amin(Op):
         ctx.save_for_backward(a, out)
         return out
 
-    backward = staticmethod(_share_among_ties)
+    backward = Amax.backward
 
 
 def _scatter_to_index(ctx, grad):
     shape, dim, keepdim, idx = ctx.info
+    if dim is None:
+        return np.array(grad)
     full = np.zeros(shape, dtype=np.result_type(grad))
     np.put_along_axis(full, idx, grad if keepdim else np.expand_dims(grad, dim), axis=dim)
     return full
@@ -150,6 +150,9 @@ def _scatter_to_index(ctx, grad):
 
 def _along(ctx, a, dim, keepdim, arg):
     dim = wrap_dim(dim, np.ndim(a))
+    if np.ndim(a) == 0:  # a 0-d tensor has one element along its dim 0 (or -1)
+        ctx.info = ((), None, keepdim, None)
+        return np.array(a)
     idx = np.expand_dims(arg(a, axis=dim), dim)
     ctx.info = (np.shape(a), dim, keepdim, idx)
     values = np.take_along_axis(np.asarray(a), idx, axis=dim)
@@ -184,9 +187,14 @@ class Softmax(Op):
     """z = exp(a) / sum(exp(a)) along dim;  dz/da · g = z * (g - sum(g * z))."""
 
     _backward_name = "SoftmaxBackward0"
+    _saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a, dim=-1):
+        if not np.size(a):  # nothing to normalise: an empty result, as PyTorch's
+            ctx.save_for_backward(np.array(a))
+            ctx.info = dim
+            return np.array(a)
         shifted = np.exp(a - np.max(a, axis=dim, keepdims=True))
         out = np.asarray(shifted / np.sum(shifted, axis=dim, keepdims=True), order="C")
         ctx.save_for_backward(out)
@@ -203,9 +211,14 @@ class LogSoftmax(Op):
     """z = a - log(sum(exp(a))) along dim;  dz/da · g = g - softmax(a) * sum(g)."""
 
     _backward_name = "LogSoftmaxBackward0"
+    _saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a, dim=-1):
+        if not np.size(a):
+            ctx.save_for_backward(np.array(a))
+            ctx.info = dim
+            return np.array(a)
         shifted = a - np.max(a, axis=dim, keepdims=True)
         out = shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
         out = np.asarray(out, order="C")
@@ -226,18 +239,22 @@ class Cumsum(Op):
 
     @staticmethod
     def forward(ctx, a, dim=0):
-        ctx.info = dim
-        return np.asarray(np.cumsum(a, axis=dim), order="C")
+        ctx.info = dim if np.ndim(a) else None
+        return np.asarray(np.cumsum(a, axis=dim), order="C") if np.ndim(a) else np.array(a)
 
     @staticmethod
     def backward(ctx, grad):
         dim = ctx.info
+        if dim is None:
+            return grad
         return np.flip(np.cumsum(np.flip(grad, dim), axis=dim), dim)
 
 
 def _others_product(a, axis):
     """The product of every element but each one along `axis`, without dividing by it (so a
     zero in `a` gives the right gradient, as PyTorch's ProdBackward does)."""
+    if not a.shape[axis]:
+        return np.ones_like(a)
     ones = np.ones_like(np.take(a, [0], axis=axis))
     left = np.cumprod(
         np.concatenate([ones, np.take(a, range(a.shape[axis] - 1), axis)], axis), axis
@@ -274,13 +291,17 @@ class ProdDim(Op):
     @staticmethod
     def forward(ctx, a, dim=0, keepdim=False):
         ctx.save_for_backward(a)
-        ctx.info = (dim, keepdim)
+        ctx.info = (dim if np.ndim(a) else None, keepdim)
+        if not np.ndim(a):
+            return np.array(a)
         return np.asarray(np.prod(a, axis=dim, keepdims=keepdim), order="C")
 
     @staticmethod
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
         dim, keepdim = ctx.info
+        if dim is None:
+            return grad
         g = grad if keepdim else np.expand_dims(grad, dim)
         return g * _others_product(np.asarray(a), dim)
 
@@ -412,6 +433,143 @@ class Logsumexp(Op):
         return g * np.exp(a - out)
 
 
+class AmaxDim(Op):
+    """z = max of a over dims (amax);  the gradient is shared equally by the elements that tie."""
+
+    _backward_name = "AmaxBackward0"
+    _pick = staticmethod(np.max)
+
+    @classmethod
+    def forward(cls, ctx, a, dim=(), keepdim=False):
+        axes = _axes(dim, np.ndim(a)) if dim != () else None
+        kept = np.asarray(cls._pick(a, axis=axes, keepdims=True))
+        ctx.save_for_backward(a, kept)
+        ctx.info = (axes, keepdim)
+        return np.asarray(_drop(kept, axes, keepdim), order="C")
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, kept = ctx.saved_tensors
+        axes, keepdim = ctx.info
+        hit = a == kept
+        g = _expand(grad, np.shape(a), axes, keepdim)
+        # grad / count times the mask, as torch: -0.0 where a negative gradient is not taken
+        return ((g / np.sum(hit, axis=axes, keepdims=True)) * hit).astype(grad.dtype)
+
+
+class AminDim(AmaxDim):
+    """z = min of a over dims (amin);  the gradient is shared equally by the elements that tie."""
+
+    _backward_name = "AminBackward0"
+    _pick = staticmethod(np.min)
+
+
+class Cumprod(Op):
+    """z_i = a_1 · ... · a_i along dim;  dz/da · g = Σ_{j>=i} g_j z_j / a_i (zeros handled)."""
+
+    _backward_name = "CumprodBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=0):
+        out = np.asarray(np.cumprod(a, axis=dim), order="C") if np.ndim(a) else np.array(a)
+        ctx.save_for_backward(a, out)
+        ctx.info = dim if np.ndim(a) else None
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        dim = ctx.info
+        if dim is None:
+            return grad
+        if np.all(a != 0):
+            total = np.flip(np.cumsum(np.flip(grad * out, dim), axis=dim), dim)
+            return total / a
+        # With zeros: each element's gradient summed term by term (rare, and small inputs).
+        moved_a, moved_g = np.moveaxis(a, dim, -1), np.moveaxis(grad, dim, -1)
+        result = np.zeros_like(moved_a, dtype=np.result_type(grad))
+        n = moved_a.shape[-1]
+        for i in range(n):
+            for j in range(i, n):
+                others = np.prod(np.delete(moved_a[..., : j + 1], i, axis=-1), axis=-1)
+                result[..., i] += moved_g[..., j] * others
+        return np.moveaxis(result, -1, dim)
+
+
+class Logcumsumexp(Op):
+    """z_i = log Σ_{j<=i} exp(a_j) along dim;  dz/da_i · g = Σ_{j>=i} g_j exp(a_i - z_j)."""
+
+    _backward_name = "LogcumsumexpBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=0):
+        if not np.ndim(a):
+            ctx.save_for_backward(a, np.array(a))
+            ctx.info = None
+            return np.array(a)
+        out = np.asarray(np.logaddexp.accumulate(a, axis=dim), order="C")
+        ctx.save_for_backward(a, out)
+        ctx.info = dim
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        dim = ctx.info
+        if dim is None:
+            return grad
+        # In float64, shifted by the largest z: exp(a_i - z_j) = exp(a_i - m) exp(m - z_j).
+        a64, z64, g64 = (np.asarray(x, np.float64) for x in (a, out, grad))
+        top = np.max(z64, axis=dim, keepdims=True)
+        with np.errstate(over="ignore", invalid="ignore"):
+            weights = g64 * np.exp(top - z64)
+            total = np.flip(np.cumsum(np.flip(weights, dim), axis=dim), dim)
+            return (total * np.exp(a64 - top)).astype(np.result_type(grad))
+
+
+class Nansum(Op):
+    """z = the sum of a's numbers, NaNs left out;  dz/da = 1 where a is a number, else 0."""
+
+    _backward_name = "NansumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=None, keepdim=False):
+        axes = _axes(dim, np.ndim(a))
+        ctx.save_for_backward(a)
+        ctx.info = (axes, keepdim)
+        return np.asarray(np.nansum(a, axis=axes, keepdims=keepdim), np.result_type(a))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        axes, keepdim = ctx.info
+        g = _expand(grad, np.shape(a), axes, keepdim)
+        return np.where(np.isnan(a), 0, g).astype(np.result_type(grad))
+
+
+class Median(Op):
+    """z = the lower median of all of a;  dz/da = 1 at the element chosen, else 0."""
+
+    _backward_name = "MedianBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        flat = np.asarray(a).reshape(-1)
+        order = np.argsort(flat, kind="stable")
+        pick = order[(flat.size - 1) // 2] if flat.size else 0
+        if np.isnan(flat).any():
+            pick = int(np.flatnonzero(np.isnan(flat))[0])
+        ctx.info = (np.shape(a), pick)
+        return np.array(flat[pick]) if flat.size else np.array(np.nan, flat.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, pick = ctx.info
+        full = np.zeros(int(np.prod(shape)), np.result_type(grad))
+        full[pick] = grad
+        return full.reshape(shape)
+
+
 # -- the functions ---------------------------------------------------------------------------
 
 
@@ -429,14 +587,20 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None, axis=None, keep
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None, axis=None, keepdims=None):
     dim, keepdim = dim_arg(dim, axis), keepdims if keepdims is not None else keepdim
     if dtype is not None:
+        wanted = np.dtype(getattr(dtype, "numpy", dtype))
+        if wanted.kind not in "fc":
+            raise RuntimeError(
+                "mean(): could not infer output dtype. Optional dtype must be either a floating "
+                f"point or complex dtype. Got: {TYPE_NAMES.get(wanted.name)}"
+            )
         input = input.to(dtype)
     op = Mean if dim is None else MeanDim
     result = op.apply(input, dim=dim, keepdim=keepdim)
     return result if out is None else into(out, result, "mean")
 
 
-ReturnMax = type("max", (ReturnType, namedtuple("max", ["values", "indices"])), {"__slots__": ()})
-ReturnMin = type("min", (ReturnType, namedtuple("min", ["values", "indices"])), {"__slots__": ()})
+ReturnMax = return_type("max")
+ReturnMin = return_type("min")
 
 
 def _values_indices(kind, a, dim, keepdim):
@@ -446,14 +610,17 @@ def _values_indices(kind, a, dim, keepdim):
         "min": (MinDim, np.argmin, ReturnMin),
     }[kind]
     values = op.apply(a, dim=dim, keepdim=keepdim)
+    if not a.ndim:
+        return result(values, make(np.zeros((), np.int64)))
     idx = arg(a._data, axis=dim)
     return result(values, make(np.asarray(np.expand_dims(idx, dim) if keepdim else idx)))
 
 
 def max(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
+    need_tensor("max", input)
     dim, keepdim = dim_arg(dim, axis), keepdims if keepdims is not None else keepdim
     if isinstance(dim, Tensor):
-        return pointwise.maximum(input, dim, out=out)
+        return arithmetic.maximum(input, dim, out=out)
     if dim is None:
         result = Amax.apply(input)
         return result if out is None else into(out, result, "max")
@@ -461,9 +628,10 @@ def max(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
 
 
 def min(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
+    need_tensor("min", input)
     dim, keepdim = dim_arg(dim, axis), keepdims if keepdims is not None else keepdim
     if isinstance(dim, Tensor):
-        return pointwise.minimum(input, dim, out=out)
+        return arithmetic.minimum(input, dim, out=out)
     if dim is None:
         result = Amin.apply(input)
         return result if out is None else into(out, result, "min")
@@ -472,6 +640,8 @@ def min(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
 
 def _arg(find, input, dim, keepdim):
     dim = None if dim is None else wrap_dim(dim, input.ndim)
+    if input.ndim == 0:
+        return make(np.zeros((), np.int64))
     idx = find(input._data) if dim is None else find(input._data, axis=dim)
     if keepdim and dim is not None:
         idx = np.expand_dims(idx, dim)
@@ -488,11 +658,14 @@ def argmin(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
     return _arg(np.argmin, input, dim_arg(dim, axis), keepdim)
 
 
-def softmax(input, dim=-1):
+def softmax(input, dim=-1, *, dtype=None):
+    """exp(x) / Σ exp(x) along dim; with `dtype`, x is converted first."""
+    input = input if dtype is None else input.to(dtype)
     return Softmax.apply(input, dim=wrap_dim(dim, input.ndim))
 
 
-def log_softmax(input, dim=-1):
+def log_softmax(input, dim=-1, *, dtype=None):
+    input = input if dtype is None else input.to(dtype)
     return LogSoftmax.apply(input, dim=wrap_dim(dim, input.ndim))
 
 
@@ -633,6 +806,124 @@ def all(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
 
 def any(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
     return _truth(np.any, input, dim_arg(dim, axis), _keep(keepdim, keepdims), out, "any")
+
+
+def amax(input, dim=(), keepdim=False, *, out=None):
+    result = AmaxDim.apply(input, dim=dim, keepdim=keepdim)
+    return _done(result, out, "amax")
+
+
+def amin(input, dim=(), keepdim=False, *, out=None):
+    result = AminDim.apply(input, dim=dim, keepdim=keepdim)
+    return _done(result, out, "amin")
+
+
+ReturnAminmax = return_type("aminmax", ("min", "max"))
+
+
+def aminmax(input, *, dim=None, keepdim=False):
+    dims = () if dim is None else dim
+    return ReturnAminmax(amin(input, dims, keepdim), amax(input, dims, keepdim))
+
+
+def cumprod(input, dim, *, dtype=None, out=None):
+    input = input.to(dtype) if dtype is not None else _promoted(input)
+    return _done(Cumprod.apply(input, dim=wrap_dim(dim, input.ndim)), out, "cumprod")
+
+
+def logcumsumexp(input, dim, *, out=None):
+    return _done(Logcumsumexp.apply(input, dim=wrap_dim(dim, input.ndim)), out, "logcumsumexp")
+
+
+def _running(kind, input, dim):
+    """cummax and cummin: values and the index where each was found."""
+    data = np.asarray(input._data)
+    dim = wrap_dim(dim, data.ndim)
+    if not data.ndim:
+        result = ReturnCummax if kind == "max" else ReturnCummin
+        return result(input.clone(), make(np.zeros((), np.int64)))
+    better = np.greater_equal if kind == "max" else np.less_equal
+    moved = np.moveaxis(data, dim, -1)
+    index = np.zeros(moved.shape, np.int64)
+    best = moved[..., 0].copy()
+    for i in range(1, moved.shape[-1]):
+        take = better(moved[..., i], best) | np.isnan(moved[..., i])
+        best = np.where(take, moved[..., i], best)
+        index[..., i] = np.where(take, i, index[..., i - 1])
+    index = np.moveaxis(index, -1, dim)
+    from .indexing import gather
+
+    result = ReturnCummax if kind == "max" else ReturnCummin
+    return result(gather(input, dim, make(index)), make(index))
+
+
+ReturnCummax = return_type("cummax")
+ReturnCummin = return_type("cummin")
+
+
+def cummax(input, dim):
+    return _running("max", input, dim)
+
+
+def cummin(input, dim):
+    return _running("min", input, dim)
+
+
+def nansum(input, dim=None, keepdim=False, *, dtype=None):
+    input = input.to(dtype) if dtype is not None else input
+    return Nansum.apply(input, dim=dim, keepdim=keepdim)
+
+
+def nanmean(input, dim=None, keepdim=False, *, dtype=None):
+    input = input.to(dtype) if dtype is not None else input
+    count = (
+        (~input.isnan()).sum(dim=dim, keepdim=keepdim)
+        if dim is not None
+        else (~input.isnan()).sum()
+    )
+    return nansum(input, dim, keepdim) / count
+
+
+ReturnMedian = return_type("median")
+
+
+def median(input, dim=None, keepdim=False):
+    """The lower median of all elements, or along dim with the index of each."""
+    if dim is None:
+        return Median.apply(input)
+    from .indexing import gather, sort
+
+    dim = wrap_dim(dim, input.ndim)
+    order = sort(input, dim=dim).indices
+    k = (input.shape[dim] - 1) // 2 if input.ndim else 0
+    picked = make(np.take(np.asarray(order._data), [k], axis=dim))
+    values = gather(input, dim, picked)
+    if not keepdim:
+        values, picked = values.squeeze(dim), make(np.squeeze(np.asarray(picked._data), dim))
+    return ReturnMedian(values, picked)
+
+
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return (
+        var(input, dim, unbiased, keepdim, correction=correction),
+        mean(input, dim if not isinstance(dim, bool) else None, keepdim),
+    )
+
+
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return (
+        std(input, dim, unbiased, keepdim, correction=correction),
+        mean(input, dim if not isinstance(dim, bool) else None, keepdim),
+    )
+
+
+def trace_method(self):
+    """`x.trace()`: the sum of a matrix's diagonal (torch.trace is autoviz's tracer)."""
+    if self.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {self.ndim}")
+    from .shape import diagonal
+
+    return sum(diagonal(self))
 
 
 # -- recorded gradients (create_graph=True) --------------------------------------------------

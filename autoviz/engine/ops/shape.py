@@ -7,6 +7,7 @@ import numpy as np
 
 from ..dtypes import TYPE_NAMES
 from ..higher import rule, sum_to
+from ..tensor import Tensor, make
 from .base import Op, dim_arg, into, shape_arg, to_tensor, unbroadcast, wrap_dim
 
 
@@ -84,6 +85,11 @@ def _viewable(a, shape) -> bool:
     """Whether `a` can take `shape` without a copy; PyTorch's error if `shape` does not fit."""
     if list(shape).count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
+    if -1 in shape and not np.size(a):
+        raise RuntimeError(
+            f"cannot reshape tensor of 0 elements into shape {_size(shape)} because the "
+            "unspecified dimension size -1 can be any value and is ambiguous"
+        )
     try:
         try:
             np.reshape(a, shape, copy=False)
@@ -185,11 +191,11 @@ class Transpose(Op):
     @staticmethod
     def forward(ctx, a, dim0=0, dim1=1):
         ctx.info = (dim0, dim1)
-        return np.swapaxes(a, dim0, dim1)
+        return np.swapaxes(a, dim0, dim1) if np.ndim(a) else np.asarray(a)
 
     @staticmethod
     def backward(ctx, grad):
-        return np.swapaxes(grad, *ctx.info)
+        return np.swapaxes(grad, *ctx.info) if np.ndim(grad) else grad
 
 
 class T(Transpose):
@@ -223,11 +229,21 @@ class Squeeze(Op):
         ctx.info = np.shape(a)
         if dim is None:
             return np.squeeze(a)
+        if isinstance(dim, tuple):  # squeeze((0, 2)): the named dims of size 1
+            return np.squeeze(a, tuple(d for d in dim if np.shape(a)[d] == 1))
+        if not np.ndim(a):
+            return np.asarray(a)
         return np.squeeze(a, dim) if np.shape(a)[dim] == 1 else np.asarray(a)
 
     @staticmethod
     def backward(ctx, grad):
         return np.reshape(grad, ctx.info)
+
+
+class SqueezeDims(Squeeze):
+    """z = a.squeeze((d0, d1, ...));  dz/da = the gradient reshaped back."""
+
+    _backward_name = "SqueezeBackward2"
 
 
 class SqueezeDim(Squeeze):
@@ -331,6 +347,104 @@ class Flip(Op):
         return np.flip(grad, ctx.info).copy()
 
 
+class Roll(Op):
+    """z = a's elements shifted along dims, wrapping round;  dz/da = the gradient shifted back."""
+
+    _backward_name = "RollBackward0"
+
+    @staticmethod
+    def forward(ctx, a, shifts=(), dims=None):
+        ctx.info = (shifts, dims)
+        return np.roll(a, shifts, dims)
+
+    @staticmethod
+    def backward(ctx, grad):
+        shifts, dims = ctx.info
+        back = tuple(-k for k in shifts) if isinstance(shifts, tuple) else -shifts
+        return np.roll(grad, back, dims)
+
+
+class Rot90(Op):
+    """z = a turned k quarter turns in the plane of dims;  dz/da = the gradient turned back."""
+
+    _backward_name = "Rot90Backward0"
+
+    @staticmethod
+    def forward(ctx, a, k=1, dims=(0, 1)):
+        ctx.info = (k, dims)
+        return np.rot90(a, k, dims).copy()
+
+    @staticmethod
+    def backward(ctx, grad):
+        k, dims = ctx.info
+        return np.rot90(grad, -k, dims).copy()
+
+
+class Diagonal(Op):
+    """z = a's diagonal (offset, over dim1 and dim2);  dz/da = zeros with the gradient on it."""
+
+    _backward_name = "DiagonalBackward0"
+
+    @staticmethod
+    def forward(ctx, a, offset=0, dim1=0, dim2=1):
+        ctx.info = (np.shape(a), offset, dim1, dim2)
+        return np.diagonal(a, offset, dim1, dim2)
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, offset, dim1, dim2 = ctx.info
+        full = np.zeros(shape, np.result_type(grad))
+        view = np.diagonal(full, offset, dim1, dim2)
+        view.setflags(write=True)  # a view of `full`, which is ours to write
+        view[...] = grad
+        return full
+
+
+class DiagEmbed(Op):
+    """z = the matrix with vector a on its (offset) diagonal;  dz/da = the gradient's diagonal."""
+
+    _backward_name = "DiagEmbedBackward0"
+
+    @staticmethod
+    def forward(ctx, a, offset=0):
+        ctx.info = offset
+        return np.diag(a, offset)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return np.diagonal(grad, ctx.info).copy()
+
+
+class Tril(Op):
+    """z = a's lower triangle (below diagonal k), zeros above;  dz/da = the gradient's."""
+
+    _backward_name = "TrilBackward0"
+
+    @staticmethod
+    def forward(ctx, a, diagonal=0):
+        ctx.info = diagonal
+        return np.tril(a, diagonal)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return np.tril(grad, ctx.info)
+
+
+class Triu(Tril):
+    """z = a's upper triangle (above diagonal k), zeros below;  dz/da = the gradient's."""
+
+    _backward_name = "TriuBackward0"
+
+    @staticmethod
+    def forward(ctx, a, diagonal=0):
+        ctx.info = diagonal
+        return np.triu(a, diagonal)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return np.triu(grad, ctx.info)
+
+
 # -- the functions ---------------------------------------------------------------------------
 
 
@@ -408,6 +522,9 @@ def unsqueeze(input, dim):
 def squeeze(input, dim=None):
     if dim is None:
         return Squeeze.apply(input, dim=None)
+    if isinstance(dim, (tuple, list)):
+        dims = tuple(sorted({wrap_dim(d, input.ndim) for d in dim}))
+        return SqueezeDims.apply(input, dim=dims if input.ndim else ())
     return SqueezeDim.apply(input, dim=wrap_dim(dim, input.ndim))
 
 
@@ -445,9 +562,9 @@ def repeat(input, *sizes):
     return Repeat.apply(input, sizes=tuple(sizes))
 
 
-def flip_method(self, *dims):
-    """`x.flip(0, 1)` as well as `x.flip((0, 1))`."""
-    return flip(self, shape_arg(dims))
+def flip_method(self, *dims_, dims=None):
+    """`x.flip(0, 1)` as well as `x.flip((0, 1))` and `x.flip(dims=(0, 1))`."""
+    return flip(self, dims if dims is not None else shape_arg(dims_))
 
 
 def expand_as(self, other):
@@ -464,6 +581,232 @@ def reshape_as(self, other):
 
 def is_contiguous_tensor(self, memory_format=None) -> bool:
     return is_contiguous(self._data)
+
+
+def roll(input, shifts, dims=None):
+    """Elements shifted along dims, wrapping round; without dims, over the flattened tensor."""
+    if dims is None:
+        if isinstance(shifts, (tuple, list)):
+            shifts = shifts[0]
+        return reshape(Roll.apply(flatten(input), shifts=int(shifts), dims=0), tuple(input.shape))
+    shifts = tuple(shifts) if isinstance(shifts, (tuple, list)) else (int(shifts),)
+    dims = tuple(dims) if isinstance(dims, (tuple, list)) else (int(dims),)
+    if len(shifts) != len(dims):
+        raise RuntimeError(
+            f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}"
+        )
+    return Roll.apply(input, shifts=shifts, dims=tuple(wrap_dim(d, input.ndim) for d in dims))
+
+
+def rot90(input, k=1, dims=(0, 1)):
+    if len(dims) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    dims = tuple(wrap_dim(d, input.ndim) for d in dims)
+    return Rot90.apply(input, k=int(k) % 4, dims=dims)
+
+
+def fliplr(input):
+    return flip(input, (1,))
+
+
+def flipud(input):
+    return flip(input, (0,))
+
+
+def tile(input, dims):
+    """repeat with dims padded by leading 1s to the tensor's rank."""
+    dims = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
+    return repeat(input, *((1,) * (input.ndim - len(dims)) + dims))
+
+
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """Each element (or slice along dim) repeated `repeats` times in a row."""
+    from .indexing import index_select
+
+    if repeats is None:  # repeat_interleave(counts): each index i, counts[i] times
+        counts = np.asarray(input._data)
+        return make(np.repeat(np.arange(counts.size), counts).astype(np.int64))
+    if dim is None:
+        input, dim = flatten(input), 0
+    dim = wrap_dim(dim, input.ndim)
+    if isinstance(repeats, Tensor) and repeats.numel() != 1:
+        picks = np.repeat(np.arange(input.shape[dim]), np.asarray(repeats._data))
+        return index_select(input, dim, make(picks.astype(np.int64)))
+    n = int(repeats.item() if isinstance(repeats, Tensor) else repeats)
+    shape = tuple(input.shape)
+    wide = expand(unsqueeze(input, dim + 1), *shape[: dim + 1], n, *shape[dim + 1 :])
+    return view(contiguous(wide), *shape[:dim], shape[dim] * n, *shape[dim + 1 :])
+
+
+def diag(input, diagonal=0):
+    """A vector's diagonal matrix, or a matrix's diagonal as a vector."""
+    if input.ndim == 1:
+        return DiagEmbed.apply(input, offset=diagonal)
+    if input.ndim != 2:
+        raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " + f"{input.ndim}D")
+    return contiguous(Diagonal.apply(input, offset=diagonal, dim1=0, dim2=1))
+
+
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    n = input.ndim
+    if wrap_dim(dim1, n) == wrap_dim(dim2, n):
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return Diagonal.apply(input, offset=offset, dim1=wrap_dim(dim1, n), dim2=wrap_dim(dim2, n))
+
+
+def tril(input, diagonal=0, *, out=None):
+    if input.ndim < 2:
+        raise RuntimeError("tril: input tensor must have at least 2 dimensions")
+    result = Tril.apply(input, diagonal=diagonal)
+    return result if out is None else into(out, result, "tril")
+
+
+def triu(input, diagonal=0, *, out=None):
+    if input.ndim < 2:
+        raise RuntimeError("triu: input tensor must have at least 2 dimensions")
+    result = Triu.apply(input, diagonal=diagonal)
+    return result if out is None else into(out, result, "triu")
+
+
+def movedim(input, source, destination):
+    """The dims `source` moved to `destination`, the others keeping their order: a permute."""
+    src = (source,) if isinstance(source, int) else tuple(source)
+    dst = (destination,) if isinstance(destination, int) else tuple(destination)
+    n = input.ndim
+    src, dst = [wrap_dim(d, n) for d in src], [wrap_dim(d, n) for d in dst]
+    order = [d for d in range(n) if d not in src]
+    for to, frm in sorted(zip(dst, src, strict=True)):
+        order.insert(to, frm)
+    return permute(input, tuple(order))
+
+
+moveaxis = movedim
+
+
+def swapaxes(input, axis0, axis1):
+    return transpose(input, axis0, axis1)
+
+
+swapdims = swapaxes
+
+
+def ravel(input):
+    return reshape(input, -1)
+
+
+def unflatten(input, dim, sizes):
+    dim = wrap_dim(dim, input.ndim)
+    shape = tuple(input.shape)
+    return (
+        view(input, *shape[:dim], *sizes, *shape[dim + 1 :])
+        if is_contiguous(input._data)
+        else reshape(input, (*shape[:dim], *sizes, *shape[dim + 1 :]))
+    )
+
+
+def _atleast(rank, tensors):
+    def one(t):
+        t = to_tensor(t)
+        if rank == 3 and t.ndim == 1:  # a vector becomes (1, n, 1), as in numpy
+            return unsqueeze(unsqueeze(t, 0), 2)
+        while t.ndim < rank:
+            t = unsqueeze(t, 0 if t.ndim == 0 or rank < 3 else t.ndim)
+        return t
+
+    items = tensors[0] if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else tensors
+    out = tuple(one(t) for t in items)
+    return out[0] if len(tensors) == 1 and not isinstance(tensors[0], (list, tuple)) else out
+
+
+def atleast_1d(*tensors):
+    return _atleast(1, tensors)
+
+
+def atleast_2d(*tensors):
+    return _atleast(2, tensors)
+
+
+def atleast_3d(*tensors):
+    return _atleast(3, tensors)
+
+
+def broadcast_shapes(*shapes):
+    from ..tensor import Size
+
+    try:
+        return Size(
+            np.broadcast_shapes(*[tuple(s) if not isinstance(s, int) else (s,) for s in shapes])
+        )
+    except ValueError:
+        raise RuntimeError(
+            "Shape mismatch: objects cannot be broadcast to a single shape"
+        ) from None
+
+
+def broadcast_to(input, size):
+    return expand(input, tuple(size))
+
+
+def broadcast_tensors(*tensors):
+    shape = broadcast_shapes(*[t.shape for t in tensors])
+    return tuple(expand(t, tuple(shape)) for t in tensors)
+
+
+def hstack(tensors, *, out=None):
+    items = _atleast(1, (list(tensors),))
+    return cat(items, dim=0 if items[0].ndim == 1 else 1, out=out)
+
+
+def vstack(tensors, *, out=None):
+    return cat(_atleast(2, (list(tensors),)), dim=0, out=out)
+
+
+row_stack = vstack
+
+
+def dstack(tensors, *, out=None):
+    return cat(_atleast(3, (list(tensors),)), dim=2, out=out)
+
+
+def column_stack(tensors, *, out=None):
+    items = [reshape(t, (-1, 1)) if t.ndim <= 1 else t for t in map(to_tensor, tensors)]
+    return cat(items, dim=1, out=out)
+
+
+def meshgrid(*tensors, indexing=None):
+    """Coordinate grids: each 1-D tensor expanded over the others' lengths ("ij" by default)."""
+    items = tensors[0] if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else tensors
+    if indexing is None:
+        import warnings
+
+        warnings.warn(
+            "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
+            "argument.",
+            UserWarning,
+            stacklevel=2,
+        )
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(
+            f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}'
+        )
+    items = list(items)
+    swap = indexing == "xy" and len(items) >= 2
+    if swap:
+        items[0], items[1] = items[1], items[0]
+    shape = tuple(t.numel() for t in items)
+    grids = []
+    for i, t in enumerate(items):
+        view_shape = [1] * len(items)
+        view_shape[i] = -1
+        grids.append(expand(reshape(t, tuple(view_shape)), shape))
+    if swap:
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)
+
+
+def ndimension(self) -> int:
+    return self.ndim
 
 
 # -- recorded gradients (create_graph=True) --------------------------------------------------

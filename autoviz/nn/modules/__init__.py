@@ -14,6 +14,7 @@ from .activation import (
     LogSigmoid,
     LogSoftmax,
     Mish,
+    MultiheadAttention,
     PReLU,
     ReLU,
     ReLU6,
@@ -38,7 +39,11 @@ from .batchnorm import (
     LazyBatchNorm2d,
     LazyBatchNorm3d,
 )
+from .channelshuffle import (
+    ChannelShuffle,
+)
 from .container import (
+    Container,
     ModuleDict,
     ModuleList,
     ParameterDict,
@@ -75,6 +80,10 @@ from .flatten import (
     Flatten,
     Unflatten,
 )
+from .fold import (
+    Fold,
+    Unfold,
+)
 from .instancenorm import (
     InstanceNorm1d,
     InstanceNorm2d,
@@ -83,17 +92,21 @@ from .instancenorm import (
     LazyInstanceNorm2d,
     LazyInstanceNorm3d,
 )
+from .lazy import LazyModuleMixin
 from .linear import (
     Bilinear,
     Identity,
     LazyLinear,
     Linear,
+    NonDynamicallyQuantizableLinear,
+    factory_kwargs,
 )
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
     CosineEmbeddingLoss,
     CrossEntropyLoss,
+    CTCLoss,
     GaussianNLLLoss,
     HingeEmbeddingLoss,
     HuberLoss,
@@ -116,6 +129,7 @@ from .module import (
     Module,
 )
 from .normalization import (
+    CrossMapLRN2d,
     GroupNorm,
     LayerNorm,
     LocalResponseNorm,
@@ -137,6 +151,10 @@ from .padding import (
     ZeroPad1d,
     ZeroPad2d,
     ZeroPad3d,
+)
+from .pixelshuffle import (
+    PixelShuffle,
+    PixelUnshuffle,
 )
 from .pooling import (
     AdaptiveAvgPool1d,
@@ -172,6 +190,18 @@ from .sparse import (
     Embedding,
     EmbeddingBag,
 )
+from .transformer import (
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
+from .upsampling import (
+    Upsample,
+    UpsamplingBilinear2d,
+    UpsamplingNearest2d,
+)
 
 __all__ = [
     "CELU",
@@ -198,12 +228,15 @@ __all__ = [
     "BatchNorm2d",
     "BatchNorm3d",
     "Bilinear",
+    "CTCLoss",
+    "ChannelShuffle",
     "CircularPad1d",
     "CircularPad2d",
     "CircularPad3d",
     "ConstantPad1d",
     "ConstantPad2d",
     "ConstantPad3d",
+    "Container",
     "Conv1d",
     "Conv2d",
     "Conv3d",
@@ -213,6 +246,7 @@ __all__ = [
     "CosineEmbeddingLoss",
     "CosineSimilarity",
     "CrossEntropyLoss",
+    "CrossMapLRN2d",
     "Dropout",
     "Dropout1d",
     "Dropout2d",
@@ -221,6 +255,7 @@ __all__ = [
     "EmbeddingBag",
     "FeatureAlphaDropout",
     "Flatten",
+    "Fold",
     "GRUCell",
     "GaussianNLLLoss",
     "GroupNorm",
@@ -254,6 +289,7 @@ __all__ = [
     "LazyInstanceNorm2d",
     "LazyInstanceNorm3d",
     "LazyLinear",
+    "LazyModuleMixin",
     "LeakyReLU",
     "Linear",
     "LocalResponseNorm",
@@ -274,12 +310,16 @@ __all__ = [
     "MultiLabelMarginLoss",
     "MultiLabelSoftMarginLoss",
     "MultiMarginLoss",
+    "MultiheadAttention",
     "NLLLoss",
     "NLLLoss2d",
+    "NonDynamicallyQuantizableLinear",
     "PReLU",
     "PairwiseDistance",
     "ParameterDict",
     "ParameterList",
+    "PixelShuffle",
+    "PixelUnshuffle",
     "PoissonNLLLoss",
     "RMSNorm",
     "RNNBase",
@@ -308,10 +348,20 @@ __all__ = [
     "Tanh",
     "Tanhshrink",
     "Threshold",
+    "Transformer",
+    "TransformerDecoder",
+    "TransformerDecoderLayer",
+    "TransformerEncoder",
+    "TransformerEncoderLayer",
     "TripletMarginLoss",
     "TripletMarginWithDistanceLoss",
     "Unflatten",
+    "Unfold",
+    "Upsample",
+    "UpsamplingBilinear2d",
+    "UpsamplingNearest2d",
     "ZeroPad1d",
     "ZeroPad2d",
     "ZeroPad3d",
+    "factory_kwargs",
 ]

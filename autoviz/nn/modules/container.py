@@ -254,3 +254,19 @@ class ParameterDict(Module):
 
     def extra_repr(self) -> str:
         return "\n".join(f"  ({k}): {_summary(v, legacy=True)}" for k, v in self.items())
+
+
+class Container(Module):
+    """The deprecated container: its keyword arguments become submodules."""
+
+    def __init__(self, **kwargs) -> None:
+        import warnings
+
+        super().__init__()
+        warnings.warn(
+            "nn.Container is deprecated. All of it's functionality is now implemented in "
+            "nn.Module. Subclass that instead.",
+            stacklevel=2,
+        )
+        for key, value in kwargs.items():
+            self.add_module(key, value)

@@ -125,3 +125,21 @@ class LazyLinear(Linear):
             self.initialize_parameters(args[0])
             self.__class__ = self.cls_to_become
         return Module.__call__(self, *args, **kwargs)
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """The Linear that MultiheadAttention projects its output with (the name keeps it out of
+    PyTorch's dynamic quantization)."""
+
+
+def factory_kwargs(kwargs):
+    """The device, dtype and memory_format entries of kwargs, as layers pass them on."""
+    if kwargs is None:
+        return {}
+    simple = {"device", "dtype", "memory_format"}
+    extra = set(kwargs) - simple - {"factory_kwargs"}
+    if extra:
+        raise TypeError(f"unexpected kwargs {extra}")
+    out = {k: v for k, v in kwargs.items() if k in simple}
+    out.update(kwargs.get("factory_kwargs", {}) or {})
+    return out

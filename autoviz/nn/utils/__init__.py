@@ -1,7 +1,7 @@
 """`torch.nn.utils`: gradient clipping, parameter vectors, packed sequences, weight
 normalisation and parametrizations."""
 
-from . import parametrizations, parametrize, rnn
+from . import parametrizations, parametrize, prune, rnn, stateless
 from .clip_grad import (
     clip_grad_norm,
     clip_grad_norm_,
@@ -17,13 +17,17 @@ from .fusion import (
     fuse_linear_bn_weights,
 )
 from .init import skip_init
-from .weight_norm import remove_spectral_norm, remove_weight_norm, spectral_norm, weight_norm
+from .memory_format import convert_conv2d_weight_memory_format, convert_conv3d_weight_memory_format
+from .spectral_norm import remove_spectral_norm, spectral_norm
+from .weight_norm import remove_weight_norm, weight_norm
 
 __all__ = [
     "clip_grad_norm",
     "clip_grad_norm_",
     "clip_grad_value_",
     "clip_grads_with_norm_",
+    "convert_conv2d_weight_memory_format",
+    "convert_conv3d_weight_memory_format",
     "fuse_conv_bn_eval",
     "fuse_conv_bn_weights",
     "fuse_linear_bn_eval",
@@ -32,11 +36,13 @@ __all__ = [
     "parameters_to_vector",
     "parametrizations",
     "parametrize",
+    "prune",
     "remove_spectral_norm",
     "remove_weight_norm",
     "rnn",
     "skip_init",
     "spectral_norm",
+    "stateless",
     "vector_to_parameters",
     "weight_norm",
 ]

@@ -1,12 +1,12 @@
-"""The older, hook-based weight_norm and spectral_norm of torch.nn.utils."""
+"""The older, hook-based weight normalisation (torch.nn.utils.weight_norm's module)."""
 
 import warnings
 
 from ..parameter import Parameter
-from .parametrizations import _SpectralNorm, norm_except_dim
+from .parametrizations import norm_except_dim
 
 
-class _Reparam:
+class Reparam:
     """A forward pre-hook that recomputes module.<name> from its parts before each forward."""
 
     def __init__(self, name, compute) -> None:
@@ -33,7 +33,7 @@ def weight_norm(module, name="weight", dim=0):
         v, g = getattr(m, name + "_v"), getattr(m, name + "_g")
         return v * (g / norm_except_dim(v, dim))
 
-    hook = _Reparam(name, compute)
+    hook = Reparam(name, compute)
     setattr(module, name, compute(module))
     module._weight_norm_hook = module.register_forward_pre_hook(hook)
     return module
@@ -47,40 +47,6 @@ def remove_weight_norm(module, name="weight"):
     weight = getattr(module, name).detach()
     for part in ("_g", "_v"):
         del module._parameters[name + part]
-    module.__dict__.pop(name, None)
-    module.register_parameter(name, Parameter(weight))
-    return module
-
-
-def spectral_norm(module, name="weight", n_power_iterations=1, eps=1e-12, dim=None):
-    """w / σ(w) recomputed before each forward; name_orig is the learnt parameter."""
-    weight = getattr(module, name)
-    if dim is None:
-        dim = 1 if type(module).__name__.startswith("ConvTranspose") else 0
-    norm = _SpectralNorm(weight, n_power_iterations, dim, eps)
-    del module._parameters[name]
-    module.register_parameter(name + "_orig", Parameter(weight.detach()))
-    module.register_buffer(name + "_u", norm._u)
-    module.register_buffer(name + "_v", norm._v)
-
-    def compute(m):
-        norm.training = m.training
-        return norm(getattr(m, name + "_orig"))
-
-    setattr(module, name, compute(module))
-    module._spectral_norm_hook = module.register_forward_pre_hook(_Reparam(name, compute))
-    return module
-
-
-def remove_spectral_norm(module, name="weight"):
-    handle = module.__dict__.pop("_spectral_norm_hook", None)
-    if handle is None:
-        raise ValueError(f"spectral_norm of '{name}' not found in {module}")
-    handle.remove()
-    weight = getattr(module, name).detach()
-    del module._parameters[name + "_orig"]
-    for part in ("_u", "_v"):
-        del module._buffers[name + part]
     module.__dict__.pop(name, None)
     module.register_parameter(name, Parameter(weight))
     return module

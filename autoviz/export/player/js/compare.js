@@ -8,6 +8,8 @@ class Sync {
     this.players = players;
     this.moving = false;
     players.forEach((player, i) => player.on("step", () => this.follow(i)));
+    // Projector mode is the pair's: both sides take the large type.
+    players.forEach((player) => player.on("projector", (on) => players.forEach((p) => p.setProjector(on))));
   }
 
   follow(i) {
@@ -58,7 +60,7 @@ function mountPair(el, model, svgs, page = false) {
       model.set("steps", steps);
       model.save_changes();
     });
-    return new Player(root, sub, { page: false });
+    return new Player(root, sub, { page: false, screen: page ? document.documentElement : box });
   });
   const sync = new Sync(players);
   // Side by side while each side keeps a stage a node fits in, else one above the other.

@@ -96,7 +96,7 @@ function heatColor(scale, x, m) {
   return out;
 }
 
-const GLYPHS = { nan: "?", inf: "+∞", "-inf": "−∞" };
+const GLYPHS = { nan: "nan", inf: "+∞", "-inf": "−∞" };
 
 /* Where cell (r, c) of a heatmap lies in the tensor: `[i, j, k]` for one element (the leading
    dimensions were flattened into rows), `[0:4, 8:12]` rows and columns for a block. */
@@ -144,7 +144,8 @@ function heatmap(scale, value, shape, { label = "value", p = 4, width = 260, kin
     svg.append(svgEl("rect", attrs, svgEl("title", {}, `${what} = ${fmt(x, p)}`)));
     const glyph = Number.isNaN(x) ? GLYPHS.nan : x === Infinity ? GLYPHS.inf : x === -Infinity ? GLYPHS["-inf"] : null;
     if (glyph && cell >= 10) {
-      const t = svgEl("text", { x: c * cell + cell / 2 + 0.5, y: r * cell + cell * 0.7, "font-size": cell * 0.55 }, glyph);
+      const size = cell * (glyph.length > 2 ? 0.38 : 0.55);
+      const t = svgEl("text", { x: c * cell + cell / 2 + 0.5, y: r * cell + cell * 0.7, "font-size": size }, glyph);
       t.setAttribute("class", "av-heat-glyph");
       svg.append(t);
     }

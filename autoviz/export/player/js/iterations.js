@@ -122,9 +122,8 @@ class RunPlot {
 
   summary(now, name) {
     const loss = this.its.loss.filter((v) => v !== null);
-    const from = loss.length ? fmt(loss[0]) : "?";
-    const to = loss.length ? fmt(loss[loss.length - 1]) : "?";
-    return `Loss per iteration, ${from} to ${to}${name ? `, and ${name}` : ""}; now at iteration ${now + 1} of ${this.n}`;
+    const span = loss.length ? `, ${fmt(loss[0])} to ${fmt(loss[loss.length - 1])}` : " (no finite loss recorded)";
+    return `Loss per iteration${span}${name ? `, and ${name}` : ""}; now at iteration ${now + 1} of ${this.n}`;
   }
 }
 

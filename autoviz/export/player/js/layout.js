@@ -5,8 +5,9 @@
    explanation kept at the height of their longest, so no step cuts text or resizes the stage ---- */
 
 const STAGE_MIN_EM = 26; // a stage narrower than this shows no node with its values legibly
-const SIDE_EM = [16, 36]; // the side column's narrowest and widest
-const SIDE_SHARES = [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6]; // of the width, tried in turn
+const STAGE_LEAST_EM = 20; // where the text needs more: the graph gives way to here
+const SIDE_EM = [16, 48]; // the side column's narrowest and widest
+const SIDE_SHARES = [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7]; // of the width, tried in turn
 const MEASURED = 48; // texts laid out to measure: the longest by an estimate (the rest are shorter)
 const CODE_ROWS = 6; // the code panel's height under the stage, in rows
 
@@ -53,11 +54,12 @@ class Layout {
     if (!force && key === this.key) return false;
     this.key = key;
     const em = parseFloat(getComputedStyle(root).fontSize);
+    const before = `${root.dataset.arrange} ${root.style.cssText}`;
     this.controls();
     this.header();
     this.arrange(W, H, em);
     this.player.scrollToLine();
-    return true;
+    return before !== `${root.dataset.arrange} ${root.style.cssText}`;
   }
 
   /* The height the player is given (--av-height: the page's, the output column's clamp). */
@@ -112,27 +114,36 @@ class Layout {
     const style = root.style;
     const player = this.player;
     const explain = player.explainPanel;
-    root.dataset.arrange = "beside";
     delete root.dataset.columns;
     for (const name of ["--av-explain", "--av-code", "--av-stage-min"]) style.removeProperty(name);
     const gap = parseFloat(getComputedStyle(root).columnGap) || 0;
     const inner = W - 2 * (parseFloat(getComputedStyle(root).paddingLeft) || 0);
     const chrome = explain.offsetWidth - player.explainBox.clientWidth;
     const headed = explain.offsetHeight - player.explainBox.offsetHeight;
-    const sideH = player.side.clientHeight;
-    for (const share of SIDE_SHARES) {
-      const side = Math.round(Math.min(Math.max(share * inner, SIDE_EM[0] * em), SIDE_EM[1] * em));
-      if (inner - side - gap < STAGE_MIN_EM * em) break;
-      style.setProperty("--av-side", `${side}px`);
-      const text = this.explainHeight(side - chrome) + headed;
-      const code = this.codeMin();
-      if (text + code + this.others() <= sideH) {
-        style.setProperty("--av-explain", `${Math.ceil(text)}px`);
-        style.setProperty("--av-code", `${Math.ceil(code)}px`);
-        return;
+    // Beside: the code panel in the side too; split: the code panel under the stage, the side
+    // the explanation's alone (narrower, so the stage keeps a wide node legible). The stage
+    // keeps its widest node legible if it can; else the graph gives way to the text.
+    const least = [...new Set([this.stageMin(inner, em), STAGE_MIN_EM * em, STAGE_LEAST_EM * em])];
+    for (const [stageMin, mode] of least.flatMap((m) => [[m, "beside"], [m, "split"]])) {
+      this.placeCode(mode);
+      const sideH = player.side.clientHeight;
+      for (const share of SIDE_SHARES) {
+        const side = Math.round(Math.min(Math.max(share * inner, SIDE_EM[0] * em), SIDE_EM[1] * em));
+        if (inner - side - gap < stageMin) break;
+        style.setProperty("--av-side", `${side}px`);
+        const text = this.explainHeight(side - chrome) + headed;
+        const code = this.codeMin();
+        const fits = mode === "beside"
+          ? text + code + this.others() <= sideH
+          : text + this.others() <= sideH && sideH - code - gap - player.key.offsetHeight >= 12 * em;
+        if (fits) {
+          style.setProperty("--av-explain", `${Math.ceil(text)}px`);
+          style.setProperty("--av-code", `${Math.ceil(code)}px`);
+          return;
+        }
       }
     }
-    root.dataset.arrange = "under";
+    this.placeCode("under");
     style.setProperty("--av-stage-min", `${Math.round(Math.max(12 * em, 0.4 * H))}px`);
     const two = inner >= 44 * em;
     root.dataset.columns = two ? "2" : "1";
@@ -140,6 +151,29 @@ class Layout {
     const text = this.explainHeight(width - chrome) + headed;
     style.setProperty("--av-explain", `${Math.ceil(text)}px`);
     style.setProperty("--av-code", `${Math.ceil(this.codeRows())}px`);
+  }
+
+  /* The code panel in the side, or (split) in the stage's column, under it. */
+  placeCode(mode) {
+    const { root, player } = this;
+    root.dataset.arrange = mode;
+    const panel = player.codePanel;
+    if (mode === "split" && panel.parentElement !== root) player.key.before(panel);
+    if (mode !== "split" && panel.parentElement !== player.side) player.explainPanel.after(panel);
+  }
+
+  /* The stage's least width: STAGE_MIN_EM, or the widest node of the picture shown at the
+     legible scale with the camera's margins (at most 70% of the player). */
+  stageMin(inner, em) {
+    const v = this.player.picture && this.player.picture.shown;
+    if (v && v.measured && v.widest === undefined) {
+      v.widest = 0;
+      for (const [id, g] of v.groups) {
+        if (g.classList.contains("node") && !g.classList.contains("legend")) v.widest = Math.max(v.widest, v.boundsOf(id).w);
+      }
+    }
+    const need = v && v.widest ? v.widest * this.player.camera.legible() + 2 * FOCUS_PAD : 0;
+    return Math.max(STAGE_MIN_EM * em, Math.min(0.7 * inner, need));
   }
 
   /* The height of the tallest explanation at `width` (its box's inner width). */

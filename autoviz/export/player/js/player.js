@@ -11,10 +11,11 @@ const TICK_MS = 1200; // one step at 1× speed
    `controls` (the button row) to add elements to; `picture.shown.groups` (id -> SVG group);
    `request(k)` to move as the learner would, `camera.frame()` to re-frame. */
 class Player {
-  constructor(root, model, { page = false } = {}) {
+  constructor(root, model, { page = false, screen = null } = {}) {
     this.root = root;
     this.model = model;
     this.page = page;
+    this.screen = screen || (page ? document.documentElement : root); // what F makes full screen
     this.data = model.get("_data");
     this.events = new Map();
     this.cleanups = [];
@@ -182,7 +183,7 @@ class Player {
     };
     this.listen(this.root, "click", (event) => {
       // A notebook focuses itself on mousedown; the keys are ours once the player is clicked.
-      if (!this.page && !this.root.contains(document.activeElement)) {
+      if (!this.page && !this.root.contains(this.root.getRootNode().activeElement)) {
         this.root.focus({ preventScroll: true });
       }
       const target = event.target.closest("[data-action]");
@@ -215,9 +216,11 @@ class Player {
     });
     // The page takes keys anywhere; a widget only while it has focus (a notebook has its own
     // keys, which Notebook 7 takes in the capture phase: ours are read before, on window).
+    // composedPath: marimo draws a widget in a shadow root, where window sees its host only.
     const handler = (event) => {
-      if (!this.page && !this.root.contains(event.target)) return;
-      const tag = event.target.tagName;
+      const path = event.composedPath();
+      if (!this.page && !path.includes(this.root)) return;
+      const tag = path[0].tagName;
       if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
@@ -228,11 +231,10 @@ class Player {
       action();
     };
     this.listen(window, "keydown", handler, true);
-    if (this.page) {
-      this.listen(document, "fullscreenchange", () => {
-        if (!document.fullscreenElement && this.projector) this.setProjector(false);
-      });
-    }
+    this.listen(document, "fullscreenchange", () => {
+      if (!document.fullscreenElement && this.projector && this.entered) this.setProjector(false);
+      this.entered = document.fullscreenElement === this.screen;
+    });
     const traits = {
       "change:step": () => {
         const k = this.entryOf(this.model.get("step"));
@@ -287,6 +289,11 @@ class Player {
       this.started = true;
       this.picture.direction = this.chooseDirection();
       this.goto(this.entryOf(this.model.get("step") || 0));
+      // Arranged again now that the picture's nodes are measured (the stage's least width).
+      if (this.layout.fit(true)) {
+        this.camera.measure();
+        this.camera.frame(this.picture.shown, true);
+      }
       return;
     }
     // A glide under way (a step's text reflowing the panels under a narrow stage) goes on,
@@ -343,9 +350,12 @@ class Player {
       this.slider.value = String(this.current);
       return false;
     }
+    if (k === this.current) {
+      this.sync(); // nothing moves: the quiz box (its verdict, the score) stays
+      return true;
+    }
     this.quiz.close();
-    if (k !== this.current) this.goto(k);
-    else this.sync();
+    this.goto(k);
     return true;
   }
 
@@ -474,7 +484,7 @@ class Player {
   toggleProjector() {
     const on = !this.projector;
     this.setProjector(on);
-    const target = this.page ? document.documentElement : this.root;
+    const target = this.screen;
     if (on && !document.fullscreenElement && target.requestFullscreen) {
       target.requestFullscreen().catch(() => {}); // refused (no user gesture): large type only
     } else if (!on && document.fullscreenElement) {
@@ -490,6 +500,7 @@ class Player {
     if (this.page) document.documentElement.classList.toggle("projector", on);
     this.projectorButton.classList.toggle("active", on);
     this.projectorButton.setAttribute("aria-pressed", String(on));
+    this.emit("projector", on);
     if (this.model.get("projector") !== on) {
       this.model.set("projector", on);
       this.model.save_changes();

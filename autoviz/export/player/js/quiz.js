@@ -105,11 +105,13 @@ function sameAnswer(a, b, quiz) {
 }
 
 /* The known mistake a wrong value is, as [answer, hint to try again with, final sentence];
-   for a "choices" question, the one of the first option got wrong. */
+   for a "choices" question, the one of the first option ticked wrongly, else left out. */
 function mistakeOf(value, quiz) {
   if (quiz.form === "choices") {
-    const wrong = quiz.options.find((o) => value.includes(o) !== quiz.answer.includes(o));
-    return quiz.mistakes.find((m) => m[0] === wrong) || null;
+    // A tensor ticked that has none is the telling mistake; then one left out.
+    const picked = quiz.options.filter((o) => value.includes(o) && !quiz.answer.includes(o));
+    const missed = quiz.options.filter((o) => !value.includes(o) && quiz.answer.includes(o));
+    return quiz.mistakes.find((m) => m[0] === [...picked, ...missed][0]) || null;
   }
   return quiz.mistakes.find((m) => sameAnswer(value, readAnswer(m[0], quiz), quiz)) || null;
 }

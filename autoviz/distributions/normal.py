@@ -1,4 +1,4 @@
-"""Normal and Uniform: samples with torch's random numbers, log_prob with gradients."""
+"""The normal distribution: samples with torch's random numbers, log_prob with gradients."""
 
 import math
 import numbers
@@ -62,52 +62,3 @@ class Normal(Distribution):
 
     def entropy(self):
         return 0.5 + 0.5 * math.log(2 * math.pi) + engine.log(self.scale)
-
-
-class Uniform(Distribution):
-    """The uniform distribution on [low, high)."""
-
-    has_rsample = True
-
-    @property
-    def arg_constraints(self):
-        return {
-            "low": constraints.less_than(self.high),
-            "high": constraints.greater_than(self.low),
-        }
-
-    def __init__(self, low, high, validate_args=None) -> None:
-        self.low, self.high = broadcast_all(low, high)
-        scalar = isinstance(low, numbers.Number) and isinstance(high, numbers.Number)
-        super().__init__(() if scalar else self.low.size(), validate_args=validate_args)
-
-    @property
-    def support(self):
-        return constraints.interval(self.low, self.high)
-
-    @property
-    def mean(self):
-        return (self.high + self.low) / 2
-
-    @property
-    def stddev(self):
-        return (self.high - self.low) / 12**0.5
-
-    @property
-    def variance(self):
-        return (self.high - self.low).pow(2) / 12
-
-    def rsample(self, sample_shape=()):
-        """low + rand * (high - low), rand as torch.rand draws it."""
-        shape = self._extended_shape(as_size(sample_shape))
-        rand = engine.rand(shape, dtype=self.low.dtype)
-        return self.low + rand * (self.high - self.low)
-
-    def log_prob(self, value):
-        if self._validate_args:
-            self._validate_sample(value)
-        inside = (self.low <= value) & (self.high > value)
-        return engine.log(inside.to(self.low.dtype)) - engine.log(self.high - self.low)
-
-    def entropy(self):
-        return engine.log(self.high - self.low)

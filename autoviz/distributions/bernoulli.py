@@ -1,0 +1,66 @@
+"""The Bernoulli distribution: 1 with probability probs, else 0."""
+
+import numbers
+from typing import ClassVar
+
+from .. import engine
+from ..engine.tensor import Size
+from . import constraints
+from .distribution import Distribution, as_size, broadcast_all, lazy_property
+from .utils import clamp_probs, one_of, softplus
+
+
+class Bernoulli(Distribution):
+    """1 with probability probs (or sigmoid(logits)), else 0."""
+
+    arg_constraints: ClassVar[dict] = {
+        "probs": constraints.unit_interval,
+        "logits": constraints.real,
+    }
+    support = constraints.boolean
+
+    def __init__(self, probs=None, logits=None, validate_args=None) -> None:
+        one_of(probs, logits)
+        given = probs if probs is not None else logits
+        (param,) = broadcast_all(given)
+        self.__dict__["probs" if probs is not None else "logits"] = param
+        self._param = param
+        shape = () if isinstance(given, numbers.Number) else param.size()
+        super().__init__(shape, validate_args=validate_args)
+
+    @lazy_property
+    def logits(self):
+        p = clamp_probs(self.probs)
+        return engine.log(p) - engine.log(1 - p)
+
+    @lazy_property
+    def probs(self):
+        return engine.sigmoid(self.logits)
+
+    @property
+    def mean(self):
+        return self.probs
+
+    @property
+    def variance(self):
+        return self.probs * (1 - self.probs)
+
+    @property
+    def param_shape(self) -> Size:
+        return self._param.size()
+
+    def sample(self, sample_shape=()):
+        """torch.bernoulli(probs) over the extended shape."""
+        shape = self._extended_shape(as_size(sample_shape))
+        with engine.no_grad():
+            return engine.bernoulli(self.probs.expand(*shape))
+
+    def log_prob(self, value):
+        """-binary_cross_entropy_with_logits(logits, value)."""
+        if self._validate_args:
+            self._validate_sample(value)
+        logits, value = broadcast_all(self.logits, value)
+        return -((1 - value) * logits + softplus(-logits))
+
+    def entropy(self):
+        return (1 - self.probs) * self.logits + softplus(-self.logits)

@@ -1,0 +1,137 @@
+"""The multivariate normal distribution, parameterised by a covariance, precision or
+Cholesky factor of the covariance."""
+
+import math
+from typing import ClassVar
+
+import numpy as np
+
+from .. import engine
+from ..engine.tensor import make
+from . import constraints
+from .distribution import Distribution, as_size, lazy_property
+from .utils import standard_normal
+
+
+def _cholesky(matrix):
+    """The lower Cholesky factor (no gradient to the matrix: autoviz has no cholesky op)."""
+    if matrix.requires_grad and engine.is_grad_enabled():
+        raise NotImplementedError(
+            "autoviz: gradients through a MultivariateNormal's covariance_matrix or "
+            "precision_matrix need torch.linalg.cholesky, not in autoviz yet (give scale_tril)"
+        )
+    return make(np.linalg.cholesky(np.asarray(matrix._data, np.float64)).astype(matrix._data.dtype))
+
+
+class MultivariateNormal(Distribution):
+    """N(loc, Σ) in k dimensions."""
+
+    arg_constraints: ClassVar[dict] = {
+        "loc": constraints.real_vector,
+        "covariance_matrix": constraints.positive_definite,
+        "precision_matrix": constraints.positive_definite,
+        "scale_tril": constraints.lower_cholesky,
+    }
+    support = constraints.real_vector
+    has_rsample = True
+
+    def __init__(
+        self,
+        loc,
+        covariance_matrix=None,
+        precision_matrix=None,
+        scale_tril=None,
+        validate_args=None,
+    ):
+        if loc.dim() < 1:
+            raise ValueError("loc must be at least one-dimensional.")
+        given = [m is not None for m in (covariance_matrix, precision_matrix, scale_tril)]
+        if sum(given) != 1:
+            raise ValueError(
+                "Exactly one of covariance_matrix or precision_matrix or scale_tril may be "
+                "specified."
+            )
+        if scale_tril is not None:
+            self.scale_tril = scale_tril
+            self._unbroadcasted_scale_tril = scale_tril
+            matrix = scale_tril
+        elif covariance_matrix is not None:
+            self.covariance_matrix = covariance_matrix
+            self._unbroadcasted_scale_tril = _cholesky(covariance_matrix)
+            matrix = covariance_matrix
+        else:
+            self.precision_matrix = precision_matrix
+            cov = np.linalg.inv(np.asarray(precision_matrix._data, np.float64))
+            self._unbroadcasted_scale_tril = make(
+                np.linalg.cholesky(cov).astype(precision_matrix._data.dtype)
+            )
+            matrix = precision_matrix
+        batch = np.broadcast_shapes(tuple(matrix.shape[:-2]), tuple(loc.shape[:-1]))
+        self.loc = loc.expand(*batch, -1) if tuple(loc.shape[:-1]) != batch else loc
+        super().__init__(batch, loc.shape[-1:], validate_args=validate_args)
+
+    @lazy_property
+    def scale_tril(self):
+        return self._unbroadcasted_scale_tril.expand(
+            *self._batch_shape, *self._event_shape, *self._event_shape
+        )
+
+    @lazy_property
+    def covariance_matrix(self):
+        tril = self._unbroadcasted_scale_tril
+        return (tril @ tril.mT).expand(*self._batch_shape, *self._event_shape, *self._event_shape)
+
+    @lazy_property
+    def precision_matrix(self):
+        inv = np.linalg.inv(np.asarray(self.covariance_matrix._data, np.float64))
+        return make(inv.astype(self.loc._data.dtype))
+
+    @property
+    def mean(self):
+        return self.loc
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def variance(self):
+        return (
+            self._unbroadcasted_scale_tril.pow(2)
+            .sum(-1)
+            .expand(*self._batch_shape, *self._event_shape)
+        )
+
+    def rsample(self, sample_shape=()):
+        """loc + L ε with ε standard normal draws, as torch composes it."""
+        shape = self._extended_shape(as_size(sample_shape))
+        eps = standard_normal(shape, self.loc.dtype)
+        return self.loc + (self._unbroadcasted_scale_tril @ eps.unsqueeze(-1)).squeeze(-1)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        diff = value - self.loc
+        l_inv = make(
+            np.linalg.inv(np.asarray(self._unbroadcasted_scale_tril._data, np.float64)).astype(
+                diff._data.dtype
+            )
+        )
+        if self._unbroadcasted_scale_tril.requires_grad and engine.is_grad_enabled():
+            raise NotImplementedError(
+                "autoviz: MultivariateNormal.log_prob cannot differentiate with respect to the "
+                "scale yet (it needs a triangular solve)"
+            )
+        m = (l_inv @ diff.unsqueeze(-1)).squeeze(-1).pow(2).sum(-1)
+        half_log_det = make(
+            np.log(np.diagonal(self._unbroadcasted_scale_tril._data, axis1=-2, axis2=-1)).sum(-1)
+        )
+        k = self._event_shape[0]
+        return -0.5 * (k * math.log(2 * math.pi) + m) - half_log_det
+
+    def entropy(self):
+        diagonal = np.diagonal(self._unbroadcasted_scale_tril._data, axis1=-2, axis2=-1)
+        half_log_det = make(np.log(diagonal).sum(-1))
+        k = self._event_shape[0]
+        h = 0.5 * k * (1.0 + math.log(2 * math.pi)) + half_log_det
+        return h if len(self._batch_shape) == 0 else h.expand(*self._batch_shape)

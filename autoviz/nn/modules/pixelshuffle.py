@@ -1,0 +1,32 @@
+"""PixelShuffle and PixelUnshuffle: channels traded for resolution and back."""
+
+from .. import functional as F
+from .module import Module
+
+
+class PixelShuffle(Module):
+    """(N, C·r², H, W) → (N, C, H·r, W·r)."""
+
+    def __init__(self, upscale_factor: int) -> None:
+        super().__init__()
+        self.upscale_factor = upscale_factor
+
+    def forward(self, input):
+        return F.pixel_shuffle(input, self.upscale_factor)
+
+    def extra_repr(self) -> str:
+        return f"upscale_factor={self.upscale_factor}"
+
+
+class PixelUnshuffle(Module):
+    """(N, C, H·r, W·r) → (N, C·r², H, W)."""
+
+    def __init__(self, downscale_factor: int) -> None:
+        super().__init__()
+        self.downscale_factor = downscale_factor
+
+    def forward(self, input):
+        return F.pixel_unshuffle(input, self.downscale_factor)
+
+    def extra_repr(self) -> str:
+        return f"downscale_factor={self.downscale_factor}"

@@ -1,0 +1,49 @@
+"""autoviz against PyTorch's own test data (tests/opinfo.py): every OpInfo whose op autoviz
+has, its samples in float32 and float64, its gradients, variants and error inputs."""
+
+import functools
+
+import opinfo
+import pytest
+
+OP_DB = opinfo.load_op_db()
+OPS = {opinfo.full_name(info): info for info in opinfo.implemented(OP_DB)}
+
+
+@functools.cache
+def _report(name):
+    return opinfo.check_op(OPS[name])
+
+
+def _problems(report) -> str:
+    lines = [f"{report.op}:{c} {s}: {m}" for c, s, m in opinfo.unexplained(report)]
+    return "\n".join(lines[:12]) + (f"\n... {len(lines) - 12} more" if len(lines) > 12 else "")
+
+
+@pytest.mark.skipif(not OP_DB, reason="needs torch and expecttest (torch's test helpers)")
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_op_matches_torch_on_its_opinfo_samples(name):
+    report = _report(name)  # (a CUDA-only variant has no CPU samples)
+    assert not opinfo.unexplained(report), _problems(report)
+
+
+@pytest.mark.skipif(not OP_DB, reason="needs torch and expecttest (torch's test helpers)")
+def test_known_deviations_are_real_and_few():
+    """Each KNOWN entry names an op autoviz has, and still differs there (or is removed)."""
+    assert len(opinfo.DEVIATIONS) <= 15
+    for key in opinfo.KNOWN:
+        op, _, check = key.partition(":")
+        assert op in OPS, f"KNOWN names {op}, which autoviz does not have"
+        report = _report(op)
+        checks = {c for c, _, _ in report.problems}
+        assert report.problems if not check else check in checks, (
+            f"{key} no longer deviates: remove it from KNOWN"
+        )
+
+
+@pytest.mark.skipif(not OP_DB, reason="needs torch and expecttest (torch's test helpers)")
+def test_the_oracle_covers_the_ops_lessons_use():
+    """The comparison really runs over autoviz's ops (a broken lookup would check nothing)."""
+    for name in ("add", "mul", "matmul", "sum", "mean", "exp", "log", "tanh", "sigmoid", "cat"):
+        assert name in OPS
+    assert len(OPS) >= 100

@@ -1,0 +1,267 @@
+"""Every screen (issue 28): at 400, 934, 1366 and 1920 px wide, in a page, in a widget's box and
+in a real JupyterLab, normal and in projector mode, no text panel cuts its text at any step of
+the 3-iteration MLP, the residual net and a comparison: each panel's text fits its box
+(scrollWidth and scrollHeight against the client box), nothing clips a panel, the code panel
+keeps the current line in view, and projector type is 18 px at least. Projector mode at
+1366×768 has the banner, the whole explanation and the current code line on screen at every
+step. Pages are checked at every step; a widget's box at every step where it is narrow (400 and
+934 px, JupyterLab's column) and every other one where it is wide; the real JupyterLab at every
+fourth (and the last), which keeps the module within two minutes of a quiet CI machine. Set
+AUTOVIZ_SCREENSHOTS to a folder to keep a screenshot of each case at its middle step."""
+
+import os
+from pathlib import Path
+
+import pytest
+from browser import open_player, widget_page
+from test_stepper_browser import lab, open_notebook  # noqa: F401 (a fixture)
+
+import autoviz
+from programs import activation_pair, mlp_training, residual_net
+
+SIZES = {"400": (400, 800), "934": (934, 614), "1366": (1366, 768), "1920": (1920, 1080)}
+MODES = ("normal", "projector")
+PROGRAMS = {
+    "mlp": lambda: mlp_training(3),
+    "residual": residual_net,
+    "compare": lambda: autoviz.compare(*activation_pair(), labels=("tanh", "relu")),
+}
+
+# Every text the players in the document show, checked: [] when none is cut, else what is.
+# `onScreen`: the banner, the explanation and the current code line inside the viewport too;
+# `minPx`: no text of the player (its SVG aside) smaller.
+CHECK_TEXT = """
+([scope, opts]) => {
+  const bad = [];
+  const inside = (r, box, pad = 1) => r.left >= box.left - pad && r.right <= box.right + pad &&
+    r.top >= box.top - pad && r.bottom <= box.bottom + pad;
+  const client = (el) => {
+    const r = el.getBoundingClientRect();
+    const left = r.left + el.clientLeft, top = r.top + el.clientTop;
+    return {left, top, right: left + el.clientWidth, bottom: top + el.clientHeight};
+  };
+  const name = (el) => el.dataset.action || String(el.className).split(' ')[0] || el.tagName;
+  const screen = {left: 0, top: 0, right: innerWidth, bottom: innerHeight};
+  const unseen = '[hidden], details:not([open]) > :not(summary)';
+  (scope || document).querySelectorAll('.av-player').forEach((root, side) => {
+    const at = `player ${side} step ${root.dataset.step}`;
+    // The player's whole box: a page scrolls a player taller than it, a full-screen one scrolls.
+    const own = root.getBoundingClientRect();
+    const top = own.top - root.scrollTop;
+    const bottom = top + Math.max(root.scrollHeight, own.height);
+    const box = {left: own.left, right: own.right, top, bottom};
+    const texts = '.av-banner, .av-place, .av-explain-panel, .av-code-panel, .av-key, ' +
+      '.av-run > summary, .av-quiz, .av-card, .av-overview-note, button, select';
+    for (const el of root.querySelectorAll(texts)) {
+      if (!el.getClientRects().length || el.closest(unseen)) continue;
+      const r = el.getBoundingClientRect();
+      if (el.scrollWidth > el.clientWidth + 1) {
+        bad.push(`${at}: ${name(el)} is ${el.scrollWidth} px wide in ${el.clientWidth}`);
+      }
+      const scrolls = el.matches('.av-code-panel, .av-card');
+      if (!scrolls && el.scrollHeight > el.clientHeight + 1) {
+        bad.push(`${at}: ${name(el)} is ${el.scrollHeight} px tall in ${el.clientHeight}`);
+      }
+      if (!inside(r, box)) bad.push(`${at}: ${name(el)} is outside its player`);
+      for (let a = el.parentElement; a && a !== root; a = a.parentElement) {
+        const o = getComputedStyle(a);
+        if (o.overflowX === 'visible' && o.overflowY === 'visible') continue;
+        if (!inside(r, client(a))) bad.push(`${at}: ${name(el)} is cut by ${name(a)}`);
+        break;
+      }
+    }
+    const panel = root.querySelector('.av-code-panel');
+    const line = panel && !panel.hidden ? panel.querySelector('li.current') : null;
+    if (line && !inside(line.getBoundingClientRect(), client(panel))) {
+      bad.push(`${at}: the current code line is scrolled out of the code panel`);
+    }
+    if (opts.onScreen) {
+      const shown = [root.querySelector('.av-banner'), root.querySelector('.av-explain-panel')];
+      for (const el of [...shown, line].filter(Boolean)) {
+        if (!inside(el.getBoundingClientRect(), screen)) bad.push(`${at}: ${name(el)} off screen`);
+      }
+    }
+    if (opts.minPx) {
+      const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+        const el = t.parentElement;
+        const skip = `svg, .av-probe, .av-sr, option, ${unseen}`;
+        if (!t.textContent.trim() || el.closest(skip)) continue;
+        if (!el.getClientRects().length) continue;
+        const px = parseFloat(getComputedStyle(el).fontSize);
+        const text = t.textContent.trim().slice(0, 30);
+        if (px < opts.minPx - 0.01) bad.push(`${at}: "${text}" at ${px} px`);
+      }
+    }
+  });
+  return bad;
+}
+"""
+
+# Every step of the first player in turn (a comparison's other side follows it), by the keys a
+# learner presses, then CHECK_TEXT (reading the boxes lays the step out; a step resizes nothing
+# the player's observers would rearrange: they run once, after Home). Returns the distinct
+# faults found, with the steps the two sides showed.
+SWEEP = (
+    """
+async ([scope, opts]) => {
+  const check = """
+    + CHECK_TEXT
+    + """;
+  const roots = [...(scope || document).querySelectorAll('.av-player')];
+  const root = roots[0];
+  const press = (key) => root.dispatchEvent(
+    new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true}));
+  const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const last = Number(root.querySelector('.av-slider').max);
+  press('Home');
+  await frame();
+  const faults = new Map();
+  const steps = [];
+  for (let i = 0; i <= last; i++) {
+    if (i) press('ArrowRight');
+    steps.push(roots.map((r) => Number(r.dataset.step)));
+    if (i % opts.every && i !== last) continue;
+    for (const fault of check([scope, opts])) {
+      const key = fault.replace(/step \\d+/, 'step k');
+      if (!faults.has(key)) faults.set(key, fault);
+    }
+  }
+  return {faults: [...faults.values()], steps, last};
+}
+"""
+)
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    """Each program's page and its widget (a Stepper, or the Comparison itself)."""
+    folder = tmp_path_factory.mktemp("screens")
+    out = {}
+    for name, make in PROGRAMS.items():
+        made_ = make()
+        widget = made_ if name == "compare" else autoviz.Stepper(made_)
+        out[name] = (made_.save_html(folder / f"{name}.html"), widget, folder)
+    return out
+
+
+def shoot(page, name: str) -> None:
+    folder = os.environ.get("AUTOVIZ_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"))
+
+
+def sweep(page, mode: str, size: str, shot: str, scope=None, every: int = 1) -> dict:
+    """SWEEP in `mode` (projector: F pressed on the first player, as a learner would). A single
+    player in projector mode at 1366×768 has its banner, explanation and code line on screen;
+    a comparison's two halves at that size put their panels under the stages (the page grows)."""
+    player = (scope or page).locator(".av-player").first
+    if mode == "projector":
+        player.locator(".av-banner").click()  # a widget takes keys once it has focus
+        page.keyboard.press("f")
+        player.and_(page.locator(".av-projector")).wait_for()
+    pair = (scope or page).locator(".av-compare").count() > 0
+    on_screen = mode == "projector" and size == "1366" and not pair
+    opts = {"minPx": 18 if mode == "projector" else 12, "onScreen": on_screen, "every": every}
+    found = page.evaluate(SWEEP, [scope.element_handle() if scope else None, opts])
+    page.evaluate(
+        "([root, k]) => { for (let i = 0; i < k; i++) root.dispatchEvent(new KeyboardEvent("
+        "'keydown', {key: i ? 'ArrowRight' : 'Home', bubbles: true})); }",
+        [player.element_handle(), found["last"] // 2 + 1],
+    )
+    shoot(page, shot)
+    if mode == "projector":
+        page.keyboard.press("f")
+    return found
+
+
+def in_step(steps: list) -> bool:
+    """Whether a comparison's sides showed matching steps throughout (same length: equal)."""
+    return all(len(set(pair)) == 1 for pair in steps)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("size", sorted(SIZES, key=int))
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_no_text_is_cut_in_a_page(browser, made, name, size, mode, pure_engine):
+    context, page = open_player(browser, made[name][0], *SIZES[size])
+    try:
+        found = sweep(page, mode, size, f"page-{name}-{size}-{mode}")
+        assert found["faults"] == [], found["faults"][:12]
+        if name == "compare":
+            assert in_step(found["steps"]), found["steps"]
+            stacked = page.evaluate(
+                "document.querySelector('.av-compare').hasAttribute('data-stacked')"
+            )
+            assert stacked == (size == "400")  # a side of 463 px still shows a node whole
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+BOXES = {"400": (400, 800), "934": (934, 768), "1366": (1366, 900), "1920": (1920, 1080)}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("size", sorted(BOXES, key=int))
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_no_text_is_cut_in_a_widgets_box(browser, made, name, size, mode, pure_engine):
+    """The widget in a box `size` px wide, 80% of the viewport tall as in a notebook (934 wide
+    and 614 tall: JupyterLab's output column at 1366×768)."""
+    width, height = BOXES[size]
+    _, widget, folder = made[name]
+    path = folder / f"{name}-widget-{size}.html"
+    path.write_text(widget_page(widget, f"{width}px"), encoding="utf-8")
+    context = browser.new_context(
+        viewport={"width": width + 24, "height": height}, reduced_motion="reduce"
+    )
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto(path.as_uri())
+        page.wait_for_function("window.startup !== undefined")
+        found = sweep(
+            page, mode, size, f"widget-{name}-{size}-{mode}", every=1 if width < 1000 else 2
+        )
+        assert found["faults"] == [], found["faults"][:12]
+        if name == "compare":
+            assert in_step(found["steps"]), found["steps"]
+            banners = page.locator(".av-banner")
+            assert banners.count() == 2
+        assert errors == []
+    finally:
+        context.close()
+
+
+LAB_CELLS = [
+    "import autoviz\nfrom programs import activation_pair, mlp_training, residual_net",
+    "autoviz.Stepper(mlp_training(3))",
+    "autoviz.Stepper(residual_net())",
+    "autoviz.compare(*activation_pair(), labels=('tanh', 'relu'))",
+]
+
+
+def test_no_text_is_cut_in_jupyterlab(lab, page):  # noqa: F811 (the fixture)
+    """The three widgets in a real JupyterLab at 1366×768 (a 934 px output column) and
+    1920×1080, each swept step by step, normal and in projector mode (full screen)."""
+    tests = str(Path(__file__).parent)
+    cells = [f"import sys; sys.path.insert(0, {tests!r})", *LAB_CELLS]
+    page.set_viewport_size({"width": 1366, "height": 768})
+    open_notebook(page, lab, "screens.ipynb", cells)
+    outputs = page.locator(".jp-OutputArea-output").filter(has=page.locator(".av-player"))
+    page.locator(".av-compare").wait_for(timeout=240000)
+    faults = []
+    for width, height in ((1366, 768), (1920, 1080)):
+        page.set_viewport_size({"width": width, "height": height})
+        for i, name in enumerate(("mlp", "residual", "compare")):
+            holder = outputs.nth(i)
+            holder.scroll_into_view_if_needed()
+            page.wait_for_timeout(300)
+            for mode in MODES:
+                found = sweep(page, mode, "lab", f"lab-{name}-{width}-{mode}", holder, every=4)
+                faults += [f"{width}x{height} {name} {mode}: {f}" for f in found["faults"]]
+                if name == "compare":
+                    assert in_step(found["steps"]), found["steps"]
+    assert faults == [], faults[:10]

@@ -1,0 +1,563 @@
+"""The engine's PyTorch surface beside real torch: signed zeros, create_graph and
+autograd.grad parity, version counters, saved tensors and node hooks, custom Functions in both
+styles, inference mode, storages and strides, type promotion, indexing, and the everyday code
+of books and courses, each run in both libraries and compared."""
+
+import contextlib
+import io
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import autoviz
+
+torch = pytest.importorskip("torch")
+
+
+def both(program):
+    """The program's results under torch and under autoviz (as nested lists and strings)."""
+    return _run(program, torch), _run(program, autoviz)
+
+
+def _run(program, lib):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        lib.manual_seed(0)
+        program(lib)
+    return out.getvalue()
+
+
+# -- issue 25 item 4: signed zeros as torch gives them ------------------------------------------
+SIGNED_ZERO_CASES = {
+    "relu": lambda t, x: t.relu(x),
+    "threshold by clamp": lambda t, x: t.clamp(x, min=0.0),
+    "clamp both": lambda t, x: t.clamp(x, -1.0, 0.5),
+    "where": lambda t, x: t.where(x > 0, x, t.zeros_like(x)),
+    "masked_fill": lambda t, x: x.masked_fill(x < 0, 0.0),
+    "mask multiply": lambda t, x: x * (x > 0),
+    "abs": lambda t, x: x.abs(),
+    "max": lambda t, x: x.max(),
+    "max dim": lambda t, x: x.max(dim=0).values,
+    "maximum": lambda t, x: t.maximum(x, t.zeros_like(x)),
+    "minimum": lambda t, x: t.minimum(x, t.zeros_like(x)),
+    "amax": lambda t, x: t.amax(x, 0),
+    "index": lambda t, x: x[x > 0],
+    "div trunc": lambda t, x: t.div(x, 2.0, rounding_mode="trunc"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SIGNED_ZERO_CASES))
+def test_backward_gives_the_signed_zeros_torch_gives(name):
+    op = SIGNED_ZERO_CASES[name]
+    values = [0.0, -3.0, 2.0, -0.0, 0.5]
+    grads = []
+    for lib in (torch, autoviz):
+        x = lib.tensor(values, requires_grad=True)
+        y = op(lib, x)
+        seed = lib.full(tuple(y.shape), -3.0)
+        y.backward(seed)
+        grads.append(np.asarray(x.grad.tolist()))
+    assert np.array_equal(grads[0], grads[1])
+    assert np.array_equal(np.signbit(grads[0]), np.signbit(grads[1])), (grads[0], grads[1])
+
+
+def test_relu_backward_prints_as_torch_does():
+    def program(t):
+        x = t.tensor([-1.0, 2.0], requires_grad=True)
+        x.relu().backward(t.tensor([-2.0, -3.0]))
+        print(x.grad)
+
+    theirs, ours = both(program)
+    assert ours == theirs == "tensor([ 0., -3.])\n"
+
+
+# -- issue 26 item 10: engine parity --------------------------------------------------------------
+@pytest.mark.parametrize("op", ["relu", "abs", "tanh", "sigmoid", "exp", "sin", "square"])
+def test_a_second_backward_through_create_graph_gradients(op):
+    def program(t):
+        x = t.tensor([1.5, -2.0, 0.5], requires_grad=True)
+        y = getattr(x, op)().sum()
+        (g,) = t.autograd.grad(y, x, create_graph=True)
+        print(g.requires_grad, g.grad_fn is not None)
+        g.sum().backward()
+        print([round(v, 5) for v in (x.grad + 0).tolist()])  # + 0: torch's zero tensors too
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+def test_autograd_grad_runs_only_the_nodes_on_the_path_to_its_inputs():
+    def program(t):
+        x = t.tensor([1.0, -2.0], requires_grad=True)
+        h = x * 2
+        h.retain_grad()
+        off = x * 3
+        off.retain_grad()
+        y = h.sum() + off.sum()
+        print(t.autograd.grad(y, h, retain_graph=True), h.grad, off.grad, x.grad)
+        print(t.autograd.grad(y, x, retain_graph=True), h.grad, off.grad, x.grad)
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+# -- version counters -----------------------------------------------------------------------------
+VERSION_CASES = {
+    "a saved result changed in place": "y = x.exp(); y.add_(1); y.sum().backward()",
+    "a leaf updated under no_grad": (
+        "z = x * x\nwith t.no_grad():\n    x.add_(1)\nz.sum().backward()"
+    ),
+    "a view of a saved result": "c = (x * 2).sigmoid(); c[0].mul_(2); c.sum().backward()",
+    "zero_ on a saved input": "y = x.detach().clone().requires_grad_(); z = y.sin()\n"
+    "with t.no_grad():\n    y.zero_()\nz.sum().backward()",
+}
+
+
+@pytest.mark.parametrize("name", sorted(VERSION_CASES))
+def test_an_inplace_change_to_a_saved_tensor_raises_torchs_error_at_backward(name):
+    code = VERSION_CASES[name]
+    messages = []
+    for lib in (torch, autoviz):
+        x = lib.ones(2, 3, requires_grad=True)
+        with pytest.raises(RuntimeError) as caught:
+            exec(code, {"t": lib, "x": x})
+        messages.append(str(caught.value))
+    assert messages[1] == messages[0]
+    assert "modified by an inplace operation" in messages[1]
+
+
+def test_training_loops_that_update_in_place_still_run_and_count_versions():
+    def program(t):
+        w = t.ones(3, requires_grad=True)
+        for _ in range(4):
+            loss = ((w * 2 - 1) ** 2).sum()
+            loss.backward()
+            with t.no_grad():
+                w -= 0.1 * w.grad
+            w.grad.zero_()
+        print(w, w._version)
+        y = w.exp()
+        y2 = y.clone()
+        y2.add_(1)
+        print(y._version, y2._version)
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+# -- saved tensors, node hooks, next_functions ----------------------------------------------------
+def test_grad_fn_exposes_saved_tensors_and_next_functions_by_torchs_names():
+    def program(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        w = t.ones(2, 2, requires_grad=True)
+        print(x.exp().grad_fn._saved_result)
+        m = x * w
+        print(m.grad_fn._saved_other is w, m.grad_fn._saved_self is x)
+        print(t.tanh(x).grad_fn._saved_result, t.log(x).grad_fn._saved_self is x)
+        mm = w @ w
+        print(mm.grad_fn._saved_mat2 is w)
+        print([type(fn).__name__ for fn, _ in (x * 2 + 1).grad_fn.next_functions])
+        y = x.sigmoid()
+        y.sum().backward()
+        try:
+            y.grad_fn._saved_result  # noqa: B018
+        except RuntimeError as error:
+            print(str(error)[:60])
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+def test_hooks_on_nodes_see_and_replace_gradients_as_in_torch():
+    def program(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        y = x.exp()
+        seen = []
+        y.grad_fn.register_prehook(lambda grad_outputs: (grad_outputs[0] * 10,))
+        handle = y.grad_fn.register_hook(lambda gi, go: seen.append((gi, go)))
+        y.sum().backward(retain_graph=True)
+        print(x.grad, seen)
+        handle.remove()
+        y.grad_fn.register_hook(lambda gi, go: (gi[0] * 0 + 1,))
+        x.grad = None
+        y.sum().backward()
+        print(x.grad, len(seen))
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+# -- custom autograd.Function ---------------------------------------------------------------------
+def test_custom_functions_in_both_styles():
+    def program(t):
+        class Cube(t.autograd.Function):  # forward(ctx, ...)
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x**3
+
+            @staticmethod
+            def backward(ctx, grad):
+                (x,) = ctx.saved_tensors
+                return grad * 3 * x**2
+
+        class Exp(t.autograd.Function):  # forward(...) + setup_context, saving the output
+            @staticmethod
+            def forward(x):
+                return x.exp()
+
+            @staticmethod
+            def setup_context(ctx, inputs, output):
+                ctx.save_for_backward(output)
+
+            @staticmethod
+            @t.autograd.function.once_differentiable
+            def backward(ctx, grad):
+                (result,) = ctx.saved_tensors
+                return grad * result
+
+        class ArgMax(t.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                index = x.argmax()
+                ctx.mark_non_differentiable(index)
+                return index
+
+            @staticmethod
+            def backward(ctx, grad):
+                return None
+
+        x = t.tensor([0.5, 2.0], requires_grad=True)
+        y = Cube.apply(x) + Exp.apply(x)
+        y.sum().backward()
+        print([round(v, 4) for v in x.grad.tolist()], type(y.grad_fn).__name__)
+        i = ArgMax.apply(x)
+        print(i, i.requires_grad)
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+# -- grad modes ---------------------------------------------------------------------------------
+def test_inference_mode_as_context_and_decorator():
+    def program(t):
+        x = t.ones(2, requires_grad=True)
+        with t.inference_mode():
+            y = x * 2
+            z = t.zeros(2)
+            print(
+                t.is_inference_mode_enabled(), y.requires_grad, y.is_inference(), z.is_inference()
+            )
+        print(t.is_inference_mode_enabled(), x.is_inference(), (x * 2).requires_grad)
+
+        @t.inference_mode()
+        def predict(v):
+            return v * 3
+
+        print(predict(x).requires_grad)
+        with t.inference_mode(False):
+            print((x * 2).requires_grad)
+        t.set_grad_enabled(False)
+        print((x * 2).requires_grad)
+        t.set_grad_enabled(True)
+        with t.no_grad(), t.enable_grad():
+            print((x * 2).requires_grad)
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+# -- memory ---------------------------------------------------------------------------------------
+def test_views_share_storage_data_pointers_and_strides():
+    def program(t):
+        x = t.arange(12.0).reshape(3, 4)
+        views = [x.view(12), x.t(), x[1], x[:, 1:], x.unsqueeze(0), x.detach(), x.reshape(4, 3)]
+        for v in views:
+            print(
+                v.untyped_storage().data_ptr() == x.untyped_storage().data_ptr(),
+                v.data_ptr() - x.data_ptr(),
+                v.stride(),
+                v.storage_offset(),
+                v.is_contiguous(),
+            )
+        c = x.t().contiguous()
+        print(c.data_ptr() == x.data_ptr(), c.stride(), c.is_contiguous())
+        print(x.nelement(), x.element_size(), x.nbytes, x.itemsize, x.stride(1))
+        y = t.zeros(2, 3)
+        y.unsqueeze_(0)
+        print(y.shape)
+        y.squeeze_()
+        y.t_()
+        print(y.shape)
+        y.resize_(6)
+        print(y.shape)
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+# -- dtypes ---------------------------------------------------------------------------------------
+DTYPE_NAMES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64"]
+
+
+@pytest.mark.parametrize("left", DTYPE_NAMES)
+def test_type_promotion_follows_torchs_table(left):
+    for right in DTYPE_NAMES:
+        for shapes in (((2,), (2,)), ((2,), ()), ((), (2,)), ((), ())):
+            dtypes = []
+            for lib in (torch, autoviz):
+                a = lib.ones(shapes[0], dtype=getattr(lib, left))
+                b = lib.ones(shapes[1], dtype=getattr(lib, right))
+                dtypes.append(str((a + b).dtype) if left != "bool" or right != "bool" else "")
+                assert str(lib.promote_types(getattr(lib, left), getattr(lib, right))) or True
+            assert dtypes[1] == dtypes[0], (left, right, shapes)
+    for number in (2, 2.5, True):
+        got = [
+            str((lib.ones(2, dtype=getattr(lib, left)) * number).dtype) for lib in (torch, autoviz)
+        ]
+        assert got[1] == got[0], (left, number)
+
+
+def test_dtype_conversions_and_queries():
+    def program(t):
+        x = t.tensor([1.7, -2.2, 0.0])
+        for name in ("short", "half", "bool", "byte", "char", "int", "long", "float", "double"):
+            y = getattr(x, name)()
+            print(name, y.dtype, y)
+        print(x.to(t.float64).dtype, x.to(dtype=t.int64).dtype, x.type(t.float64).dtype)
+        print(t.result_type(t.tensor(1), 1.0), t.promote_types(t.int32, t.float32))
+        print(t.can_cast(t.float32, t.int32), t.can_cast(t.int32, t.float32))
+        print(t.get_default_dtype(), x.is_floating_point(), x.int().is_floating_point())
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+# -- indexing -------------------------------------------------------------------------------------
+def test_indexing_as_numpy_and_torch_allow_it():
+    def program(t):
+        x = t.arange(12.0).reshape(4, 3).requires_grad_()
+        y = t.tensor([0, 2, 1, 0])
+        picks = [
+            x[range(4), y],
+            x[t.arange(4), y],
+            x[[0, 1], [1, 2]],
+            x[(0, 1)],
+            x[x > 5],
+            x[..., None],
+            x[None, 1:, ::2],
+            x[[True, False, True, False]],
+            x[1:3, [0, 2]],
+            x[-1],
+        ]
+        for p in picks:
+            print(p.shape, p.grad_fn.name() if p.grad_fn else None)
+        loss = -x[range(4), y].log().mean()  # the hand-written NLL of two tutorials
+        loss.backward()
+        print(loss, x.grad)
+        try:
+            x[::-1]
+        except ValueError as error:
+            print(error)
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+def test_gather_scatter_and_friends():
+    def program(t):
+        x = t.arange(12.0).reshape(3, 4).requires_grad_()
+        index = t.tensor([[0, 1], [2, 3], [1, 1]])
+        outs = [
+            t.index_select(x, 0, t.tensor([0, 2])),
+            x.gather(1, index),
+            t.zeros(3, 4).scatter(1, index, 1.0),
+            x.scatter(1, index, t.ones(3, 2) * 5),
+            t.zeros(3, 4).scatter_add(1, index, x[:, :2]),
+            t.take(x, t.tensor([0, 5, 11])),
+            x.masked_fill(x > 6, 0.0),
+            x.masked_select(x > 6),
+            t.roll(x, 1, 0),
+            x.flip(0),
+            x.repeat(2, 1),
+            x.tile((1, 2)),
+            x.repeat_interleave(2, dim=0),
+            x.sort(dim=1, descending=True).values,
+            x.argsort(dim=0),
+            x.index_add(0, t.tensor([0, 0]), t.ones(2, 4)),
+        ]
+        total = sum(o.sum() for o in outs if o.requires_grad)
+        total.backward()
+        for o in outs:
+            print(o)
+        print(x.grad)
+        v = t.tensor([3, 1, 3, 2, 1])
+        print(t.nonzero(v > 1), (v > 1).nonzero(as_tuple=True))
+        print(t.unique(v, return_counts=True, return_inverse=True), v.unique())
+        print(t.tril(t.ones(3, 3)), t.triu(t.ones(3, 3), 1), t.diag(t.tensor([1.0, 2.0])))
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+def test_creation_functions():
+    def program(t):
+        print(t.range(0, 3), t.range(1, 2, 0.5), t.arange(0, 1, 0.25), t.full_like(t.zeros(2), 7))
+        print(t.linspace(0, 1, 5), t.logspace(0, 2, 3), t.eye(2, 3), t.empty(2, 3).shape)
+        grid = t.meshgrid(t.arange(2), t.arange(3), indexing="ij")
+        print(grid[0], grid[1], t.meshgrid(t.arange(2), t.arange(3), indexing="xy")[0])
+        print(t.zeros(2, dtype=t.float64, device="cpu"), t.scalar_tensor(1.5))
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+def test_range_warns_as_torch_does():
+    for lib in (torch, autoviz):
+        with pytest.warns(UserWarning, match="torch.range is deprecated"):
+            lib.range(0, 3)
+
+
+# -- linear algebra -------------------------------------------------------------------------------
+def test_linear_algebra_values_and_gradients():
+    def program(t):
+        g = t.Generator().manual_seed(1)
+        a = t.randn(3, 3, generator=g, dtype=t.float64) + 3 * t.eye(3, dtype=t.float64)
+        a.requires_grad_()
+        b = t.randn(3, generator=g, dtype=t.float64, requires_grad=True)
+        sym = a @ a.T
+        outs = {
+            "det": t.linalg.det(a),
+            "inv": t.linalg.inv(a),
+            "solve": t.linalg.solve(a, b),
+            "norm": t.linalg.norm(a),
+            "vector_norm": t.linalg.vector_norm(b, ord=1),
+            "matrix_norm": t.linalg.matrix_norm(a),
+            "nuc": t.linalg.matrix_norm(a, "nuc"),
+            "svdvals": t.linalg.svdvals(a),
+            "eigvalsh": t.linalg.eigvalsh(sym),
+            "cross": t.cross(b, b.flip(0), dim=0),
+            "outer": t.outer(b, b),
+            "einsum": t.einsum("ij,j->i", a, b),
+            "tensordot": t.tensordot(a, a, dims=1),
+            "bmm": t.bmm(a[None], a[None]),
+            "baddbmm": t.baddbmm(a[None], a[None], a[None], beta=0.5, alpha=2),
+            "qr R": t.linalg.qr(a).R.abs(),
+            "svd S": t.linalg.svd(a, full_matrices=False).S,
+        }
+        for name, out in outs.items():
+            wrt = b if name in ("vector_norm", "cross", "outer") else a
+            (grad,) = t.autograd.grad(out.sum(), wrt)
+            print(name, [round(v, 6) for v in np.asarray(out.tolist()).ravel()])
+            print(" grad", [round(v, 5) for v in np.asarray(grad.tolist()).ravel()])
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+# -- teaching code from books and courses ---------------------------------------------------------
+def test_pointwise_math_and_its_inplace_variants():
+    def program(t):
+        x = t.tensor([0.25, -0.5, 0.75])
+        for name in [
+            "asin",
+            "acos",
+            "atan",
+            "sinh",
+            "cosh",
+            "asinh",
+            "atanh",
+            "erf",
+            "erfc",
+            "erfinv",
+            "sinc",
+            "deg2rad",
+            "rad2deg",
+            "frac",
+            "sign",
+            "sgn",
+            "floor",
+            "ceil",
+            "round",
+            "trunc",
+            "exp2",
+            "expm1",
+            "log1p",
+            "sigmoid",
+            "rsqrt",
+            "reciprocal",
+        ]:
+            y = x.clone()
+            getattr(y, name + "_")()
+            print(name, getattr(t, name)(x), y)
+        print(t.atan2(x, x.flip(0)), t.hypot(x, x), t.logaddexp(x, x), t.xlogy(x.abs(), x.abs()))
+        print(t.lerp(x, x * 3, 0.5), t.copysign(x, -x), t.fmax(x, x.flip(0)), t.fmin(x, 0 * x))
+        print(t.isfinite(x / 0), t.isnan(x / 0 * 0), t.isinf(x / 0), t.isclose(x, x + 1e-9))
+        print(t.clamp(x, min=t.zeros(3), max=t.full((3,), 0.5)), t.where(x > 0, 1.0, 0.0))
+        print(t.bitwise_and(t.tensor([3, 5]), t.tensor([1, 4])), ~t.tensor([True, False]))
+        print(t.logical_or(x > 0, x < -0.4), t.remainder(x, 0.3), t.fmod(x, 0.3))
+        print(x.eq(0.25), t.ne(x, 0.25), x.ge(0), x > 0, x.sin_(), t.exp_(x.clone()))
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+def test_book_and_course_snippets_run_whole_as_in_torch():
+    def program(t):
+        # d2l: softmax regression from scratch
+        X = t.normal(0, 1, (6, 4))
+        W = t.normal(0, 0.01, size=(4, 3), requires_grad=True)
+        b = t.zeros(3, requires_grad=True)
+        y = t.tensor([0, 2, 1, 1, 0, 2])
+        exp = t.exp(X @ W + b)
+        y_hat = exp / exp.sum(1, keepdim=True)
+        loss = -t.log(y_hat[range(len(y_hat)), y]).mean()
+        loss.backward()
+        print(loss, (y_hat.argmax(axis=1) == y).float().mean(), W.grad.norm())
+        # Karpathy's makemore: counts, normalise, sample
+        N = t.zeros((4, 4), dtype=t.int32)
+        for a_, b_ in [(0, 1), (1, 2), (2, 3), (3, 0), (1, 1)]:
+            N[a_, b_] += 1
+        P = (N + 1).float()
+        P /= P.sum(1, keepdims=True)
+        g = t.Generator().manual_seed(2147483647)
+        print(P, t.multinomial(P[0], num_samples=5, replacement=True, generator=g))
+        # Deep Learning with PyTorch: unpacked parameters, in-place updates
+        t_u = t.tensor([35.7, 55.9, 58.2, 81.9])
+        t_c = t.tensor([0.5, 14.0, 15.0, 28.0])
+        params = t.tensor([1.0, 0.0], requires_grad=True)
+        for _ in range(3):
+            w, b_ = params
+            loss = ((w * t_u * 0.1 + b_ - t_c) ** 2).mean()
+            if params.grad is not None:
+                params.grad.zero_()
+            loss.backward()
+            with t.no_grad():
+                params -= 1e-2 * params.grad
+        print(params, loss.item() > 0)
+        # Raschka: a perceptron-style update with where and masks
+        x = t.tensor([[1.0, 2.0], [-1.0, -0.5], [0.5, -1.5]])
+        target = t.tensor([1, 0, 0])
+        weights = t.zeros(2)
+        for xi, yi in zip(x, target, strict=False):
+            pred = t.where(xi @ weights > 0.0, 1, 0)
+            weights += (yi - pred) * xi
+        print(weights, x.std(dim=0, unbiased=False), x.var(0), x.t().matmul(x).trace())
+        # fast.ai: broadcasting, einsum, torch.stack / cat, in-place activations
+        a = t.arange(6.0).view(2, 3)
+        print(t.einsum("ik,kj->ij", a, a.T), t.stack([a, a]).shape, t.cat([a, a], 1).shape)
+        print(a.clone().relu_(), a.clamp_(min=1), a.unsqueeze(1).expand(2, 2, 3).sum(1))
+        print(a.numel(), a.nelement(), a.ndim, a.ndimension(), a.T.is_contiguous())
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+def test_math_module_constants_and_dtypes_print_as_torch():
+    assert repr(autoviz.float16) == repr(torch.float16)
+    assert math.isclose(
+        autoviz.erfinv(autoviz.tensor(0.5)).item(), torch.erfinv(torch.tensor(0.5)).item()
+    )
