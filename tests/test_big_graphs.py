@@ -163,3 +163,19 @@ def test_an_export_is_written_when_dot_runs_out_of_time(monkeypatch, tmp_path):
     assert frames.is_summary(0)
     assert "within 30 s" in " ".join(frames.template(0)[1].fill({}).split())
     assert tl.save_html(tmp_path / "p.html").stat().st_size > 0
+
+
+def test_a_step_inside_a_fold_marks_the_fold_as_the_steps_own():
+    """The camera follows the current node: inside a fold, the box is current."""
+    tl = big_graph("loop", 20 * 17)
+    frames = frames_for(tl, collapse_above=100)
+    fold_box = next(b for b in frames.template(0)[2].boxes if b.fold is not None)
+    inner = set(fold_box.members)
+    inside = next(s.index for s in tl.steps if s.kind == "op" and s.nodes[0] in inner)
+    outside = next(s.index for s in tl.steps if s.kind == "op" and s.nodes[0] not in inner)
+    mark = f'<g id="{fold_box.id}" class="node module current">'
+    assert mark in frames.svg(inside) and mark not in frames.svg(outside)
+    assert mark in frames.svg(inside + 1)  # stepping on in order, as the player does
+    assert frames.svg(inside) == Frames(tl, get_theme("default"), Options(collapse_above=100)).svg(
+        inside
+    )

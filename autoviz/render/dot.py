@@ -24,6 +24,7 @@ LEGEND_TEXT = {
     "output": "output",
     "constant": "constant (no grad)",
     "module": "nn.Module, collapsed",
+    "fold": "repeated ops, folded: expand opens",
     "saved": "saved for backward",
     "error": "the op that raised",
 }
@@ -224,7 +225,9 @@ def to_dot(
     lines += _clusters(layout, placed, theme)
     lines += _edge_lines(graph, layout, theme, edge_labels, xlabels)
     if options.legend and graph.nodes:
-        extra = ["module"] * bool(layout.boxes) + ["saved"] * bool(saved) + list(legend_extra)
+        folds = sum(box.fold is not None for box in layout.boxes)
+        extra = ["module"] * (len(layout.boxes) > folds) + ["fold"] * bool(folds)
+        extra += ["saved"] * bool(saved) + list(legend_extra)
         lines += _legend(
             drawn, theme, extra, gradients=bool(edge_labels), hidden=bool(layout.hidden)
         )
@@ -343,7 +346,7 @@ def _box_line(box: Box, theme: Theme, advice: str = "python") -> str:
     return (
         f'{box.id} [id="{box.id}" class="module" shape="{look["shape"]}" style="{look["style"]}" '
         f'fillcolor="{look["fill"]}" color="{look["border"]}"{_tooltip(rows)} '
-        f"label=<{html_rows(rows, theme)}>]"
+        f'margin="0.22,0.1" label=<{html_rows(rows, theme)}>]'
     )
 
 
@@ -539,7 +542,10 @@ def _legend(nodes: list, theme: Theme, extra=(), gradients=False, hidden=False) 
         f'\t\tnode [fontsize={theme.small_size} margin="0.16,0.04"]',
     ]
     for kind in present:
-        look = theme.kinds.get(kind) or {**theme.kinds["op"], "fill": theme.error[0]}
+        look = theme.kinds.get("module" if kind == "fold" else kind) or {
+            **theme.kinds["op"],
+            "fill": theme.error[0],
+        }
         border = theme.error[1] if kind == "error" else look["border"]
         pen = f" penwidth={theme.output_pen}" if kind == "output" else ""
         lines.append(

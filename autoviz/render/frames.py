@@ -421,7 +421,7 @@ def frame_state(part: Part, k: int, options: Options, ghost: bool, layout: Plan)
         _node_state(node, visible.get(node.id), node.id in current, graph, options, ghost, state)
     for edge in part.edges:
         _edge_state(edge, visible, flows, now, state)
-    _grouped_state(part, visible, options, ghost, layout, state)
+    _grouped_state(part, visible, options, ghost, layout, state, current)
     return state
 
 
@@ -460,12 +460,17 @@ def _edge_state(edge, visible, flows: dict, now: set, state) -> None:
         state[("et", edge.id)] = ""
 
 
-def _grouped_state(part: Part, visible: dict, options: Options, ghost: bool, layout: Plan, state):
-    """Module boxes show once any node inside exists; saved tensors with their op."""
+def _grouped_state(
+    part: Part, visible: dict, options: Options, ghost: bool, layout: Plan, state, current=()
+):
+    """Module boxes show once any node inside exists, and are the step's own (`current`) when
+    it acts on a node inside; saved tensors show with their op."""
     gone = "ghost" if ghost else "hidden"
+    inside = {layout.owner[i] for i in current if i in layout.owner}
     for box in layout.boxes:
         shown = any(i in visible for i in box.members)
-        state[("nc", box.id)] = "node module" + ("" if shown else f" {gone}")
+        look = ("" if shown else f" {gone}") + (" current" if box.id in inside else "")
+        state[("nc", box.id)] = "node module" + look
     if layout.boxes:
         for edge in part.edges:
             ends = layout.ends(edge)
@@ -578,6 +583,8 @@ class FrameSequence:
                 touched.add(node.id)
         current = {slot[i] for i in step.nodes if slot.get(i) in live}
         highlight = (current ^ self.current) - touched  # only their class changes
+        if self.grouped:
+            self._current_boxes(current, state)
         self.current = current
         if step.phase == "backward" and not self.graph.backward_ran:
             self.graph.backward_ran = True  # "grad: None (not retained)" from now on
@@ -603,6 +610,16 @@ class FrameSequence:
                 dirty.add(position // CHUNK)
         self.at = k
 
+    def _current_boxes(self, current: set, state: dict) -> None:
+        """A box is the step's own while the step acts on a node inside it (a fold's
+        iterations): its class follows the current nodes in and out of it."""
+        owner = self.layout.owner
+        inside = {owner[i] for i in current if i in owner}
+        before = {owner[i] for i in self.current if i in owner}
+        for box in inside ^ before:
+            shown = state.get(("nc", box), "node module").replace(" current", "")
+            state[("nc", box)] = shown + (" current" if box in inside else "")
+
     def _grouped_made(self, made: list, touching: dict, state: dict) -> None:
         """What _grouped_state sets that nodes just made change: the boxes holding them, the
         merged edges at them, their saved tensors (a step costs its nodes, not the graph)."""
@@ -610,7 +627,8 @@ class FrameSequence:
         for node in made:
             box = layout.owner.get(node.id)
             if box is not None and box in boxes:
-                state[("nc", box)] = "node module"
+                mine = any(layout.owner.get(i) == box for i in self.current)
+                state[("nc", box)] = "node module" + " current" * mine
             for edge in touching.get(node.id, ()):
                 ends = layout.ends(edge)
                 if ends is not None and ends[2] and edge.source in live and edge.target in live:
