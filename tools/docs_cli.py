@@ -6,6 +6,7 @@ whether the page is up to date, for CI and tests).
 """
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -42,9 +43,23 @@ def _default(action: argparse.Action) -> str:
     return f"`{action.default}`"
 
 
+def _usage(parser: argparse.ArgumentParser) -> str:
+    """The usage lines as argparse wraps them on a terminal 90 columns wide, whatever this one."""
+    saved = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = "90"
+    try:
+        first, *rest = parser.format_usage().rstrip().splitlines()
+        prefix = " " * len("usage: ")  # the wrapped lines stay under the command's name
+        return "\n".join([first.removeprefix("usage: ")] + [r.removeprefix(prefix) for r in rest])
+    finally:
+        if saved is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = saved
+
+
 def _command(name: str, parser: argparse.ArgumentParser, summary: str) -> list[str]:
-    usage = " ".join(parser.format_usage().split())
-    usage = usage.removeprefix("usage: ")
+    usage = _usage(parser)
     lines = [f"### autoviz {name}", "", _cell(summary[:1].upper() + summary[1:]) + ".", ""]
     lines += ["```text", usage, "```", ""]
     lines += ["| argument | default | what it does |", "|---|---|---|"]
@@ -64,7 +79,7 @@ def reference() -> str:
     parser = _parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     helps = {choice.dest: choice.help for choice in commands._choices_actions}
-    lines = [BEGIN, "", "```text", " ".join(parser.format_usage().split()), "```", ""]
+    lines = [BEGIN, "", "```text", _usage(parser), "```", ""]
     for name, sub in commands.choices.items():
         lines += _command(name, sub, helps.get(name, ""))
     return "\n".join(lines).rstrip() + "\n\n" + END

@@ -46,12 +46,7 @@ def api_reference() -> str:
     import autoviz
 
     listed = {name for names in API_SECTIONS.values() for name in names}
-    errors = [
-        n
-        for n in own_api()
-        if isinstance(getattr(autoviz, n), type)
-        and n.endswith(("Error", "TooLarge", "NotFound", "Timeout", "NotInstalled", "NotInAutoviz"))
-    ]
+    errors = [n for n in own_api() if _is_error(getattr(autoviz, n))]
     rest = [n for n in own_api() if n not in listed and n not in errors]
     sections = {**API_SECTIONS, **({"More": rest} if rest else {}), "Errors": errors}
     lines = []
@@ -60,6 +55,10 @@ def api_reference() -> str:
         for name in names:
             lines += [f"::: {_path(getattr(autoviz, name), name)}", ""]
     return "\n".join(lines)
+
+
+def _is_error(obj) -> bool:
+    return isinstance(obj, type) and issubclass(obj, BaseException)
 
 
 def _path(obj, name: str) -> str:
