@@ -431,6 +431,8 @@ def file_name(value, path, ctx):
 
 
 LINE = {"file": file_name, "line": integer(0), "text": text}
+
+
 # A step's line of code, and the line that called the function it is in (one level).
 def null(value, path, ctx):
     if value is not None:

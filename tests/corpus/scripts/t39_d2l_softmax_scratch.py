@@ -54,5 +54,7 @@ for epoch in range(3):
             b.grad.zero_()
     with torch.no_grad():
         out = net(images, W, b)
-        print(f"epoch {epoch + 1}: loss {cross_entropy(out, labels).mean():.4f}, "
-              f"train acc {accuracy(out, labels) / len(labels):.3f}")
+        print(
+            f"epoch {epoch + 1}: loss {cross_entropy(out, labels).mean():.4f}, "
+            f"train acc {accuracy(out, labels) / len(labels):.3f}"
+        )

@@ -5,8 +5,26 @@ sampling names with a seeded generator."""
 import torch
 import torch.nn.functional as F
 
-words = ["emma", "olivia", "ava", "isabella", "sophia", "mia", "amelia", "harper", "evelyn",
-         "abigail", "emily", "ella", "elizabeth", "camila", "luna", "sofia", "avery", "mila"]
+words = [
+    "emma",
+    "olivia",
+    "ava",
+    "isabella",
+    "sophia",
+    "mia",
+    "amelia",
+    "harper",
+    "evelyn",
+    "abigail",
+    "emily",
+    "ella",
+    "elizabeth",
+    "camila",
+    "luna",
+    "sofia",
+    "avery",
+    "mila",
+]
 chars = sorted(list(set("".join(words))))
 stoi = {s: i + 1 for i, s in enumerate(chars)}
 stoi["."] = 0

@@ -99,15 +99,24 @@ class Sequential:
 
 torch.manual_seed(42)
 vocab_size, n_embd, n_hidden, block_size = 27, 8, 32, 8
-model = Sequential([
-    Embedding(vocab_size, n_embd),
-    FlattenConsecutive(2), Linear(n_embd * 2, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh(),
-    FlattenConsecutive(2), Linear(n_hidden * 2, n_hidden, bias=False),
-    BatchNorm1d(n_hidden), Tanh(),
-    FlattenConsecutive(2), Linear(n_hidden * 2, n_hidden, bias=False),
-    BatchNorm1d(n_hidden), Tanh(),
-    Linear(n_hidden, vocab_size),
-])
+model = Sequential(
+    [
+        Embedding(vocab_size, n_embd),
+        FlattenConsecutive(2),
+        Linear(n_embd * 2, n_hidden, bias=False),
+        BatchNorm1d(n_hidden),
+        Tanh(),
+        FlattenConsecutive(2),
+        Linear(n_hidden * 2, n_hidden, bias=False),
+        BatchNorm1d(n_hidden),
+        Tanh(),
+        FlattenConsecutive(2),
+        Linear(n_hidden * 2, n_hidden, bias=False),
+        BatchNorm1d(n_hidden),
+        Tanh(),
+        Linear(n_hidden, vocab_size),
+    ]
+)
 with torch.no_grad():
     model.layers[-1].weight *= 0.1
 parameters = model.parameters()
