@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 
 from ...errors import NotInAutoviz
-from ..fidelity.topk import topk_row
+from ..fidelity.topk import keys, sort_row, topk_row
 from ..higher import mask, rule, sum_to
 from ..tensor import Tensor, make
 from .base import Op, return_type, unbroadcast, wrap_dim
@@ -139,11 +139,25 @@ def _full_index(index, dim):
     return tuple(key)
 
 
-class SortValues(_Picked):
+class _Selected(_Picked):
+    """Values picked once each (sort, topk): PyTorch writes the gradient back (a scatter),
+    so a -0.0 stays -0.0 where adding into zeros would make it 0.0."""
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, index, dim = ctx.info
+        if not shape:
+            return np.array(grad)
+        full = np.zeros(shape, np.result_type(grad))
+        full[_full_index(index, dim)] = grad
+        return full
+
+
+class SortValues(_Selected):
     _backward_name = "SortBackward0"
 
 
-class TopkValues(_Picked):
+class TopkValues(_Selected):
     _backward_name = "TopkBackward0"
 
 
@@ -174,6 +188,13 @@ class MaskedSelect(Index):
     """z = a's elements where mask is True, as one row;  dz/da = the gradient put back there."""
 
     _backward_name = "MaskedSelectBackward0"
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, dtype, key = ctx.info
+        full = np.zeros(shape, dtype=np.result_type(grad, dtype))
+        full[key] = grad  # PyTorch's masked_scatter: written, not added (a -0.0 stays)
+        return full
 
 
 class Take(Op):
@@ -477,12 +498,42 @@ def _order(data, dim, descending, stable=True):
     return data.shape[dim] - 1 - order
 
 
+def tied_rows(rows) -> np.ndarray:
+    """Which rows of a 2-d array hold equal values (two NaNs count as equal)."""
+    ordered = np.sort(rows, axis=1)
+    tied = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
+    if rows.dtype.kind == "f":
+        tied |= np.isnan(rows).sum(axis=1) > 1
+    return tied
+
+
+def _unstable_order(data, dim, descending):
+    """torch.sort's indices with stable=False: std::sort's, which differ from a stable sort's
+    only where a row of more than 16 elements has equal values (insertion sort below)."""
+    index = _order(data, dim, descending).astype(np.int64)
+    size = data.shape[dim]
+    if size <= 16 or data.dtype.kind == "c":
+        return index
+    rows = np.moveaxis(data, dim, -1).reshape(-1, size)
+    tied = np.flatnonzero(tied_rows(rows))
+    if not tied.size:
+        return index
+    moved = np.moveaxis(index, dim, -1).copy()
+    flat = moved.reshape(-1, size)
+    for r in tied:
+        flat[r] = sort_row(keys(rows[r].tolist(), descending, descending))
+    return np.moveaxis(flat.reshape(moved.shape), -1, dim)
+
+
 def sort(input, dim=-1, descending=False, stable=False, *, out=None):
     data = np.asarray(input._data)
     if data.ndim == 0:
         return ReturnSort(make(data.copy()), make(np.zeros((), np.int64)))
     dim = wrap_dim(dim, data.ndim)
-    index = _order(data, dim, descending).astype(np.int64)
+    if stable:
+        index = _order(data, dim, descending).astype(np.int64)
+    else:
+        index = _unstable_order(data, dim, descending)
     return ReturnSort(SortValues.apply(input, index=index, dim=dim), make(index))
 
 
@@ -498,9 +549,9 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
     moved = np.moveaxis(data.reshape(data.shape or (1,)), dim, -1)
-    keys = moved if largest else -moved
-    rows = keys.reshape(-1, size).tolist()
-    picked = [topk_row(row, k) if k else [] for row in rows]
+    rows = moved.reshape(-1, size).tolist()
+    # torch's comparators: the largest first, NaN greatest (or the smallest, NaN last)
+    picked = [topk_row(keys(row, largest, largest), k) if k else [] for row in rows]
     index = np.moveaxis(np.array(picked, np.int64).reshape(*moved.shape[:-1], k), -1, dim)
     if not data.ndim:
         index = index.reshape(())
