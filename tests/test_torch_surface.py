@@ -649,3 +649,58 @@ def test_math_module_constants_and_dtypes_print_as_torch():
     assert math.isclose(
         autoviz.erfinv(autoviz.tensor(0.5)).item(), torch.erfinv(torch.tensor(0.5)).item()
     )
+
+
+# -- the random kernels and reductions into indices that the inventory listed as gaps ------------
+def test_cauchy_log_normal_geometric_and_poisson_draw_torchs_numbers():
+    def program(t):
+        print(t.empty(3, 5).cauchy_(1.0, 0.5), t.empty(4, dtype=t.float64).log_normal_())
+        print(t.empty(6, dtype=t.int64).geometric_(0.2), t.empty(3, dtype=t.float16).cauchy_())
+        print(t.randn(3), t.empty(5).log_normal_(0.0, 1.0), t.randn(2))  # the normal cache
+        rates = t.tensor([[0.5, 3.0, 12.0, 0.0], [100.0, 9.99, 10.0, 1e-3]], requires_grad=True)
+        draws = t.poisson(rates)
+        draws.sum().backward()
+        print(draws, rates.grad, t.poisson(t.linspace(0, 60, 500)).sum())
+        for bad in (
+            lambda: t.empty(3).cauchy_(0, 0),
+            lambda: t.empty(3, dtype=t.int64).cauchy_(),
+            lambda: t.empty(3).geometric_(1),
+            lambda: t.empty(3, dtype=t.bool).geometric_(0.5),
+            lambda: t.empty(3).log_normal_(0, -1),
+            lambda: t.empty(3, dtype=t.int64).log_normal_(),
+            lambda: t.poisson(t.tensor([-1.0])),
+            lambda: t.poisson(t.tensor([1, 2])),
+        ):
+            try:
+                bad()
+            except (RuntimeError, NotImplementedError) as error:
+                print(type(error).__name__, error)
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("reduce", ["sum", "prod", "mean", "amax", "amin"])
+def test_scatter_reduce_and_index_reduce_match_torch_with_gradients(reduce):
+    rng = np.random.default_rng(3)
+    for trial in range(12):
+        a = rng.integers(-2, 3, (3, 4)).astype(np.float32)
+        src = rng.integers(-2, 3, (3, 5)).astype(np.float32)
+        index = rng.integers(0, 4, (3, 5))
+        slices = rng.integers(0, 4, 5)
+        include_self = bool(trial % 3)
+        results = []
+        for lib in (torch, autoviz):
+            x, s = lib.tensor(a, requires_grad=True), lib.tensor(src, requires_grad=True)
+            ys = [x.scatter_reduce(1, lib.tensor(index), s, reduce, include_self=include_self)]
+            if reduce != "sum":
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")  # torch: index_reduce is in beta
+                    ys.append(x.index_reduce(1, lib.tensor(slices), s, reduce))
+            seed = lib.arange(12.0).reshape(3, 4) - 5.5
+            sum(((y * seed).sum() for y in ys), lib.tensor(0.0)).backward()
+            results.append([repr(y.detach()) + type(y.grad_fn).__name__ for y in ys])
+            results[-1] += [x.grad.tolist(), s.grad.tolist()]
+        assert results[0] == results[1]
+    with pytest.raises(RuntimeError, match="reduce argument must be either sum, prod, mean"):
+        autoviz.zeros(3).scatter_reduce(0, autoviz.tensor([0]), autoviz.ones(1), "max")
