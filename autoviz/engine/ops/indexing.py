@@ -1055,7 +1055,9 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     starts = np.flatnonzero(np.r_[True, data[1:] != data[:-1]]) if data.size else np.zeros(0, int)
     out = [make(data[starts].copy())]
     if return_inverse:
-        out.append(make((np.cumsum(np.r_[True, data[1:] != data[:-1]]) - 1).astype(np.int64)))
+        new = np.r_[True, data[1:] != data[:-1]][: data.size]
+        inverse = (np.cumsum(new) - 1).astype(np.int64).reshape(np.shape(input._data))
+        out.append(make(inverse))  # shaped as the input, as torch's
     if return_counts:
         out.append(make(np.diff(np.r_[starts, data.size]).astype(np.int64)))
     return out[0] if len(out) == 1 else tuple(out)

@@ -85,7 +85,8 @@ def _viewable(a, shape) -> bool:
     """Whether `a` can take `shape` without a copy; PyTorch's error if `shape` does not fit."""
     if list(shape).count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
-    if -1 in shape and not np.size(a):
+    others = [n for n in shape if n != -1]
+    if -1 in shape and not np.size(a) and not np.prod(others, dtype=np.int64):
         raise RuntimeError(
             f"cannot reshape tensor of 0 elements into shape {_size(shape)} because the "
             "unspecified dimension size -1 can be any value and is ambiguous"
