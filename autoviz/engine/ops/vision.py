@@ -146,84 +146,86 @@ class Col2Im(Op):
 
 
 # -- interpolation ---------------------------------------------------------------------------------
-_F32 = np.float32
 _CUBIC_A = -0.75
 
 
-def _scale(n_in, n_out, align_corners, factor):
-    """PyTorch's area_pixel_compute_scale: the source step per output step."""
+def _scale(n_in, n_out, align_corners, factor, f):
+    """PyTorch's area_pixel_compute_scale, in the input's float type `f`."""
     if align_corners:
-        return _F32((n_in - 1) / (n_out - 1)) if n_out > 1 else _F32(0)
-    return _F32(1.0 / factor) if factor is not None and factor > 0 else _F32(n_in / n_out)
+        return f(n_in - 1) / f(n_out - 1) if n_out > 1 else f(0)
+    return f(1.0 / factor) if factor is not None and factor > 0 else f(n_in) / f(n_out)
 
 
-def _nearest_matrix(n_in, n_out, factor, exact):
+def _nearest_matrix(n_in, n_out, factor, exact, f):
     out = np.arange(n_out)
     if n_out == n_in and not exact:
         src = out
     elif n_out == 2 * n_in and not exact:
         src = out >> 1
-    else:
-        scale = _F32(1.0 / factor) if factor is not None and factor > 0 else _F32(n_in / n_out)
-        position = (out.astype(_F32) + _F32(0.5)) * scale if exact else out.astype(_F32) * scale
+    else:  # PyTorch's nearest indices are float32 arithmetic whatever the input's type
+        f32 = np.float32
+        scale = f32(1.0 / factor) if factor is not None and factor > 0 else f32(n_in) / f32(n_out)
+        position = (out.astype(f32) + f32(0.5)) * scale if exact else out.astype(f32) * scale
         src = np.minimum(np.floor(position).astype(np.int64), n_in - 1)
-    m = np.zeros((n_out, n_in), _F32)
+    m = np.zeros((n_out, n_in), f)
     m[out, src] = 1
     return m
 
 
-def _source(n_in, n_out, align_corners, factor, cubic):
-    scale = _scale(n_in, n_out, align_corners, factor)
-    out = np.arange(n_out).astype(_F32)
+def _source(n_in, n_out, align_corners, factor, cubic, f):
+    scale = _scale(n_in, n_out, align_corners, factor, f)
+    out = np.arange(n_out).astype(f)
     if align_corners:
         return scale * out
-    src = scale * (out + _F32(0.5)) - _F32(0.5)
-    return src if cubic else np.maximum(src, _F32(0))
+    src = scale * (out + f(0.5)) - f(0.5)
+    return src if cubic else np.maximum(src, f(0))
 
 
-def _linear_matrix(n_in, n_out, align_corners, factor):
-    src = _source(n_in, n_out, align_corners, factor, cubic=False)
+def _linear_matrix(n_in, n_out, align_corners, factor, f):
+    src = _source(n_in, n_out, align_corners, factor, False, f)
     i0 = np.floor(src).astype(np.int64)
     i1 = i0 + (i0 < n_in - 1)
-    w1 = (src - i0.astype(_F32)).astype(_F32)
-    w0 = _F32(1) - w1
-    m = np.zeros((n_out, n_in), _F32)
+    w1 = (src - i0.astype(f)).astype(f)
+    w0 = f(1) - w1
+    m = np.zeros((n_out, n_in), f)
     rows = np.arange(n_out)
     np.add.at(m, (rows, i0), w0)
     np.add.at(m, (rows, i1), w1)
     return m
 
 
-def _cubic_weights(t):
-    a = _F32(_CUBIC_A)
+def _cubic_weights(t, f):
+    a = f(_CUBIC_A)
 
     def near(x):  # |x| ≤ 1
-        return ((a + _F32(2)) * x - (a + _F32(3))) * x * x + _F32(1)
+        return ((a + f(2)) * x - (a + f(3))) * x * x + f(1)
 
     def far(x):  # 1 < |x| < 2
-        return ((a * x - _F32(5) * a) * x + _F32(8) * a) * x - _F32(4) * a
+        return ((a * x - f(5) * a) * x + f(8) * a) * x - f(4) * a
 
-    return far(t + _F32(1)), near(t), near(_F32(1) - t), far(_F32(2) - t)
+    return far(t + f(1)), near(t), near(f(1) - t), far(f(2) - t)
 
 
-def _cubic_matrix(n_in, n_out, align_corners, factor):
-    src = _source(n_in, n_out, align_corners, factor, cubic=True)
+def _cubic_matrix(n_in, n_out, align_corners, factor, f):
+    src = _source(n_in, n_out, align_corners, factor, True, f)
     i = np.floor(src).astype(np.int64)
-    t = (src - i.astype(_F32)).astype(_F32)
-    m = np.zeros((n_out, n_in), _F32)
+    t = (src - i.astype(f)).astype(f)
+    m = np.zeros((n_out, n_in), f)
     rows = np.arange(n_out)
-    for k, w in zip(range(-1, 3), _cubic_weights(t), strict=True):
+    for k, w in zip(range(-1, 3), _cubic_weights(t, f), strict=True):
         np.add.at(m, (rows, np.clip(i + k, 0, n_in - 1)), w)
     return m
 
 
-def interpolation_matrix(mode, n_in, n_out, align_corners, factor):
-    """The (n_out, n_in) matrix of one axis: output = matrix @ input along that axis."""
+def interpolation_matrix(mode, n_in, n_out, align_corners, factor, dtype=np.float32):
+    """The (n_out, n_in) matrix of one axis: output = matrix @ input along that axis, its
+    positions and weights computed in `dtype` (PyTorch's opmath: float64 stays float64)."""
+    f = np.float64 if np.dtype(dtype) == np.float64 else np.float32
     if mode in ("nearest", "nearest-exact"):
-        return _nearest_matrix(n_in, n_out, factor, mode == "nearest-exact")
+        return _nearest_matrix(n_in, n_out, factor, mode == "nearest-exact", f)
     if mode == "bicubic":
-        return _cubic_matrix(n_in, n_out, align_corners, factor)
-    return _linear_matrix(n_in, n_out, align_corners, factor)
+        return _cubic_matrix(n_in, n_out, align_corners, factor, f)
+    return _linear_matrix(n_in, n_out, align_corners, factor, f)
 
 
 class _Upsample(Op):
@@ -440,7 +442,7 @@ def interpolate(
         return pool(input, out if nd > 1 else out[0])
     corners = bool(align_corners)
     matrices = tuple(
-        interpolation_matrix(mode, n, o, corners, f)
+        interpolation_matrix(mode, n, o, corners, f, input._data.dtype)
         for n, o, f in zip(spatial, out, factors, strict=True)
     )
     return UPSAMPLE[mode, nd].apply(input, matrices=matrices)
