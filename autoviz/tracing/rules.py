@@ -223,6 +223,14 @@ _POOLS = {
     "MaxPool3DWithIndicesBackward0": ("max_pool3d", "{g} to each window's max, 0 elsewhere"),
     "AdaptiveMaxPool2DBackward0": ("adaptive_max_pool2d", "{g} to each region's max, 0 elsewhere"),
     "AdaptiveMaxPool3DBackward0": ("adaptive_max_pool3d", "{g} to each region's max, 0 elsewhere"),
+    "FractionalMaxPool2DBackward0": (
+        "fractional_max_pool2d",
+        "{g} to each random window's max, 0 elsewhere",
+    ),
+    "FractionalMaxPool3DBackward0": (
+        "fractional_max_pool3d",
+        "{g} to each random window's max, 0 elsewhere",
+    ),
     "MaxUnpool2DBackward0": ("max_unpool2d", "{g} read back at the indices the values went to"),
     "MaxUnpool3DBackward0": ("max_unpool3d", "{g} read back at the indices the values went to"),
 }
@@ -436,6 +444,7 @@ for op, (function, rule) in _ONE_INPUT.items():
 EXPRESSIONS |= {
     "BaddbmmBackward0": "{0} + {1} @ {2}",
     "GridSampler2DBackward0": "grid_sample({0}, {1})",
+    "GridSampler3DBackward0": "grid_sample({0}, {1})",
     "IndexAddBackward0": "{0}.index_add(dim, index, {1})",
     "IndexCopyBackward0": "{0}.index_copy(dim, index, {1})",
     "ScatterAddBackward0": "{0}.scatter_add(dim, index, {1})",
@@ -450,6 +459,10 @@ GRADIENTS |= {
     "GridSampler2DBackward0": (
         "{g} spread back to the pixels each sample read",
         "{g} × the image's slope there",
+    ),
+    "GridSampler3DBackward0": (
+        "{g} spread back to the voxels each sample read",
+        "{g} × the volume's slope there",
     ),
     "IndexAddBackward0": ("{g}", "{g} at the indexed rows"),
     "IndexCopyBackward0": ("{g} with 0 at the copied rows", "{g} at the indexed rows"),
