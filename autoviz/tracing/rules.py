@@ -223,6 +223,14 @@ _POOLS = {
     "MaxPool3DWithIndicesBackward0": ("max_pool3d", "{g} to each window's max, 0 elsewhere"),
     "AdaptiveMaxPool2DBackward0": ("adaptive_max_pool2d", "{g} to each region's max, 0 elsewhere"),
     "AdaptiveMaxPool3DBackward0": ("adaptive_max_pool3d", "{g} to each region's max, 0 elsewhere"),
+    "FractionalMaxPool2DBackward0": (
+        "fractional_max_pool2d",
+        "{g} to each pseudo-random window's max, 0 elsewhere",
+    ),
+    "FractionalMaxPool3DBackward0": (
+        "fractional_max_pool3d",
+        "{g} to each pseudo-random window's max, 0 elsewhere",
+    ),
     "MaxUnpool2DBackward0": ("max_unpool2d", "{g} read back at the indices the values went to"),
     "MaxUnpool3DBackward0": ("max_unpool3d", "{g} read back at the indices the values went to"),
 }
