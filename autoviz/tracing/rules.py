@@ -348,6 +348,8 @@ _POINTWISE = {
     "ErfBackward0": ("erf", "{g} × 2/√π × exp(−{0}²)"),
     "ErfcBackward0": ("erfc", "−{g} × 2/√π × exp(−{0}²)"),
     "ErfinvBackward0": ("erfinv", "{g} × √π/2 × exp({out}²)"),
+    "LgammaBackward0": ("lgamma", "{g} × digamma({0})"),
+    "DigammaBackward0": ("digamma", "{g} × polygamma(1, {0})"),
     "SincBackward0": ("sinc", "{g} × (cos(π{0}) − sinc({0})) / {0} (0 at 0)"),
     "Deg2RadBackward0": ("deg2rad", "{g} × π / 180"),
     "Rad2DegBackward0": ("rad2deg", "{g} × 180 / π"),
