@@ -16,6 +16,7 @@ from autoviz.export.details import details
 from autoviz.render import get_theme, make_options
 from autoviz.render.dot import label_rows
 from autoviz.render.frames import Frames
+from autoviz.tracing.explain import explain
 from autoviz.tracing.preview import preview
 from autoviz.tracing.quiz import candidates
 
@@ -159,12 +160,14 @@ def pair_ops(tl, truth, lib) -> dict:
     ran (torch's bridge also draws ops it ran inside one call, which no hook sees)."""
     nodes = {n.id: n for n in tl.nodes}
     found, j = {}, 0
+    number = truth.number_of = {}  # op node id -> its number in truth.ops
     for step in tl.steps:
         if step.kind != "op":
             continue
         op, out = nodes[step.nodes[0]], nodes[step.nodes[1]]
         if j < len(truth.ops) and truth.ops[j][0] == op.op and truth.ops[j][1].shape == out.shape:
             found[out.id] = truth.ops[j][1]
+            number[op.id] = j
             j += 1
         else:
             assert lib == "torch", f"op step {step.index} ({op.op}) is not the op that ran"
@@ -247,16 +250,23 @@ def test_every_shown_value_and_grad_is_the_real_tensors(name, lib, tmp_path):
                 assert rows[2].startswith("grad: None"), f"{where}: {rows[2]}"
             checked += 1
         asked += check_questions(tl, k, leaves, real, f"{name}/{lib}")
-        check_caption(tl, k, ops, leaves, real, f"{name}/{lib}")
+        check_caption(tl, k, truth, ops, leaves, real, f"{name}/{lib}")
     assert checked > len(tl) and (asked > 0 or name not in ASKED), f"{asked} questions checked"
     check_cards(tl, ops, leaves, real, name, lib)
 
 
-def check_caption(tl, k: int, ops: dict, leaves: dict, real, where: str) -> None:
-    """Step k's caption: an op's result (`y = x * w = <value> is computed`) and a leaf's
-    accumulated grad (`w.grad is now <grad>.`) are the real tensors'."""
+def check_caption(tl, k: int, truth, ops: dict, leaves: dict, real, where: str) -> None:
+    """Step k's caption and explanation: an op's result (`y = x * w = <value> is computed`),
+    a leaf's accumulated grad (`w.grad is now <grad>.`) and the upstream gradient a backward
+    node received (`upstream ∂loss/∂y = <grad>`) are the real tensors'."""
     step, caption = tl.steps[k], tl.steps[k].caption
     assert "not recorded" not in caption and "?" not in caption, f"{where} step {k}: {caption}"
+    panel = explain(tl, k)  # what the player's and the Stepper's explanation say
+    assert "not recorded" not in panel and "?" not in panel, f"{where} step {k}: {panel}"
+    j = truth.number_of.get(step.nodes[0]) if step.kind == "backward" else None
+    if j is not None and ": upstream " in panel.split("\n")[0]:
+        said = panel.split("\n")[0].split(" = ", 1)[1]
+        check_text(said, truth.upstream[j], f"{where} step {k} upstream")
     if step.kind == "op" and step.nodes[1] in ops:
         said = caption.split(" is computed")[0].rsplit(" = ", 1)[1]
         check_text(said, ops[step.nodes[1]], f"{where} caption {k}")
