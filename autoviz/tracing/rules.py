@@ -225,11 +225,11 @@ _POOLS = {
     "AdaptiveMaxPool3DBackward0": ("adaptive_max_pool3d", "{g} to each region's max, 0 elsewhere"),
     "FractionalMaxPool2DBackward0": (
         "fractional_max_pool2d",
-        "{g} to each random window's max, 0 elsewhere",
+        "{g} to each pseudo-random window's max, 0 elsewhere",
     ),
     "FractionalMaxPool3DBackward0": (
         "fractional_max_pool3d",
-        "{g} to each random window's max, 0 elsewhere",
+        "{g} to each pseudo-random window's max, 0 elsewhere",
     ),
     "MaxUnpool2DBackward0": ("max_unpool2d", "{g} read back at the indices the values went to"),
     "MaxUnpool3DBackward0": ("max_unpool3d", "{g} read back at the indices the values went to"),
@@ -348,6 +348,8 @@ _POINTWISE = {
     "ErfBackward0": ("erf", "{g} × 2/√π × exp(−{0}²)"),
     "ErfcBackward0": ("erfc", "−{g} × 2/√π × exp(−{0}²)"),
     "ErfinvBackward0": ("erfinv", "{g} × √π/2 × exp({out}²)"),
+    "LgammaBackward0": ("lgamma", "{g} × digamma({0})"),
+    "DigammaBackward0": ("digamma", "{g} × polygamma(1, {0})"),
     "SincBackward0": ("sinc", "{g} × (cos(π{0}) − sinc({0})) / {0} (0 at 0)"),
     "Deg2RadBackward0": ("deg2rad", "{g} × π / 180"),
     "Rad2DegBackward0": ("rad2deg", "{g} × 180 / π"),
@@ -444,7 +446,6 @@ for op, (function, rule) in _ONE_INPUT.items():
 EXPRESSIONS |= {
     "BaddbmmBackward0": "{0} + {1} @ {2}",
     "GridSampler2DBackward0": "grid_sample({0}, {1})",
-    "GridSampler3DBackward0": "grid_sample({0}, {1})",
     "IndexAddBackward0": "{0}.index_add(dim, index, {1})",
     "IndexCopyBackward0": "{0}.index_copy(dim, index, {1})",
     "ScatterAddBackward0": "{0}.scatter_add(dim, index, {1})",
@@ -459,10 +460,6 @@ GRADIENTS |= {
     "GridSampler2DBackward0": (
         "{g} spread back to the pixels each sample read",
         "{g} × the image's slope there",
-    ),
-    "GridSampler3DBackward0": (
-        "{g} spread back to the voxels each sample read",
-        "{g} × the volume's slope there",
     ),
     "IndexAddBackward0": ("{g}", "{g} at the indexed rows"),
     "IndexCopyBackward0": ("{g} with 0 at the copied rows", "{g} at the indexed rows"),
