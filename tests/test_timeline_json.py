@@ -247,9 +247,13 @@ def mutants(draw):
         actions = ["alike", "alike", "alike", "replace", "remove", "copy", "repoint"]
         action = draw(st.sampled_from(actions))
         if action == "repoint":  # an edge led to another node of the file, as edited by hand
-            edge = draw(st.sampled_from(doc["edges"])) if doc["edges"] else {}
-            end = draw(st.sampled_from(["source", "target"]))
-            edge[end] = f"n{draw(st.integers(1, max(1, len(doc['nodes']))))}"
+            edges, nodes = doc.get("edges"), doc.get("nodes")
+            if not isinstance(edges, list) or not isinstance(nodes, list) or not edges:
+                continue  # an earlier change replaced the table itself
+            edge = draw(st.sampled_from(edges))
+            if isinstance(edge, dict):
+                end = draw(st.sampled_from(["source", "target"]))
+                edge[end] = f"n{draw(st.integers(1, max(1, len(nodes))))}"
             continue
         if action == "alike":
             where, key = draw(st.sampled_from(leaves))
