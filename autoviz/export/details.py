@@ -156,7 +156,7 @@ def _op_facts(tl, index, op, sent: dict, position) -> dict:
                 out_value = _number_in(result.value) if result is not None else "out"
             numbers = local_rule(op.op, i, values, out_value)
         # Ops on tensors: the gradient the op sends this input, in PyTorch's terms.
-        rule = None if formula else flow_rule(op, i, inputs, result)
+        rule = None if formula else flow_rule(op, i, inputs, result, names)
         local = {
             "name": node.name,
             "formula": formula,
