@@ -25,7 +25,8 @@ MAX_SAMPLES = 24  # per op and dtype: torch's generators give up to a few hundre
 DTYPES = ("float32", "float64")
 
 # Known deviations: a reason, then the ops it covers (OpInfo name with its variant after a
-# dot), each alone or as op:check (forward, dtype, grad, method, inplace, error). Kept short.
+# dot), each alone, as op:check (forward, dtype, grad, method, inplace, error) or as op@dtype
+# (that dtype's samples only). Kept short.
 DEVIATIONS = (
     ("autoviz.trace is the tracer; the matrix trace is x.trace()", "trace"),
     (
@@ -100,6 +101,13 @@ DEVIATIONS = (
         "nn.functional.softshrink:error nn.functional.embedding_bag:forward "
         "nn.functional.cosine_similarity:forward nn.functional.pdist:grad "
         "nn.functional.poisson_nll_loss:grad",
+    ),
+    (
+        "torch's own float32 attention is platform-dependent: its CPU flash kernel's exp "
+        "(exp_u20 on AVX-512) and gemm blocking differ with ATEN_CPU_CAPABILITY, and torch's "
+        "default, AVX2 and AVX-512 builds disagree beyond the tolerance on 16 of 24 samples "
+        "(up to 1e-2 relative on cancelling gradients); autoviz lies within that spread",
+        "nn.functional.scaled_dot_product_attention@float32",
     ),
 )
 KNOWN = {key: reason for reason, keys in DEVIATIONS for key in keys.split()}
@@ -475,7 +483,11 @@ def unexplained(report: Report) -> list:
     """The problems no KNOWN entry explains."""
     if report.op in KNOWN or report.op.split(".")[0] in KNOWN:
         return []
-    return [p for p in report.problems if f"{report.op}:{p[0]}" not in KNOWN]
+    return [
+        p
+        for p in report.problems
+        if f"{report.op}:{p[0]}" not in KNOWN and f"{report.op}@{p[1].split()[0]}" not in KNOWN
+    ]
 
 
 def main() -> None:
