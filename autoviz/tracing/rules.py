@@ -403,7 +403,13 @@ GRADIENTS |= {
 _ONE_INPUT = {
     "AmaxBackward0": ("amax", "{g} shared evenly by the elements equal to the max, 0 elsewhere"),
     "AminBackward0": ("amin", "{g} shared evenly by the elements equal to the min, 0 elsewhere"),
-    "MedianBackward0": ("median", "{g} to the median's position, 0 elsewhere"),
+    "MedianBackward0": ("median", "{g} shared evenly by the elements equal to the median"),
+    "NanmedianBackward0": ("nanmedian", "{g} shared evenly by the elements equal to the median"),
+    "MedianBackward1": ("median", "{g} to each median's position along the dim, 0 elsewhere"),
+    "NanmedianBackward1": ("nanmedian", "{g} to each median's position along the dim"),
+    "KthvalueBackward0": ("kthvalue", "{g} to each k-th value's position along the dim"),
+    "ModeBackward0": ("mode", "{g} to each mode's position along the dim, 0 elsewhere"),
+    "PoissonBackward0": ("poisson", "0: a random draw has no gradient"),
     "NansumBackward0": ("nansum", "{g} copied to each element that is not NaN, 0 to the NaNs"),
     "CumprodBackward0": ("cumprod", "Σ over later positions of {g} × {out} / {0} along the dim"),
     "LogcumsumexpBackward0": ("logcumsumexp", "Σ over later positions of {g} × exp({0} − {out})"),
@@ -450,6 +456,8 @@ EXPRESSIONS |= {
     "IndexCopyBackward0": "{0}.index_copy(dim, index, {1})",
     "ScatterAddBackward0": "{0}.scatter_add(dim, index, {1})",
     "ScatterBackward0": "{0}.scatter(dim, index, {1})",
+    "ScatterReduceBackward0": "{0}.scatter_reduce(dim, index, {1}, reduce)",
+    "IndexReduceBackward0": "{0}.index_reduce(dim, index, {1}, reduce)",
     "LinalgCrossBackward0": "cross({0}, {1})",
     "LinalgSolveExBackward0": "solve({0}, {1})",
     "ThresholdBackwardBackward0": "threshold_backward({0}, {1})",
@@ -467,6 +475,15 @@ GRADIENTS |= {
     "ScatterBackward0": (
         "{g} with 0 where values were scattered",
         "{g} gathered at those positions",
+    ),
+    "ScatterReduceBackward0": (
+        "{g} by the reduction: as is (sum), ÷ the count (mean), to the ties (amax, amin), "
+        "× the others (prod); 0 where include_self=False replaced it",
+        "{g} gathered at the scattered positions, by the same rule",
+    ),
+    "IndexReduceBackward0": (
+        "{g} by the reduction: ÷ the count (mean), to the ties (amax, amin), × the others (prod)",
+        "{g} gathered at the indexed slices, by the same rule",
     ),
     "LinalgCrossBackward0": ("{1} × {g} (cross products)", "{g} × {0}"),
     "LinalgSolveExBackward0": ("−{out} solved against {g}: −A⁻ᵀ {g} {out}ᵀ", "A⁻ᵀ {g}"),
