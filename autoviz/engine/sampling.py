@@ -556,17 +556,6 @@ def exponential_(self, lambd=1.0, *, generator=None):
     return _fill(self, _random.exponential(gen, self.numel(), dt, float(lambd)))
 
 
-# C++'s names of the integer types, which the Cauchy check prints (typeid, not torch's names)
-_CPP_NAMES = {
-    "int64": "long int",
-    "int32": "int",
-    "int16": "short int",
-    "int8": "signed char",
-    "uint8": "unsigned char",
-    "bool": "bool",
-}
-
-
 def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
     """Fill with Cauchy numbers centred on median, of scale sigma."""
     dt = self._data.dtype
