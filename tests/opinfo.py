@@ -50,7 +50,7 @@ DEVIATIONS = (
         "linalg.pinv:forward linalg.pinv.hermitian:forward "
         "linalg.pinv.singular:forward linalg.multi_dot:forward nn.functional.batch_norm "
         "diff:forward "
-        "pinverse:forward index_put:forward put:forward linalg.vander:forward "
+        "pinverse:forward linalg.vander:forward "
         "masked_scatter:forward gradient:forward",
     ),
     (
