@@ -36,6 +36,12 @@ def flow_label(flow) -> str:
     return f"grad {shape_text(flow.shape)}"
 
 
+def not_drawn(tl: Timeline) -> dict:
+    """{first step: (last step, nodes, why)} of each graph an export of `tl` showed as one
+    summary picture (GraphTooLarge, LayoutTimeout): what the command line reports."""
+    return dict(sorted(tl.__dict__.get("_not_drawn", {}).items()))
+
+
 class Frames:
     """The frames of a timeline in one theme: one layout per structure, built on first need.
 
@@ -139,8 +145,7 @@ class Frames:
         try:
             graph, labels, layout = layout_graph(parts, self.options)
         except GraphTooLarge as error:
-            self.too_large[leader] = error
-            return self._summary(leader, error)
+            return self._not_drawn(leader, error)
         # the op that raised is laid out as it first looks (yellow), but the key lists it
         raised = any(self.index.ever(n, "error") for part in parts for n in part.originals)
         source = to_dot(
@@ -155,9 +160,16 @@ class Frames:
         try:
             svg = svg_layout(source, self.timeout)
         except LayoutTimeout as error:  # an export still gets written: the summary says why
-            self.too_large[leader] = error
-            return self._summary(leader, error)
+            return self._not_drawn(leader, error)
         return source, Template(svg, self.theme), layout
+
+    def _not_drawn(self, leader: int, error: Exception):
+        """The summary of a graph no layout was made for; the timeline keeps why (not_drawn)."""
+        self.too_large[leader] = error
+        part = self.index.graph(leader)
+        record = self.tl.__dict__.setdefault("_not_drawn", {})
+        record[part.steps[0]] = (part.steps[-1], len(part.nodes), error)
+        return self._summary(leader, error)
 
     def _summary(self, graph_no: int, error: GraphTooLarge):
         lines = summary_text(self.index.graph(graph_no), error, self.options.advice)
