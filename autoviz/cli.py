@@ -630,11 +630,15 @@ def _done(args, run, message: str | None = None) -> int:
 
     if message:
         _say(message)
+    alike = {}  # why -> the graphs not drawn for it (a loop's iterations: one line)
     for first, (last, nodes, why) in not_drawn(run.timeline).items():
+        alike.setdefault(_as_flags(str(why)), []).append((first, last, nodes))
+    for why, [(first, last, nodes), *more] in alike.items():
         steps = f"step {first:,}" if first == last else f"steps {first:,}–{last:,}"
+        also = f" and {len(more)} more graph{'s' * (len(more) != 1)} like it" if more else ""
         _say(
-            f"autoviz: {steps} (a graph of {nodes:,} nodes) were not drawn, the export shows "
-            f"them as one summary picture: {_as_flags(str(why))}",
+            f"autoviz: {steps} (a graph of {nodes:,} nodes){also} were not drawn, the export "
+            f"shows each as one summary picture: {why}",
             sys.stderr,
         )
     if run.error is not None:

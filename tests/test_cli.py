@@ -825,7 +825,7 @@ def test_an_export_says_which_graphs_it_shows_only_as_a_summary(
     said = capsys.readouterr()
     last = len(run_script(script, [], engine="autoviz").timeline) - 1
     assert f"autoviz: steps 0–{last:,} (a graph of " in said.err
-    assert "were not drawn, the export shows them as one summary picture" in said.err
+    assert "were not drawn, the export shows each as one summary picture" in said.err
     assert "more than --max-nodes 20" in said.err and "max_nodes=" not in said.err
     if command == "frames":
         assert said.out.splitlines()[-1] == f"wrote 1 frame into {out}"
@@ -850,3 +850,24 @@ def test_a_drawing_error_names_the_command_line_s_flags(tmp_path, pure_engine, c
         )
         == "--depth 1 (or a smaller --collapse-above); --hide-inner-tensors leave"
     )
+
+
+LOOP = """\
+import autoviz as torch
+
+w = torch.tensor(1.5, requires_grad=True)
+for it in range(4):
+    y = w
+    for _ in range(12):
+        y = (y * w).tanh()
+    y.backward()
+"""
+
+
+def test_a_loop_s_graphs_not_drawn_are_reported_in_one_line(tmp_path, pure_engine, capsys):
+    script = write_script(tmp_path, LOOP)
+    assert main(["frames", str(script), "-o", str(tmp_path / "s"), "--max-nodes", "20"]) == 0
+    said = capsys.readouterr()
+    assert said.out.splitlines()[-1] == f"wrote 4 frames into {tmp_path / 's'}"
+    (line,) = [x for x in said.err.splitlines() if x.startswith("autoviz: ")]
+    assert line.startswith("autoviz: steps 0–") and " and 3 more graphs like it were " in line

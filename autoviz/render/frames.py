@@ -135,8 +135,8 @@ class Frames:
         if leader not in self.templates:
             self.templates[leader] = self._make_template(leader)
         if self.templates[leader][2] is None and graph_no != leader:
-            if graph_no not in self.summaries:
-                self.summaries[graph_no] = self._summary(graph_no, self.too_large[leader])
+            if graph_no not in self.summaries:  # a later graph of the same shape
+                self.summaries[graph_no] = self._not_drawn(graph_no, self.too_large[leader])
             return self.summaries[graph_no]
         return self.templates[leader]
 
@@ -163,13 +163,13 @@ class Frames:
             return self._not_drawn(leader, error)
         return source, Template(svg, self.theme), layout
 
-    def _not_drawn(self, leader: int, error: Exception):
+    def _not_drawn(self, graph_no: int, error: Exception):
         """The summary of a graph no layout was made for; the timeline keeps why (not_drawn)."""
-        self.too_large[leader] = error
-        part = self.index.graph(leader)
+        self.too_large.setdefault(self.leader(graph_no), error)
+        part = self.index.graph(graph_no)
         record = self.tl.__dict__.setdefault("_not_drawn", {})
         record[part.steps[0]] = (part.steps[-1], len(part.nodes), error)
-        return self._summary(leader, error)
+        return self._summary(graph_no, error)
 
     def _summary(self, graph_no: int, error: GraphTooLarge):
         lines = summary_text(self.index.graph(graph_no), error, self.options.advice)
