@@ -11,7 +11,9 @@ import sys
 from pathlib import Path
 
 from . import __version__, files
-from .errors import AutovizError
+from .errors import AutovizError, GraphTooLarge, LayoutError
+
+DRAWING_ERRORS = (GraphTooLarge, LayoutError)  # their advice names the API's options
 
 
 def main(argv: list[str] | None = None, exiting: bool = False) -> int:
@@ -38,7 +40,8 @@ def main(argv: list[str] | None = None, exiting: bool = False) -> int:
     except (AutovizError, OSError, ValueError, ImportError) as error:
         # ImportError: an optional dependency is missing (Pillow for GIFs); the message says
         # which extra to install. The user's own script reports its errors in runscript.
-        _say(f"autoviz: error: {error}", sys.stderr)
+        said = _as_flags(str(error)) if isinstance(error, DRAWING_ERRORS) else error
+        _say(f"autoviz: error: {said}", sys.stderr)
         return getattr(error, "exit_code", 1)  # a script's sys.exit(3) ends autoviz with 3
 
 
@@ -517,7 +520,7 @@ def _frames(args) -> int:
     paths = run.timeline.save_frames(
         args.output, args.format, theme=args.theme, ghost=args.ghost, **drawing
     )
-    return _done(args, run, f"wrote {len(paths)} frames into {args.output}")
+    return _done(args, run, f"wrote {len(paths)} frame{'s' * (len(paths) != 1)} into {args.output}")
 
 
 def _render(args) -> int:
@@ -620,11 +623,24 @@ def _torch_hint(run) -> str:
 
 
 def _done(args, run, message: str | None = None) -> int:
-    """Report what was written; a script that raised still fails (with --partial)."""
+    """Report what was written, and which graphs it shows as a summary only; a script that
+    raised still fails (with --partial)."""
+    from .render.frames import not_drawn
     from .runscript import ScriptError, exit_code
 
     if message:
         _say(message)
+    alike = {}  # why -> the graphs not drawn for it (a loop's iterations: one line)
+    for first, (last, nodes, why) in not_drawn(run.timeline).items():
+        alike.setdefault(_as_flags(str(why)), []).append((first, last, nodes))
+    for why, [(first, last, nodes), *more] in alike.items():
+        steps = f"step {first:,}" if first == last else f"steps {first:,}–{last:,}"
+        also = f" and {len(more)} more graph{'s' * (len(more) != 1)} like it" if more else ""
+        _say(
+            f"autoviz: {steps} (a graph of {nodes:,} nodes){also} were not drawn, the export "
+            f"shows each as one summary picture: {why}",
+            sys.stderr,
+        )
     if run.error is not None:
         raise ScriptError(
             f"{_what_happened(args, run)}: wrote what was traced before it "
@@ -632,6 +648,24 @@ def _done(args, run, message: str | None = None) -> int:
             exit_code(run.error),
         )
     return 0
+
+
+# The Python API's options as the drawing errors name them (max_nodes=5,000, the timeout=
+# argument), and as this command line takes them (--max-nodes 5,000, the --timeout option).
+_OPTION = re.compile(
+    r"\b(depth|collapse_above|max_nodes|hide_inner_tensors|timeout|expand)="
+    r"(?:([0-9][0-9,]*)|None \(or True\))?( argument)?"
+)
+
+
+def _as_flags(message: str) -> str:
+    """A drawing error's advice in this command line's words."""
+
+    def flag(m: re.Match) -> str:
+        name = "--" + m[1].replace("_", "-")
+        return f"{name} {m[2]}" if m[2] else name + " option" * bool(m[3])
+
+    return _OPTION.sub(flag, message)
 
 
 def _open_in_browser(path: Path) -> bool:

@@ -12,6 +12,7 @@ import pytest
 import autoviz
 from autoviz import cli
 from autoviz.cli import main
+from autoviz.runscript import run_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -799,3 +800,74 @@ def test_a_script_ends_as_it_would_under_python(tmp_path, command, pure_engine):
     assert (tmp_path / "log.txt").read_text() == "written, never closed\n"
     assert (tmp_path / "saved.txt").read_text() == "loss 6.0\n"
     assert result.stderr.count("finalized") == 1 and "Error" not in result.stderr
+
+
+CHAIN = """\
+import autoviz as torch
+
+w = torch.tensor(1.5, requires_grad=True)
+y = w
+for _ in range(12):
+    y = (y * w).tanh()
+y.backward()
+"""
+
+
+@pytest.mark.parametrize("command", ["frames", "html", "animate"])
+def test_an_export_says_which_graphs_it_shows_only_as_a_summary(
+    tmp_path, pure_engine, capsys, command
+):
+    """A graph over --max-nodes (or past --timeout) is written as one summary picture: the
+    export still succeeds, and the command says so, with its own flags for the advice."""
+    script = write_script(tmp_path, CHAIN)
+    out = tmp_path / {"frames": "slides", "html": "a.html", "animate": "a.svg"}[command]
+    assert main([command, str(script), "-o", str(out), "--max-nodes", "20"]) == 0
+    said = capsys.readouterr()
+    last = len(run_script(script, [], engine="autoviz").timeline) - 1
+    assert f"autoviz: steps 0–{last:,} (a graph of " in said.err
+    assert "were not drawn, the export shows each as one summary picture" in said.err
+    assert "more than --max-nodes 20" in said.err and "max_nodes=" not in said.err
+    if command == "frames":
+        assert said.out.splitlines()[-1] == f"wrote 1 frame into {out}"
+    assert main([command, str(script), "-o", str(out)]) == 0  # the same graph fits by default
+    assert "summary" not in capsys.readouterr().err
+
+
+def test_a_drawing_error_names_the_command_line_s_flags(tmp_path, pure_engine, capsys):
+    script = write_script(tmp_path, CHAIN)
+    out = str(tmp_path / "g.svg")
+    assert main(["render", str(script), "-o", out, "--max-nodes", "20"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("autoviz: error: this diagram would draw ")
+    assert "more than --max-nodes 20" in err and "raise --max-nodes if" in err
+    assert "max_nodes=" not in err
+    assert cli._as_flags("raise the limit with the timeout= argument") == (
+        "raise the limit with the --timeout option"
+    )
+    assert (
+        cli._as_flags(
+            "depth=1 (or a smaller collapse_above=); hide_inner_tensors=None (or True) leave"
+        )
+        == "--depth 1 (or a smaller --collapse-above); --hide-inner-tensors leave"
+    )
+
+
+LOOP = """\
+import autoviz as torch
+
+w = torch.tensor(1.5, requires_grad=True)
+for it in range(4):
+    y = w
+    for _ in range(12):
+        y = (y * w).tanh()
+    y.backward()
+"""
+
+
+def test_a_loop_s_graphs_not_drawn_are_reported_in_one_line(tmp_path, pure_engine, capsys):
+    script = write_script(tmp_path, LOOP)
+    assert main(["frames", str(script), "-o", str(tmp_path / "s"), "--max-nodes", "20"]) == 0
+    said = capsys.readouterr()
+    assert said.out.splitlines()[-1] == f"wrote 4 frames into {tmp_path / 's'}"
+    (line,) = [x for x in said.err.splitlines() if x.startswith("autoviz: ")]
+    assert line.startswith("autoviz: steps 0–") and " and 3 more graphs like it were " in line

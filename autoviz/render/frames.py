@@ -36,6 +36,12 @@ def flow_label(flow) -> str:
     return f"grad {shape_text(flow.shape)}"
 
 
+def not_drawn(tl: Timeline) -> dict:
+    """{first step: (last step, nodes, why)} of each graph an export of `tl` showed as one
+    summary picture (GraphTooLarge, LayoutTimeout): what the command line reports."""
+    return dict(sorted(tl.__dict__.get("_not_drawn", {}).items()))
+
+
 class Frames:
     """The frames of a timeline in one theme: one layout per structure, built on first need.
 
@@ -129,8 +135,8 @@ class Frames:
         if leader not in self.templates:
             self.templates[leader] = self._make_template(leader)
         if self.templates[leader][2] is None and graph_no != leader:
-            if graph_no not in self.summaries:
-                self.summaries[graph_no] = self._summary(graph_no, self.too_large[leader])
+            if graph_no not in self.summaries:  # a later graph of the same shape
+                self.summaries[graph_no] = self._not_drawn(graph_no, self.too_large[leader])
             return self.summaries[graph_no]
         return self.templates[leader]
 
@@ -139,8 +145,7 @@ class Frames:
         try:
             graph, labels, layout = layout_graph(parts, self.options)
         except GraphTooLarge as error:
-            self.too_large[leader] = error
-            return self._summary(leader, error)
+            return self._not_drawn(leader, error)
         # the op that raised is laid out as it first looks (yellow), but the key lists it
         raised = any(self.index.ever(n, "error") for part in parts for n in part.originals)
         source = to_dot(
@@ -155,9 +160,16 @@ class Frames:
         try:
             svg = svg_layout(source, self.timeout)
         except LayoutTimeout as error:  # an export still gets written: the summary says why
-            self.too_large[leader] = error
-            return self._summary(leader, error)
+            return self._not_drawn(leader, error)
         return source, Template(svg, self.theme), layout
+
+    def _not_drawn(self, graph_no: int, error: Exception):
+        """The summary of a graph no layout was made for; the timeline keeps why (not_drawn)."""
+        self.too_large.setdefault(self.leader(graph_no), error)
+        part = self.index.graph(graph_no)
+        record = self.tl.__dict__.setdefault("_not_drawn", {})
+        record[part.steps[0]] = (part.steps[-1], len(part.nodes), error)
+        return self._summary(graph_no, error)
 
     def _summary(self, graph_no: int, error: GraphTooLarge):
         lines = summary_text(self.index.graph(graph_no), error, self.options.advice)
