@@ -10,23 +10,30 @@ class RefusedValue(traitlets.TraitError, ValueError):
     values only on a TraitError, and Python callers catch a ValueError."""
 
 
+class RefusedType(traitlets.TraitError, TypeError):
+    """A value of a type a trait's check refuses (an option that must be True or False)."""
+
+
 class RefusedIndex(traitlets.TraitError, IndexError):
     """A step the timeline does not have."""
 
 
 def refused(error: Exception) -> traitlets.TraitError:
-    """`error` (a ValueError, TypeError or IndexError of a check) as a trait refusal."""
-    kind = RefusedIndex if isinstance(error, IndexError) else RefusedValue
-    return kind(str(error))
+    """`error` (a ValueError, TypeError or IndexError of a check) as a trait refusal of its
+    kind."""
+    for python, kind in ((IndexError, RefusedIndex), (TypeError, RefusedType)):
+        if isinstance(error, python):
+            return kind(str(error))
+    return RefusedValue(str(error))
 
 
-def step_of(steps: int, value, what: str = "step") -> int:
+def step_of(steps: int, value) -> int:
     """`value` as a step of a timeline of `steps` steps; negative counts from the end."""
     try:
         return range(steps)[value]
     except IndexError:
         raise RefusedIndex(
-            f"{what} {short(value)} is not one of this timeline's: it has {steps} steps (0 to "
+            f"step {short(value)} is not one of this timeline's: it has {steps} steps (0 to "
             f"{steps - 1}, or -{steps} to -1 from the end)"
         ) from None
 
