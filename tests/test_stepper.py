@@ -130,7 +130,7 @@ def test_theme_ghost_and_drawing_options_reach_the_frames_and_redraw(lesson):
         ({"quiz": "yes"}, TypeError, "quiz must be True or False"),
         ({"ghost": 1}, TypeError, "ghost must be True or False"),
         ({"follow": None}, TypeError, "follow must be True or False"),
-        ({"step": 99}, IndexError, "range object index out of range"),
+        ({"step": 99}, IndexError, r"step 99 is not one of this timeline.s: it has 12 steps"),
     ],
 )
 def test_bad_arguments_fail_at_construction(lesson, kwargs, error, message):

@@ -118,7 +118,7 @@ MOUNT = """traits => {
 TRAITS = ("_data", "_svgs", "step", "quiz", "follow", "projector", "rankdir")
 
 
-def mount(page, tmp_path, stepper):
+def mount(page, tmp_path, stepper, traits=TRAITS):
     """The widget's module rendered on a model that hands its messages to the test."""
     path = tmp_path / "widget.html"
     path.write_text(
@@ -130,12 +130,13 @@ def mount(page, tmp_path, stepper):
     page.goto(path.as_uri())
     page.add_script_tag(content=stepper._esm + f"\nwindow.__mount = {MOUNT};", type="module")
     page.wait_for_function("typeof window.__mount === 'function'")
-    page.evaluate("traits => window.__mount(traits)", {k: getattr(stepper, k) for k in TRAITS})
-    page.wait_for_selector("#root[data-ready]")
+    page.evaluate("traits => window.__mount(traits)", {k: getattr(stepper, k) for k in traits})
+    page.wait_for_selector("#root [data-ready], #root[data-ready]")  # a pair's players too
 
 
 def answer(page, stepper, change=None) -> dict:
     """The kernel's reply to the widget's last message (changed first by `change`), delivered."""
+    page.wait_for_function("window.__sent.length > 0")  # a click's message may come a frame later
     message = page.evaluate("window.__sent.pop()")
     if change:
         message.update(change)
@@ -179,3 +180,72 @@ def test_the_widget_shows_the_kernels_error_replies(page, tmp_path, fitting_step
     )
     page.screenshot(path=str(tmp_path / "refused.png"))
     print(f"\nscreenshots: {tmp_path}")
+
+
+# -- state messages: a value the widget refuses is undone and the front-end told -----------------
+
+
+@pytest.mark.parametrize(
+    ("state", "message"),
+    [
+        ({"step": 999}, "step 999 is not one of this timeline's: it has 153 steps (0 to 152"),
+        ({"step": 10**400}, "step 1000000000000000000000000000000000000... is not one of"),
+        ({"step": 2.5}, "expected an int, not the float 2.5"),
+        ({"theme": "neon"}, "unknown theme 'neon'"),
+        ({"rankdir": "XY"}, "unknown rankdir 'XY'"),
+        ({"options": {"precision": -5}}, "precision must be an integer from 1 to 17"),
+        ({"follow": 2}, "expected a boolean, not the int 2"),
+        ({"step": 3, "theme": "neon"}, "unknown theme 'neon'"),  # all of it undone
+    ],
+)
+def test_a_refused_state_is_undone_and_the_front_end_gets_the_kernels_values(
+    fitting_stepper, state, message
+):
+    stepper = fitting_stepper
+    stepper.step = 5
+    before = {key: getattr(stepper, key) for key in ("step", "theme", "rankdir", "options")}
+    sent, states = [], []
+    stepper.send = sent.append
+    stepper.send_state = lambda key=None: states.append(key)
+    stepper.set_state(state)  # as ipywidgets does with each update message of the front-end
+    assert {key: getattr(stepper, key) for key in before} == before
+    assert states == [list(state)]  # the kernel's values of what the front-end set
+    assert len(sent) == 1 and sent[0]["kind"] == "error" and message in sent[0]["error"]
+    assert stepper.frame_svg  # still shows its step
+
+
+def test_a_comparison_undoes_steps_it_does_not_have(pure_engine):
+    tl = mlp_training(2)
+    pair = autoviz.compare(tl, tl)
+    sent, states = [], []
+    pair.send, pair.send_state = sent.append, lambda key=None: states.append(key)
+    pair.set_state({"steps": [3, 10**6]})
+    assert pair.steps == [0, 0] and states == [["steps"]]
+    assert "step 1000000 is not one of this timeline's" in sent[0]["error"]
+    with pytest.raises(IndexError, match="step -999 is not one of"):  # from Python as before
+        pair.steps = [-999, 0]
+    pair.set_state({"steps": [3, -1]})
+    assert pair.steps == [3, len(tl) - 1] and not sent[1:]
+
+
+def test_a_comparison_shows_what_the_kernel_refused(page, tmp_path, pure_engine):
+    tl = mlp_training(2)
+    pair = autoviz.compare(tl, tl)
+    sent = []
+    pair.send, pair.send_state = sent.append, lambda key=None: None
+    mount(page, tmp_path, pair, ("_pair", "_pair_svgs", "labels", "steps"))
+    pair.set_state({"steps": [3, 10**6]})  # as a stale front-end would set them
+    page.evaluate("msg => window.__reply(msg)", sent[0])
+    boxes = page.locator("#root .av-explain")
+    assert boxes.count() == 2
+    for i in range(2):
+        assert (
+            boxes.nth(i)
+            .inner_text()
+            .startswith(
+                "The kernel could not do what the widget asked: step 1000000 is not one of this "
+                "timeline's: it has 53 steps"
+            )
+        )
+    page.screenshot(path=str(tmp_path / "pair-refused.png"))
+    print(f"\nscreenshot: {tmp_path}")

@@ -12,12 +12,14 @@ from ..export import frontend
 from ..export.html import SUFFIXES, embed_json, layouts_html, page_html
 from ..export.playerdata import build
 from ..render.labels import escape, visible
+from ..tracing.schema import short
 from ..tracing.timeline import Timeline
+from .refusals import RefusedValue, Replies, step_of
 
 _SIZE = re.compile(r'<svg[^>]*?\swidth="([\d.]+)pt"[^>]*?\sheight="([\d.]+)pt"')
 
 
-class Comparison(anywidget.AnyWidget):
+class Comparison(Replies, anywidget.AnyWidget):
     """Two players, each stepping as the Stepper does; a step in one moves the other to the
     same step, or, when the timelines differ in length, to the same place in the same phase
     of the same iteration. `steps` (a synced trait) holds where each one is; `step` is where
@@ -60,8 +62,8 @@ class Comparison(anywidget.AnyWidget):
     def _valid_steps(self, proposal) -> list:
         steps = list(proposal["value"])
         if len(steps) != 2:
-            raise ValueError(f"steps holds two step numbers, got {steps!r}")
-        return [range(len(tl))[k] for tl, k in zip(self.timelines, steps, strict=True)]
+            raise RefusedValue(f"steps holds two step numbers, got {short(steps)}")
+        return [step_of(len(tl), k) for tl, k in zip(self.timelines, steps, strict=True)]
 
     def save_html(self, path) -> Path:
         """Write both players as one self-contained page (works offline); returns the path."""

@@ -17,12 +17,13 @@ from ..tracing.quiz import QuizPlan, plan_of
 from ..tracing.replay import ReplayError, nudge, nudged
 from ..tracing.schema import short
 from ..tracing.timeline import Timeline
+from .refusals import RefusedValue, Replies, refused, step_of
 
 # Traits whose change needs new frames from the renderer (the rest the browser handles).
 _REDRAW = ("theme", "ghost", "options")
 
 
-class Stepper(anywidget.AnyWidget):
+class Stepper(Replies, anywidget.AnyWidget):
     """Step through a Timeline with the HTML player's controls, camera, panels and quiz.
 
     The frames and each step's changes are sent once; stepping happens in the browser, which
@@ -84,27 +85,34 @@ class Stepper(anywidget.AnyWidget):
 
     # --- traits ---------------------------------------------------------------------------
 
+    # A refused value is undone, whether Python or the front-end set it (see refusals.py).
     @traitlets.validate("step")
     def _valid_step(self, proposal) -> int:
-        return range(len(self.tl))[proposal["value"]]  # negative counts from the end, like tl[k]
+        return step_of(len(self.tl), proposal["value"])  # negative counts from the end
 
     @traitlets.validate("theme")
     def _valid_theme(self, proposal) -> str:
-        return get_theme(proposal["value"]).name
+        try:
+            return get_theme(proposal["value"]).name
+        except (TypeError, ValueError) as error:
+            raise refused(error) from None
 
     @traitlets.validate("rankdir")
     def _valid_rankdir(self, proposal):
         value = proposal["value"]
         if value is not None and value not in RANKDIRS:
-            raise ValueError(f"unknown rankdir {value!r} (must be one of {list(RANKDIRS)})")
+            raise RefusedValue(f"unknown rankdir {value!r} (must be one of {list(RANKDIRS)})")
         return value
 
     @traitlets.validate("options")
     def _valid_options(self, proposal) -> dict:
         options = dict(proposal["value"])
         if "rankdir" in options:
-            raise ValueError("rankdir is a trait of its own: Stepper(tl, rankdir='TB')")
-        make_options(**options)
+            raise RefusedValue("rankdir is a trait of its own: Stepper(tl, rankdir='TB')")
+        try:
+            make_options(**options)
+        except (TypeError, ValueError) as error:
+            raise refused(error) from None
         return options
 
     @traitlets.observe(*_REDRAW, "rankdir")

@@ -2,21 +2,27 @@
 
 /* anywidget: a player in `el`, rebuilt when Python sends new frames (options changed). */
 function render({ model, el }) {
+  let player = null;
+  let pair = null;
+  // A message or a value the kernel refused (the nudge and expand replies have places of their own).
+  const refused = (msg) => {
+    if (!msg || msg.kind !== "error") return;
+    for (const p of pair ? pair.players : [player]) p.explainBox.textContent = `The kernel could not do what the widget asked: ${msg.error}`;
+  };
+  model.on("msg:custom", refused);
   if (model.get("_pair")) {
-    const pair = mountPair(el, model, model.get("_pair_svgs"));
-    return () => pair.destroy();
+    pair = mountPair(el, model, model.get("_pair_svgs"));
+    return () => {
+      model.off("msg:custom", refused);
+      pair.destroy();
+    };
   }
-  let player = new Player(el, model);
+  player = new Player(el, model);
   const rebuild = () => {
     player.destroy();
     player = new Player(el, model);
   };
-  // A message the kernel could not answer at all (the nudge and expand replies have places of their own).
-  const refused = (msg) => {
-    if (msg && msg.kind === "error") player.explainBox.textContent = `The kernel could not do what the widget asked: ${msg.error}`;
-  };
   model.on("change:_data", rebuild);
-  model.on("msg:custom", refused);
   return () => {
     model.off("change:_data", rebuild);
     model.off("msg:custom", refused);
