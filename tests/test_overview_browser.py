@@ -1,12 +1,13 @@
 """Fit's overview, the key, the card and the highlight in Chromium (issue 28 items 3 and 4): Fit
 on a graph too big to read whole shows a folded overview at legible text and says how to
 unfold it; the key is never clipped or covered; a card opens over the panels without moving the
-graph; the current node's highlight leaves its heatmap's cells as they were."""
+graph; the current node's highlight leaves its heatmap's cells as they were. A step about many
+nodes far apart (zero_grad) is shown in the overview too, not the whole graph at tiny type."""
 
 import pytest
 from browser import open_player
 
-from programs import mlp_training, residual_net
+from programs import char_model, mlp_training, residual_net
 
 # The CSS px of the smallest text in the SVG on screen.
 SMALLEST_TEXT = """() => {
@@ -28,6 +29,7 @@ def pages(tmp_path_factory):
         "residual": residual_net().save_html(folder / "residual.html"),
         "mlp": mlp_training(3).save_html(folder / "mlp.html"),
         "heat": mlp_training(1).save_html(folder / "heat.html", values="heatmap"),
+        "char": char_model().save_html(folder / "char.html"),
     }
 
 
@@ -153,5 +155,31 @@ def test_the_current_highlight_leaves_a_heatmaps_cells_as_they_are(browser, page
         )  # value (and grad)
         assert now["cells"] == later["cells"]  # the cells and their borders as they were
         assert float(now["own"].rstrip("px")) > float(later["own"].rstrip("px"))  # its outline
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width, height", [(934, 614), (1366, 768)])
+def test_a_step_about_nodes_far_apart_is_shown_in_the_overview(browser, pages, width, height):
+    """zero_grad() in the character model's second iteration sets every parameter's grad to
+    None: the whole graph would be drawn at under half the legible type, so the step is shown
+    in the overview with the parameters' boxes marked; the next step goes back to the picture."""
+    context, page = open_at(browser, pages["char"], width, height)
+    try:
+        k = page.evaluate(
+            "() => { const d = window.autoviz.player.data; return d.steps.findLastIndex("
+            "(s) => d.strings[s.explain].startsWith('zero_grad()')); }"
+        )
+        assert k > 0
+        page.evaluate(f"window.autoviz.goto({k})")
+        shown = page.evaluate(SMALLEST_TEXT)
+        assert shown["overview"], shown
+        assert shown["px"] >= 12 * 0.5, shown  # the most folded is drawn larger than the whole
+        assert page.locator("svg.av-overview:visible g.node.current").count() >= 2
+        assert "folded" in page.locator(".av-overview-note").inner_text()
+        page.keyboard.press("ArrowRight")
+        after = page.evaluate(SMALLEST_TEXT)
+        assert not after["overview"] and after["px"] >= 12 - 0.01, after
+        assert page.errors == []
     finally:
         context.close()

@@ -4,6 +4,7 @@ const FOCUS_PAD = 28; // CSS px kept free around what the camera frames
 const GLIDE_MS = 320;
 const MAX_ZOOM = 2; // × the legible scale: a small graph is shown large, not huge
 const FOCUS_ZOOM = 1.4; // × the legible scale, at most, when framing part of a graph
+const SCATTERED_OVERVIEW = 0.5; // × legible: a scattered step's whole graph smaller shows the overview
 const SCALE_STEP = 2 ** 0.25; // framing part of a graph: FOCUS_ZOOM × legible / 2^(j/4)
 
 /* The view is a centre (x, y) in the layout's viewBox units and a scale s (CSS px per unit).
@@ -50,8 +51,10 @@ class Camera {
 
   /* Frame the nodes the step acts on with their neighbours, as large as legible; a graph that
      fits at a legible scale is shown whole; a step about more than three nodes that do not
-     fit shows the overview. `instant` skips the glide. */
+     fit shows the whole graph: then true when its type is under half the legible size (the
+     player shows its folded overview instead, when it has one). `instant` skips the glide. */
   frame(variant, instant = false) {
+    this.scattered = false;
     const switched = variant !== this.variant;
     this.variant = variant;
     const { W, H } = this.size();
@@ -69,6 +72,7 @@ class Camera {
       else target = switched || !this.view ? this.centred(all, whole) : this.destination();
     }
     this.moveTo(target, instant || switched);
+    return this.scattered;
   }
 
   /* Where the camera comes to rest: the end of the glide under way, else the view. */
@@ -103,7 +107,9 @@ class Camera {
     }
     const fitOwn = this.fitScale(own);
     if (fitOwn < legible) {
-      return count <= 3 ? this.centred(own, fitOwn) : this.centred(this.variant.box, whole);
+      if (count <= 3) return this.centred(own, fitOwn);
+      this.scattered = whole < legible * SCATTERED_OVERVIEW;
+      return this.centred(this.variant.box, whole);
     }
     const { W, H } = this.size();
     const toward = (c, lo, len, view) => {

@@ -302,8 +302,15 @@ class Player {
     // re-aimed at the new size, rather than ending in a jump.
     const instant = !this.camera.glide;
     if (this.refolded()) return;
-    if (this.camera.follow || !this.camera.view) this.camera.frame(this.picture.shown, instant);
+    if (this.camera.follow || !this.camera.view) this.frame(this.picture.shown, instant);
     else this.camera.apply(this.camera.view);
+  }
+
+  /* The camera on the step; a step about many nodes far apart (zero_grad, an optimiser's
+     step) is shown in the folded overview, its nodes marked, not the whole graph at
+     unreadable type. */
+  frame(variant, instant = false) {
+    if (this.camera.frame(variant, instant) && this.overview) this.overview.fit();
   }
 
   /* The explicit rankdir, else the direction whose layouts show largest on this stage. */
@@ -388,7 +395,7 @@ class Player {
     this.controls.querySelector('[data-action="prev"]').disabled = this.current === 0;
     this.controls.querySelector('[data-action="next"]').disabled = this.current === total - 1;
     this.showDirection();
-    if (!this.folded(variant) && (this.camera.follow || this.camera.variant !== variant)) this.camera.frame(variant);
+    if (!this.folded(variant) && (this.camera.follow || this.camera.variant !== variant)) this.frame(variant);
     this.sync();
     this.emit("picture", variant);
     this.emit("step", this.current, step);
@@ -513,7 +520,7 @@ class Player {
       this.layout.fit(true);
       this.camera.minimap.colours = null;
       this.camera.measure();
-      if (!this.refolded()) this.camera.frame(this.picture.shown, true);
+      if (!this.refolded()) this.frame(this.picture.shown, true);
     }
   }
 
@@ -527,7 +534,7 @@ class Player {
     }
     if (this.camera.follow && this.started) {
       if (this.overview) this.overview.close();
-      this.camera.frame(this.picture.shown);
+      this.frame(this.picture.shown);
     }
   }
 
@@ -538,7 +545,7 @@ class Player {
     const now = this.picture.shown.direction;
     this.picture.direction = dir || dirs[(dirs.indexOf(now) + 1) % dirs.length];
     const variant = this.picture.show();
-    if (!this.refolded()) this.camera.frame(variant, true);
+    if (!this.refolded()) this.frame(variant, true);
     this.showDirection();
     if (this.model.get("rankdir") !== this.picture.direction) {
       this.model.set("rankdir", this.picture.direction);
