@@ -223,6 +223,14 @@ _POOLS = {
     "MaxPool3DWithIndicesBackward0": ("max_pool3d", "{g} to each window's max, 0 elsewhere"),
     "AdaptiveMaxPool2DBackward0": ("adaptive_max_pool2d", "{g} to each region's max, 0 elsewhere"),
     "AdaptiveMaxPool3DBackward0": ("adaptive_max_pool3d", "{g} to each region's max, 0 elsewhere"),
+    "FractionalMaxPool2DBackward0": (
+        "fractional_max_pool2d",
+        "{g} to each pseudo-random window's max, 0 elsewhere",
+    ),
+    "FractionalMaxPool3DBackward0": (
+        "fractional_max_pool3d",
+        "{g} to each pseudo-random window's max, 0 elsewhere",
+    ),
     "MaxUnpool2DBackward0": ("max_unpool2d", "{g} read back at the indices the values went to"),
     "MaxUnpool3DBackward0": ("max_unpool3d", "{g} read back at the indices the values went to"),
 }
@@ -340,6 +348,8 @@ _POINTWISE = {
     "ErfBackward0": ("erf", "{g} × 2/√π × exp(−{0}²)"),
     "ErfcBackward0": ("erfc", "−{g} × 2/√π × exp(−{0}²)"),
     "ErfinvBackward0": ("erfinv", "{g} × √π/2 × exp({out}²)"),
+    "LgammaBackward0": ("lgamma", "{g} × digamma({0})"),
+    "DigammaBackward0": ("digamma", "{g} × polygamma(1, {0})"),
     "SincBackward0": ("sinc", "{g} × (cos(π{0}) − sinc({0})) / {0} (0 at 0)"),
     "Deg2RadBackward0": ("deg2rad", "{g} × π / 180"),
     "Rad2DegBackward0": ("rad2deg", "{g} × 180 / π"),
@@ -484,9 +494,9 @@ def expression(op: str, names: list, params: dict | None = None) -> str:
     """`x * w`, `X @ Wᵀ + b`, `counts.sum(dim=1, keepdim=True)`: op `op` applied to inputs
     called `names`, with its arguments `params`."""
     template = EXPRESSIONS.get(op)
-    fields = _fields(names, params or {})
+    fields = _fields(template or "", names, params or {})
     if template is not None and _fits(template, names, fields):
-        return template.format(*names, **fields).replace("(, ", "(").replace(", )", ")")
+        return template.format(*names[:4], **fields).replace("(, ", "(").replace(", )", ")")
     if op in BINARY and len(names) == 2:
         return f"{names[0]} {BINARY[op]} {names[1]}"
     return f"{FUNCTIONS.get(op, op)}({', '.join(names)})"
@@ -499,16 +509,15 @@ def gradient(op: str, index: int, names: list, out: str, upstream: str, count=No
         templates = GRADIENTS["MmBackward0"]
     if templates is None:
         return None
-    if op in VARIADIC and index >= len(templates):
-        index = len(templates) - 1
-    if index >= len(templates):
+    last = len(templates) - 1
+    if index > last and op not in VARIADIC:
         return None
-    template = templates[index]
-    fields = _fields(names, params or {}) | {"i": index}
+    template = templates[min(index, last)]  # a variadic op's last serves every later input
+    fields = _fields(template, names, params or {}) | {"i": index}
     if not _fits(template, names, fields):
         return None
     n = "N" if count is None else str(count)
-    text = template.format(*names, out=out, g=upstream, n=n, **fields)
+    text = template.format(*names[:4], out=out, g=upstream, n=n, **fields)
     return text.replace("ᵀᵀ", "")  # (Wᵀ)ᵀ = W
 
 
@@ -521,10 +530,12 @@ def has_rule(op: str, inputs: int) -> bool:
     return written and (len(templates) >= inputs or (op in VARIADIC and bool(templates)))
 
 
-def _fields(names: list, params: dict) -> dict:
-    """The template fields of an op's names and arguments."""
+def _fields(template: str, names: list, params: dict) -> dict:
+    """The fields `template` may use of an op's names and arguments (every name joined only
+    where it asks for them all: a stack of 100,000 inputs sends 100,000 gradients)."""
     fields = {key: _word(value) for key, value in params.items()}
-    fields["all"] = ", ".join(names)
+    if "{all}" in template:
+        fields["all"] = ", ".join(names)
     fields["args"] = ", ".join(f"{k}={_word(v)}" for k, v in params.items() if _shown(k, v))
     dim = params.get("dim")
     fields["kept"] = "" if params.get("keepdim", True) or dim is None else " (the dim put back)"
