@@ -735,3 +735,21 @@ def test_scatter_reduce_and_index_reduce_match_torch_with_gradients(reduce):
         assert results[0] == results[1]
     with pytest.raises(RuntimeError, match="reduce argument must be either sum, prod, mean"):
         autoviz.zeros(3).scatter_reduce(0, autoviz.tensor([0]), autoviz.ones(1), "max")
+
+
+def test_storage_item_assignment_writes_through_to_views():
+    """DLWP ch. 3: `points.storage()[0] = 2.0` changes the tensor and every view of it."""
+
+    def program(t):
+        points = t.tensor([[4.0, 1.0], [5.0, 3.0], [2.0, 1.0]])
+        second = points[1]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            storage = points.storage()
+            storage[0] = 2.0
+            second.storage()[3] = 7.0
+            storage[4:6] = 8.0
+        print(points, second, storage[0], storage.tolist())
+
+    want, got = both(program)
+    assert got == want
