@@ -15,7 +15,6 @@ print(points)
 points_t = points.t()
 print(
     points_t,
-    id(points.storage()) == id(points_t.storage()),
     points.untyped_storage().data_ptr() == points_t.untyped_storage().data_ptr(),
 )
 print(points.stride(), points_t.stride(), points.is_contiguous(), points_t.is_contiguous())
