@@ -651,6 +651,37 @@ def test_math_module_constants_and_dtypes_print_as_torch():
     )
 
 
+# -- batch norm rounds as PyTorch's CPU kernel does (one thread) --------------------------------
+def _batch_norm_run(lib, x, w, b, g, training):
+    lib.set_num_threads(1) if lib is torch else None
+    X = lib.tensor(x, requires_grad=True)
+    W, B = lib.tensor(w, requires_grad=True), lib.tensor(b, requires_grad=True)
+    mean, var = lib.tensor(w * 0.5), lib.tensor(w + 0.5)
+    y = lib.nn.functional.batch_norm(X, mean, var, W, B, training=training)
+    (y * lib.tensor(g)).sum().backward()
+    return [t.numpy() for t in (y.detach(), X.grad, W.grad, B.grad, mean, var)]
+
+
+@pytest.mark.parametrize("shape", [(2, 6, 24, 24), (16, 16, 8, 8), (5, 3, 7), (8, 4), (3, 5, 1, 1)])
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_norm_matches_torch_bit_for_bit(shape, training):
+    """A batch's normalised sum is torch's (exactly 0. or its -3.8e-06), so are the running
+    statistics and the gradients: float64 sums, FMAs and vector orders where torch has them."""
+    threads = torch.get_num_threads()
+    rng = np.random.default_rng(sum(shape))
+    x = (rng.standard_normal(shape) * 2 + 1).astype(np.float32)
+    g = rng.standard_normal(shape).astype(np.float32)
+    w, b = rng.random(shape[1], dtype=np.float32), rng.random(shape[1], dtype=np.float32)
+    try:
+        want = _batch_norm_run(torch, x, w, b, g, training)
+    finally:
+        torch.set_num_threads(threads)
+    got = _batch_norm_run(autoviz, x, w, b, g, training)
+    names = ["y", "x.grad", "weight.grad", "bias.grad", "running_mean", "running_var"]
+    for name, a, v in zip(names, want, got, strict=True):
+        assert np.array_equal(a, v), f"{name}: {np.flatnonzero(a != v).size} of {a.size} differ"
+
+
 # -- the random kernels and reductions into indices that the inventory listed as gaps ------------
 def test_cauchy_log_normal_geometric_and_poisson_draw_torchs_numbers():
     def program(t):
@@ -704,3 +735,21 @@ def test_scatter_reduce_and_index_reduce_match_torch_with_gradients(reduce):
         assert results[0] == results[1]
     with pytest.raises(RuntimeError, match="reduce argument must be either sum, prod, mean"):
         autoviz.zeros(3).scatter_reduce(0, autoviz.tensor([0]), autoviz.ones(1), "max")
+
+
+def test_storage_item_assignment_writes_through_to_views():
+    """DLWP ch. 3: `points.storage()[0] = 2.0` changes the tensor and every view of it."""
+
+    def program(t):
+        points = t.tensor([[4.0, 1.0], [5.0, 3.0], [2.0, 1.0]])
+        second = points[1]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            storage = points.storage()
+            storage[0] = 2.0
+            second.storage()[3] = 7.0
+            storage[4:6] = 8.0
+        print(points, second, storage[0], storage.tolist())
+
+    want, got = both(program)
+    assert got == want

@@ -68,6 +68,10 @@ class TypedStorage(UntypedStorage):
     def __getitem__(self, i):
         return self.tolist()[i]
 
+    def __setitem__(self, i, value) -> None:
+        """Write element(s) i: every tensor viewing this storage sees it (DLWP's ch. 3)."""
+        self._array.reshape(-1).view(self.dtype)[i] = value
+
     def __repr__(self) -> str:
         from .dtypes import from_numpy_dtype
 

@@ -38,6 +38,7 @@ SEEDED = {
     "t31_dataloader_shuffle",
     "t35_seeded_initialisation",
     "t36_linear_regression_synthetic",
+    "t90_d2l_batchnorm_concise",
 }
 _ADDRESS = re.compile(r" object at 0x[0-9a-fA-F]+")  # differs from run to run, in torch too
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|\bnan\b|\binf\b")
