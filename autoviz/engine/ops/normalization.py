@@ -4,10 +4,14 @@ Batch norm follows PyTorch's CPU kernel (float32 terms, sums in float64); layer 
 norm take their statistics in float64, rounded to the input's dtype, then apply them as
 PyTorch's kernels do: y = (x · rstd - mean · rstd) · weight + bias."""
 
+import functools
 import numbers
+import os
+from pathlib import Path
 
 import numpy as np
 
+from ..fidelity.fma import fma32, fma64
 from . import shape as shape_ops
 from .arguments import size_list
 from .base import Op
@@ -29,7 +33,8 @@ class NativeBatchNorm(Op):
         n = np.size(x) // np.shape(x)[1]
         if training:
             mean, var_sum = batch_stats(x)
-            invstd = (1 / np.sqrt(var_sum.astype(np.float64) / n + eps)).astype(dtype)
+            var = (var_sum / dtype.type(n)).astype(np.float64)  # a float32 division, as torch's
+            invstd = (1 / np.sqrt(var + eps)).astype(dtype)
         else:
             mean = np.asarray(stats[0], dtype)
             invstd = (1 / np.sqrt(np.asarray(stats[1], np.float64) + eps)).astype(dtype)
@@ -39,7 +44,9 @@ class NativeBatchNorm(Op):
         beta = b - mean * alpha
         ctx.save_for_backward(x, mean, invstd, w)
         ctx.info = (axes, shape, training)
-        return np.asarray(x * alpha.reshape(shape) + beta.reshape(shape), dtype)
+        # x · alpha + beta in one rounding: PyTorch's AVX2 and AVX-512 kernels fuse them
+        fma = fma64 if dtype == np.float64 else fma32
+        return np.asarray(fma(x, alpha.reshape(shape), beta.reshape(shape)), dtype)
 
     @staticmethod
     def backward(ctx, grad):
@@ -66,9 +73,12 @@ class NativeBatchNorm(Op):
 
 
 def batch_stats(x):
-    """Per-channel mean and Σ (x - mean)², as PyTorch's kernel computes them (float64 sums
-    of float32 values and squares)."""
+    """Per-channel mean and Σ (x - mean)², as PyTorch's kernel computes them: for (N, C, ...)
+    float64 sums of float32 values and squares; for (N, C) its channels-last kernel's float32
+    sums, one per thread's block of rows, added up in float64."""
     dtype = np.result_type(x)
+    if np.ndim(x) == 2 and dtype == np.float32:
+        return _rows_stats(x)
     axes = (0, *range(2, np.ndim(x)))
     n = np.size(x) // np.shape(x)[1]
     mean = (np.sum(x, axis=axes, dtype=np.float64) / n).astype(dtype)
@@ -77,6 +87,52 @@ def batch_stats(x):
     centred = x - mean.reshape(shape)
     var_sum = np.sum(centred * centred, axis=axes, dtype=np.float64).astype(dtype)
     return mean, var_sum
+
+
+def _rows_stats(x):
+    n = len(x)
+    threads = min(_torch_threads(), n)
+    step = -(-n // threads)
+    blocks = [x[i : i + step] for i in range(0, n, step)]
+    sums = [np.cumsum(b, axis=0, dtype=np.float32)[-1] for b in blocks]
+    mean = (np.sum(np.array(sums, np.float64), axis=0) / n).astype(np.float32)
+    parts = []
+    for b in blocks:  # y + (x - mean)², row by row, the product fused into the add
+        y = np.zeros(x.shape[1], np.float32)
+        for row in b - mean:
+            y = fma32(row, row, y).astype(np.float32)
+        parts.append(y)
+    return mean, np.sum(np.array(parts, np.float64), axis=0).astype(np.float32)
+
+
+def _torch_threads():
+    """The intra-op thread count PyTorch starts with: OMP_NUM_THREADS or MKL_NUM_THREADS,
+    else MKL's default, the physical cores this process may run on."""
+    for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        value = os.environ.get(name, "")
+        if value.isdigit() and int(value) > 0:
+            return int(value)
+    return _physical_cores()
+
+
+@functools.cache
+def _physical_cores():
+    allowed = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return len(allowed) if allowed else os.cpu_count() or 1
+    cores, cpu, package = set(), None, None
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        key, value = key.strip(), value.strip()
+        if key == "processor":
+            cpu = int(value)
+        elif key == "physical id":
+            package = value
+        elif key == "core id" and (allowed is None or cpu in allowed):
+            cores.add((package, value))
+    return len(cores) or (len(allowed) if allowed else os.cpu_count() or 1)
 
 
 def _moments(rows, eps):
@@ -226,7 +282,7 @@ def _update_running(input, running_mean, running_var, momentum) -> None:
     PyTorch does it (the variance unbiased)."""
     mean, var_sum = batch_stats(input._data)
     n = input.numel() // input.shape[1]
-    unbiased = var_sum.astype(np.float64) / max(n - 1, 1)
+    unbiased = (var_sum / var_sum.dtype.type(max(n - 1, 1))).astype(np.float64)
     for stat, value in ((running_mean, mean.astype(np.float64)), (running_var, unbiased)):
         store = stat._storage()
         store[...] = momentum * value + (1 - momentum) * store.astype(np.float64)
