@@ -97,10 +97,12 @@ def _rows_stats(x):
     sums = [np.cumsum(b, axis=0, dtype=np.float32)[-1] for b in blocks]
     mean = (np.sum(np.array(sums, np.float64), axis=0) / n).astype(np.float32)
     parts = []
-    for b in blocks:  # y + (x - mean)², row by row, the product fused into the add
-        y = np.zeros(x.shape[1], np.float32)
-        for row in b - mean:
-            y = fma32(row, row, y).astype(np.float32)
+    # y + (x - mean)², row by row, fused by torch's kernel: the square is exact in float64, so
+    # float64 then float32 rounds as the fused add does (but for a double-rounding tie)
+    for b in blocks:
+        y = np.zeros(x.shape[1], np.float64)
+        for row in (b - mean).astype(np.float64):
+            y = (row * row + y).astype(np.float32).astype(np.float64)
         parts.append(y)
     return mean, np.sum(np.array(parts, np.float64), axis=0).astype(np.float32)
 
