@@ -225,11 +225,11 @@ _POOLS = {
     "AdaptiveMaxPool3DBackward0": ("adaptive_max_pool3d", "{g} to each region's max, 0 elsewhere"),
     "FractionalMaxPool2DBackward0": (
         "fractional_max_pool2d",
-        "{g} to each random window's max, 0 elsewhere",
+        "{g} to each pseudo-random window's max, 0 elsewhere",
     ),
     "FractionalMaxPool3DBackward0": (
         "fractional_max_pool3d",
-        "{g} to each random window's max, 0 elsewhere",
+        "{g} to each pseudo-random window's max, 0 elsewhere",
     ),
     "MaxUnpool2DBackward0": ("max_unpool2d", "{g} read back at the indices the values went to"),
     "MaxUnpool3DBackward0": ("max_unpool3d", "{g} read back at the indices the values went to"),
@@ -348,6 +348,8 @@ _POINTWISE = {
     "ErfBackward0": ("erf", "{g} × 2/√π × exp(−{0}²)"),
     "ErfcBackward0": ("erfc", "−{g} × 2/√π × exp(−{0}²)"),
     "ErfinvBackward0": ("erfinv", "{g} × √π/2 × exp({out}²)"),
+    "LgammaBackward0": ("lgamma", "{g} × digamma({0})"),
+    "DigammaBackward0": ("digamma", "{g} × polygamma(1, {0})"),
     "SincBackward0": ("sinc", "{g} × (cos(π{0}) − sinc({0})) / {0} (0 at 0)"),
     "Deg2RadBackward0": ("deg2rad", "{g} × π / 180"),
     "Rad2DegBackward0": ("rad2deg", "{g} × 180 / π"),
@@ -444,7 +446,6 @@ for op, (function, rule) in _ONE_INPUT.items():
 EXPRESSIONS |= {
     "BaddbmmBackward0": "{0} + {1} @ {2}",
     "GridSampler2DBackward0": "grid_sample({0}, {1})",
-    "GridSampler3DBackward0": "grid_sample({0}, {1})",
     "IndexAddBackward0": "{0}.index_add(dim, index, {1})",
     "IndexCopyBackward0": "{0}.index_copy(dim, index, {1})",
     "ScatterAddBackward0": "{0}.scatter_add(dim, index, {1})",
@@ -459,10 +460,6 @@ GRADIENTS |= {
     "GridSampler2DBackward0": (
         "{g} spread back to the pixels each sample read",
         "{g} × the image's slope there",
-    ),
-    "GridSampler3DBackward0": (
-        "{g} spread back to the voxels each sample read",
-        "{g} × the volume's slope there",
     ),
     "IndexAddBackward0": ("{g}", "{g} at the indexed rows"),
     "IndexCopyBackward0": ("{g} with 0 at the copied rows", "{g} at the indexed rows"),
@@ -497,9 +494,9 @@ def expression(op: str, names: list, params: dict | None = None) -> str:
     """`x * w`, `X @ Wᵀ + b`, `counts.sum(dim=1, keepdim=True)`: op `op` applied to inputs
     called `names`, with its arguments `params`."""
     template = EXPRESSIONS.get(op)
-    fields = _fields(names, params or {})
+    fields = _fields(template or "", names, params or {})
     if template is not None and _fits(template, names, fields):
-        return template.format(*names, **fields).replace("(, ", "(").replace(", )", ")")
+        return template.format(*names[:4], **fields).replace("(, ", "(").replace(", )", ")")
     if op in BINARY and len(names) == 2:
         return f"{names[0]} {BINARY[op]} {names[1]}"
     return f"{FUNCTIONS.get(op, op)}({', '.join(names)})"
@@ -512,16 +509,15 @@ def gradient(op: str, index: int, names: list, out: str, upstream: str, count=No
         templates = GRADIENTS["MmBackward0"]
     if templates is None:
         return None
-    if op in VARIADIC and index >= len(templates):
-        index = len(templates) - 1
-    if index >= len(templates):
+    last = len(templates) - 1
+    if index > last and op not in VARIADIC:
         return None
-    template = templates[index]
-    fields = _fields(names, params or {}) | {"i": index}
+    template = templates[min(index, last)]  # a variadic op's last serves every later input
+    fields = _fields(template, names, params or {}) | {"i": index}
     if not _fits(template, names, fields):
         return None
     n = "N" if count is None else str(count)
-    text = template.format(*names, out=out, g=upstream, n=n, **fields)
+    text = template.format(*names[:4], out=out, g=upstream, n=n, **fields)
     return text.replace("ᵀᵀ", "")  # (Wᵀ)ᵀ = W
 
 
@@ -534,10 +530,12 @@ def has_rule(op: str, inputs: int) -> bool:
     return written and (len(templates) >= inputs or (op in VARIADIC and bool(templates)))
 
 
-def _fields(names: list, params: dict) -> dict:
-    """The template fields of an op's names and arguments."""
+def _fields(template: str, names: list, params: dict) -> dict:
+    """The fields `template` may use of an op's names and arguments (every name joined only
+    where it asks for them all: a stack of 100,000 inputs sends 100,000 gradients)."""
     fields = {key: _word(value) for key, value in params.items()}
-    fields["all"] = ", ".join(names)
+    if "{all}" in template:
+        fields["all"] = ", ".join(names)
     fields["args"] = ", ".join(f"{k}={_word(v)}" for k, v in params.items() if _shown(k, v))
     dim = params.get("dim")
     fields["kept"] = "" if params.get("keepdim", True) or dim is None else " (the dim put back)"
