@@ -16,6 +16,11 @@ CLOSE = {"t26_logistic_regression", "t36_linear_regression_synthetic"}
 CLOSE |= {"t65_uva_activation_functions"}
 # A normalised batch's mean is ~1e-9: its printed sign (+0.0000 or -0.0000) is rounding's.
 CLOSE |= {"t80_norms_and_activations"}
+# makemore's WaveNet trains 20 steps through 32-wide float32 products (numpy's BLAS, not MKL's
+# blocking): one running mean of 1.3e-4 prints -1.2863e-04 against torch's -1.2864e-04. It
+# printed identically before var's gradient took PyTorch's order of operations (bit-equal to
+# torch's own now), by errors that happened to cancel.
+CLOSE |= {"t58_karpathy_makemore_wavenet"}
 # Each prints a sum of 2,000 sines that cancels to 4e-6: PyTorch's own sine (MKL's, within 1
 # ulp) differs from the correctly rounded one in 5% of the values, moving that sum by 2e-6.
 DIFFERENT = {"t15_poly_manual_gradients", "t37_float32_numbers"}

@@ -404,6 +404,12 @@ _ONE_INPUT = {
     "AmaxBackward0": ("amax", "{g} shared evenly by the elements equal to the max, 0 elsewhere"),
     "AminBackward0": ("amin", "{g} shared evenly by the elements equal to the min, 0 elsewhere"),
     "MedianBackward0": ("median", "{g} to the median's position, 0 elsewhere"),
+    "MedianBackward1": ("median", "{g} to each median's position along dim, 0 elsewhere"),
+    "NanmedianBackward0": ("nanmedian", "{g} to the median's position, 0 elsewhere"),
+    "NanmedianBackward1": ("nanmedian", "{g} to each median's position along dim, 0 elsewhere"),
+    "KthvalueBackward0": ("kthvalue", "{g} to each k-th value's position along dim, 0 elsewhere"),
+    "ModeBackward0": ("mode", "{g} to each mode's position along dim, 0 elsewhere"),
+    "PoissonBackward0": ("poisson", "0 (a sample has no gradient in its rates)"),
     "NansumBackward0": ("nansum", "{g} copied to each element that is not NaN, 0 to the NaNs"),
     "CumprodBackward0": ("cumprod", "Σ over later positions of {g} × {out} / {0} along the dim"),
     "LogcumsumexpBackward0": ("logcumsumexp", "Σ over later positions of {g} × exp({0} − {out})"),
@@ -446,6 +452,10 @@ for op, (function, rule) in _ONE_INPUT.items():
 EXPRESSIONS |= {
     "BaddbmmBackward0": "{0} + {1} @ {2}",
     "GridSampler2DBackward0": "grid_sample({0}, {1})",
+    "GridSampler3DBackward0": "grid_sample({0}, {1})",
+    "IgammaBackward0": "gammainc({0}, {1})",
+    "IndexReduceBackward0": "{0}.index_reduce(dim, index, {1}, reduce)",
+    "ScatterReduceBackward0": "{0}.scatter_reduce(dim, index, {1}, reduce)",
     "IndexAddBackward0": "{0}.index_add(dim, index, {1})",
     "IndexCopyBackward0": "{0}.index_copy(dim, index, {1})",
     "ScatterAddBackward0": "{0}.scatter_add(dim, index, {1})",
@@ -460,6 +470,22 @@ GRADIENTS |= {
     "GridSampler2DBackward0": (
         "{g} spread back to the pixels each sample read",
         "{g} × the image's slope there",
+    ),
+    "GridSampler3DBackward0": (
+        "{g} spread back to the voxels each sample read",
+        "{g} × the volume's slope there",
+    ),
+    "IgammaBackward0": (
+        "none (PyTorch has no derivative in a)",
+        "{g} × {1}^({0}−1) e^(−{1}) / Γ({0})",
+    ),
+    "IndexReduceBackward0": (
+        "{g} by the reduction's rule where rows were reduced into",
+        "{g} by the reduction's rule at the indexed rows",
+    ),
+    "ScatterReduceBackward0": (
+        "{g} by the reduction's rule where values were reduced into",
+        "{g} by the reduction's rule at those positions",
     ),
     "IndexAddBackward0": ("{g}", "{g} at the indexed rows"),
     "IndexCopyBackward0": ("{g} with 0 at the copied rows", "{g} at the indexed rows"),
