@@ -211,3 +211,21 @@ def _place(values, kept, shape, dtype):
     out[index.ravel()] = values.ravel()
     return out.reshape(shape)
 
+
+def vec_reduce_all(rows: np.ndarray, lanes: int = 8) -> np.ndarray:
+    """Each row's sum as ATen's vec::reduce_all adds it (batch norm's backward): shorter than
+    a vector, one after another; else vectors added lane by lane, the tail into the first
+    lanes, then the lanes halved in a tree (lane i + lane i + lanes/2, ...)."""
+    size = rows.shape[1]
+    if size < lanes:
+        return _seq(rows.T)
+    full = size // lanes
+    acc = rows[:, :lanes].copy()
+    for j in range(1, full):
+        acc += rows[:, j * lanes : (j + 1) * lanes]
+    tail = size - full * lanes
+    acc[:, :tail] += rows[:, full * lanes :]
+    while acc.shape[1] > 1:
+        half = acc.shape[1] // 2
+        acc = acc[:, :half] + acc[:, half:]
+    return acc[:, 0]

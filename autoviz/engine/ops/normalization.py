@@ -4,14 +4,12 @@ Batch norm follows PyTorch's CPU kernel (float32 terms, sums in float64); layer 
 norm take their statistics in float64, rounded to the input's dtype, then apply them as
 PyTorch's kernels do: y = (x · rstd - mean · rstd) · weight + bias."""
 
-import functools
 import numbers
-import os
-from pathlib import Path
 
 import numpy as np
 
-from ..fidelity.fma import fma32, fma64
+from ..fidelity.fma import fma32
+from ..fidelity.sums import _seq, vec_reduce_all
 from . import shape as shape_ops
 from .arguments import size_list
 from .base import Op
@@ -20,7 +18,8 @@ from .base import Op
 class NativeBatchNorm(Op):
     """z = (x - mean) / √(var + eps) · weight + bias per channel (axis 1), the statistics over
     the batch (and length) axes in training; the gradient is the usual batch-norm one. The
-    arithmetic follows PyTorch's CPU kernel: float32 terms, sums in float64."""
+    arithmetic follows PyTorch's CPU kernel (one thread, vectorised): float32 terms, sums
+    in float64 or in its vector order, x · alpha + beta and the gradient's update by FMA."""
 
     _backward_name = "NativeBatchNormBackward0"
 
@@ -33,38 +32,47 @@ class NativeBatchNorm(Op):
         n = np.size(x) // np.shape(x)[1]
         if training:
             mean, var_sum = batch_stats(x)
-            var = (var_sum / dtype.type(n)).astype(np.float64)  # a float32 division, as torch's
-            invstd = (1 / np.sqrt(var + eps)).astype(dtype)
+            # the variance is var_sum / n in the input's dtype, then widened for 1/√(· + eps)
+            var = (var_sum / dtype.type(n)).astype(np.float64)
         else:
             mean = np.asarray(stats[0], dtype)
-            invstd = (1 / np.sqrt(np.asarray(stats[1], np.float64) + eps)).astype(dtype)
+            var = np.asarray(stats[1], dtype) + dtype.type(eps)
+        # evaluation: 1/√(var + eps) in the input's dtype forward, in float64 backward
+        invstd = (1 / np.sqrt(var + (eps if training else 0.0))).astype(dtype)
+        wide = np.asarray(stats[1], np.float64) + eps if not training else None
         w = np.ones_like(mean) if weight is None else np.asarray(weight, dtype)
         b = np.zeros_like(mean) if bias is None else np.asarray(bias, dtype)
         alpha = invstd * w
-        beta = b - mean * alpha
+        beta = _fma(-mean, alpha, b)
         ctx.save_for_backward(x, mean, invstd, w)
-        ctx.info = (axes, shape, training)
-        # x · alpha + beta in one rounding: PyTorch's AVX2 and AVX-512 kernels fuse them
-        fma = fma64 if dtype == np.float64 else fma32
-        return np.asarray(fma(x, alpha.reshape(shape), beta.reshape(shape)), dtype)
+        ctx.info = (axes, shape, training, wide)
+        return _fma(x, alpha.reshape(shape), beta.reshape(shape))
 
     @staticmethod
     def backward(ctx, grad):
         x, mean, invstd, w = ctx.saved_tensors
-        axes, shape, training = ctx.info
+        axes, shape, training, wide = ctx.info
         n = np.size(x) // np.shape(x)[1]
         centred = x - mean.reshape(shape)
-        total = np.sum(grad, axis=axes, dtype=np.float64)
-        dotp = np.sum(centred * grad, axis=axes, dtype=np.float64)
+        if np.asarray(grad).flags.c_contiguous:
+            total = _channel_sums(grad)
+            dotp = _channel_sums(centred * grad, (centred, grad))
+        else:  # torch's path for a strided gradient (an expanded one, of .sum()): float64 sums
+            total = np.sum(grad, axis=axes, dtype=np.float64)
+            dotp = np.sum(centred * grad, axis=axes, dtype=np.float64)
         dtype = np.result_type(x)
         if training:
             k = dotp.astype(dtype) * invstd * invstd / dtype.type(n)
             grad_mean = (total / n).astype(dtype)
-            g_x = (grad - grad_mean.reshape(shape) - centred * k.reshape(shape)) * (
-                invstd * w
-            ).reshape(shape)
+            g_x = grad - grad_mean.reshape(shape)
+            if n == np.shape(x)[0]:  # channels-last: (dy - mean(dy)) - centred · k, rounded twice
+                g_x = g_x - centred * k.reshape(shape)
+            else:
+                g_x = _fma(-centred, k.reshape(shape), g_x)
+            g_x = g_x * invstd.reshape(shape) * w.reshape(shape)
         else:
-            g_x = grad * (invstd * w).reshape(shape)
+            invstd = (1 / np.sqrt(wide)).astype(dtype)
+            g_x = grad * invstd.reshape(shape) * w.reshape(shape)
         return (
             np.asarray(g_x, dtype),
             (dotp * invstd).astype(dtype),
@@ -72,69 +80,59 @@ class NativeBatchNorm(Op):
         )
 
 
+def _channel_sums(v, factors=None):
+    """Per-channel float64 sums of v (= the product of `factors`, if given) as PyTorch's
+    backward kernel adds them on one thread: with positions per channel, each sample's
+    positions by vec::reduce_all in float32, those in float64; without (an (N, C) batch,
+    laid out as channels-last), the rows added in turn in float32, products by FMA."""
+    axes = (0, *range(2, np.ndim(v)))
+    batch, channels = np.shape(v)[:2]
+    if np.result_type(v) != np.float32:
+        return np.sum(v, axis=axes, dtype=np.float64)
+    if np.size(v) == batch * channels:
+        if factors is None:
+            return _seq(np.reshape(v, (batch, channels))).astype(np.float64)
+        a, b = (np.reshape(f, (batch, channels)) for f in factors)
+        total = np.zeros(channels, np.float32)
+        for row_a, row_b in zip(a, b, strict=True):
+            total = fma32(row_a, row_b, total)
+        return total.astype(np.float64)
+    rows = vec_reduce_all(np.reshape(v, (batch * channels, -1)))
+    return rows.reshape(batch, channels).sum(axis=0, dtype=np.float64)
+
+
 def batch_stats(x):
-    """Per-channel mean and Σ (x - mean)², as PyTorch's kernel computes them: for (N, C, ...)
-    float64 sums of float32 values and squares; for (N, C) its channels-last kernel's float32
-    sums, one per thread's block of rows, added up in float64."""
+    """Per-channel mean and Σ (x - mean)², as PyTorch's kernel computes them on one thread:
+    with positions per channel, float64 sums of float32 values and squares; without (an
+    (N, C) batch, laid out as channels-last), the rows added in turn in float32, the squares
+    by FMA."""
     dtype = np.result_type(x)
-    if np.ndim(x) == 2 and dtype == np.float32:
-        return _rows_stats(x)
     axes = (0, *range(2, np.ndim(x)))
     n = np.size(x) // np.shape(x)[1]
-    mean = (np.sum(x, axis=axes, dtype=np.float64) / n).astype(dtype)
     shape = [1] * np.ndim(x)
     shape[1] = -1
-    centred = x - mean.reshape(shape)
-    var_sum = np.sum(centred * centred, axis=axes, dtype=np.float64).astype(dtype)
+    if n != np.shape(x)[0] or dtype != np.float32:
+        mean = (np.sum(x, axis=axes, dtype=np.float64) / n).astype(dtype)
+        centred = x - mean.reshape(shape)
+        var_sum = np.sum(centred * centred, axis=axes, dtype=np.float64).astype(dtype)
+        return mean, var_sum
+    rows = np.reshape(x, (n, -1))
+    total = rows[0].copy()
+    for row in rows[1:]:
+        total += row
+    mean = (total.astype(np.float64) / n).astype(dtype)
+    var_sum = np.zeros_like(mean)
+    for row in rows:
+        d = row - mean
+        var_sum = fma32(d, d, var_sum)
     return mean, var_sum
 
 
-def _rows_stats(x):
-    n = len(x)
-    threads = min(_torch_threads(), n)
-    step = -(-n // threads)
-    blocks = [x[i : i + step] for i in range(0, n, step)]
-    sums = [np.cumsum(b, axis=0, dtype=np.float32)[-1] for b in blocks]
-    mean = (np.sum(np.array(sums, np.float64), axis=0) / n).astype(np.float32)
-    parts = []
-    # y + (x - mean)², row by row, fused by torch's kernel: the square is exact in float64, so
-    # float64 then float32 rounds as the fused add does (but for a double-rounding tie)
-    for b in blocks:
-        y = np.zeros(x.shape[1], np.float64)
-        for row in (b - mean).astype(np.float64):
-            y = (row * row + y).astype(np.float32).astype(np.float64)
-        parts.append(y)
-    return mean, np.sum(np.array(parts, np.float64), axis=0).astype(np.float32)
-
-
-def _torch_threads():
-    """The intra-op thread count PyTorch starts with: OMP_NUM_THREADS or MKL_NUM_THREADS,
-    else MKL's default, the physical cores this process may run on."""
-    for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        value = os.environ.get(name, "")
-        if value.isdigit() and int(value) > 0:
-            return int(value)
-    return _physical_cores()
-
-
-@functools.cache
-def _physical_cores():
-    allowed = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
-    try:
-        text = Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return len(allowed) if allowed else os.cpu_count() or 1
-    cores, cpu, package = set(), None, None
-    for line in text.splitlines():
-        key, _, value = line.partition(":")
-        key, value = key.strip(), value.strip()
-        if key == "processor":
-            cpu = int(value)
-        elif key == "physical id":
-            package = value
-        elif key == "core id" and (allowed is None or cpu in allowed):
-            cores.add((package, value))
-    return len(cores) or (len(allowed) if allowed else os.cpu_count() or 1)
+def _fma(a, b, c):
+    """a·b + c as PyTorch's vectorised float32 kernel computes it (one rounding)."""
+    if np.result_type(a, b, c) == np.float32:
+        return fma32(a, b, c)
+    return np.asarray(a * b + c)
 
 
 def _moments(rows, eps):
@@ -280,14 +278,18 @@ def batch_norm(
 
 
 def _update_running(input, running_mean, running_var, momentum) -> None:
-    """running = momentum · batch statistic + (1 - momentum) · running, in float64 as
-    PyTorch does it (the variance unbiased)."""
+    """running = momentum · batch statistic + (1 - momentum) · running (the variance
+    unbiased), rounded where PyTorch's CPU kernel rounds: momentum in the running
+    statistics' dtype, the mean's update in that dtype, the variance's in float64."""
     mean, var_sum = batch_stats(input._data)
     n = input.numel() // input.shape[1]
-    unbiased = (var_sum / var_sum.dtype.type(max(n - 1, 1))).astype(np.float64)
-    for stat, value in ((running_mean, mean.astype(np.float64)), (running_var, unbiased)):
-        store = stat._storage()
-        store[...] = momentum * value + (1 - momentum) * store.astype(np.float64)
+    unbiased = var_sum / var_sum.dtype.type(max(n - 1, 1))
+    dtype = mean.dtype.type
+    m, rest = dtype(momentum), dtype(1) - dtype(momentum)
+    mean_store, var_store = running_mean._storage(), running_var._storage()
+    mean_store[...] = m * mean + rest * mean_store
+    # the unbiased variance is widened to float64 before its product, the rest's is not
+    var_store[...] = float(m) * unbiased.astype(np.float64) + (rest * var_store).astype(np.float64)
 
 
 def _shape(normalized_shape) -> tuple:
