@@ -615,7 +615,7 @@ def _what_happened(args, run) -> str:
 
 def _torch_hint(run) -> str:
     """For a script that reached a part of PyTorch autoviz lacks: how to run it anyway."""
-    if run.engine == "autoviz" and "is not in autoviz yet" in str(run.error):
+    if run.engine == "autoviz" and "is not in autoviz" in str(run.error):
         return "; --engine torch runs it on real PyTorch"
     return ""
 

@@ -103,7 +103,8 @@ def test_ctrl_c_during_a_layout_stops_the_engine_and_all_it_started(tmp_path):
     try:
         pids = pids_of(tmp_path)
         child.send_signal(signal.SIGINT)
-        assert child.wait(timeout=30) == 42  # KeyboardInterrupt reached the user's code
+        # a liveness bound, not a speed test: a loaded CI machine may take long to schedule it
+        assert child.wait(timeout=120) == 42  # KeyboardInterrupt reached the user's code
     finally:
         child.kill()
     assert gone(pids) == []

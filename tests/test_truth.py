@@ -16,6 +16,7 @@ from autoviz.export.details import details
 from autoviz.render import get_theme, make_options
 from autoviz.render.dot import label_rows
 from autoviz.render.frames import Frames
+from autoviz.tracing.explain import explain
 from autoviz.tracing.preview import preview
 from autoviz.tracing.quiz import candidates
 
@@ -159,12 +160,14 @@ def pair_ops(tl, truth, lib) -> dict:
     ran (torch's bridge also draws ops it ran inside one call, which no hook sees)."""
     nodes = {n.id: n for n in tl.nodes}
     found, j = {}, 0
+    number = truth.number_of = {}  # op node id -> its number in truth.ops
     for step in tl.steps:
         if step.kind != "op":
             continue
         op, out = nodes[step.nodes[0]], nodes[step.nodes[1]]
         if j < len(truth.ops) and truth.ops[j][0] == op.op and truth.ops[j][1].shape == out.shape:
             found[out.id] = truth.ops[j][1]
+            number[op.id] = j
             j += 1
         else:
             assert lib == "torch", f"op step {step.index} ({op.op}) is not the op that ran"
@@ -230,6 +233,9 @@ def test_every_shown_value_and_grad_is_the_real_tensors(name, lib, tmp_path):
     for k in range(len(tl)):
         graph = tl[k]
         for node in graph.nodes:
+            if node.kind != "op":  # every tensor shows numbers, those made inside a call too
+                shown = " ".join(label_rows(node, graph, options)[1:])
+                assert "not recorded" not in shown and "?" not in shown, f"{k}: {shown}"
             if node.kind == "op" or (node.id not in ops and node.id not in leaves):
                 continue
             rows = label_rows(node, graph, options)
@@ -244,8 +250,29 @@ def test_every_shown_value_and_grad_is_the_real_tensors(name, lib, tmp_path):
                 assert rows[2].startswith("grad: None"), f"{where}: {rows[2]}"
             checked += 1
         asked += check_questions(tl, k, leaves, real, f"{name}/{lib}")
+        check_caption(tl, k, truth, ops, leaves, real, f"{name}/{lib}")
     assert checked > len(tl) and (asked > 0 or name not in ASKED), f"{asked} questions checked"
     check_cards(tl, ops, leaves, real, name, lib)
+
+
+def check_caption(tl, k: int, truth, ops: dict, leaves: dict, real, where: str) -> None:
+    """Step k's caption and explanation: an op's result (`y = x * w = <value> is computed`),
+    a leaf's accumulated grad (`w.grad is now <grad>.`) and the upstream gradient a backward
+    node received (`upstream ∂loss/∂y = <grad>`) are the real tensors'."""
+    step, caption = tl.steps[k], tl.steps[k].caption
+    assert "not recorded" not in caption and "?" not in caption, f"{where} step {k}: {caption}"
+    panel = explain(tl, k)  # what the player's and the Stepper's explanation say
+    assert "not recorded" not in panel and "?" not in panel, f"{where} step {k}: {panel}"
+    j = truth.number_of.get(step.nodes[0]) if step.kind == "backward" else None
+    if j is not None and ": upstream " in panel.split("\n")[0]:
+        said = panel.split("\n")[0].split(" = ", 1)[1]
+        check_text(said, truth.upstream[j], f"{where} step {k} upstream")
+    if step.kind == "op" and step.nodes[1] in ops:
+        said = caption.split(" is computed")[0].rsplit(" = ", 1)[1]
+        check_text(said, ops[step.nodes[1]], f"{where} caption {k}")
+    elif step.kind == "accumulate" and step.nodes[0] in leaves and ".grad is now " in caption:
+        said = caption.split(".grad is now ", 1)[1].removesuffix(".")
+        check_text(said, Histories.at(real.grad[step.nodes[0]], k), f"{where} caption {k}")
 
 
 def check_questions(tl, k: int, leaves: dict, real, where: str) -> int:
@@ -318,3 +345,101 @@ def test_the_four_cases_of_issue_25_hold():
     out = (x + 1) * t1
     labels = re.findall(r"<b>([^<]*)</b><br/><font[^>]*>value: ([^<]*)<", autoviz.draw(out).source)
     assert ("t1", "3.0") in labels and ("t1", "2.0") not in labels
+
+
+def torch_made_inside():
+    """Tensors torch makes inside one call and never returns to Python: cross_entropy's
+    log_softmax, a 1-D input's addmm in nn.Linear (viewed back to 1-D), `w[2, 1:]`'s select, beside
+    a transpose Python holds; with the real values computed here by torch itself."""
+    torch = pytest.importorskip("torch")
+    F = torch.nn.functional
+    torch.manual_seed(5)
+    logits = torch.randn(12, 7, requires_grad=True)
+    target = torch.randint(0, 7, (12,))
+    lin, x = torch.nn.Linear(3, 2), torch.ones(3)
+    w = torch.randn(4, 5, requires_grad=True)
+    q = torch.randn(2, 6, 8, requires_grad=True)
+    with autoviz.trace_torch() as tl:
+        loss = F.cross_entropy(logits, target)
+        out = lin(x)
+        part = w[2, 1:]
+        scores = q @ q.transpose(-2, -1)
+        total = loss + out.sum() + part.sum() + scores.sum()
+        total.backward()
+    with torch.no_grad():
+        real = {
+            "LogSoftmaxBackward0": F.log_softmax(logits, 1),
+            "AddmmBackward0": lin(x)[None],
+            "SelectBackward0": w[2],
+            "TransposeBackward0": q.transpose(-2, -1),
+        }
+    return tl, {k: v.detach().numpy() for k, v in real.items()}
+
+
+def test_a_tensor_torch_made_inside_a_call_shows_its_real_numbers():
+    tl, real = torch_made_inside()
+    nodes = {n.id: n for n in tl.nodes}
+    made = {
+        nodes[e.target].id: nodes[e.source].op for e in tl.edges if nodes[e.source].kind == "op"
+    }
+    options, seen = make_options(), set()
+    for node in tl.nodes:
+        op = made.get(node.id)
+        if op in real and tuple(node.shape) == real[op].shape:
+            rows = label_rows(node, tl[len(tl) - 1], options)
+            check_text(rows[1].removeprefix("value: "), real[op], f"{op}: {node.name}")
+            seen.add(op)
+    assert seen == set(real)
+    for step in tl.steps:
+        assert "not recorded" not in step.caption, step.caption
+
+
+@pytest.mark.parametrize("lib", ["autoviz", "torch"])
+def test_a_broadcast_inputs_gradient_before_the_sum_is_the_real_one(lib):
+    """x * w with x (100, 3) and w (3,): what MulBackward0 sends w before the sum back to
+    (3,) is upstream × x, at (100, 3), shown with its numbers in the caption and the flow."""
+    torch = autoviz if lib == "autoviz" else pytest.importorskip("torch")
+    tracer = autoviz.trace if lib == "autoviz" else autoviz.trace_torch
+    torch.manual_seed(3)
+    x, w = torch.randn(100, 3), torch.randn(3, requires_grad=True)
+    with tracer() as tl:
+        y = x * w
+        loss = (y * y).sum()
+        loss.backward()
+    real = (2 * (x * w) * x).detach().numpy()
+    step = next(
+        s
+        for s in tl.steps
+        if s.kind == "backward" and s.caption.startswith("MulBackward0") and "w gets" in s.caption
+    )
+    (flow,) = step.flows
+    assert tuple(flow.shape) == (100, 3)
+    check_text(step.caption.split(" = ", 1)[1].removesuffix("."), real, "caption")
+    np.testing.assert_allclose(flow.contribution.min, real.min(), rtol=1e-6)
+    np.testing.assert_allclose(flow.contribution.mean, real.astype(np.float64).mean(), rtol=1e-5)
+
+
+@pytest.mark.parametrize("lib", ["autoviz", "torch"])
+def test_a_card_says_backward_sends_an_index_or_a_target_nothing(lib):
+    """An embedding's indices and a loss's targets need no gradient: the op's card says that
+    backward sends them nothing, rather than a rule it does not run."""
+    torch = autoviz if lib == "autoviz" else pytest.importorskip("torch")
+    nn, F = torch.nn, torch.nn.functional
+    tracer = autoviz.trace if lib == "autoviz" else autoviz.trace_torch
+    torch.manual_seed(1)
+    emb, ix, Y = nn.Embedding(10, 4), torch.tensor([[1, 2], [2, 3]]), torch.tensor([1, 0])
+    with tracer() as tl:
+        loss = F.cross_entropy(emb(ix).sum(2), Y)
+        loss.backward()
+    frames = Frames(tl, get_theme("default"), make_options(full_iterations=None))
+    data = details(tl, frames, list(range(len(tl))))
+    cards = {n["name"]: n for n in data["nodes"] if n.get("locals")}
+    sent = {
+        c["expression"]: [(x["name"], x.get("rule")) for x in c["locals"]] for c in cards.values()
+    }
+    for expression, locals_ in sent.items():
+        for name, rule in locals_:
+            if name in ("ix", "Y"):
+                assert rule == "nothing (requires_grad=False)", (expression, name, rule)
+    assert any(name == "ix" for ls in sent.values() for name, _ in ls)
+    assert any(name == "Y" for ls in sent.values() for name, _ in ls)

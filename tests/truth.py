@@ -6,6 +6,7 @@ is true of a real array: each number an honest rounding of the real one."""
 import math
 import re
 from decimal import Decimal
+from functools import partial
 
 import numpy as np
 
@@ -109,6 +110,7 @@ class Truth:
         self.values = {}  # leaf key -> [array after each update]
         self.grads = {}  # leaf key -> [("acc" | "reset", array or None)]
         self.keep = []  # the tensors themselves: their ids stay theirs
+        self.upstream = {}  # op number (in self.ops) -> the gradient its backward received
 
 
 class EngineTruth(Truth):
@@ -128,7 +130,15 @@ class EngineTruth(Truth):
                 keys.append(key)
             else:
                 keys.append(None)
+        self.number = getattr(self, "number", {})
+        self.number[id(fn)] = len(self.ops)
+        self.keep.append(fn)
         self.ops.append((fn.name(), np.array(out._data), keys))
+
+    def on_node(self, fn, grad, grads) -> None:
+        j = getattr(self, "number", {}).get(id(fn))
+        if j is not None:
+            self.upstream.setdefault(j, np.array(grad))
 
     def on_accumulate(self, t, grad) -> None:
         if t.grad_fn is None:
@@ -226,8 +236,14 @@ def torch_truth():
                 if isinstance(result, torch.Tensor) and result.grad_fn is not None:
                     self.keep.append(result)
                     keys = [id(a) if isinstance(a, torch.Tensor) else None for a in args]
+                    j = len(self.ops)
                     self.ops.append((result.grad_fn.name(), copy(result), keys))
+                    with torch._C.DisableTorchFunction():
+                        result.register_hook(partial(self._arrived, j))
             return out
+
+        def _arrived(self, j: int, grad) -> None:
+            self.upstream.setdefault(j, copy(grad))
 
         def watch(self, optimizer) -> None:
             """One update per parameter per optimizer step, as the timeline has it."""

@@ -33,7 +33,7 @@ from .calls import (
     tensors_in,
 )
 from .modules import ModuleMap
-from .saved import saved_arguments, saved_tensors
+from .saved import before_sums, saved_arguments, saved_tensors
 from .values import (
     ACCUMULATE_GRAD,
     BROKEN,
@@ -42,6 +42,7 @@ from .values import (
     grad_fn_of,
     identity,
     keep_gradient,
+    made_inside,
     seen,
     tensor_preview,
 )
@@ -297,7 +298,7 @@ class TorchRecorder:
             if out is None:  # made inside the call and never returned (W.t() in F.linear)
                 out = self.outputs[(id(fn), 0)] = Unseen(fn)
             inputs, constants = self._inputs(nexts, args, by_edge, spare=gaps == [fn])
-            value = out.value if type(out) is Seen else None
+            value = out.value if type(out) is Seen else made_inside(fn)
             self.log.append(("op", src, fn, out, inputs, constants, value))
             self.op_stacks[id(fn)] = stack  # its saved tensors are read later (_read_saved)
             self.arguments[id(fn)] = _arguments(fn, args)
@@ -541,7 +542,8 @@ class TorchRecorder:
             upstream = next((g for g in grad_outputs if g is not None), None)
             grads = [keep_gradient(g) for g in grad_inputs]
             local = self.locals.pop(id(fn), None)
-            self.log.append(("node", None, fn, keep_gradient(upstream), grads, local))
+            full = before_sums(fn, upstream, grad_inputs)
+            self.log.append(("node", None, fn, keep_gradient(upstream), grads, local, full))
 
     def _on_accumulate(self, acc, grad_inputs, grad_outputs) -> None:
         if self.active and not self._other_thread():

@@ -2,7 +2,7 @@
 
 import torch
 
-from .values import tensor_preview
+from .values import keep_gradient, tensor_preview
 
 SAVED_PREFIX = "_saved_"
 _ATTRIBUTES = {}  # node type -> its _saved_* attribute names (dir() is slow: ask once per type)
@@ -60,3 +60,38 @@ def saved_arguments(fn) -> list:
         except RuntimeError:  # "Trying to backward through the graph a second time ..."
             return []
     return found
+
+
+def before_sums(fn, upstream, grad_inputs) -> dict | None:
+    """{input: what node `fn` sends a broadcast input before the sum back to its shape} (the
+    (100, 3) of `x * w` for a w of shape (3,)), from the upstream and what `fn` saved, read in
+    its hook while torch still has them; None when no input was broadcast."""
+    if upstream is None or not upstream.dim():
+        return None
+    full = None
+    for index, g in enumerate(grad_inputs):
+        if g is not None and g.shape != upstream.shape:
+            try:
+                sent = _unsummed(fn, upstream, index)
+            except (AttributeError, RuntimeError):  # not saved, or already freed
+                sent = None
+            if sent is not None and sent.shape == upstream.shape:
+                full = full or {}
+                full[index] = keep_gradient(sent)
+    return full
+
+
+def _unsummed(fn, up, index: int):
+    name = fn.name()
+    with torch.no_grad():
+        if name == "AddBackward0" or (name == "SubBackward0" and index == 0):
+            return up if index == 0 else up * fn._saved_alpha
+        if name == "SubBackward0":
+            return -up * fn._saved_alpha
+        if name == "MulBackward0":
+            return up * (fn._saved_other if index == 0 else fn._saved_self)
+        if name == "DivBackward0":
+            if index == 0:
+                return up / fn._saved_other
+            return -up * ((fn._saved_self / fn._saved_other) / fn._saved_other)
+    return None

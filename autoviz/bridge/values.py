@@ -97,6 +97,16 @@ class Unseen:
         self.dtype = known.dtype if known is not None else torch.float32
 
 
+def made_inside(fn):
+    """The preview of what node `fn` made inside one call (log_softmax in F.cross_entropy),
+    read from the result it saved for backward, now, as it was made; None if it saved none."""
+    try:
+        result = fn._saved_result
+    except (AttributeError, RuntimeError):
+        return None
+    return tensor_preview(result) if isinstance(result, torch.Tensor) else None
+
+
 def to_numpy(t: torch.Tensor) -> np.ndarray:
     """A numpy copy of `t`'s values (bfloat16 and other types numpy lacks become float32)."""
     data = t.detach().cpu()

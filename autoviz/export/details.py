@@ -134,6 +134,9 @@ def _grad_fn(tl, index, node) -> str | None:
     return None
 
 
+NO_GRADIENT = "nothing (requires_grad=False)"
+
+
 def _op_facts(tl, index, op, sent: dict, position) -> dict:
     """An op's inputs and output, its forward expression and each input's local derivative."""
     ins = sorted((tl.edges[i].index, tl.edges[i].source) for i in index.inputs.get(op.id, ()))
@@ -155,8 +158,11 @@ def _op_facts(tl, index, op, sent: dict, position) -> dict:
                 values = [_number_in(n.value) for n in inputs]
                 out_value = _number_in(result.value) if result is not None else "out"
             numbers = local_rule(op.op, i, values, out_value)
-        # Ops on tensors: the gradient the op sends this input, in PyTorch's terms.
+        # Ops on tensors: the gradient the op sends this input, in PyTorch's terms; none to
+        # an input that needs none (an embedding's indices, a loss's targets).
         rule = None if formula else flow_rule(op, i, inputs, result, names)
+        if not formula and not node.requires_grad:
+            rule = NO_GRADIENT
         local = {
             "name": node.name,
             "formula": formula,

@@ -16,7 +16,7 @@ from .captions import write_captions
 from .labels import label_tensors
 from .model import Edge, Flow, Node, Source, Step, node_at
 from .modules import ModuleNames
-from .preview import Summary, preview
+from .preview import RESHAPES, Summary, derived, preview
 from .symbols import ELEMENTWISE
 from .timeline import PERSISTENT
 from .view import EngineView, dtype_name
@@ -274,15 +274,16 @@ class Builder:
         op_id = self._node(id(fn), "op", name, name, requires_grad=True, module=module)
         op_node = self.nodes[-1]
         op_node.params = view.params(fn)
-        if value is None and name == "TBackward0" and sources[0] is not None:
+        if value is None and sources[0] is not None:
             # torch makes W.t() inside F.linear and never returns it: its value is W's, turned
             seen = self.current.get(sources[0], self._by_id(sources[0]).value)
-            if type(seen) is Summary and len(seen.shape) == 2:
-                value = seen.transposed()
-            elif isinstance(seen, list):
-                value = np.transpose(seen).tolist()
+            value = derived(name, seen, out.shape, op_node.params)
         out_id = self._tensor(out, "intermediate", value, module=[list(p) for p in module])
         out_node = self.nodes[-1]
+        if name in RESHAPES and value is not None and sources[0] is not None:
+            made = self._by_id(sources[0])  # the addmm F.linear views back to a 1-D input's
+            if made.value is None and made.kind != "leaf":
+                made.value = derived(name, value, made.shape, {})
         nodes = self.nodes
         known = {}
         for i, source in enumerate(sources):
@@ -351,7 +352,9 @@ class Builder:
                 self._by_id(out_id).kind = "output"
                 self._step("backward", "seed", src, [out_id], details={"grad": grad})
 
-    def node(self, src, fn, grad_data, grads_data, local) -> None:
+    def node(self, src, fn, grad_data, grads_data, local, full=None) -> None:
+        """A backward step of node `fn`; `full`: {input: what it sends a broadcast input
+        before the sum}, where the recorder computed it."""
         op_id = self.ids.get(id(fn))
         if op_id is None or isinstance(fn, self.acc_types):
             return
@@ -369,9 +372,13 @@ class Builder:
             if _reduces(fn.name(), index, shape, grad_shape):
                 # The op's gradient for a broadcast input has the output's shape; the sum back
                 # to the input's shape is the next step, shown with both shapes.
-                full = self._unreduced(fn, op_id, index, grad, grad_shape)
-                flows.append(Flow(edge_index, grad, local_i, full, grad_shape))
-                reductions.append((source, edge_index, full, contribution, shape))
+                sent = full.get(index) if full else None
+                if sent is None:
+                    sent = self._unreduced(fn, op_id, index, grad, grad_shape)
+                else:
+                    sent = preview(sent)
+                flows.append(Flow(edge_index, grad, local_i, sent, grad_shape))
+                reductions.append((source, edge_index, sent, contribution, shape))
                 continue
             total = self._arrive(source, contribution)
             flows.append(Flow(edge_index, grad, local_i, contribution, shape, total))

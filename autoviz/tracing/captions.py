@@ -132,8 +132,11 @@ def _op(step: Step, c: Context) -> str:
     op, out = c.nodes[step.nodes[0]], c.nodes[step.nodes[1]]
     expr = expression(op.op, c.input_names(op.id), op.params)
     where = f" in {op.module[-1][0]} ({op.module[-1][1]})" if op.module else ""
+    # A value torch made inside one call and kept nowhere readable is said to be unknown.
+    value = f" = {_val(out, out.value)}" if out.value is not None else ""
+    unknown = "" if value else f" (its value, shape {shape_text(out.shape)}, was not recorded)"
     return (
-        f"{out.name} = {expr} = {_val(out, out.value)} is computed and recorded{where}: "
+        f"{out.name} = {expr}{value} is computed and recorded{where}{unknown}: "
         f"{out.name}.grad_fn is {op.op}."
     )
 

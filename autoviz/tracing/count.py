@@ -113,7 +113,7 @@ class Counter:
             key = ("out", id(fn)) if not isinstance(fn, self.acc_types) else self.key(fn.variable)
             self.steps += key in self.graph
 
-    def node(self, src, fn, grad_data, grads_data, local) -> None:
+    def node(self, src, fn, grad_data, grads_data, local, full=None) -> None:
         if id(fn) not in self.graph or isinstance(fn, self.acc_types):
             return
         self.steps += 1

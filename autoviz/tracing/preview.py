@@ -184,3 +184,65 @@ def _grid(flat: np.ndarray, shape) -> tuple[list, tuple]:
     with np.errstate(invalid="ignore", over="ignore"):
         means = m.reshape(r, br, c, bc).sum(axis=(1, 3)) / counts
     return means.tolist(), (br, bc)
+
+
+# Views torch makes inside one call and never returns (the x.view(B*T, C) of F.linear on a
+# 3-D input, the transposes of attention): the same elements in another shape or order.
+RESHAPES = frozenset(
+    [
+        "ViewBackward0",
+        "UnsafeViewBackward0",
+        "ReshapeAliasBackward0",
+        "CloneBackward0",
+        "AliasBackward0",
+        "SqueezeBackward0",
+        "SqueezeBackward1",
+        "SqueezeBackward2",
+        "UnsqueezeBackward0",
+    ]
+)
+
+
+def derived(op: str, source, shape: tuple, params: dict):
+    """The preview of what view op `op` made of an input whose preview is `source`, as a
+    tensor of `shape`: exact where the input's elements are known, a summary's statistics and
+    first elements kept by a reshape that keeps its heatmap's rows; else None (not known)."""
+    if source is None:
+        return None
+    if type(source) is Summary:
+        from .replay import elements  # replay reads summaries' elements the same way
+
+        arr = elements(source)
+        if arr is None:
+            if op in RESHAPES and grid_shape(shape) == grid_shape(source.shape):
+                fields = {key: getattr(source, key) for key in Summary.FIELDS}
+                return Summary(**fields | {"shape": tuple(shape)})
+            if op == "TBackward0" and len(source.shape) == 2:
+                return source.transposed()
+            return None
+    else:
+        arr = np.asarray(source)
+    try:
+        out = _moved(op, arr, tuple(shape), params)
+        return preview(out) if out.shape == tuple(shape) else None
+    except (ValueError, KeyError, TypeError, IndexError, np.exceptions.AxisError):
+        return None  # arguments not recorded, or not of this shape: not known
+
+
+def _moved(op: str, arr: np.ndarray, shape: tuple, params: dict):
+    if op in RESHAPES:
+        return arr.reshape(shape)
+    if op == "TBackward0":
+        return arr.T
+    if op == "TransposeBackward0":
+        return np.swapaxes(arr, params["dim0"], params["dim1"])
+    if op == "PermuteBackward0":
+        return np.transpose(arr, params["dims"])
+    if op == "ExpandBackward0":
+        return np.broadcast_to(arr, shape)
+    if op == "SelectBackward0":
+        return np.take(arr, params["index"], axis=params["dim"])
+    if op == "SliceBackward0":
+        cut = slice(params["start"], params["end"], params["step"])
+        return arr[(slice(None),) * params["dim"] + (cut,)]
+    raise KeyError(op)

@@ -278,23 +278,25 @@ class Recorder:
         for g in grads:
             if type(g) is _ARRAY:
                 return self._node_record(fn, grad, grads)
-        self.log.extend((_NODE, fn, grad, None, grads))
+        self.log.extend((_NODE, fn, grad, None, grads, None))
 
     def _node_record(self, fn, grad, grads) -> None:
         """Log a backward step. Of large gradients only the Summary is kept, so that the log
         does not keep them alive. A zero upstream gradient of a scalar
         needs work now (see _local)."""
-        local = None
+        local = full = None
         if type(grad) is not _ARRAY or not grad.ndim:
             if not grad:
                 local = _local(fn, grad)
-        elif grad.size > _LARGE:
-            grad = Summary.of(grad)
+        else:
+            full = _before_sums(fn, grad, grads)
+            if grad.size > _LARGE:
+                grad = Summary.of(grad)
         for g in grads:
             if type(g) is _ARRAY and g.size > _LARGE:
                 grads = tuple(map(_light, grads))
                 break
-        self.log.extend((_NODE, fn, grad, local, grads))
+        self.log.extend((_NODE, fn, grad, local, grads, full))
 
     def on_accumulate(self, t: Tensor, grad) -> None:
         if _get_ident() != self.thread:
@@ -536,6 +538,38 @@ def _line_number(code, lasti: int) -> int | None:
     return None
 
 
+def _before_sums(fn, grad, grads) -> dict | None:
+    """{input: what the op sends it before the sum back to its shape} for the inputs of a
+    broadcasting op whose gradient has another shape than the large upstream `grad`, computed
+    as the engine's backward computes it, from what the op saved (the builder's previews of
+    a large upstream cannot tell it); None when no input was broadcast."""
+    full = None
+    for index, g in enumerate(grads):
+        if type(g) is _ARRAY and g.shape != grad.shape:
+            with np.errstate(all="ignore"):  # inf × 0 is NaN here as in the engine's backward
+                sent = _unsummed(fn, grad, index)
+            if sent is not None and sent.shape == grad.shape:
+                full = full or {}
+                full[index] = _light(sent)
+    return full
+
+
+def _unsummed(fn, grad, index: int):
+    name, saved = fn.name(), getattr(fn, "_saved", None)
+    if name == "SubBackward0" and index == 1:
+        return -grad
+    if name in ("AddBackward0", "SubBackward0"):
+        return grad
+    if type(saved) is not tuple or len(saved) != 2:
+        return None  # freed, or an op whose pre-sum gradient is not computed here
+    a, b = saved
+    if name == "MulBackward0":
+        return grad * (b if index == 0 else a)
+    if name == "DivBackward0":
+        return grad / b if index == 0 else -grad * a / (b * b)
+    return None
+
+
 def _light(grad):
     """`grad`, or its Summary when it is a large array."""
     if type(grad) is _ARRAY and grad.size > _LARGE:
@@ -552,7 +586,7 @@ def _resolve(log: list, names: dict, callers: dict) -> list:
     The results of ops at trusted sites are named in `names` (see _Site).
 
     Ops and backward nodes, the many, are flat in the log: _OP, site, fn, out, values, value,
-    the number of inputs, then the inputs; _NODE, fn, grad, local, grads. Every other event is
+    the number of inputs, then the inputs; _NODE, fn, grad, local, grads, full. Every other event is
     one tuple.
     """
     sources = {}
@@ -575,9 +609,9 @@ def _resolve(log: list, names: dict, callers: dict) -> list:
             append(("op", src, fn, out, inputs, values, value))
             continue
         if item is _NODE:
-            fn, grad, local, grads = log[i + 1 : i + 5]
-            i += 5
-            records.append(("node", None, fn, grad, grads, local))
+            fn, grad, local, grads, full = log[i + 1 : i + 6]
+            i += 6
+            records.append(("node", None, fn, grad, grads, local, full))
             continue
         else:
             record = item

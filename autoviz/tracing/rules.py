@@ -223,6 +223,14 @@ _POOLS = {
     "MaxPool3DWithIndicesBackward0": ("max_pool3d", "{g} to each window's max, 0 elsewhere"),
     "AdaptiveMaxPool2DBackward0": ("adaptive_max_pool2d", "{g} to each region's max, 0 elsewhere"),
     "AdaptiveMaxPool3DBackward0": ("adaptive_max_pool3d", "{g} to each region's max, 0 elsewhere"),
+    "FractionalMaxPool2DBackward0": (
+        "fractional_max_pool2d",
+        "{g} to each pseudo-random window's max, 0 elsewhere",
+    ),
+    "FractionalMaxPool3DBackward0": (
+        "fractional_max_pool3d",
+        "{g} to each pseudo-random window's max, 0 elsewhere",
+    ),
     "MaxUnpool2DBackward0": ("max_unpool2d", "{g} read back at the indices the values went to"),
     "MaxUnpool3DBackward0": ("max_unpool3d", "{g} read back at the indices the values went to"),
 }
@@ -340,6 +348,8 @@ _POINTWISE = {
     "ErfBackward0": ("erf", "{g} × 2/√π × exp(−{0}²)"),
     "ErfcBackward0": ("erfc", "−{g} × 2/√π × exp(−{0}²)"),
     "ErfinvBackward0": ("erfinv", "{g} × √π/2 × exp({out}²)"),
+    "LgammaBackward0": ("lgamma", "{g} × digamma({0})"),
+    "DigammaBackward0": ("digamma", "{g} × polygamma(1, {0})"),
     "SincBackward0": ("sinc", "{g} × (cos(π{0}) − sinc({0})) / {0} (0 at 0)"),
     "Deg2RadBackward0": ("deg2rad", "{g} × π / 180"),
     "Rad2DegBackward0": ("rad2deg", "{g} × 180 / π"),
