@@ -474,7 +474,8 @@ def _write_player(args, run, plan, drawing, path: Path) -> str:
 
     bundle = build(run.timeline, quiz=plan or False, theme=args.theme, ghost=args.ghost, **drawing)
     files.write_text(path, bundle_page(bundle))
-    return f"wrote {path}" + (f"\n{_quiz_report(bundle, plan)}" if plan else "")
+    said = [f"wrote {path}", *bundle.frames.folding_notes()]
+    return "\n".join(said) + (f"\n{_quiz_report(bundle, plan)}" if plan else "")
 
 
 def _handout(args) -> int:

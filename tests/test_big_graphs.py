@@ -109,8 +109,24 @@ def test_a_fan_in_past_max_nodes_is_refused_before_any_work():
     with pytest.raises(GraphTooLarge, match=r"operations and leaves outside any nn\.Module"):
         autoviz.draw(out)
     graph = graph_of(out, {})
-    with pytest.raises(GraphTooLarge, match="more than max_nodes=5,000"):
-        drawing_plan(graph, Options())
+    # A timeline's graph is searched for folds up to SEARCHED_PER_NODE × max_nodes, refused
+    # past that before any search.
+    (fold,) = drawing_plan(graph, Options()).folds
+    assert fold.title() == "fold1: 9,998 inputs of StackBackward0 folded"
+    with pytest.raises(GraphTooLarge, match="more than max_nodes=2,000"):
+        drawing_plan(graph, Options(max_nodes=2000))
+
+
+def test_a_loop_over_max_nodes_folds_to_a_drawing():
+    """A 20,000-node loop (the issue's deep program, 1,176 iterations) is drawn folded, and the
+    CLI's words say what folded and how to open it."""
+    tl = big_graph("loop", 20_000)
+    frames = frames_for(tl, advice="cli")
+    plan = frames.template(0)[2]
+    assert plan.drawn < 100 and plan.folds[0].title() == "fold1: 1,174 iterations folded"
+    (note,) = frames.folding_notes()
+    assert note.startswith("steps 0–20,011 (20,005 nodes): fold1: 1,174 iterations folded")
+    assert note.endswith("--expand fold1 opens it")
 
 
 class _NamesReadOnce(tuple):
@@ -208,3 +224,31 @@ def test_a_step_inside_a_fold_marks_the_fold_as_the_steps_own():
     assert frames.svg(inside) == Frames(tl, get_theme("default"), Options(collapse_above=100)).svg(
         inside
     )
+
+
+def test_autoviz_html_says_what_it_folded_and_what_it_could_not_draw(tmp_path, capsys):
+    """From the command line: the page is written and the CLI says, per graph, what folded
+    (with the flag that opens it) or that it was shown as a summary and why."""
+    from autoviz.cli import main
+
+    script = tmp_path / "deep.py"
+    script.write_text(
+        "import torch\n"
+        "W = [torch.randn(4, 4, requires_grad=True) for _ in range(2)]\n"
+        "h = torch.randn(3, 4)\n"
+        "for i in range(40):\n"
+        "    h = (h @ W[i % 2]).tanh()\n"
+        "h.sum().backward()\n"
+        "c = torch.tensor(0.5, requires_grad=True)\n"
+    )
+    command = ["html", "--engine", "autoviz", "--collapse-above", "40", str(script), "-o"]
+    assert main([*command, str(tmp_path / "a.html")]) == 0
+    said = capsys.readouterr().out
+    assert "fold1: 38 iterations folded" in said and "--expand fold1 opens it" in said
+    out = tmp_path / "b.html"
+    assert (
+        main(["html", "--engine", "autoviz", "--max-nodes", "20", str(script), "-o", str(out)]) == 0
+    )
+    said = capsys.readouterr().out
+    assert f"wrote {out}" in said
+    assert "too large to draw, shown as a summary (this diagram would draw" in said

@@ -175,6 +175,20 @@ class Frames:
         lines = summary_text(self.index.graph(graph_no), error, self.options.advice)
         return summary_dot(lines), Template(summary_svg(lines, self.theme), self.theme), None
 
+    def folding_notes(self) -> list[str]:
+        """What the layouts made so far left out, a line each: a graph's folds and how to open
+        them, or that it was too large to draw and why (what a command tells its user)."""
+        notes = []
+        for leader, (_, _, plan) in sorted(self.templates.items()):
+            part = self.index.graph(leader)
+            head = f"steps {part.steps[0]:,}–{part.steps[-1]:,} ({len(part.nodes):,} nodes)"
+            if plan is None:
+                why = str(self.too_large[leader]).split(": ")[0]
+                notes.append(f"{head}: too large to draw, shown as a summary ({why})")
+            else:
+                notes += [f"{head}: {fold.note(self.options.advice)}" for fold in plan.folds]
+        return notes
+
     def is_summary(self, graph_no: int) -> bool:
         """Whether graph `graph_no` is too large to draw (its frames are one summary picture)."""
         return self.template(graph_no)[2] is None

@@ -96,6 +96,9 @@ MIN_BLOCKS = 4  # a fold keeps two blocks drawn and folds at least two
 MIN_SAVED = 16  # nodes a fold must spare the drawing (no box for a short run by chance)
 MAX_PERIOD = 512  # nodes in one block, at most
 MAX_FOLD_PASSES = 12
+# Nodes outside modules a fold search looks through, per node max_nodes lets dot place: the
+# search costs about a second per 10,000 nodes, and an irregular graph folds little.
+SEARCHED_PER_NODE = 4
 
 
 @dataclass
@@ -170,11 +173,12 @@ def plan(graph: Graph, options, saved_per_op=None) -> Plan:
     """Open and closed modules for `options` (expand, depth, collapse_above, max_nodes)."""
     groups = module_tree(graph)
     _check_expand(options.expand, groups)
-    # Ops, leaves and constants outside modules are drawn, or folded with what repeats: past
-    # max_nodes of them the graph is refused before any work (a stack of 100,000 leaves).
+    # Ops, leaves and constants outside modules are drawn, or folded with what repeats (a
+    # loop of 20,000 nodes folds to 48): past SEARCHED_PER_NODE × max_nodes of them the graph
+    # is refused before any search (a stack of 100,000 leaves, a chain of 100,000 ops).
     outside = [n for n in graph.nodes if not n.module]
     fixed = sum(n.kind != "intermediate" for n in outside)
-    if fixed > options.max_nodes:
+    if fixed > SEARCHED_PER_NODE * options.max_nodes:
         raise GraphTooLarge(_too_large(len(outside), options, groups))
     depth, rolled = options.depth, set()
     if depth is None and len(graph.nodes) > options.collapse_above and groups:

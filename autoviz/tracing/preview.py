@@ -174,14 +174,15 @@ def _grid(flat: np.ndarray, shape) -> tuple[list, tuple]:
     if (br, bc) == (1, 1):
         return m.tolist(), (1, 1)
     r, c = -(-rows // br), -(-cols // bc)
+    counts = br * bc  # whole blocks (the usual layer): one count for every cell
     if (r * br, c * bc) != (rows, cols):  # partial blocks at the edges: zeros fill them
         padded = np.zeros((r * br, c * bc), dtype=m.dtype)
         padded[:rows, :cols] = m
         m = padded
-    heights = np.minimum(br, rows - br * np.arange(r))
-    widths = np.minimum(bc, cols - bc * np.arange(c))
+        heights = np.minimum(br, rows - br * np.arange(r))
+        counts = np.outer(heights, np.minimum(bc, cols - bc * np.arange(c)))
     with np.errstate(invalid="ignore", over="ignore"):
-        means = m.reshape(r, br, c, bc).sum(axis=(1, 3)) / np.outer(heights, widths)
+        means = m.reshape(r, br, c, bc).sum(axis=(1, 3)) / counts
     return means.tolist(), (br, bc)
 
 

@@ -231,7 +231,7 @@ def shown(value, precision: int = 4, grad: bool = False, digits: int = 6):
             "rows": rows,
             "cols": cols,
             "block": list(block),
-            "cells": [_rounded(v, digits) for v in items],
+            "cells": _cells(items, digits),
             "limit": limit(value),
             "range": range_text(value, precision),
             "stats": statistics_text(Stats(value), precision, grad),
@@ -245,6 +245,16 @@ def _nested_shape(value) -> tuple:
         dims.append(len(value))
         value = value[0] if value else None
     return tuple(dims)
+
+
+def _cells(items: list, digits: int) -> list:
+    """Each element as _rounded makes it, a finite float (most of them) without the call: a
+    layer's cards hold hundreds of thousands (the largest cost of a deep program's page)."""
+    spec = f".{digits}g"
+    return [
+        float(format(v, spec)) if type(v) is float and v - v == 0 else _rounded(v, digits)
+        for v in items
+    ]
 
 
 def _rounded(v, digits: int):
