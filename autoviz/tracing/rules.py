@@ -34,10 +34,10 @@ EXPRESSIONS = {
     "IndexBackward0": "{0}[…]",
     "MaskedFillBackward0": "{0}.masked_fill(mask, value)",
     "CopySlices": "{0} with {1} written into a part of it",
-    "ViewBackward0": "{0}.view(…)",
-    "UnsafeViewBackward0": "{0}.view(…)",
-    "ReshapeAliasBackward0": "{0}.reshape(…)",
-    "ExpandBackward0": "{0}.expand(…)",
+    "ViewBackward0": "{0}.view({shape})",
+    "UnsafeViewBackward0": "{0}.view({shape})",
+    "ReshapeAliasBackward0": "{0}.reshape({shape})",
+    "ExpandBackward0": "{0}.expand({shape})",
     "RepeatBackward0": "{0}.repeat(…)",
     "FlipBackward0": "{0}.flip(…)",
     "PermuteBackward0": "{0}.permute(…)",
@@ -490,11 +490,13 @@ VARIADIC = frozenset(["CatBackward0", "StackBackward0", "NativeBatchNormBackward
 MATMUL_AS = frozenset(["SqueezeBackward4", "UnsafeViewBackward0"])
 
 
-def expression(op: str, names: list, params: dict | None = None) -> str:
+def expression(op: str, names: list, params: dict | None = None, shape=None) -> str:
     """`x * w`, `X @ Wᵀ + b`, `counts.sum(dim=1, keepdim=True)`: op `op` applied to inputs
-    called `names`, with its arguments `params`."""
+    called `names`, with its arguments `params`; `shape`: its result's (a view's)."""
     template = EXPRESSIONS.get(op)
     fields = _fields(names, params or {})
+    if shape is not None:  # view(32, 20) for view(-1, 20): the shape the view made
+        fields["shape"] = ", ".join(map(str, shape)) if len(shape) else "()"
     if template is not None and _fits(template, names, fields):
         return template.format(*names, **fields).replace("(, ", "(").replace(", )", ")")
     if op in BINARY and len(names) == 2:
@@ -556,5 +558,5 @@ def _fits(template: str, names: list, fields: dict) -> bool:
     """Whether `template` names only inputs that `names` has, and arguments that are known."""
     if any(f"{{{i}}}" in template for i in range(len(names), 4)):
         return False
-    needed = {"dim", "dim0", "dim1", "min", "max", "negative_slope", "correction", "ord"}
+    needed = {"dim", "dim0", "dim1", "min", "max", "negative_slope", "correction", "ord", "shape"}
     return all(f"{{{key}}}" not in template or key in fields for key in needed)
