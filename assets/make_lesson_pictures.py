@@ -1,4 +1,4 @@
-"""Draw one picture per lesson notebook for the README (assets/lesson-NN.svg).
+"""Draw one picture per lesson notebook for the teacher's guide's cards (assets/lesson-NN.svg).
 
 Run from the repository root: python assets/make_lesson_pictures.py. Each picture is drawn from
 the same code its notebook runs, with graphviz-pure (the layout engine every user has), so the
@@ -15,6 +15,8 @@ import autoviz
 import autoviz as torch
 
 ASSETS = Path(__file__).resolve().parent
+# A card is narrow (a third of the page or less): top to bottom, a small graph stays legible.
+CARD = "TB"
 
 
 def lesson_leaves(module=torch):
@@ -30,7 +32,7 @@ def lesson_01():
     with autoviz.trace() as tl:
         y = w * x
         z = y + b  # noqa: F841 (the traced line is what the picture shows)
-    return tl.draw(step=2, ghost=True)
+    return tl.draw(step=2, ghost=True, legend=False, rankdir=CARD)
 
 
 def lesson_02():
@@ -40,7 +42,7 @@ def lesson_02():
     for _ in range(3):
         y = y * x
     out = y.log()
-    return autoviz.draw(out, legend=False)
+    return autoviz.draw(out, legend=False, rankdir=CARD)
 
 
 def lesson_03():
@@ -50,7 +52,7 @@ def lesson_03():
         y = w * x
         z = y + b
         z.backward()
-    return tl.draw(step=8, legend=False)
+    return tl.draw(step=8, legend=False, rankdir=CARD)
 
 
 def lesson_04():
@@ -60,7 +62,7 @@ def lesson_04():
     y.retain_grad()
     z = y + b
     z.backward()
-    return autoviz.draw(z, legend=False)
+    return autoviz.draw(z, legend=False, rankdir=CARD)
 
 
 def lesson_05():
@@ -71,7 +73,7 @@ def lesson_05():
         scale = w * 10
     frozen = w.detach()
     out = tracked * scale + frozen
-    return autoviz.draw(out, legend=False)
+    return autoviz.draw(out, legend=False, rankdir=CARD)
 
 
 def lesson_06():
@@ -84,7 +86,7 @@ def lesson_06():
         loss = (X @ W + bias).sum()
         loss.backward()
     reduce_step = next(k for k, s in enumerate(tl.steps) if s.kind == "reduce")
-    return tl.draw(step=reduce_step, legend=False)
+    return tl.draw(step=reduce_step, legend=False, rankdir=CARD)
 
 
 def lesson_07():
@@ -95,7 +97,7 @@ def lesson_07():
     model = nn.Sequential(nn.Linear(1, 4), nn.Tanh(), nn.Linear(4, 1))
     X = torch.linspace(-1, 1, 16).reshape(16, 1)
     loss = nn.MSELoss()(model(X), 2 * X + 0.5)
-    return autoviz.draw(loss, depth=1, legend=False)
+    return autoviz.draw(loss, depth=1, legend=False, rankdir=CARD)
 
 
 def lesson_08():
@@ -107,7 +109,7 @@ def lesson_08():
         y = w * x
         z = y + b
         z.backward()
-    return tl.draw(legend=False)
+    return tl.draw(legend=False, rankdir=CARD)
 
 
 def main() -> int:

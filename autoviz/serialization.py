@@ -22,6 +22,7 @@ _SAFE = {
     ("builtins", "slice"),
     ("builtins", "complex"),
     ("_codecs", "encode"),  # how pickle protocol 2 writes bytes
+    ("__builtin__", "bytes"),  # ... and b"" (an empty tensor's data): bytes() only
 }
 _SAFE_GLOBALS = []  # added with add_safe_globals
 
@@ -122,10 +123,17 @@ def _dtype_of(name):
     raise _bad_file(f"a tensor of dtype {name!r:.60}, which autoviz does not have")
 
 
+def _no_arguments(*args) -> None:
+    """bytes() builds b""; bytes(n) would let a small file fill the memory."""
+    if args:
+        raise _bad_file(f"bytes() is saved without arguments, the file gives {len(args)}")
+
+
 _CHECKS = {
     ("autoviz.engine.tensor", "_rebuild"): _tensor_args,
     ("autoviz.nn.parameter", "rebuild_parameter"): _tensor_args,
     ("autoviz.engine.dtypes", "from_name"): _dtype_of,
+    ("__builtin__", "bytes"): _no_arguments,
 }
 
 

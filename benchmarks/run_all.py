@@ -7,7 +7,8 @@ Each benchmark runs as a script of its own (BLAS and torch pinned to one thread,
 alternated, a ratio the median of paired ratios with its middle half) and appends its measures
 to a file this script reads; its own tables are kept in benchmarks/latest.md. With --readme,
 each block of the docs' performance page (docs/performance.md) between `<!-- bench:NAME -->`
-and `<!-- /bench:NAME -->` is replaced by the tables NAME.py printed in this run.
+and `<!-- /bench:NAME -->` is replaced by the tables NAME.py printed in this run (with --only,
+the summary keeps the other benchmarks' rows).
 """
 
 import argparse
@@ -51,13 +52,33 @@ def fmt(row: dict) -> tuple[str, str]:
     return shown, f"≤ {row['target']:g}{unit if unit == 'x' else ' ' + unit}"
 
 
+HEADER = ["| benchmark | measure | target | measured | met |", "|---|---|---:|---:|:---:|"]
+
+
 def table(rows: list) -> str:
-    lines = ["| benchmark | measure | target | measured | met |", "|---|---|---:|---:|:---:|"]
+    lines = list(HEADER)
     for row in rows:
         shown, target = fmt(row)
         met = "yes" if row["met"] else "**no**"
         lines.append(f"| {row['benchmark']} | {row['measure']} | {target} | {shown} | {met} |")
     return "\n".join(lines)
+
+
+def script(line: str) -> str:
+    """The benchmark a summary row is of (`| trace.py | ...` and `| refusal | ...` alike)."""
+    return line.split("|")[1].strip().removesuffix(".py")
+
+
+def merged_summary(page: str, new: str, names: list) -> str:
+    """The page's summary table with the rows of `names` replaced by `new`'s (a run of some
+    benchmarks only keeps the others' rows), in the order of BENCHMARKS."""
+    block = re.search(r"<!-- bench:summary -->\n(.*?)<!-- /bench:summary -->", page, re.S)
+    old = [line for line in (block[1] if block else "").splitlines() if line.startswith("| ")]
+    kept = [line for line in old[1:] if script(line) not in names]  # old[0]: the header
+    rows = kept + new.splitlines()[2:]
+    order = {name: k for k, name in enumerate(BENCHMARKS)}
+    rows.sort(key=lambda line: order.get(script(line), len(order)))  # stable: measures' order
+    return "\n".join([*HEADER, *rows])
 
 
 def update_readme(outputs: dict, readme: Path) -> list:
@@ -107,6 +128,11 @@ def main() -> None:
     print(f"\n{met} of {len(rows)} targets met; {total:.0f} s; tables in benchmarks/latest.md")
     if args.readme:
         tally = f"{met} of {len(rows)} targets met; the whole run took {total / 60:.1f} minutes."
+        if args.only:
+            summary = merged_summary(PAGE.read_text(encoding="utf-8"), summary, names)
+            lines = summary.splitlines()[2:]
+            met = sum(line.rstrip(" |").endswith("yes") for line in lines)
+            tally = f"{met} of {len(lines)} targets met; {', '.join(names)} run again on its own."
         outputs = {"summary": f"{summary}\n\n{tally}", **outputs}
         done = update_readme(outputs, PAGE)
         names = ", ".join(done) or "no benchmark"

@@ -4,8 +4,10 @@ The timeline is a chain `y = y * c` of N ops with its backward (2N steps, 3N nod
 about 2 KB of JSON per op). Each size is written and read in alternating rounds, beside
 json.dumps and json.loads of the same document as plain dicts (the floor: json's C encoder
 and decoder alone), so the ratio says what checking every field and building the records
-costs. Seconds per op that stay level from one size to the next say both are linear (issue
-26 item 14: 89 s and 55 s for 100,000 ops before). Target: within 5 s each at 100,000 ops.
+costs; `first` is a freshly traced timeline's first to_json, which also builds its steps and
+writes their captions (one run). Seconds per op that stay level from one size to the next
+say both are linear (issue 26 item 14: 89 s and 55 s for 100,000 ops before). Target: within
+5 s each at 100,000 ops.
 """
 
 import argparse
@@ -25,13 +27,13 @@ def chain(ops: int):
         for _ in range(ops):
             y = y * 1.0000001
         y.backward()
-    len(tl)  # built now, not in the first timed call
-    return tl
+    return tl  # its steps are built, and their captions written, by the first view of them
 
 
 def measure(ops: int, rounds: int, targets) -> None:
     """One size: its row of the table, and its targets at 100,000 ops or more."""
     tl = chain(ops)
+    first = harness.clock(tl.to_json)  # a fresh trace's: it builds the steps and captions
     text = tl.to_json()
     plain = json.loads(text)
     runs = harness.alternate(
@@ -50,7 +52,8 @@ def measure(ops: int, rounds: int, targets) -> None:
         f"{ops:>8,} {len(text) / 1e6:>5.0f} {harness.fmt_time(out):>9} {out / ops * 1e6:>6.1f} "
         f"{harness.fmt_ratio(harness.ratios(seconds['to_json'], seconds['dumps'])):>22} "
         f"{harness.fmt_time(back):>9} {back / ops * 1e6:>6.1f} "
-        f"{harness.fmt_ratio(harness.ratios(seconds['from_json'], seconds['loads'])):>22}"
+        f"{harness.fmt_ratio(harness.ratios(seconds['from_json'], seconds['loads'])):>22} "
+        f"{harness.fmt_time(first):>9}"
     )
     if ops >= 100_000:
         targets.add(f"to_json of {ops:,} ops", out, SECONDS, "s", out_low, out_high)
@@ -68,7 +71,7 @@ def main() -> None:
     print(f"Timeline JSON of a chain of N ops with its backward ({harness.PINNED})")
     print(
         f"{'ops':>8} {'MB':>5} {'to_json':>9} {'µs/op':>6} {'÷ json.dumps':>22} "
-        f"{'from_json':>9} {'µs/op':>6} {'÷ json.loads':>22}"
+        f"{'from_json':>9} {'µs/op':>6} {'÷ json.loads':>22} {'first':>9}"
     )
     for ops in sizes:
         measure(ops, rounds, targets)

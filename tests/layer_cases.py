@@ -675,6 +675,29 @@ def _(torch):
     return tuple(outs), [theta, x]
 
 
+@case("volumetric_spatial_transformer")
+def _(torch):
+    F = torch.nn.functional
+    theta = torch.tensor(
+        np.array(
+            [[[1.1, 0.3, 0.1, 0.0], [-0.2, 0.9, 0.05, 0.1], [0.1, 0.0, 1.2, -0.1]]] * 2
+        ).astype(np.float32)
+        + arr((2, 3, 4), 3) * 0.3,
+        requires_grad=True,
+    )
+    x = torch.tensor(arr((2, 2, 4, 5, 3), 4), requires_grad=True)
+    outs = []
+    for align in (False, True):
+        grid = F.affine_grid(theta, (2, 2, 3, 4, 5), align_corners=align)
+        outs.append(grid)
+        for mode in ("bilinear", "nearest"):
+            for padding in ("zeros", "border", "reflection"):
+                outs.append(
+                    F.grid_sample(x, grid, mode=mode, padding_mode=padding, align_corners=align)
+                )
+    return tuple(outs), [theta, x]
+
+
 @case("adaptive_log_softmax")
 def _(torch):
     torch.manual_seed(0)

@@ -25,7 +25,8 @@ MAX_SAMPLES = 24  # per op and dtype: torch's generators give up to a few hundre
 DTYPES = ("float32", "float64")
 
 # Known deviations: a reason, then the ops it covers (OpInfo name with its variant after a
-# dot), each alone or as op:check (forward, dtype, grad, method, inplace, error). Kept short.
+# dot), each alone, as op:check (forward, dtype, grad, method, inplace, error) or as op@dtype
+# (that dtype's samples only). Kept short.
 DEVIATIONS = (
     ("autoviz.trace is the tracer; the matrix trace is x.trace()", "trace"),
     (
@@ -45,10 +46,10 @@ DEVIATIONS = (
     (
         "0-d or empty inputs along a dim",
         "index_add:forward index_copy:forward index_fill:forward index_select:forward "
-        "scatter:forward scatter_add:forward roll:forward median:forward "
+        "scatter:forward scatter_add:forward roll:forward"
         "unique_consecutive:forward linalg.pinv:forward linalg.pinv.hermitian:forward "
         "linalg.pinv.singular:forward linalg.multi_dot:forward nn.functional.batch_norm "
-        "diff:forward nanmedian:forward quantile:forward nanquantile:forward mode:forward "
+        "diff:forward "
         "pinverse:forward index_put:forward put:forward linalg.vander:forward "
         "masked_scatter:forward gradient:forward",
     ),
@@ -68,7 +69,6 @@ DEVIATIONS = (
         "linalg.vector_norm:grad linalg.matrix_power:grad index_fill:grad cdist:grad",
     ),
     ("the nuclear norm through torch.norm", "norm.nuc"),
-    ("a zero among prod's factors: the other products' zeros carry another sign", "prod:grad"),
     ("eigenvectors' signs are LAPACK's choice, and numpy's differs", "linalg.eigh:forward"),
     (
         "gradients autoviz lacks: qr of wide matrices, svd's U and V with full_matrices=True, "
@@ -101,6 +101,13 @@ DEVIATIONS = (
         "nn.functional.softshrink:error nn.functional.embedding_bag:forward "
         "nn.functional.cosine_similarity:forward nn.functional.pdist:grad "
         "nn.functional.poisson_nll_loss:grad",
+    ),
+    (
+        "torch's own float32 attention is platform-dependent: its CPU flash kernel's exp "
+        "(exp_u20 on AVX-512) and gemm blocking differ with ATEN_CPU_CAPABILITY, and torch's "
+        "default, AVX2 and AVX-512 builds disagree beyond the tolerance on 16 of 24 samples "
+        "(up to 1e-2 relative on cancelling gradients); autoviz lies within that spread",
+        "nn.functional.scaled_dot_product_attention@float32",
     ),
 )
 KNOWN = {key: reason for reason, keys in DEVIATIONS for key in keys.split()}
@@ -476,7 +483,11 @@ def unexplained(report: Report) -> list:
     """The problems no KNOWN entry explains."""
     if report.op in KNOWN or report.op.split(".")[0] in KNOWN:
         return []
-    return [p for p in report.problems if f"{report.op}:{p[0]}" not in KNOWN]
+    return [
+        p
+        for p in report.problems
+        if f"{report.op}:{p[0]}" not in KNOWN and f"{report.op}@{p[1].split()[0]}" not in KNOWN
+    ]
 
 
 def main() -> None:

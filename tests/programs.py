@@ -64,6 +64,36 @@ def activation_pair(iterations: int = 2):
     return pair
 
 
+def char_model(iterations: int = 2):
+    """makemore's character MLP on a few names: an Embedding(27, 10) of 3 characters' context,
+    Linear(30, 64), tanh, Linear(64, 27) and cross_entropy on the next character, trained with
+    optim.SGD: tensors of hundreds of elements, integer indices, a loss over 27 classes."""
+    nn = autoviz.nn
+    words = ["emma", "olivia", "ava", "isabella", "sophia"]
+    stoi = {c: i + 1 for i, c in enumerate("abcdefghijklmnopqrstuvwxyz")}
+    xs, ys = [], []
+    for w in words:
+        context = [0, 0, 0]
+        for ch in w + ".":
+            ix = stoi.get(ch, 0)
+            xs.append(context)
+            ys.append(ix)
+            context = [*context[1:], ix]
+    autoviz.manual_seed(42)
+    emb = nn.Embedding(27, 10)
+    net = nn.Sequential(nn.Linear(30, 64), nn.Tanh(), nn.Linear(64, 27))
+    opt = autoviz.optim.SGD([*emb.parameters(), *net.parameters()], lr=0.1)
+    X, Y = autoviz.tensor(xs), autoviz.tensor(ys)
+    with autoviz.trace() as tl:
+        for _ in range(iterations):
+            opt.zero_grad()
+            logits = net(emb(X).view(-1, 30))
+            loss = nn.functional.cross_entropy(logits, Y)
+            loss.backward()
+            opt.step()
+    return tl
+
+
 def rebinding_loop(n: int = 4):
     """A loop that rebinds one variable: h = tanh(h * w + x), n times."""
     x = autoviz.tensor(0.5, requires_grad=True)

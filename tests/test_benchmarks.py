@@ -50,6 +50,26 @@ def test_the_performance_page_has_a_block_for_every_benchmark_and_the_summary(tm
     text = readme.read_text(encoding="utf-8")
     for name in outputs:
         assert f"<!-- bench:{name} -->\n\n| {name} table |\n\n<!-- /bench:{name} -->" in text
+        assert text.count(f"<!-- bench:{name} -->") == 1, f"two {name} blocks (a merge's?)"
+
+
+def test_a_run_of_some_benchmarks_keeps_the_others_rows_in_the_summary():
+    spec = importlib.util.spec_from_file_location("run_all", BENCHMARKS / "run_all.py")
+    run_all = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run_all)
+    page = run_all.PAGE.read_text(encoding="utf-8")
+    rows = [{"benchmark": "trace.py", "measure": "m", "unit": "x", "value": 0.5, "target": 1}]
+    rows[0] |= {"low": 0.4, "high": 0.6, "met": True}
+    merged = run_all.merged_summary(page, run_all.table(rows), ["trace"])
+    lines = merged.splitlines()
+    assert lines[:2] == run_all.HEADER
+    assert [line for line in lines if line.startswith("| trace.py")] == [
+        "| trace.py | m | ≤ 1x | 0.50x (0.40–0.60x) | yes |"
+    ]
+    old = [line for line in page.splitlines() if line.startswith("| engine.py")]
+    assert old and [line for line in lines if line.startswith("| engine.py")] == old
+    benchmarks = [run_all.script(line) for line in lines[2:]]
+    assert benchmarks == sorted(benchmarks, key=run_all.BENCHMARKS.index)
 
 
 def test_alternate_rotates_the_order_and_pairs_ratios():

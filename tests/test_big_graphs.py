@@ -1,6 +1,7 @@
 """Big graphs degrade, never fail: repeated structure folds into one box, many alike inputs of
 one op fold, dot is asked for less past each size, and an export is always written."""
 
+import gc
 import re
 
 import pytest
@@ -13,7 +14,8 @@ from autoviz.render import frames_for, get_theme
 from autoviz.render.dot import LAYOUT_TIERS, Options, drawing_plan, layout_tier, to_dot
 from autoviz.render.frames import Frames
 from autoviz.render.groups import MIN_BLOCKS, find_folds
-from autoviz.tracing import graph_of
+from autoviz.tracing import graph_of, walk
+from autoviz.tracing.rules import gradient
 from programs import BIG_SHAPES, big_graph
 
 
@@ -109,6 +111,33 @@ def test_a_fan_in_past_max_nodes_is_refused_before_any_work():
     graph = graph_of(out, {})
     with pytest.raises(GraphTooLarge, match="more than max_nodes=5,000"):
         drawing_plan(graph, Options())
+
+
+class _NamesReadOnce(tuple):
+    """An op's input names that fail if something walks them all (once per input is n²)."""
+
+    def __iter__(self):
+        raise AssertionError("every input's name was read for one input's gradient")
+
+
+def test_one_inputs_gradient_reads_no_other_inputs_names():
+    """Issue 26.5: a stack of n inputs sends n gradients; each reads its own words only."""
+    names = _NamesReadOnce(f"x{i}" for i in range(2000))
+    assert gradient("StackBackward0", 1500, names, "out", "g", 2000, {"dim": 0}) == (
+        "g's slice 1500 along dim 0"
+    )
+    assert gradient("CatBackward0", 7, names, "out", "g", None, {"dim": 1}).startswith("the slice")
+
+
+def test_the_walk_holds_the_collector_back(monkeypatch):
+    """torch builds a node object per input of next_functions: a fan-in of 100,000 leaves set
+    off full collections over the heap (most of a refusal's time); the walk pauses them."""
+    seen = []
+    real = walk.ops_in_order
+    monkeypatch.setattr(walk, "ops_in_order", lambda *a: seen.append(gc.isenabled()) or real(*a))
+    xs = [autoviz.tensor(1.0, requires_grad=True) for _ in range(3)]
+    graph_of(autoviz.stack(xs).sum(), {})
+    assert seen == [False] and gc.isenabled()
 
 
 @given(

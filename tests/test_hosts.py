@@ -71,6 +71,12 @@ def marimo_lesson(tmp_path):
         log.close()
 
 
+@pytest.fixture
+def nbconvert():
+    """`jupyter nbconvert`, which JupyterLab brings (the test extra)."""
+    pytest.importorskip("nbconvert", reason='pip install -e ".[test]"')
+
+
 def count(widget) -> tuple[int, int]:
     k, n = COUNTER.search(widget.locator(".av-counter").text_content()).groups()
     return int(k), int(n)
@@ -174,7 +180,9 @@ def shown_pictures(browser, page_path: Path) -> list[str]:
         page.close()
 
 
-def test_an_html_export_shows_each_steppers_still_picture(tmp_path, kernel_specs, browser):
+def test_an_html_export_shows_each_steppers_still_picture(
+    tmp_path, kernel_specs, browser, nbconvert
+):
     notebook = run_as_jupyterlab_saves_it(tmp_path, kernel_specs)
     stills = still_pictures(nbformat.read(notebook, as_version=4))
     expected = len(stepper_cells(nbformat.read(LESSON, as_version=4)))
@@ -184,7 +192,7 @@ def test_an_html_export_shows_each_steppers_still_picture(tmp_path, kernel_specs
         assert still.strip() in [svg.strip() for svg in shown]
 
 
-def test_an_executed_html_export_shows_them_too(tmp_path, kernel_specs, browser):
+def test_an_executed_html_export_shows_them_too(tmp_path, kernel_specs, browser, nbconvert):
     """`jupyter nbconvert --to html --execute` saves the widgets' state, which would make the
     page load a widget manager from the network; without it the stills show offline."""
     kernels = tmp_path / "jupyter" / "kernels"

@@ -158,6 +158,14 @@ nn.LSTM(3,4)(torch.ones(2,1,5)) nn.GRU(3,4)(torch.ones(2,1,3),torch.ones(2,1,4))
 nn.RNN(3,4)(torch.ones(2,2,1,3)) nn.Conv2d(3,4,3,groups=2)
 nn.LSTMCell(3,4)(torch.ones(2,5)) F.dropout(torch.ones(2),1.5)
 F.embedding_bag(torch.ones(3),torch.ones(4,2))
+F.grid_sample(torch.ones(1,1,2,2,2),torch.ones(1,2,2,2,3),mode='bicubic',align_corners=False)
+F.grid_sample(torch.ones(1,1,2,2,2),torch.ones(1,2,2,2,2),align_corners=False)
+F.grid_sample(torch.ones(1,1,2,2),torch.ones(1,2,2),align_corners=False)
+F.grid_sample(torch.ones(1,1,2,2,2),torch.ones(2,2,2,2,3),align_corners=False)
+F.grid_sample(torch.ones(1,1,0,2),torch.ones(1,2,2,2),align_corners=False)
+F.grid_sample(torch.ones(1,1,2,2),torch.ones(1,2,2,2).double(),align_corners=False)
+F.affine_grid(torch.ones(2,2,3),(2,3,4,5,6),align_corners=False)
+F.affine_grid(torch.ones(2,3,4),[2,3,4],align_corners=False)
 """.split()  # noqa: SIM905
 
 

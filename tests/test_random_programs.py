@@ -136,12 +136,14 @@ def shows_the_programs_numbers(tl, recorded, error) -> None:
 
 
 def every_export_works(tl, folder, namespace) -> None:
-    """JSON back byte for byte, a few steps drawn and every step explained, the player, the
-    animation, the frames, draw() of the last loss, and the Stepper stepped through."""
+    """JSON back byte for byte, a few steps drawn (one as PNG) and every step explained, the
+    player, the animation, the frames, draw() of the last loss, and the Stepper stepped
+    through."""
     text = tl.to_json()
     assert autoviz.Timeline.from_json(text).to_json() == text
     for k in sorted({0, len(tl) // 2, len(tl) - 1}):
         ET.fromstring(tl.draw(step=k).svg())
+    assert tl.draw(step=len(tl) - 1).png().startswith(b"\x89PNG\r\n\x1a\n")  # one raster
     for k in range(len(tl)):
         assert explain(tl, k)
     tl.save_html(folder / "player.html")

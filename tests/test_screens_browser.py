@@ -1,6 +1,7 @@
 """Every screen (issue 28): at 400, 934, 1366 and 1920 px wide, in a page, in a widget's box and
 in a real JupyterLab, normal and in projector mode, no text panel cuts its text at any step of
-the 3-iteration MLP, the residual net and a comparison: each panel's text fits its box
+the 3-iteration MLP, the residual net, a character model (Embedding, cross_entropy: tensors of
+hundreds of elements) and a comparison: each panel's text fits its box
 (scrollWidth and scrollHeight against the client box), nothing clips a panel, the code panel
 keeps the current line in view, and projector type is 18 px at least. Projector mode at
 1366×768 has the banner, the whole explanation and the current code line on screen at every
@@ -17,13 +18,14 @@ from browser import open_player, widget_page
 from test_stepper_browser import lab, open_notebook  # noqa: F401 (a fixture)
 
 import autoviz
-from programs import activation_pair, mlp_training, residual_net
+from programs import activation_pair, char_model, mlp_training, residual_net
 
 SIZES = {"400": (400, 800), "934": (934, 614), "1366": (1366, 768), "1920": (1920, 1080)}
 MODES = ("normal", "projector")
 PROGRAMS = {
     "mlp": lambda: mlp_training(3),
     "residual": residual_net,
+    "char": char_model,
     "compare": lambda: autoviz.compare(*activation_pair(), labels=("tanh", "relu")),
 }
 

@@ -74,3 +74,35 @@ def test_an_unknown_dtype_object_is_refused_at_load():
     data = io.BytesIO(serialization.MAGIC + pickle.dumps(FakeDtype(), protocol=2))
     with pytest.raises(pickle.UnpicklingError, match="complex256"):
         autoviz.load(data)
+
+
+@pytest.mark.parametrize("shape", [(), (1,), (0,), (2, 3)])
+def test_a_tensor_keeps_its_shape_through_save_pickle_and_deepcopy(shape):
+    """A 0-d tensor (BatchNorm's num_batches_tracked, a loss) stays 0-d, as in PyTorch."""
+    import copy
+
+    x = autoviz.arange(float(autoviz.Size(shape).numel())).reshape(shape)
+    buffer = io.BytesIO()
+    autoviz.save({"x": x, "n": autoviz.tensor(3)}, buffer)
+    buffer.seek(0)
+    loaded = autoviz.load(buffer)
+    for y in (loaded["x"], pickle.loads(pickle.dumps(x)), copy.deepcopy(x)):
+        assert y.shape == x.shape and y.tolist() == x.tolist()
+    assert loaded["n"].shape == () and loaded["n"].item() == 3
+
+
+def test_a_transposed_tensor_is_saved_in_its_logical_order():
+    x = autoviz.arange(6.0).reshape(2, 3).t()
+    assert pickle.loads(pickle.dumps(x)).tolist() == [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]]
+
+
+def test_a_file_asking_for_a_large_bytes_object_is_refused():
+    """Protocol 2 writes b"" as a call of bytes(); a call with a size would allocate it."""
+
+    class Huge:
+        def __reduce__(self):
+            return (bytes, (10**12,))
+
+    file = io.BytesIO(serialization.MAGIC + pickle.dumps(Huge(), protocol=2))
+    with pytest.raises(pickle.UnpicklingError, match="without arguments"):
+        autoviz.load(file)

@@ -165,8 +165,10 @@ def _wait_for(url: str, server, log: Path, limit: float = 60) -> None:
 def run_all_cells(page, attempts: int = 10) -> None:
     """Run > Run All Cells, repeated until a cell has run: JupyterLab drops the request when it
     comes before the kernel's websocket is up, and no indicator tells that moment apart."""
+    # Only the notebook on show: a tab JupyterLab restored holds the prompts of an earlier run.
     started = (
-        "() => [...document.querySelectorAll('.jp-InputPrompt')]"
+        "() => [...document.querySelectorAll("
+        "'.jp-NotebookPanel:not(.lm-mod-hidden) .jp-InputPrompt')]"
         ".some(p => /\\[\\d+\\]/.test(p.textContent))"
     )
     page.locator(".jp-Notebook .jp-Cell").first.wait_for()
@@ -206,7 +208,9 @@ def lab_page(page, tmp_path):
 def open_notebook(page, server, name: str, cells: list[str]) -> None:
     write_notebook(server["dir"] / name, [*cells, ""])  # the empty last cell is typed into
     page.set_default_timeout(60000)
-    page.goto(f"{server['base']}/{server['tree']}/{name}?token={server['token']}")
+    # reset: JupyterLab would restore the earlier tests' notebooks as tabs beside this one.
+    reset = "&reset" if server["app"] == "lab" else ""
+    page.goto(f"{server['base']}/{server['tree']}/{name}?token={server['token']}{reset}")
     run_all_cells(page)
 
 

@@ -247,9 +247,13 @@ def mutants(draw):
         actions = ["alike", "alike", "alike", "replace", "remove", "copy", "repoint"]
         action = draw(st.sampled_from(actions))
         if action == "repoint":  # an edge led to another node of the file, as edited by hand
-            edge = draw(st.sampled_from(doc["edges"])) if doc["edges"] else {}
-            end = draw(st.sampled_from(["source", "target"]))
-            edge[end] = f"n{draw(st.integers(1, max(1, len(doc['nodes']))))}"
+            edges, nodes = doc.get("edges"), doc.get("nodes")
+            if not isinstance(edges, list) or not isinstance(nodes, list) or not edges:
+                continue  # an earlier change replaced the table itself
+            edge = draw(st.sampled_from(edges))
+            if isinstance(edge, dict):
+                end = draw(st.sampled_from(["source", "target"]))
+                edge[end] = f"n{draw(st.integers(1, max(1, len(nodes))))}"
             continue
         if action == "alike":
             where, key = draw(st.sampled_from(leaves))
@@ -347,6 +351,14 @@ def nul_in_path(d):
             lambda d: d["steps"][25]["details"].update(grad=0.5),
             r"steps\[25\]\.details\.grad: a preview of shape \(\) for node n3",
         ),
+        (  # the quiz's update question read the change (IndexError)
+            lambda d: d["steps"][60].update(changes=[]),
+            r"steps\[60\]\.changes: a 'update' step first changes its node's value",
+        ),
+        (
+            lambda d: d["steps"][60]["changes"][0].__setitem__(1, "grad"),
+            r"steps\[60\]\.changes: a 'update' step first changes its node's value",
+        ),
     ],
 )
 def test_timelines_that_crashed_an_export_are_refused_naming_the_field(change, message):
@@ -354,6 +366,7 @@ def test_timelines_that_crashed_an_export_are_refused_naming_the_field(change, m
     not list; ValueError: embedded null byte; UnicodeEncodeError)."""
     doc = json.loads(texts()["mlp"])
     assert doc["steps"][25]["kind"] == "backward" and doc["steps"][3]["source"]
+    assert doc["steps"][60]["kind"] == "update" and doc["steps"][60]["changes"]
     change(doc)
     for text in (json.dumps(doc), json.dumps(doc, ensure_ascii=False)):
         with pytest.raises(TimelineFormatError, match=message):

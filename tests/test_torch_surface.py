@@ -46,22 +46,110 @@ SIGNED_ZERO_CASES = {
     "amax": lambda t, x: t.amax(x, 0),
     "index": lambda t, x: x[x > 0],
     "div trunc": lambda t, x: t.div(x, 2.0, rounding_mode="trunc"),
+    "threshold": lambda t, x: t.nn.functional.threshold(x, 0.5, 0.0),
+    "hardtanh": lambda t, x: t.nn.functional.hardtanh(x),
+    "relu6": lambda t, x: t.nn.functional.relu6(x),
+    "min": lambda t, x: x.min(),
+    "min dim": lambda t, x: x.min(dim=0).values,
+    "clamp_min": lambda t, x: x.clamp_min(0.0),
+    "clamp tensors": lambda t, x: x.clamp(t.zeros_like(x), t.ones_like(x)),
+    "where scalar": lambda t, x: t.where(x > 0, x, 0.0),
+    "masked_select": lambda t, x: x.masked_select(x > 0),
+    "sort": lambda t, x: x.sort().values,
+    "topk": lambda t, x: x.topk(2).values,
+    "median (ties share)": lambda t, x: x.median(),
+    "median dim": lambda t, x: x.median(0).values,
+    "kthvalue (ties)": lambda t, x: x.kthvalue(2).values,
+    "prod (two zeros)": lambda t, x: x.prod(),
+    "prod dim": lambda t, x: x.prod(0),
+    "pow 0": lambda t, x: x**0,
+    "copysign": lambda t, x: t.copysign(x, t.tensor(-1.0)),
+    "xlogy": lambda t, x: t.xlogy(x, t.ones_like(x)),
+    "std of a constant": lambda t, x: (x * 0).std(),
+    "floor": lambda t, x: x.floor(),
 }
 
 
+@pytest.mark.parametrize("seed", [-3.0, -0.0])
 @pytest.mark.parametrize("name", sorted(SIGNED_ZERO_CASES))
-def test_backward_gives_the_signed_zeros_torch_gives(name):
+def test_backward_gives_the_signed_zeros_torch_gives(name, seed):
     op = SIGNED_ZERO_CASES[name]
     values = [0.0, -3.0, 2.0, -0.0, 0.5]
     grads = []
     for lib in (torch, autoviz):
         x = lib.tensor(values, requires_grad=True)
         y = op(lib, x)
-        seed = lib.full(tuple(y.shape), -3.0)
-        y.backward(seed)
+        y.backward(lib.full(tuple(y.shape), seed))
         grads.append(np.asarray(x.grad.tolist()))
-    assert np.array_equal(grads[0], grads[1])
+    assert np.array_equal(grads[0], grads[1]), (grads[0], grads[1])
     assert np.array_equal(np.signbit(grads[0]), np.signbit(grads[1])), (grads[0], grads[1])
+
+
+def test_ops_torch_cannot_differentiate_fail_at_backward_with_its_message():
+    for name in ("heaviside", "floor_divide"):
+        messages = []
+        for lib in (torch, autoviz):
+            x = lib.tensor([0.0, -3.0, 2.0], requires_grad=True)
+            y = getattr(lib, name)(x, lib.tensor(0.5))
+            assert type(y.grad_fn).__name__ == "NotImplemented"
+            with pytest.raises(RuntimeError) as caught:
+                y.sum().backward()
+            messages.append(str(caught.value))
+        assert messages[0] == messages[1] == f"derivative for aten::{name} is not implemented"
+
+
+# -- which of equal values sort, topk, kthvalue, median and mode pick: torch's CPU algorithms --
+TIE_CASES = {
+    "sort": lambda x: x.sort(),
+    "sort descending": lambda x: x.sort(descending=True),
+    "argsort": lambda x: x.argsort(),
+    "topk": lambda x: x.topk(3),
+    "topk smallest": lambda x: x.topk(5, largest=False),
+    "kthvalue": lambda x: x.kthvalue(7),
+    "median": lambda x: x.median(1),
+    "nanmedian": lambda x: x.nanmedian(1),
+    "mode": lambda x: x.mode(),
+    "nanmedian all": lambda x: x.nanmedian(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TIE_CASES))
+def test_ties_pick_the_index_torch_picks(name):
+    rng = np.random.default_rng(5)
+    for trial in range(40):
+        n = int(rng.integers(7, 40))
+        data = rng.integers(0, 4, (3, n)).astype(np.float32)
+        if trial % 3 == 0:  # NaNs: torch's comparators put them first or last
+            data[0, rng.integers(0, n, 2)] = np.nan
+        if trial % 4 == 0:
+            data = np.where(data == 0, -0.0, data).astype(np.float32)
+        theirs = repr(TIE_CASES[name](torch.tensor(data)))
+        ours = repr(TIE_CASES[name](autoviz.tensor(data)))
+        assert ours == theirs, data.tolist()
+
+
+def test_value_selecting_reductions_record_torchs_nodes():
+    for lib in (torch, autoviz):
+        x = lib.tensor([3.0, 1.0, 2.0, 2.0], requires_grad=True)
+        names = [
+            type(y.grad_fn).__name__
+            for y in (
+                x.median(),
+                x.median(0).values,
+                x.nanmedian(),
+                x.nanmedian(0).values,
+                x.kthvalue(2).values,
+                x.mode().values,
+            )
+        ]
+        assert names == [
+            "MedianBackward0",
+            "MedianBackward1",
+            "NanmedianBackward0",
+            "NanmedianBackward1",
+            "KthvalueBackward0",
+            "ModeBackward0",
+        ]
 
 
 def test_relu_backward_prints_as_torch_does():
@@ -561,3 +649,58 @@ def test_math_module_constants_and_dtypes_print_as_torch():
     assert math.isclose(
         autoviz.erfinv(autoviz.tensor(0.5)).item(), torch.erfinv(torch.tensor(0.5)).item()
     )
+
+
+# -- the random kernels and reductions into indices that the inventory listed as gaps ------------
+def test_cauchy_log_normal_geometric_and_poisson_draw_torchs_numbers():
+    def program(t):
+        print(t.empty(3, 5).cauchy_(1.0, 0.5), t.empty(4, dtype=t.float64).log_normal_())
+        print(t.empty(6, dtype=t.int64).geometric_(0.2), t.empty(3, dtype=t.float16).cauchy_())
+        print(t.randn(3), t.empty(5).log_normal_(0.0, 1.0), t.randn(2))  # the normal cache
+        rates = t.tensor([[0.5, 3.0, 12.0, 0.0], [100.0, 9.99, 10.0, 1e-3]], requires_grad=True)
+        draws = t.poisson(rates)
+        draws.sum().backward()
+        print(draws, rates.grad, t.poisson(t.linspace(0, 60, 500)).sum())
+        for bad in (
+            lambda: t.empty(3).cauchy_(0, 0),
+            lambda: t.empty(3, dtype=t.int64).cauchy_(),
+            lambda: t.empty(3).geometric_(1),
+            lambda: t.empty(3, dtype=t.bool).geometric_(0.5),
+            lambda: t.empty(3).log_normal_(0, -1),
+            lambda: t.empty(3, dtype=t.int64).log_normal_(),
+            lambda: t.poisson(t.tensor([-1.0])),
+            lambda: t.poisson(t.tensor([1, 2])),
+        ):
+            try:
+                bad()
+            except (RuntimeError, NotImplementedError) as error:
+                print(type(error).__name__, error)
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("reduce", ["sum", "prod", "mean", "amax", "amin"])
+def test_scatter_reduce_and_index_reduce_match_torch_with_gradients(reduce):
+    rng = np.random.default_rng(3)
+    for trial in range(12):
+        a = rng.integers(-2, 3, (3, 4)).astype(np.float32)
+        src = rng.integers(-2, 3, (3, 5)).astype(np.float32)
+        index = rng.integers(0, 4, (3, 5))
+        slices = rng.integers(0, 4, 5)
+        include_self = bool(trial % 3)
+        results = []
+        for lib in (torch, autoviz):
+            x, s = lib.tensor(a, requires_grad=True), lib.tensor(src, requires_grad=True)
+            ys = [x.scatter_reduce(1, lib.tensor(index), s, reduce, include_self=include_self)]
+            if reduce != "sum":
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")  # torch: index_reduce is in beta
+                    ys.append(x.index_reduce(1, lib.tensor(slices), s, reduce))
+            seed = lib.arange(12.0).reshape(3, 4) - 5.5
+            sum(((y * seed).sum() for y in ys), lib.tensor(0.0)).backward()
+            results.append([repr(y.detach()) + type(y.grad_fn).__name__ for y in ys])
+            results[-1] += [x.grad.tolist(), s.grad.tolist()]
+        assert results[0] == results[1]
+    with pytest.raises(RuntimeError, match="reduce argument must be either sum, prod, mean"):
+        autoviz.zeros(3).scatter_reduce(0, autoviz.tensor([0]), autoviz.ones(1), "max")

@@ -5,7 +5,7 @@ import json
 import os
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import autoviz
@@ -43,7 +43,8 @@ MESSAGES = st.one_of(
 def fitting_stepper():
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("AUTOVIZ_DOT", graphviz_pure_path())
-        yield autoviz.Stepper(mlp_training(6))
+        # the first three iterations and the last shown whole: the fourth and fifth are expanded
+        yield autoviz.Stepper(mlp_training(6), full_iterations=3)
 
 
 @settings(
@@ -52,6 +53,14 @@ def fitting_stepper():
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(message=MESSAGES)
+@example({"kind": "nudge", "id": float("nan"), "graph": 0, "node": "n1", "h": 0.01})
+@example({"kind": "nudge", "id": 10**400})
+@example({"kind": "nudge", "id": 1, "graph": 10**400, "node": "n1", "h": 0.01})
+@example({"kind": "nudge", "id": 1, "graph": 0, "node": "n1" * 200, "h": 0.01})
+@example({"kind": "nudge", "id": 1, "graph": 0, "node": "n1", "h": 1e308, "element": [10**400]})
+@example({"kind": "nudge", "id": 1, "graph": 0, "node": "n1", "h": float("-inf")})
+@example({"kind": "expand", "iteration": 10**400})
+@example({"kind": "expand", "iteration": float("inf")})
 def test_every_widget_message_gets_one_reply_saying_what_was_wrong(fitting_stepper, message):
     stepper = fitting_stepper
     sent = []
@@ -69,7 +78,7 @@ def test_every_widget_message_gets_one_reply_saying_what_was_wrong(fitting_stepp
 
 
 def test_the_issues_bad_messages_get_clear_errors(pure_engine):
-    stepper = autoviz.Stepper(mlp_training(6))
+    stepper = autoviz.Stepper(mlp_training(6), full_iterations=3)
     sent = []
     stepper.send = sent.append
     stepper._message(stepper, {"kind": "expand", "iteration": 99}, [])
@@ -160,8 +169,10 @@ def test_the_widget_shows_the_kernels_error_replies(page, tmp_path, fitting_step
     page.locator(".av-nudge").scroll_into_view_if_needed()
     page.screenshot(path=str(tmp_path / "nudge-error.png"))
 
+    page.locator(".av-card [data-close]").click()  # the card sits over the explanation
     page.evaluate("window.__sent.push({kind: 'zoom'})")
     answer(page, stepper)
+    assert page.locator("#root .av-explain").is_visible()
     assert page.locator("#root .av-explain").inner_text() == (
         "The kernel could not do what the widget asked: the widget cannot answer a message of "
         "kind 'zoom': it answers ['nudge', 'expand']"

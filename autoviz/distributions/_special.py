@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from ..engine.ops.base import Op
+from ..engine.ops.base import Op, unbroadcast
 
 _lgamma = np.vectorize(math.lgamma, otypes=[np.float64])
 
@@ -85,3 +85,70 @@ def lgamma(x):
 
 def digamma(x):
     return Digamma.apply(x)
+
+
+def _gammainc_one(a: float, x: float) -> float:
+    """P(a, x) = γ(a, x) / Γ(a): its power series below x = a + 1, else 1 - Q from Legendre's
+    continued fraction (evaluated by the modified Lentz method)."""
+    if x <= 0 or math.isinf(a):
+        return 0.0 if x <= 0 or a > 0 else math.nan
+    if math.isinf(x):
+        return 1.0
+    log_front = a * math.log(x) - x - math.lgamma(a)
+    if x < a + 1:
+        term = total = 1.0 / a
+        n = a
+        while abs(term) > abs(total) * 1e-17:
+            n += 1
+            term *= x / n
+            total += term
+        return total * math.exp(log_front)
+    tiny = 1e-300
+    b = x + 1 - a
+    c, d = 1 / tiny, 1 / b
+    h = d
+    for i in range(1, 10_000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1 / d
+        step = d * c
+        h *= step
+        if abs(step - 1) < 1e-16:
+            break
+    return 1.0 - math.exp(log_front) * h
+
+
+_gammainc = np.vectorize(_gammainc_one, otypes=[np.float64])
+
+
+class Igamma(Op):
+    """z = P(a, x), the regularised lower incomplete gamma function;  dz/dx = x^(a-1) e^(-x) /
+    Γ(a) (PyTorch has no derivative in a either)."""
+
+    _backward_name = "IgammaBackward0"
+
+    @staticmethod
+    def forward(ctx, a, x):
+        ctx.save_for_backward(a, x)
+        dtype = np.result_type(a, x)
+        with np.errstate(invalid="ignore"):
+            return np.asarray(_gammainc(a, x), dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        if ctx.needs_input_grad[0]:
+            raise RuntimeError("the derivative for 'igamma: input' is not implemented.")
+        a, x = ctx.saved_tensors
+        a64, x64 = np.asarray(a, np.float64), np.asarray(x, np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            density = np.exp((a64 - 1) * np.log(x64) - x64 - _lgamma(a64))
+        return None, unbroadcast(grad * density.astype(grad.dtype), np.shape(x))
+
+
+def gammainc(a, x):
+    """torch.special.gammainc(a, x) for the distributions' cdf."""
+    return Igamma.apply(a, x)

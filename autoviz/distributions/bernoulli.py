@@ -1,5 +1,6 @@
 """The Bernoulli distribution: 1 with probability probs, else 0."""
 
+import math
 import numbers
 from typing import ClassVar
 
@@ -18,6 +19,7 @@ class Bernoulli(Distribution):
         "logits": constraints.real,
     }
     support = constraints.boolean
+    has_enumerate_support = True
 
     def __init__(self, probs=None, logits=None, validate_args=None) -> None:
         one_of(probs, logits)
@@ -61,6 +63,19 @@ class Bernoulli(Distribution):
             self._validate_sample(value)
         logits, value = broadcast_all(self.logits, value)
         return -((1 - value) * logits + softplus(-logits))
+
+    @property
+    def mode(self):
+        """1 where probs > 1/2, 0 below, nan at exactly 1/2."""
+        mode = (self.probs >= 0.5).to(self.probs)
+        mode[self.probs == 0.5] = math.nan
+        return mode
+
+    def enumerate_support(self, expand=True):
+        """The values 0 and 1 along a new leading axis, over the batch."""
+        values = engine.arange(2, dtype=self._param.dtype)
+        values = values.view((-1,) + (1,) * len(self._batch_shape))
+        return values.expand((-1, *self._batch_shape)) if expand else values
 
     def entropy(self):
         return (1 - self.probs) * self.logits + softplus(-self.logits)

@@ -15,6 +15,7 @@ from .utils import Gather, clamp_probs, logsumexp, one_of
 class Categorical(Distribution):
     """One of K categories, with probabilities probs (normalised) or softmax(logits)."""
 
+    has_enumerate_support = True
     arg_constraints: ClassVar[dict] = {
         "probs": constraints.simplex,
         "logits": constraints.real_vector,

@@ -48,6 +48,7 @@ class Distribution:
     """A batch of probability distributions: sample, log_prob, mean, ... (torch's base)."""
 
     has_rsample = False
+    has_enumerate_support = False
     _validate_args = True  # torch's default (its __debug__): checked unless python -O
 
     @staticmethod
@@ -122,7 +123,19 @@ class Distribution:
         raise NotImplementedError
 
     def expand(self, batch_shape, _instance=None):
-        raise NotImplementedError
+        """The same distribution over a larger batch: each parameter (and each distribution
+        it wraps) expanded from batch_shape + its own trailing dims, without copying."""
+        batch_shape = as_size(batch_shape)
+        new = object.__new__(type(self))
+        old = len(self._batch_shape)
+        for key, value in self.__dict__.items():
+            if isinstance(value, Tensor) and tuple(value.shape[:old]) == tuple(self._batch_shape):
+                value = value.expand(*batch_shape, *value.shape[old:])
+            elif isinstance(value, Distribution):
+                value = value.expand(Size(tuple(batch_shape) + tuple(value.batch_shape[old:])))
+            new.__dict__[key] = value
+        new._batch_shape = batch_shape
+        return new
 
     @property
     def support(self):

@@ -77,6 +77,13 @@ class Gamma(ExponentialFamily):
             - lgamma(self.concentration)
         )
 
+    def cdf(self, value):
+        from ._special import gammainc
+
+        if self._validate_args:
+            self._validate_sample(value)
+        return gammainc(self.concentration, self.rate * value)
+
     def entropy(self):
         c = self.concentration
         return c - self.rate.log() + lgamma(c) + (1.0 - c) * digamma(c)

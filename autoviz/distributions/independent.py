@@ -56,6 +56,15 @@ class Independent(Distribution):
     def rsample(self, sample_shape=()):
         return self.base_dist.rsample(as_size(sample_shape))
 
+    @property
+    def has_enumerate_support(self):
+        return not self.reinterpreted_batch_ndims and self.base_dist.has_enumerate_support
+
+    def enumerate_support(self, expand=True):
+        if self.reinterpreted_batch_ndims > 0:
+            raise NotImplementedError("Enumeration over cartesian product is not implemented")
+        return self.base_dist.enumerate_support(expand=expand)
+
     def log_prob(self, value):
         return sum_rightmost(self.base_dist.log_prob(value), self.reinterpreted_batch_ndims)
 

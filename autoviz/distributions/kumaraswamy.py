@@ -1,5 +1,6 @@
 """The Kumaraswamy distribution on (0, 1): a power transform of a uniform."""
 
+import math
 from typing import ClassVar
 
 from .. import engine
@@ -49,6 +50,14 @@ class Kumaraswamy(TransformedDistribution):
     @property
     def variance(self):
         return _moments(self.concentration1, self.concentration0, 2) - self.mean.pow(2)
+
+    @property
+    def mode(self):
+        """Evaluated in log space as torch does, nan where a concentration is below 1."""
+        c1, c0 = self.concentration1, self.concentration0
+        log_mode = c0.reciprocal() * (-c0).log1p() - (-c0 * c1).log1p()
+        log_mode[(c0 < 1) | (c1 < 1)] = math.nan
+        return log_mode.exp()
 
     def entropy(self):
         from ._special import digamma

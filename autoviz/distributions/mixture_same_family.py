@@ -60,6 +60,11 @@ class MixtureSameFamily(Distribution):
         log_mix_prob = self._mixture_distribution.logits.log_softmax(-1)
         return (log_prob_x + log_mix_prob).logsumexp(-1)
 
+    def cdf(self, x):
+        x = self._pad(x)
+        cdf_x = self._component_distribution.cdf(x)
+        return (cdf_x * self._mixture_distribution.probs).sum(-1)
+
     def sample(self, sample_shape=()):
         sample_shape = as_size(sample_shape)
         with engine.no_grad():

@@ -70,6 +70,20 @@ class MultivariateNormal(Distribution):
         self.loc = loc.expand(*batch, -1) if tuple(loc.shape[:-1]) != batch else loc
         super().__init__(batch, loc.shape[-1:], validate_args=validate_args)
 
+    def expand(self, batch_shape, _instance=None):
+        """torch's: loc and the given matrices expanded, the Cholesky factor shared."""
+        batch = tuple(as_size(batch_shape))
+        new = object.__new__(MultivariateNormal)
+        new.__dict__.update(self.__dict__)
+        new.loc = self.loc.expand(*batch, *self._event_shape)
+        for name in ("covariance_matrix", "scale_tril", "precision_matrix"):
+            if name in self.__dict__:
+                new.__dict__[name] = self.__dict__[name].expand(
+                    *batch, *self._event_shape, *self._event_shape
+                )
+        new._batch_shape = as_size(batch)
+        return new
+
     @lazy_property
     def scale_tril(self):
         return self._unbroadcasted_scale_tril.expand(

@@ -1,5 +1,6 @@
 """The uniform distribution on [low, high)."""
 
+import math
 import numbers
 
 from .. import engine
@@ -51,6 +52,18 @@ class Uniform(Distribution):
             self._validate_sample(value)
         inside = (self.low <= value) & (self.high > value)
         return engine.log(inside.to(self.low.dtype)) - engine.log(self.high - self.low)
+
+    @property
+    def mode(self):
+        return math.nan * self.high
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return ((value - self.low) / (self.high - self.low)).clamp(min=0, max=1)
+
+    def icdf(self, value):
+        return value * (self.high - self.low) + self.low
 
     def entropy(self):
         return engine.log(self.high - self.low)

@@ -106,6 +106,7 @@ from .sampling import (
     bernoulli,
     multinomial,
     normal,
+    poisson,
     rand,
     rand_like,
     randint,

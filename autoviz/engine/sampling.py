@@ -8,6 +8,7 @@ from .dtypes import TYPE_NAMES, to_numpy_dtype
 from .fidelity import random as _random
 from .fidelity.random import generator_or_default
 from .grad_mode import _state
+from .ops.base import Op
 from .tensor import Tensor, make, new_leaf
 
 _F32 = np.dtype(np.float32)
@@ -279,6 +280,33 @@ def bernoulli(input, p=None, *, generator=None) -> Tensor:
     return _bernoulli_(out, p, generator)
 
 
+def poisson(input, generator=None) -> Tensor:
+    """A Poisson draw for each rate in input; its gradient is zero, as torch's."""
+    rates = np.asarray(input._data)
+    if rates.dtype.kind != "f":
+        raise NotImplementedError(
+            f"\"poisson_cpu\" not implemented for '{_type_name(rates.dtype)}'"
+        )
+    if np.any(rates < 0) or np.isnan(rates).any():
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    draws = _random.poisson(generator_or_default(generator), rates)
+    return Poisson.apply(input, draws=_random.cast(draws, rates.dtype))
+
+
+class Poisson(Op):
+    """z ~ Poisson(rate);  dz/drate = 0 (PyTorch's PoissonBackward0)."""
+
+    _backward_name = "PoissonBackward0"
+
+    @staticmethod
+    def forward(ctx, rate, draws=None):
+        return draws
+
+    @staticmethod
+    def backward(ctx, grad):
+        return np.zeros_like(grad)
+
+
 def multinomial(input, num_samples, replacement=False, *, generator=None) -> Tensor:
     """Indices drawn from each row of non-negative weights: torch.multinomial."""
     probs = np.asarray(input._data)
@@ -526,6 +554,55 @@ def exponential_(self, lambd=1.0, *, generator=None):
     _inplace_target(self, "exponential_")
     gen = generator_or_default(generator)
     return _fill(self, _random.exponential(gen, self.numel(), dt, float(lambd)))
+
+
+# C++'s names of the integer types, which the Cauchy check prints (typeid, not torch's names)
+_CPP_NAMES = {
+    "int64": "long int",
+    "int32": "int",
+    "int16": "short int",
+    "int8": "signed char",
+    "uint8": "unsigned char",
+    "bool": "bool",
+}
+
+
+def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+    """Fill with Cauchy numbers centred on median, of scale sigma."""
+    dt = self._data.dtype
+    if dt.kind != "f":
+        raise RuntimeError(
+            "Cauchy distribution is a continuous probability distribution. dtype must be a "
+            f"floating point but you specified {_CPP_NAMES.get(dt.name, dt.name)}"
+        )
+    if not sigma > 0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_num(sigma)}")
+    _inplace_target(self, "cauchy_")
+    gen = generator_or_default(generator)
+    return _fill(self, _random.cauchy(gen, self.numel(), dt, float(median), float(sigma)))
+
+
+def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
+    """Fill with numbers whose log is normal(mean, std)."""
+    dt = self._data.dtype
+    _need_float(dt, "log_normal_cpu")
+    if not std > 0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_num(std)}")
+    _inplace_target(self, "log_normal_")
+    gen = generator_or_default(generator)
+    return _fill(self, _random.log_normal(gen, self.numel(), dt, float(mean), float(std)))
+
+
+def geometric_(self, p, *, generator=None):
+    """Fill with the number of Bernoulli(p) trials up to the first success (1, 2, ...)."""
+    dt = self._data.dtype
+    if dt.kind == "b":
+        raise NotImplementedError("\"geometric_cpu\" not implemented for 'Bool'")
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_num(p)}")
+    _inplace_target(self, "geometric_")
+    gen = generator_or_default(generator)
+    return _fill(self, _random.geometric(gen, self.numel(), dt, float(p)))
 
 
 def bernoulli_method(self, p=None, *, generator=None):

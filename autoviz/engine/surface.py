@@ -114,6 +114,7 @@ TABLE = (
     (arithmetic, "gcd lcm ldexp nextafter", "_"),
     (arithmetic, "isin", "torch"),
     (indexing, "put index_put masked_scatter", "torch Tensor _"),
+    (indexing, "scatter_reduce index_reduce", "torch Tensor _"),
     (indexing, "unsafe_chunk unsafe_split", "torch Tensor"),
     (indexing, "fill_diagonal_", "Tensor"),
     (shape, "adjoint=mT", "torch Tensor"),
@@ -123,6 +124,7 @@ TABLE = (
     (linalg, "vander=torch_vander", "torch"),
     (creation, "new_zeros new_ones new_empty new_full new_tensor", "Tensor"),
     (sampling, "uniform_ normal_ random_ bernoulli_ exponential_", "Tensor"),
+    (sampling, "cauchy_ log_normal_ geometric_", "Tensor"),
     (sampling, "bernoulli=bernoulli_method multinomial=multinomial_method", "Tensor"),
     # the layer families: the torch-level names whose arguments are nn.functional's
     (convolution, "conv1d conv2d conv3d conv_transpose1d conv_transpose2d", "torch"),

@@ -633,8 +633,8 @@ _new = object.__new__
 
 
 def _saved(t) -> tuple:
-    data = np.ascontiguousarray(t._data)
-    return (data.tobytes(), data.dtype.name, data.shape, t.requires_grad)
+    data = t._data  # not np.ascontiguousarray: it makes a 0-d array 1-d
+    return (data.tobytes(order="C"), data.dtype.name, data.shape, t.requires_grad)
 
 
 def _rebuild(data: bytes, dtype: str, shape: tuple, requires_grad: bool) -> Tensor:

@@ -160,7 +160,7 @@ def _op_facts(tl, index, op, sent: dict, position) -> dict:
             numbers = local_rule(op.op, i, values, out_value)
         # Ops on tensors: the gradient the op sends this input, in PyTorch's terms; none to
         # an input that needs none (an embedding's indices, a loss's targets).
-        rule = None if formula else flow_rule(op, i, inputs, result)
+        rule = None if formula else flow_rule(op, i, inputs, result, names)
         if not formula and not node.requires_grad:
             rule = NO_GRADIENT
         local = {

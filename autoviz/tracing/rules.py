@@ -404,6 +404,18 @@ _ONE_INPUT = {
     "AmaxBackward0": ("amax", "{g} shared evenly by the elements equal to the max, 0 elsewhere"),
     "AminBackward0": ("amin", "{g} shared evenly by the elements equal to the min, 0 elsewhere"),
     "MedianBackward0": ("median", "{g} to the median's position, 0 elsewhere"),
+    "MedianBackward1": ("median", "{g} to each median's position along the dim, 0 elsewhere"),
+    "NanmedianBackward0": (
+        "nanmedian",
+        "{g} to the median's position (NaNs left out), 0 elsewhere",
+    ),
+    "NanmedianBackward1": (
+        "nanmedian",
+        "{g} to each median's position along the dim (NaNs left out), 0 elsewhere",
+    ),
+    "KthvalueBackward0": ("kthvalue", "{g} to each k-th smallest value's position, 0 elsewhere"),
+    "ModeBackward0": ("mode", "{g} to a position of each most frequent value, 0 elsewhere"),
+    "PoissonBackward0": ("poisson", "0: a Poisson sample has no gradient with respect to its rate"),
     "NansumBackward0": ("nansum", "{g} copied to each element that is not NaN, 0 to the NaNs"),
     "CumprodBackward0": ("cumprod", "Σ over later positions of {g} × {out} / {0} along the dim"),
     "LogcumsumexpBackward0": ("logcumsumexp", "Σ over later positions of {g} × exp({0} − {out})"),
@@ -450,6 +462,13 @@ EXPRESSIONS |= {
     "IndexCopyBackward0": "{0}.index_copy(dim, index, {1})",
     "ScatterAddBackward0": "{0}.scatter_add(dim, index, {1})",
     "ScatterBackward0": "{0}.scatter(dim, index, {1})",
+    "GridSampler3DBackward0": "grid_sample({0}, {1})",
+    "IndexReduceBackward0": "{0}.index_reduce(dim, index, {1}, reduce)",
+    "ScatterReduceBackward0": "{0}.scatter_reduce(dim, index, {1}, reduce)",
+    "MedianBackward1": "{0}.median(dim).values",
+    "NanmedianBackward1": "{0}.nanmedian(dim).values",
+    "KthvalueBackward0": "{0}.kthvalue(k).values",
+    "ModeBackward0": "{0}.mode().values",
     "LinalgCrossBackward0": "cross({0}, {1})",
     "LinalgSolveExBackward0": "solve({0}, {1})",
     "ThresholdBackwardBackward0": "threshold_backward({0}, {1})",
@@ -460,6 +479,18 @@ GRADIENTS |= {
     "GridSampler2DBackward0": (
         "{g} spread back to the pixels each sample read",
         "{g} × the image's slope there",
+    ),
+    "GridSampler3DBackward0": (
+        "{g} spread back to the voxels each sample read",
+        "{g} × the volume's slope there",
+    ),
+    "IndexReduceBackward0": (
+        "{g}, times the reduce's derivative (prod, mean, amax, amin) at the indexed rows",
+        "{g} at the indexed rows, times the reduce's derivative",
+    ),
+    "ScatterReduceBackward0": (
+        "{g}, times the reduce's derivative (sum, prod, mean, amax, amin) where values went",
+        "{g} gathered at the scattered positions, times the reduce's derivative",
     ),
     "IndexAddBackward0": ("{g}", "{g} at the indexed rows"),
     "IndexCopyBackward0": ("{g} with 0 at the copied rows", "{g} at the indexed rows"),
@@ -494,11 +525,11 @@ def expression(op: str, names: list, params: dict | None = None, shape=None) -> 
     """`x * w`, `X @ Wᵀ + b`, `counts.sum(dim=1, keepdim=True)`: op `op` applied to inputs
     called `names`, with its arguments `params`; `shape`: its result's (a view's)."""
     template = EXPRESSIONS.get(op)
-    fields = _fields(names, params or {})
+    fields = _fields(template or "", names, params or {})
     if shape is not None:  # view(32, 20) for view(-1, 20): the shape the view made
         fields["shape"] = ", ".join(map(str, shape)) if len(shape) else "()"
     if template is not None and _fits(template, names, fields):
-        return template.format(*names, **fields).replace("(, ", "(").replace(", )", ")")
+        return template.format(*names[:4], **fields).replace("(, ", "(").replace(", )", ")")
     if op in BINARY and len(names) == 2:
         return f"{names[0]} {BINARY[op]} {names[1]}"
     return f"{FUNCTIONS.get(op, op)}({', '.join(names)})"
@@ -511,16 +542,15 @@ def gradient(op: str, index: int, names: list, out: str, upstream: str, count=No
         templates = GRADIENTS["MmBackward0"]
     if templates is None:
         return None
-    if op in VARIADIC and index >= len(templates):
-        index = len(templates) - 1
-    if index >= len(templates):
+    last = len(templates) - 1
+    if index > last and op not in VARIADIC:
         return None
-    template = templates[index]
-    fields = _fields(names, params or {}) | {"i": index}
+    template = templates[min(index, last)]  # a variadic op's last serves every later input
+    fields = _fields(template, names, params or {}) | {"i": index}
     if not _fits(template, names, fields):
         return None
     n = "N" if count is None else str(count)
-    text = template.format(*names, out=out, g=upstream, n=n, **fields)
+    text = template.format(*names[:4], out=out, g=upstream, n=n, **fields)
     return text.replace("ᵀᵀ", "")  # (Wᵀ)ᵀ = W
 
 
@@ -533,10 +563,12 @@ def has_rule(op: str, inputs: int) -> bool:
     return written and (len(templates) >= inputs or (op in VARIADIC and bool(templates)))
 
 
-def _fields(names: list, params: dict) -> dict:
-    """The template fields of an op's names and arguments."""
+def _fields(template: str, names: list, params: dict) -> dict:
+    """The fields `template` may use of an op's names and arguments (every name joined only
+    where it asks for them all: a stack of 100,000 inputs sends 100,000 gradients)."""
     fields = {key: _word(value) for key, value in params.items()}
-    fields["all"] = ", ".join(names)
+    if "{all}" in template:
+        fields["all"] = ", ".join(names)
     fields["args"] = ", ".join(f"{k}={_word(v)}" for k, v in params.items() if _shown(k, v))
     dim = params.get("dim")
     fields["kept"] = "" if params.get("keepdim", True) or dim is None else " (the dim put back)"

@@ -551,6 +551,8 @@ STEP_NEEDS = {
     "free": ((), ()),
     "error": ((), ("type", "message")),
 }
+# The change a step of these kinds makes first, to its first node (captions and the quiz read it).
+FIRST_CHANGE = {"update": "value", "inplace": "value", "set_grad": "grad"}
 
 
 # The traced code as written (tracing/source.py): the text the code panel shows, so that a
@@ -668,6 +670,9 @@ def check_step(value, path, ctx) -> dict:
         if key not in fields["details"]:
             fail(((path, "details"), key), f"missing (a {fields['kind']!r} step has it)")
     _fits_its_node(fields, path, ctx)
+    field = FIRST_CHANGE.get(fields["kind"])
+    if field and (not fields["changes"] or fields["changes"][0][:2] != [nodes[0], field]):
+        fail((path, "changes"), f"a {fields['kind']!r} step first changes its node's {field}")
     return fields
 
 

@@ -207,7 +207,15 @@ def message_reply(stepper, content) -> dict:
     with "error" saying what was wrong when the message cannot be done."""
     kind = content.get("kind") if isinstance(content, dict) else None
     if kind == "nudge":
-        return {"kind": "nudged", "id": content.get("id"), **nudge_reply(stepper.tl, content)}
+        key = content.get("id")
+        if not _sendable_id(key):  # the reply could not carry it back (NaN, 10**400, ...)
+            return {
+                "kind": "nudged",
+                "id": None,
+                "error": f"a nudge's id {short(key)} is not "
+                "one the page can match: a string or a number of at most 15 digits",
+            }
+        return {"kind": "nudged", "id": key, **nudge_reply(stepper.tl, content)}
     if kind == "expand":
         return {"kind": "expanded", **expand_reply(stepper, content.get("iteration"))}
     what = f"kind {short(kind)}" if isinstance(content, dict) else f"a {type(content).__name__}"
@@ -220,7 +228,7 @@ def message_reply(stepper, content) -> dict:
 def expand_reply(stepper, iteration) -> dict:
     """{"iteration": i, "step": its first step} once shown in full, or {"error": why not}."""
     count = len(stepper.tl.iterations)
-    if isinstance(iteration, bool) or not isinstance(iteration, int):
+    if not _index(iteration):
         return {"error": f"expand names an iteration by its number, not {short(iteration)}"}
     if not 0 <= iteration < count:
         has = f"{count} (0 to {count - 1})" if count else "none: it is not a loop"
@@ -237,15 +245,29 @@ def nudge_reply(tl, content: dict) -> dict:
     try:
         graph, node, h = content.get("graph"), content.get("node"), content.get("h")
         element = content.get("element") or []
-        if not isinstance(graph, int) or not isinstance(node, str):
+        if not _index(graph) or not isinstance(node, str) or len(node) > 40:
             raise ReplayError("a nudge names a graph (a number) and a node id")
-        if not isinstance(element, list) or not all(isinstance(i, int) for i in element):
+        if not isinstance(element, list) or not all(_index(i) for i in element):
             raise ReplayError("a nudge's element is a list of indices")
         result = nudge(tl, graph, node, h, tuple(element))
     except ReplayError as error:
         return {"error": str(error)}
     finite = all(math.isfinite(v) for v in (result["before"], result["after"]))
     return {"result": result} if finite else {"error": "the re-run output is not finite"}
+
+
+def _index(value) -> bool:
+    """An index a message may carry: an int (not a bool) that an array index holds."""
+    return isinstance(value, int) and not isinstance(value, bool) and -(2**63) <= value < 2**63
+
+
+def _sendable_id(value) -> bool:
+    """An id the reply can carry back for the page to match (JavaScript reads it alike)."""
+    if isinstance(value, str):
+        return len(value) <= 100
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return value is None or (_index(value) and abs(value) < 2**53)
 
 
 def _check_arguments(tl, ghost, follow) -> None:

@@ -368,6 +368,65 @@ def exponential(gen: Generator, n: int, dtype, lambd: float) -> np.ndarray:
     return cast((-1.0 / lambd) * libm(math.log1p, -unit_float64(gen, n)), dtype)
 
 
+def cauchy(gen: Generator, n: int, dtype, median: float, sigma: float) -> np.ndarray:
+    """cauchy_(median, sigma): median + sigma * tan(pi * (u - 0.5)), u a double uniform."""
+    u = unit_float64(gen, n)
+    return cast(median + sigma * libm(math.tan, math.pi * (u - 0.5)), dtype)
+
+
+def log_normal(gen: Generator, n: int, dtype, mean: float, std: float) -> np.ndarray:
+    """log_normal_(mean, std): exp of at::normal_distribution<double>'s draws."""
+    return cast(libm(math.exp, normal_serial(gen, n, mean, std)), dtype)
+
+
+def geometric(gen: Generator, n: int, dtype, p: float) -> np.ndarray:
+    """geometric_(p): ceil(log(u) / log1p(-p)), u a double uniform (trials to a success)."""
+    u = unit_float64(gen, n)
+    return cast(np.ceil(libm(math.log, u) / math.log1p(-p)), dtype)
+
+
+def poisson(gen: Generator, rates: np.ndarray) -> np.ndarray:
+    """torch.poisson: one draw per rate, in order (torch's sample_poisson, after numpy's
+    legacy sampler: Hörmann's transformed rejection from rate 10, else products of uniforms)."""
+    out = np.empty(rates.size, np.float64)
+    for i, lam in enumerate(rates.reshape(-1).tolist()):
+        out[i] = _poisson_one(gen, lam)
+    return out.reshape(rates.shape)
+
+
+def _uniform(gen: Generator) -> float:
+    return float(unit_float64(gen, 1)[0])
+
+
+def _poisson_one(gen: Generator, lam: float) -> int:
+    if lam >= 10:
+        slam, loglam = math.sqrt(lam), math.log(lam)
+        b = 0.931 + 2.53 * slam
+        a = -0.059 + 0.02483 * b
+        invalpha = 1.1239 + 1.1328 / (b - 3.4)
+        vr = 0.9277 - 3.6224 / (b - 2)
+        while True:
+            u = _uniform(gen) - 0.5
+            v = _uniform(gen)
+            us = 0.5 - abs(u)
+            k = math.floor((2 * a / us + b) * u + lam + 0.43)
+            if us >= 0.07 and v <= vr:
+                return k
+            if k < 0 or (us < 0.013 and v > us):
+                continue
+            left = math.log(v) + math.log(invalpha) - math.log(a / (us * us) + b)
+            if left <= -lam + k * loglam - math.lgamma(k + 1.0):
+                return k
+    if lam == 0:
+        return 0
+    enlam, x, prod = math.exp(-lam), 0, 1.0
+    while True:
+        prod *= _uniform(gen)
+        if prod <= enlam:
+            return x
+        x += 1
+
+
 def multinomial(gen: Generator, probs: np.ndarray, count: int, replacement: bool) -> np.ndarray:
     """torch.multinomial over the rows of a 2-d array: one draw or no replacement by the
     exponential trick (top-k of p / q, q ~ Exp(1)); otherwise inverse CDF per draw."""

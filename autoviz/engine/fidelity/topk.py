@@ -1,9 +1,13 @@
-"""torch's CPU topk (largest, sorted) of one row, tie order included: libstdc++'s nth_element
-and sort, or its heap functions, run as torch runs them on (value, index) pairs.
+"""torch's CPU topk (largest, sorted) and sort (not stable) of one row, tie order included:
+libstdc++'s nth_element and sort, or its heap functions, run as torch runs them on (key,
+index) pairs; and kthvalue's quickselect (Sedgewick's partition, as torch's SortingUtils).
 
 Only rows with equal values need this: there the order is whatever the algorithm leaves, so
-it is reproduced step by step (GCC's libstdc++, the library torch's Linux wheels use).
+it is reproduced step by step (GCC's libstdc++, the library torch's Linux wheels use). A key
+comes first when it is greater; keys() orders NaNs as torch's comparators do.
 """
+
+import math
 
 _THRESHOLD = 16  # libstdc++'s _S_threshold: insertion sort below this
 
@@ -20,6 +24,72 @@ def topk_row(values: list, k: int) -> list:
         _nth_element(pairs, 0, k - 1, len(pairs))
         _sort(pairs, 0, k - 1)
     return [i for _, i in pairs[:k]]
+
+
+def sort_row(keys: list) -> list:
+    """The order std::sort leaves (key, index) pairs in, greatest key first: torch.sort's
+    indices (stable=False) on keys made by keys()."""
+    pairs = [(v, i) for i, v in enumerate(keys)]
+    _sort(pairs, 0, len(pairs))
+    return [i for _, i in pairs]
+
+
+def keys(row: list, first: bool, nan_first: bool) -> list:
+    """Keys that put a row in torch's order: `first` says whether greater values come first
+    (descending, largest), `nan_first` whether NaNs lead or trail (plain numbers without)."""
+    if not any(isinstance(v, float) and math.isnan(v) for v in row):
+        return row if first else [-v for v in row]
+    return [_nan_key(v, first, nan_first) for v in row]
+
+
+def _nan_key(value, first: bool, nan_first: bool):
+    if isinstance(value, float) and math.isnan(value):
+        return (1, 0) if nan_first else (-1, 0)
+    return (0, value if first else -value)
+
+
+def kth_index(values: list, k: int) -> int:
+    """The index torch.kthvalue reports: its quickselect of position k (0-based) on (value,
+    index) pairs, NaN counted greatest."""
+    arr, idx = list(values), list(range(len(values)))
+
+    def gt(x, y) -> bool:
+        return (x != x and y == y) or x > y  # x != x: NaN
+
+    def swap(i, j) -> None:
+        arr[i], arr[j] = arr[j], arr[i]
+        idx[i], idx[j] = idx[j], idx[i]
+
+    lo, hi = 0, len(arr) - 1
+    while hi > lo:
+        if hi == lo + 1:
+            if gt(arr[lo], arr[hi]):
+                swap(lo, hi)
+            break
+        swap((lo + hi) >> 1, lo + 1)  # the median of three as the pivot, at lo
+        if gt(arr[lo + 1], arr[hi]):
+            swap(lo + 1, hi)
+        if gt(arr[lo], arr[hi]):
+            swap(lo, hi)
+        if gt(arr[lo + 1], arr[lo]):
+            swap(lo + 1, lo)
+        i, j, pivot = lo + 1, hi, arr[lo]
+        while True:
+            i += 1
+            while gt(pivot, arr[i]):
+                i += 1
+            j -= 1
+            while gt(arr[j], pivot):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(lo, j)
+        if j <= k:
+            lo = i
+        if j >= k:
+            hi = j - 1
+    return idx[k]
 
 
 def _less(a, b) -> bool:

@@ -4,6 +4,7 @@ backward follows when it records itself (create_graph=True)."""
 
 import numpy as np
 
+from ..fidelity.fma import fma32, fma64
 from ..function import FREED, FREED_MESSAGE
 from ..higher import inp, mask, out, rule, sum_to
 from ..tensor import Tensor, make
@@ -153,7 +154,9 @@ class Pow(Op):
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
         p = ctx.info
-        return grad * (p * np.power(a, p - 1) if p != 0 else np.zeros_like(a))
+        if p == 0:  # PyTorch's zeros (0.0, whatever the gradient's sign)
+            return np.zeros(np.shape(a), np.result_type(grad))
+        return grad * (p * np.power(a, p - 1))
 
 
 class PowTensor(Op):
@@ -338,7 +341,21 @@ class FloorDivide(Op):
 
     @staticmethod
     def backward(ctx, grad):
-        raise RuntimeError("the derivative for 'floor_divide' is not implemented.")
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
+
+
+class Heaviside(Op):
+    """z = 0 below zero, 1 above, `values` at zero: PyTorch has no derivative for it."""
+
+    _backward_name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx, a, v):
+        return np.asarray(np.heaviside(a, v).astype(np.result_type(a, v)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::heaviside is not implemented")
 
 
 def _elementwise(name, forward, grads, doc):
@@ -406,13 +423,13 @@ Logaddexp2 = _elementwise(
 Xlogy = _elementwise(
     "XlogyBackward0",
     _xlogy,
-    lambda g, a, b, z: (np.where((a == 0) & ~np.isnan(b), 0, g * np.log(b)), g * a / b),
+    lambda g, a, b, z: (np.where((a == 0) & (b <= 0), 0, _xlogy(g, b)), g * a / b),
     "z = a·log(b) (0 where a = 0);  dz/da = log(b), dz/db = a / b.",
 )
 Copysign = _elementwise(
     "CopysignBackward0",
     np.copysign,
-    lambda g, a, b, z: (np.where(a == 0, 0, g * z / np.where(a == 0, 1, a)), np.zeros_like(g)),
+    lambda g, a, b, z: (g * np.where(a == 0, 0, z / np.where(a == 0, 1, a)), np.zeros_like(g)),
     "z = |a| with the sign of b;  dz/da = z / a (0 at a = 0), dz/db = 0.",
 )
 Fmax = _elementwise(
@@ -437,7 +454,19 @@ class Lerp(Op):
     @staticmethod
     def forward(ctx, a, b, w):
         ctx.save_for_backward(a, b, w)
-        return np.asarray(result(a + w * (b - a), a, b))
+        kind = np.result_type(a, b)
+        if not isinstance(w, np.ndarray):
+            w = kind.type(w) if kind.kind in "fc" else w
+        diff = b - a
+        # PyTorch's kernel: from a for small weights, from b for large ones (exact at w = 1),
+        # each a fused multiply-add
+        fma = {"float32": fma32, "float64": fma64}.get(kind.name)
+        if fma is None:
+            out = np.where(np.abs(w) < 0.5, a + w * diff, b - diff * (1 - w))
+        else:
+            w = np.asarray(w, kind)
+            out = np.where(np.abs(w) < 0.5, fma(w, diff, a), fma(-diff, 1 - w, b))
+        return np.asarray(result(out, a, b))
 
     @staticmethod
     def backward(ctx, grad):
@@ -672,8 +701,7 @@ def heaviside(input, values, *, out=None):
     """0 below zero, 1 above, `values` at zero."""
     need_tensor("heaviside", input)
     need_tensor("heaviside", values, 2, "values")
-    a, v = np.asarray(input._data), np.asarray(getattr(values, "_data", values))
-    result = make(np.asarray(np.heaviside(a, v).astype(np.result_type(a, v))))
+    result = Heaviside.apply(input, values)
     return result if out is None else into(out, result, "heaviside")
 
 

@@ -7,10 +7,10 @@ import itertools
 import numpy as np
 
 from ...errors import NotInAutoviz
-from ..fidelity.topk import topk_row
+from ..fidelity.topk import keys, sort_row, topk_row
 from ..higher import mask, rule, sum_to
 from ..tensor import Tensor, make
-from .base import Op, return_type, unbroadcast, wrap_dim
+from .base import Op, into, return_type, unbroadcast, wrap_dim
 from .shape import Alias, Unsqueeze
 
 
@@ -139,11 +139,25 @@ def _full_index(index, dim):
     return tuple(key)
 
 
-class SortValues(_Picked):
+class _Selected(_Picked):
+    """Values picked once each (sort, topk): PyTorch writes the gradient back (a scatter),
+    so a -0.0 stays -0.0 where adding into zeros would make it 0.0."""
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, index, dim = ctx.info
+        if not shape:
+            return np.array(grad)
+        full = np.zeros(shape, np.result_type(grad))
+        full[_full_index(index, dim)] = grad
+        return full
+
+
+class SortValues(_Selected):
     _backward_name = "SortBackward0"
 
 
-class TopkValues(_Picked):
+class TopkValues(_Selected):
     _backward_name = "TopkBackward0"
 
 
@@ -174,6 +188,13 @@ class MaskedSelect(Index):
     """z = a's elements where mask is True, as one row;  dz/da = the gradient put back there."""
 
     _backward_name = "MaskedSelectBackward0"
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, dtype, key = ctx.info
+        full = np.zeros(shape, dtype=np.result_type(grad, dtype))
+        full[key] = grad  # PyTorch's masked_scatter: written, not added (a -0.0 stays)
+        return full
 
 
 class Take(Op):
@@ -270,6 +291,118 @@ class ScatterAdd(Op):
         gs = np.zeros(src_shape, np.result_type(grad))
         gs[tuple(slice(0, n) for n in index.shape)] = grad[key]
         return grad, gs
+
+
+_REDUCE_AT = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum}
+_REDUCE_AT["amin"] = np.minimum
+_IDENTITY = {"sum": 0, "mean": 0, "prod": 1, "amax": -np.inf, "amin": np.inf}
+
+
+def _reduced(a, src, key, index, reduce, include_self):
+    """a with src reduced into the places key reaches (PyTorch's scatter_reduce)."""
+    out = np.array(a, copy=True)
+    part = _part(src, index)
+    hit = np.zeros(np.shape(a), bool)
+    hit[key] = True
+    if not include_self:
+        fill = _IDENTITY[reduce]
+        if out.dtype.kind in "iub" and np.isinf(fill):
+            info = np.iinfo(out.dtype)
+            fill = info.min if fill < 0 else info.max
+        out[hit] = fill
+    _REDUCE_AT[reduce].at(out, key, part)
+    if reduce == "mean":
+        count = np.full(np.shape(a), 1 if include_self else 0, np.int64)
+        np.add.at(count, key, 1)
+        count = np.maximum(count, 1)
+        out = out // count if out.dtype.kind in "iu" else (out / count).astype(out.dtype)
+    return out, hit
+
+
+class ScatterReduce(Op):
+    """z = a with src's values reduced (sum, prod, mean, amax, amin) into the places index
+    points to along dim;  dz/da, dz/dsrc: PyTorch's rules (the gradient, divided by the count
+    for mean, shared among the elements equal to an amax/amin, the others' product for prod)."""
+
+    _backward_name = "ScatterReduceBackward0"
+
+    @staticmethod
+    def forward(ctx, a, src, index=None, dim=0, reduce="sum", include_self=True):
+        key = _along_key(index, dim)
+        out, hit = _reduced(a, src, key, index, reduce, include_self)
+        ctx.save_for_backward(a, src, out)
+        ctx.info = (key, index, dim, reduce, include_self, hit)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, src, out = ctx.saved_tensors
+        key, index, _, reduce, include_self, hit = ctx.info
+        part = _part(src, index)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            g_self, g_part = _REDUCE_GRADS[reduce](grad, a, part, out, key, index, include_self)
+        if not include_self:
+            g_self = np.where(hit, np.zeros((), g_self.dtype), g_self)
+        g_src = np.zeros(np.shape(src), np.result_type(grad))
+        g_src[tuple(slice(0, n) for n in index.shape)] = g_part
+        return g_self, g_src
+
+
+def _sum_grads(grad, a, part, out, key, index, include_self):
+    return np.array(grad), grad[key]
+
+
+def _mean_grads(grad, a, part, out, key, index, include_self):
+    count = np.full(np.shape(a), 1 if include_self else 0, grad.dtype)
+    np.add.at(count, key, 1)
+    count[count == 0] = 1
+    share = grad / count
+    return share, share[key]
+
+
+def _extreme_grads(grad, a, part, out, key, index, include_self):
+    value = out[key]
+    self_is = (a == out).astype(grad.dtype)
+    src_is = (part == value).astype(grad.dtype)
+    count = self_is.copy()
+    np.add.at(count, key, src_is)
+    spread = grad / count
+    return self_is * spread, src_is * spread[key]
+
+
+def _prod_grads(grad, a, part, out, key, index, include_self):
+    """PyTorch's: zeros in self or src get the product of the others, not 0/0."""
+    masked_self = np.where(a == 0, 1, a).astype(a.dtype)
+    masked_out, _ = _reduced(masked_self, part, key, index, "prod", include_self)
+    g_self = grad * masked_out / masked_self
+    zero = part == 0
+    zeros_at = np.zeros(np.shape(a), grad.dtype)
+    np.add.at(zeros_at, key, zero.astype(grad.dtype))
+    single = zero & (zeros_at[key] == 1)
+    masked_part = np.where(single, 1, part).astype(part.dtype)
+    masked_src_out, _ = _reduced(a, masked_part, key, index, "prod", include_self)
+    g_part = np.where(
+        single,
+        (grad * masked_src_out)[key],
+        (grad * out)[key] / np.where(zero, 1, part),
+    )
+    return g_self, g_part
+
+
+_REDUCE_GRADS = {
+    "sum": _sum_grads,
+    "mean": _mean_grads,
+    "prod": _prod_grads,
+    "amax": _extreme_grads,
+    "amin": _extreme_grads,
+}
+
+
+class IndexReduce(ScatterReduce):
+    """z = a with source's slices reduced (prod, mean, amax, amin) into the slices at index
+    along dim;  the gradients as scatter_reduce's."""
+
+    _backward_name = "IndexReduceBackward0"
 
 
 class IndexAdd(Op):
@@ -477,12 +610,42 @@ def _order(data, dim, descending, stable=True):
     return data.shape[dim] - 1 - order
 
 
+def tied_rows(rows) -> np.ndarray:
+    """Which rows of a 2-d array hold equal values (two NaNs count as equal)."""
+    ordered = np.sort(rows, axis=1)
+    tied = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
+    if rows.dtype.kind == "f":
+        tied |= np.isnan(rows).sum(axis=1) > 1
+    return tied
+
+
+def _unstable_order(data, dim, descending):
+    """torch.sort's indices with stable=False: std::sort's, which differ from a stable sort's
+    only where a row of more than 16 elements has equal values (insertion sort below)."""
+    index = _order(data, dim, descending).astype(np.int64)
+    size = data.shape[dim]
+    if size <= 16 or data.dtype.kind == "c":
+        return index
+    rows = np.moveaxis(data, dim, -1).reshape(-1, size)
+    tied = np.flatnonzero(tied_rows(rows))
+    if not tied.size:
+        return index
+    moved = np.moveaxis(index, dim, -1).copy()
+    flat = moved.reshape(-1, size)
+    for r in tied:
+        flat[r] = sort_row(keys(rows[r].tolist(), descending, descending))
+    return np.moveaxis(flat.reshape(moved.shape), -1, dim)
+
+
 def sort(input, dim=-1, descending=False, stable=False, *, out=None):
     data = np.asarray(input._data)
     if data.ndim == 0:
         return ReturnSort(make(data.copy()), make(np.zeros((), np.int64)))
     dim = wrap_dim(dim, data.ndim)
-    index = _order(data, dim, descending).astype(np.int64)
+    if stable:
+        index = _order(data, dim, descending).astype(np.int64)
+    else:
+        index = _unstable_order(data, dim, descending)
     return ReturnSort(SortValues.apply(input, index=index, dim=dim), make(index))
 
 
@@ -498,9 +661,9 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
     moved = np.moveaxis(data.reshape(data.shape or (1,)), dim, -1)
-    keys = moved if largest else -moved
-    rows = keys.reshape(-1, size).tolist()
-    picked = [topk_row(row, k) if k else [] for row in rows]
+    rows = moved.reshape(-1, size).tolist()
+    # torch's comparators: the largest first, NaN greatest (or the smallest, NaN last)
+    picked = [topk_row(keys(row, largest, largest), k) if k else [] for row in rows]
     index = np.moveaxis(np.array(picked, np.int64).reshape(*moved.shape[:-1], k), -1, dim)
     if not data.ndim:
         index = index.reshape(())
@@ -631,6 +794,58 @@ def scatter_add(input, dim, index, src):
     return ScatterAdd.apply(
         input, src, index=_index_array(index, "scatter_add"), dim=wrap_dim(dim, input.ndim)
     )
+
+
+SCATTER_REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
+
+
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=None):
+    """input with src's values reduced into the places index points to along dim."""
+    if reduce not in SCATTER_REDUCTIONS:
+        raise RuntimeError(
+            f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}"
+        )
+    idx = _index_array(index, "scatter_reduce")
+    if src._data.dtype != input._data.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if not input.ndim:  # a 0-d tensor: its one element along dim 0
+        one = scatter_reduce(
+            input.reshape(1), 0, idx.reshape(-1), src.reshape(-1), reduce, include_self=include_self
+        )
+        return one.reshape(()) if out is None else into(out, one.reshape(()), "scatter_reduce")
+    result = ScatterReduce.apply(
+        input,
+        src,
+        index=idx,
+        dim=wrap_dim(dim, input.ndim),
+        reduce=reduce,
+        include_self=include_self,
+    )
+    return result if out is None else into(out, result, "scatter_reduce")
+
+
+def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=None):
+    """input with source's slices reduced into the slices at index along dim."""
+    if reduce not in SCATTER_REDUCTIONS[1:]:
+        raise RuntimeError(
+            "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got "
+            f"{reduce}."
+        )
+    idx = _index_array(index, "index_reduce").reshape(-1)
+    if not input.ndim:  # a 0-d tensor: its one element along dim 0
+        one = index_reduce(
+            input.reshape(1), 0, idx, source.reshape(-1), reduce, include_self=include_self
+        )
+        return one.reshape(()) if out is None else into(out, one.reshape(()), "index_reduce")
+    dim = wrap_dim(dim, input.ndim)
+    if input.ndim:  # each slice of source along dim goes where its index says
+        shape = [1] * source.ndim
+        shape[dim] = idx.size
+        idx = np.broadcast_to(idx.reshape(shape), tuple(source.shape)).copy()
+    result = IndexReduce.apply(
+        input, source, index=idx, dim=dim, reduce=reduce, include_self=include_self
+    )
+    return result if out is None else into(out, result, "index_reduce")
 
 
 def index_add(input, dim, index, source, *, alpha=1):

@@ -902,35 +902,49 @@ def pdist(input, p=2):
 
 
 # -- connectionist temporal classification ---------------------------------------------------------
-def _logsumexp(values):
-    top = np.max(values, axis=0)
-    safe = np.where(np.isfinite(top), top, 0)
-    with np.errstate(divide="ignore"):
-        return safe + np.log(np.sum(np.exp(values - safe), axis=0))
+# PyTorch's CPU kernel (LossCTC.cpp) works in the input's float type with the C library's scalar
+# exp and log; float32 ones are float64's rounded once, as glibc's expf and logf round.
+def _libm(function, x):
+    if x.dtype == np.float32:
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            return function(x.astype(np.float64)).astype(np.float32)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        return function(x)
+
+
+def _log_add(terms, f):
+    """log(Σ exp(t - m)) + m over the stacked terms, m their max (0 when all are -inf)."""
+    top = np.max(terms, axis=0)
+    top = np.where(top == -np.inf, f(0), top)
+    total = _libm(np.exp, terms[0] - top)
+    for term in terms[1:]:
+        total = total + _libm(np.exp, term - top)
+    return _libm(np.log, total) + top
 
 
 def _ctc_one(lp, target, blank):
-    """log p(target | lp) by the forward (alpha) and backward (beta) recursions over the
-    blank-extended target, and the gradient of -log p with respect to lp (T, C)."""
+    """The alpha-beta recursion of one sequence (lp: (T, C) log-probabilities) over the
+    blank-extended target: -log p(target), and for each (t, c) the log of Σ α·β over the
+    extended positions of symbol c, in PyTorch's order of additions."""
+    f = lp.dtype.type
+    neg = f(-np.inf)
     steps = len(lp)
     ext = np.full(2 * len(target) + 1, blank, np.int64)
     ext[1::2] = target
     s = len(ext)
-    neg = -np.inf
     skip = np.zeros(s, bool)
-    skip[2:] = (ext[2:] != blank) & (ext[2:] != ext[:-2])
+    skip[2:] = ext[2:] != ext[:-2]
     alpha = np.full((steps, s), neg)
     alpha[0, 0] = lp[0, ext[0]]
     if s > 1:
         alpha[0, 1] = lp[0, ext[1]]
     for t in range(1, steps):
         prev = alpha[t - 1]
-        stay = prev
         step = np.concatenate([[neg], prev[:-1]])
         jump = np.where(skip, np.concatenate([[neg, neg], prev[:-2]]), neg)
-        alpha[t] = _logsumexp(np.stack([stay, step, jump])) + lp[t, ext]
-    ends = [alpha[-1, -1]] + ([alpha[-1, -2]] if s > 1 else [])
-    log_likelihood = _logsumexp(np.array(ends))
+        alpha[t] = _log_add(np.stack([prev, step, jump]), f) + lp[t, ext]
+    last = alpha[-1, -2] if s > 1 else neg
+    ll = _log_add(np.array([alpha[-1, -1], last])[:, None], f)[0]
     beta = np.full((steps, s), neg)
     beta[-1, -1] = lp[-1, ext[-1]]
     if s > 1:
@@ -939,16 +953,18 @@ def _ctc_one(lp, target, blank):
     skip_back[:-2] = skip[2:]
     for t in range(steps - 2, -1, -1):
         nxt = beta[t + 1]
-        stay = nxt
         step = np.concatenate([nxt[1:], [neg]])
         jump = np.where(skip_back, np.concatenate([nxt[2:], [neg, neg]]), neg)
-        beta[t] = _logsumexp(np.stack([stay, step, jump])) + lp[t, ext]
-    grad = np.exp(lp).copy()  # d(-log p)/d lp = exp(lp) - Σ_s posterior over ext[s] = c
-    with np.errstate(invalid="ignore"):
-        posterior = np.exp(alpha + beta - lp[:, ext] - log_likelihood)
-    for k, c in enumerate(ext):
-        grad[:, c] -= posterior[:, k]
-    return -log_likelihood, grad
+        beta[t] = _log_add(np.stack([nxt, step, jump]), f) + lp[t, ext]
+    both = alpha + beta
+    collected = np.full(lp.shape, neg)
+    for k in range(s - 1, -1, -1):  # "log +=" per symbol, the positions in descending order
+        c = ext[k]
+        have, new = collected[:, c], both[:, k]
+        top = np.maximum(have, new)
+        summed = _libm(np.log, _libm(np.exp, have - top) + _libm(np.exp, new - top)) + top
+        collected[:, c] = np.where(have == neg, new, summed)
+    return -ll, collected
 
 
 class CtcLoss(Op):
@@ -967,9 +983,9 @@ class CtcLoss(Op):
         blank=0,
         zero_infinity=False,
     ):
-        lp = np.asarray(log_probs, np.float64)
-        losses = np.zeros(lp.shape[1])
-        grads = np.zeros(lp.shape)
+        f = log_probs.dtype.type
+        losses = np.zeros(log_probs.shape[1], log_probs.dtype)
+        collected = np.full(log_probs.shape, f(-np.inf))
         offset = 0
         for n, (steps, length) in enumerate(zip(input_lengths, target_lengths, strict=True)):
             if targets.ndim == 2:
@@ -977,17 +993,25 @@ class CtcLoss(Op):
             else:
                 target = targets[offset : offset + length]
                 offset += length
-            loss, grad = _ctc_one(lp[:steps, n], target, blank)
-            if zero_infinity and not np.isfinite(loss):
-                loss, grad = 0.0, np.zeros_like(grad)
-            losses[n] = loss
-            grads[:steps, n] = grad
-        ctx.info = grads
-        return losses.astype(log_probs.dtype)
+            if steps == 0:
+                losses[n] = f(0) if length == 0 else f(np.inf)
+                continue
+            losses[n], collected[:steps, n] = _ctc_one(log_probs[:steps, n], target, blank)
+        ctx.info = (log_probs, collected, losses, tuple(input_lengths), zero_infinity)
+        if zero_infinity:
+            return np.where(losses == np.inf, f(0), losses)
+        return losses
 
     @staticmethod
     def backward(ctx, grad):
-        return (ctx.info * np.asarray(grad, np.float64)[None, :, None]).astype(grad.dtype)
+        lp, collected, nll, lengths, zero_infinity = ctx.info
+        gr = np.asarray(grad, lp.dtype)[None, :, None]
+        out = (_libm(np.exp, lp) - _libm(np.exp, collected + nll[None, :, None] - lp)) * gr
+        for n, steps in enumerate(lengths):
+            out[steps:, n] = 0
+            if zero_infinity and nll[n] == np.inf:
+                out[:, n] = 0
+        return out
 
 
 def ctc_loss(

@@ -2,6 +2,7 @@
 logsumexp, softmax; all and any."""
 
 import builtins
+import functools
 import math
 import warnings
 
@@ -9,6 +10,7 @@ import numpy as np
 
 from ..dtypes import TYPE_NAMES
 from ..fidelity.sums import cascade_sum
+from ..fidelity.topk import kth_index, sort_row
 from ..higher import inp, mask, out, rule
 from ..tensor import Tensor, make
 from . import arithmetic, pointwise
@@ -120,9 +122,14 @@ class Amax(Op):
     @staticmethod
     def backward(ctx, grad):
         a, out = ctx.saved_tensors
-        hit = a == out
-        # where(), not a product: 0.0 off the ties for any gradient's sign, as torch gives
-        return np.where(hit, grad / int(np.sum(hit)), np.zeros((), np.result_type(grad)))
+        return evenly_distributed(grad, a, out)
+
+
+def evenly_distributed(grad, a, value):
+    """PyTorch's gradient of a full max, min or median: shared by the elements equal to the
+    value (the NaNs, when it is NaN), 0.0 elsewhere whatever the gradient's sign."""
+    hit = np.isnan(a) if np.isnan(value) else a == value
+    return np.where(hit, grad / int(np.sum(hit)), np.zeros((), np.result_type(grad)))
 
 
 class Amin(Op):
@@ -181,6 +188,38 @@ class MinDim(Op):
         return _along(ctx, a, dim, keepdim, np.argmin)
 
     backward = staticmethod(_scatter_to_index)
+
+
+class _PickedAlong(Op):
+    """z = a's element at a given index along dim, one per slice (median, kthvalue, mode);
+    dz/da = the gradient written back at that index, 0 elsewhere."""
+
+    @staticmethod
+    def forward(ctx, a, index=None, dim=0, keepdim=False):
+        if np.ndim(a) == 0:
+            ctx.info = ((), None, keepdim, None)
+            return np.array(a)
+        ctx.info = (np.shape(a), dim, keepdim, index)
+        values = np.take_along_axis(np.asarray(a), index, axis=dim)
+        return np.asarray(values if keepdim else np.squeeze(values, dim), order="C")
+
+    backward = staticmethod(_scatter_to_index)
+
+
+class MedianDim(_PickedAlong):
+    _backward_name = "MedianBackward1"
+
+
+class NanmedianDim(_PickedAlong):
+    _backward_name = "NanmedianBackward1"
+
+
+class Kthvalue(_PickedAlong):
+    _backward_name = "KthvalueBackward0"
+
+
+class Mode(_PickedAlong):
+    _backward_name = "ModeBackward0"
 
 
 class Softmax(Op):
@@ -271,14 +310,23 @@ class Prod(Op):
 
     @staticmethod
     def forward(ctx, a):
-        ctx.save_for_backward(a)
-        return np.asarray(np.prod(a), dtype=np.result_type(a))
+        out = np.asarray(np.prod(a), dtype=np.result_type(a))
+        ctx.save_for_backward(a, out)
+        return out
 
     @staticmethod
     def backward(ctx, grad):
-        (a,) = ctx.saved_tensors
+        a, out = ctx.saved_tensors
         flat = np.reshape(a, -1)
         if flat.size == 0:
+            return np.zeros(np.shape(a), np.result_type(grad))
+        if not np.ndim(a):
+            return np.array(grad)
+        zeros = np.count_nonzero(flat == 0)
+        if not zeros:  # PyTorch's three cases, each with its own rounding
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return grad * (out / a)
+        if zeros > 1:
             return np.zeros(np.shape(a), np.result_type(grad))
         return grad * _others_product(flat, 0).reshape(np.shape(a))
 
@@ -303,6 +351,9 @@ class ProdDim(Op):
         if dim is None:
             return grad
         g = grad if keepdim else np.expand_dims(grad, dim)
+        if not np.any(a == 0):  # PyTorch divides when it can, else multiplies the others
+            z = np.prod(a, axis=dim, keepdims=True)
+            return g * (z / a)
         return g * _others_product(np.asarray(a), dim)
 
 
@@ -321,7 +372,7 @@ class Var(Op):
         wide = np.asarray(a, dtype=np.float64)  # PyTorch accumulates in double on the CPU
         centred = wide - np.mean(wide, axis=axes, keepdims=True)
         dof = builtins.max(_count(np.shape(a), axes) - correction, 0)
-        ctx.save_for_backward(centred.astype(np.result_type(a)))
+        ctx.save_for_backward(a)
         ctx.info = (axes, keepdim, dof)
         with np.errstate(divide="ignore", invalid="ignore"):
             out = np.sum(centred * centred, axis=axes, keepdims=keepdim) / dof
@@ -329,15 +380,21 @@ class Var(Op):
 
     @staticmethod
     def backward(ctx, grad):
-        (centred,) = ctx.saved_tensors
+        (a,) = ctx.saved_tensors
         axes, keepdim, dof = ctx.info
-        g = _expand(grad, np.shape(centred), axes, keepdim)
+        g = _expand(grad, np.shape(a), axes, keepdim)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return g * centred * (2 / dof if dof else np.inf)
+            return _var_grad(g, a, axes, dof)
+
+
+def _var_grad(g, a, axes, dof):
+    """(2 / dof) · g · (a - mean(a)), in a's dtype and PyTorch's order of operations."""
+    scale = np.result_type(g).type(2 / dof if dof else np.inf)
+    return scale * g * (a - mean_of(a, axes, keepdim=True))
 
 
 class Std(Op):
-    """z = √var(a);  dz/da = (a - mean) / ((n - correction) z)."""
+    """z = √var(a);  dz/da = (a - mean) / ((n - correction) z), 0 where z = 0."""
 
     _backward_name = "StdBackward0"
 
@@ -350,17 +407,19 @@ class Std(Op):
         with np.errstate(divide="ignore", invalid="ignore"):
             var = np.sum(centred * centred, axis=axes, keepdims=keepdim) / dof
         out = np.asarray(np.sqrt(var), dtype=np.result_type(a), order="C")
-        ctx.save_for_backward(centred.astype(np.result_type(a)), out)
+        ctx.save_for_backward(a, out)
         ctx.info = (axes, keepdim, dof)
         return out
 
     @staticmethod
     def backward(ctx, grad):
-        centred, out = ctx.saved_tensors
+        a, out = ctx.saved_tensors
         axes, keepdim, dof = ctx.info
-        g = _expand(grad / out, np.shape(centred), axes, keepdim)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.asarray(g * centred / dof, dtype=np.result_type(centred))
+            # PyTorch: var's gradient of grad / 2std, zero where the std is 0 (a constant input)
+            g = np.where(out == 0, 0, grad / (out * 2)).astype(np.result_type(grad))
+            g = _expand(g, np.shape(a), axes, keepdim)
+            return np.asarray(_var_grad(g, a, axes, dof), dtype=np.result_type(a))
 
 
 class Norm(Op):
@@ -548,26 +607,45 @@ class Nansum(Op):
 
 
 class Median(Op):
-    """z = the lower median of all of a;  dz/da = 1 at the element chosen, else 0."""
+    """z = the lower median of all of a;  dz/da = 1/k at the k elements equal to it, else 0."""
 
     _backward_name = "MedianBackward0"
 
     @staticmethod
     def forward(ctx, a):
         flat = np.asarray(a).reshape(-1)
-        order = np.argsort(flat, kind="stable")
-        pick = order[(flat.size - 1) // 2] if flat.size else 0
-        if np.isnan(flat).any():
-            pick = int(np.flatnonzero(np.isnan(flat))[0])
-        ctx.info = (np.shape(a), pick)
-        return np.array(flat[pick]) if flat.size else np.array(np.nan, flat.dtype)
+        if flat.dtype.kind in "fc" and np.isnan(flat).any():
+            out = np.array(np.nan, flat.dtype)
+        else:
+            out = _lower_median(flat)
+        ctx.save_for_backward(a, out)
+        return out
 
     @staticmethod
     def backward(ctx, grad):
-        shape, pick = ctx.info
-        full = np.zeros(int(np.prod(shape)), np.result_type(grad))
-        full[pick] = grad
-        return full.reshape(shape)
+        a, out = ctx.saved_tensors
+        return evenly_distributed(grad, a, out)
+
+
+def _lower_median(flat):
+    if not flat.size:
+        return np.array(np.nan, flat.dtype if flat.dtype.kind == "f" else np.float32)
+    return np.array(np.sort(flat)[(flat.size - 1) // 2])
+
+
+class Nanmedian(Median):
+    """z = the lower median of a's numbers (NaNs left out);  dz/da = 1/k at the k elements
+    equal to it, else 0."""
+
+    _backward_name = "NanmedianBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        flat = np.asarray(a).reshape(-1)
+        kept = flat[~np.isnan(flat)] if flat.dtype.kind in "fc" else flat
+        out = _lower_median(kept) if kept.size or not flat.size else np.array(np.nan, flat.dtype)
+        ctx.save_for_backward(a, out)
+        return out
 
 
 # -- the functions ---------------------------------------------------------------------------
@@ -887,20 +965,47 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None):
 ReturnMedian = return_type("median")
 
 
+def _nonempty_along(name, input, dim) -> int:
+    """dim counted from 0; PyTorch's error where the slices along it are empty."""
+    dim = wrap_dim(dim, input.ndim)
+    if input.ndim and input.shape[dim] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
+    return dim
+
+
+def _pick_along(op, returned, input, dim, keepdim, pick):
+    """values and indices of a value-selecting reduction: `pick(rows)` gives each row's index
+    (rows: the slices along dim, as a 2-d array)."""
+    data = np.asarray(input._data)
+    if data.ndim == 0:
+        return returned(op.apply(input, dim=0, keepdim=keepdim), make(np.zeros((), np.int64)))
+    name = "median" if op in (MedianDim, NanmedianDim) else returned.__name__
+    dim = _nonempty_along(name, input, dim)
+    moved = np.moveaxis(data, dim, -1)
+    picked = np.asarray(pick(moved.reshape(-1, moved.shape[-1])), np.int64)
+    index = np.moveaxis(picked.reshape((*moved.shape[:-1], 1)), -1, dim)
+    values = op.apply(input, index=index, dim=dim, keepdim=keepdim)
+    return returned(values, make(np.asarray(index if keepdim else np.squeeze(index, dim))))
+
+
+def _median_rows(rows, ignore_nan):
+    """torch's CPU median along a dim: the element at (n - 1) // 2 of the stable order (the
+    first NaN where a row has one); nanmedian: of the numbers' order."""
+    n = rows.shape[1]
+    order = np.argsort(rows, axis=1, kind="stable")  # NaNs last
+    nans = np.isnan(rows) if rows.dtype.kind in "fc" else np.zeros(rows.shape, bool)
+    count = nans.sum(axis=1)
+    if ignore_nan:
+        return order[np.arange(len(rows)), np.maximum((n - count - 1) // 2, 0)]
+    return np.where(count > 0, np.argmax(nans, axis=1), order[:, (n - 1) // 2])
+
+
 def median(input, dim=None, keepdim=False):
     """The lower median of all elements, or along dim with the index of each."""
     if dim is None:
         return Median.apply(input)
-    from .indexing import gather, sort
-
-    dim = wrap_dim(dim, input.ndim)
-    order = sort(input, dim=dim).indices
-    k = (input.shape[dim] - 1) // 2 if input.ndim else 0
-    picked = make(np.take(np.asarray(order._data), [k], axis=dim))
-    values = gather(input, dim, picked)
-    if not keepdim:
-        values, picked = values.squeeze(dim), make(np.squeeze(np.asarray(picked._data), dim))
-    return ReturnMedian(values, picked)
+    rows = functools.partial(_median_rows, ignore_nan=False)
+    return _pick_along(MedianDim, ReturnMedian, input, dim, keepdim, rows)
 
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
@@ -963,99 +1068,151 @@ def corrcoef(input):
     return (c / d.unsqueeze(1) / d.unsqueeze(0)).clamp(-1, 1)
 
 
-def _sorted_along(input, dim):
-    from .indexing import sort
-
-    return sort(input, dim=dim)
-
-
 ReturnKthvalue = return_type("kthvalue")
 ReturnMode = return_type("mode")
 
 
+def _kth_rows(rows, k):
+    """torch's quickselect index where a row has equal values; the stable order's elsewhere
+    (the k-th smallest of distinct values is one element, whatever the algorithm)."""
+    from .indexing import tied_rows
+
+    picked = np.argsort(rows, axis=1, kind="stable")[:, k - 1]
+    for r in np.flatnonzero(tied_rows(rows)):
+        picked[r] = kth_index(rows[r].tolist(), k - 1)
+    return picked
+
+
 def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     """The k-th smallest element along dim (1 is the smallest), and its index."""
-    from .indexing import gather
+    wrapped = _nonempty_along("kthvalue", input, dim)
+    if not 1 <= k <= (input.shape[wrapped] if input.ndim else 1):
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {wrapped}")
+    rows = functools.partial(_kth_rows, k=k)
+    return _pick_along(Kthvalue, ReturnKthvalue, input, dim, keepdim, rows)
 
-    dim = wrap_dim(dim, input.ndim)
-    order = _sorted_along(input, dim).indices
-    picked = make(
-        np.take(np.asarray(order._data), [k - 1], axis=dim) if input.ndim else order._data
-    )
-    values = gather(input, dim, picked) if input.ndim else input.clone()
-    if not keepdim and input.ndim:
-        values, picked = values.squeeze(dim), make(np.squeeze(np.asarray(picked._data), dim))
-    return ReturnKthvalue(values, picked)
+
+def _mode_rows(rows):
+    """torch's CPU mode: the row's (value, index) pairs in std::sort's order by value, then
+    the first longest run of equal values (a NaN is a run of its own), and the index of the
+    run's last pair."""
+    index = []
+    for row in rows:
+        values = row.tolist()
+        if len(values) <= 16 and not np.isnan(row).any():  # insertion sort: a stable order
+            order = np.argsort(row, kind="stable").tolist()
+        else:
+            order = sort_row([-v for v in values])  # -v: the smallest first; NaN compares false
+        best, pick, run = 0, 0, 0
+        for i, at in enumerate(order):
+            run += 1
+            if i == len(order) - 1 or values[at] != values[order[i + 1]]:
+                if run > best:
+                    best, pick = run, at
+                run = 0
+        index.append(pick)
+    return index
 
 
 def mode(input, dim=-1, keepdim=False):
     """The most frequent value along dim (the smallest among ties), and its last index."""
-    from .indexing import gather
+    return _pick_along(Mode, ReturnMode, input, dim, keepdim, _mode_rows)
 
-    data = np.asarray(input._data)
-    dim = wrap_dim(dim, data.ndim)
-    moved = np.moveaxis(data, dim, -1)
-    flat = moved.reshape(-1, moved.shape[-1]) if data.ndim else data.reshape(1, 1)
-    index = []
-    for row in flat:
-        values, counts = np.unique(row, return_counts=True)
-        best = values[np.argmax(counts)]
-        index.append(np.flatnonzero(row == best)[-1])
-    index = np.array(index, np.int64).reshape((*moved.shape[:-1], 1))
-    index = np.moveaxis(index, -1, dim) if data.ndim else index.reshape(())
-    values = gather(input, dim, make(index)) if data.ndim else input.clone()
-    if not keepdim and data.ndim:
-        values, index = values.squeeze(dim), np.squeeze(index, dim)
-    return ReturnMode(values, make(np.asarray(index)))
+
+ReturnNanmedian = return_type("nanmedian")
 
 
 def nanmedian(input, dim=None, keepdim=False):
+    """median leaving NaNs out (NaN only where a slice has nothing else)."""
     if dim is None:
-        data = np.asarray(input._data).reshape(-1)
-        kept = data[~np.isnan(data)]
-        return median(make(kept)) if kept.size < data.size else median(input)
-    return median(input, dim, keepdim)
+        return Nanmedian.apply(input)
+    rows = functools.partial(_median_rows, ignore_nan=True)
+    return _pick_along(NanmedianDim, ReturnNanmedian, input, dim, keepdim, rows)
+
+
+QUANTILE_MODES = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _quantile_checks(input, q, interpolation):
+    """PyTorch's argument checks; q as an array in the input's dtype."""
+    kind = np.result_type(input._data)
+    if kind.name not in ("float32", "float64"):
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
+    if isinstance(q, Tensor):
+        if q._data.dtype != kind:
+            raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
+        if q.ndim > 1:
+            raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+        levels = np.asarray(q._data)
+        if not np.all((levels >= 0) & (levels <= 1)):
+            raise RuntimeError("quantile() q values must be in the range [0, 1]")
+    else:
+        if not 0 <= q <= 1:
+            raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q}")
+        levels = np.asarray(q, kind)
+    if not input.numel():
+        raise RuntimeError("quantile() input tensor must be non-empty")
+    if interpolation not in QUANTILE_MODES:
+        raise RuntimeError(
+            "quantile() interpolation must be one of linear, lower, higher, midpoint or "
+            f"nearest, but got {interpolation}"
+        )
+    return levels
+
+
+def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
+    """PyTorch's quantile: sort, ranks q·(n - 1) in the input's dtype (NaN's row: the last
+    rank; nanquantile: ranks among the numbers), then the neighbours gathered and lerped."""
+    from .indexing import gather, sort
+
+    levels = _quantile_checks(input, q, interpolation)
+    if dim is None:
+        rows = input.flatten()
+    else:
+        d = wrap_dim(dim, input.ndim)
+        rows = input.unsqueeze(-1).transpose(d, -1) if input.ndim else input.reshape(1)
+    ordered = sort(rows, dim=-1).values  # NaNs last
+    data = np.asarray(ordered._data)
+    nans = np.isnan(data)
+    kind = data.dtype.type
+    shape = (*np.shape(levels), *data.shape[:-1], 1)  # q's dim first, then the rows
+    lv = np.reshape(levels, np.shape(levels) + (1,) * data.ndim)
+    if ignore_nan:
+        count = (~nans).sum(-1, keepdims=True) - 1
+        ranks = np.maximum(lv * count.astype(kind), 0).astype(kind)
+    else:
+        last = data.shape[-1] - 1
+        ranks = np.where(nans.any(-1, keepdims=True), kind(last), lv * kind(last)).astype(kind)
+    ranks = np.broadcast_to(ranks, shape)
+    ranks = {"lower": np.floor, "higher": np.ceil, "nearest": np.round}.get(
+        interpolation, lambda r: r
+    )(ranks)
+    source = ordered.expand(*np.shape(levels), *data.shape) if np.ndim(levels) else ordered
+    below = ranks.astype(np.int64)
+    result = gather(source, -1, make(below))
+    if interpolation in ("linear", "midpoint"):
+        above = gather(source, -1, make(np.ceil(ranks).astype(np.int64)))
+        weights = np.full(shape, 0.5, kind) if interpolation == "midpoint" else ranks - below
+        result = arithmetic.lerp(result, above, make(np.asarray(weights, kind)))
+    lead = np.ndim(levels)
+    if dim is None:
+        wanted = (*np.shape(levels), *((1,) * input.ndim if keepdim else ()))
+        return result.reshape(wanted)
+    if keepdim or not input.ndim:
+        return result.squeeze(-1) if input.ndim else result.reshape(np.shape(levels))
+    return result.squeeze((lead + d, result.ndim - 1))
 
 
 def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
-    """The q-th quantiles (linear interpolation between the sorted neighbours by default)."""
-    from .indexing import sort
-
-    x = input.reshape(-1) if dim is None else input
-    d = 0 if dim is None else wrap_dim(dim, input.ndim)
-    values = sort(x, dim=d).values
-    n = x.shape[d]
-    qs = np.atleast_1d(np.asarray(getattr(q, "_data", q), np.float64))
-    rows = []
-    for level in qs:
-        pos = level * (n - 1)
-        lo, hi = int(np.floor(pos)), int(np.ceil(pos))
-        a = values.narrow(d, lo, 1)
-        b = values.narrow(d, hi, 1)
-        frac = {
-            "linear": pos - lo,
-            "lower": 0.0,
-            "higher": 1.0,
-            "nearest": float(round(pos) - lo),
-            "midpoint": 0.5,
-        }[interpolation]
-        rows.append(a + (b - a) * frac if frac else a)
-    from .shape import cat
-
-    result = cat(rows, dim=d) if len(rows) > 1 else rows[0]
-    if not keepdim:
-        result = (
-            result.squeeze(d)
-            if len(rows) == 1
-            else result.movedim(d, 0).squeeze(-1)
-            if result.ndim > 1 and result.shape[-1] == 1
-            else result
-        )
-    return result
+    """The q-th quantiles along dim (of all elements without one), q's dim first."""
+    result = _quantile(input, q, dim, keepdim, interpolation, ignore_nan=False)
+    return result if out is None else into(out, result, "quantile")
 
 
 def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
-    return quantile(input, q, dim, keepdim, interpolation=interpolation)
+    """quantile of each slice's numbers, NaNs left out (NaN where a slice has only NaNs)."""
+    result = _quantile(input, q, dim, keepdim, interpolation, ignore_nan=True)
+    return result if out is None else into(out, result, "nanquantile")
 
 
 def histc(input, bins=100, min=0, max=0, *, out=None):
@@ -1175,7 +1332,7 @@ def _log_softmax(node, g):
 
 @rule(Prod)
 def _prod(node, g):
-    (a,) = node._saved
+    a = node._saved[0]
     return g * out(node) / inp(node, 0, a)  # the product of the others (inputs without zeros)
 
 
@@ -1212,7 +1369,9 @@ def _std(node, g):
         return None
     a = inp(node, 0)
     centre = mean(a, dim=axes, keepdim=True)
-    return _unreduce(g / out(node), a.shape, axes, keepdim) * (a - centre) / dof
+    z = out(node)
+    g = arithmetic.where(z == 0, 0.0, g / (z * 2))  # zero where the std is 0, as PyTorch
+    return _unreduce(g, a.shape, axes, keepdim) * (a - centre) * (2 / dof)
 
 
 @rule(Logsumexp)
@@ -1242,7 +1401,7 @@ def _norm(node, g):
     raise RuntimeError(f"create_graph=True through the {p}-norm is not in autoviz yet")
 
 
-@rule(MaxDim, MinDim)
+@rule(MaxDim, MinDim, _PickedAlong)
 def _recorded_along(node, g):
     shape, dim, keepdim, idx = node.info
     key = list(np.indices(idx.shape, sparse=True))
@@ -1250,8 +1409,8 @@ def _recorded_along(node, g):
     return Scatter.apply(g if keepdim else g.unsqueeze(dim), shape=shape, key=tuple(key))
 
 
-@rule(Amax, Amin)
+@rule(Amax, Amin, Median)
 def _extreme_all(node, g):
     a, z = node._saved
-    hit = a == z
+    hit = np.isnan(a) if np.isnan(z) else a == z
     return g * mask(hit / np.sum(hit), g)

@@ -146,84 +146,86 @@ class Col2Im(Op):
 
 
 # -- interpolation ---------------------------------------------------------------------------------
-_F32 = np.float32
 _CUBIC_A = -0.75
 
 
-def _scale(n_in, n_out, align_corners, factor):
-    """PyTorch's area_pixel_compute_scale: the source step per output step."""
+def _scale(n_in, n_out, align_corners, factor, f):
+    """PyTorch's area_pixel_compute_scale, in the input's float type `f`."""
     if align_corners:
-        return _F32((n_in - 1) / (n_out - 1)) if n_out > 1 else _F32(0)
-    return _F32(1.0 / factor) if factor is not None and factor > 0 else _F32(n_in / n_out)
+        return f(n_in - 1) / f(n_out - 1) if n_out > 1 else f(0)
+    return f(1.0 / factor) if factor is not None and factor > 0 else f(n_in) / f(n_out)
 
 
-def _nearest_matrix(n_in, n_out, factor, exact):
+def _nearest_matrix(n_in, n_out, factor, exact, f):
     out = np.arange(n_out)
     if n_out == n_in and not exact:
         src = out
     elif n_out == 2 * n_in and not exact:
         src = out >> 1
-    else:
-        scale = _F32(1.0 / factor) if factor is not None and factor > 0 else _F32(n_in / n_out)
-        position = (out.astype(_F32) + _F32(0.5)) * scale if exact else out.astype(_F32) * scale
+    else:  # PyTorch's nearest indices are float32 arithmetic whatever the input's type
+        f32 = np.float32
+        scale = f32(1.0 / factor) if factor is not None and factor > 0 else f32(n_in) / f32(n_out)
+        position = (out.astype(f32) + f32(0.5)) * scale if exact else out.astype(f32) * scale
         src = np.minimum(np.floor(position).astype(np.int64), n_in - 1)
-    m = np.zeros((n_out, n_in), _F32)
+    m = np.zeros((n_out, n_in), f)
     m[out, src] = 1
     return m
 
 
-def _source(n_in, n_out, align_corners, factor, cubic):
-    scale = _scale(n_in, n_out, align_corners, factor)
-    out = np.arange(n_out).astype(_F32)
+def _source(n_in, n_out, align_corners, factor, cubic, f):
+    scale = _scale(n_in, n_out, align_corners, factor, f)
+    out = np.arange(n_out).astype(f)
     if align_corners:
         return scale * out
-    src = scale * (out + _F32(0.5)) - _F32(0.5)
-    return src if cubic else np.maximum(src, _F32(0))
+    src = scale * (out + f(0.5)) - f(0.5)
+    return src if cubic else np.maximum(src, f(0))
 
 
-def _linear_matrix(n_in, n_out, align_corners, factor):
-    src = _source(n_in, n_out, align_corners, factor, cubic=False)
+def _linear_matrix(n_in, n_out, align_corners, factor, f):
+    src = _source(n_in, n_out, align_corners, factor, False, f)
     i0 = np.floor(src).astype(np.int64)
     i1 = i0 + (i0 < n_in - 1)
-    w1 = (src - i0.astype(_F32)).astype(_F32)
-    w0 = _F32(1) - w1
-    m = np.zeros((n_out, n_in), _F32)
+    w1 = (src - i0.astype(f)).astype(f)
+    w0 = f(1) - w1
+    m = np.zeros((n_out, n_in), f)
     rows = np.arange(n_out)
     np.add.at(m, (rows, i0), w0)
     np.add.at(m, (rows, i1), w1)
     return m
 
 
-def _cubic_weights(t):
-    a = _F32(_CUBIC_A)
+def _cubic_weights(t, f):
+    a = f(_CUBIC_A)
 
     def near(x):  # |x| ≤ 1
-        return ((a + _F32(2)) * x - (a + _F32(3))) * x * x + _F32(1)
+        return ((a + f(2)) * x - (a + f(3))) * x * x + f(1)
 
     def far(x):  # 1 < |x| < 2
-        return ((a * x - _F32(5) * a) * x + _F32(8) * a) * x - _F32(4) * a
+        return ((a * x - f(5) * a) * x + f(8) * a) * x - f(4) * a
 
-    return far(t + _F32(1)), near(t), near(_F32(1) - t), far(_F32(2) - t)
+    return far(t + f(1)), near(t), near(f(1) - t), far(f(2) - t)
 
 
-def _cubic_matrix(n_in, n_out, align_corners, factor):
-    src = _source(n_in, n_out, align_corners, factor, cubic=True)
+def _cubic_matrix(n_in, n_out, align_corners, factor, f):
+    src = _source(n_in, n_out, align_corners, factor, True, f)
     i = np.floor(src).astype(np.int64)
-    t = (src - i.astype(_F32)).astype(_F32)
-    m = np.zeros((n_out, n_in), _F32)
+    t = (src - i.astype(f)).astype(f)
+    m = np.zeros((n_out, n_in), f)
     rows = np.arange(n_out)
-    for k, w in zip(range(-1, 3), _cubic_weights(t), strict=True):
+    for k, w in zip(range(-1, 3), _cubic_weights(t, f), strict=True):
         np.add.at(m, (rows, np.clip(i + k, 0, n_in - 1)), w)
     return m
 
 
-def interpolation_matrix(mode, n_in, n_out, align_corners, factor):
-    """The (n_out, n_in) matrix of one axis: output = matrix @ input along that axis."""
+def interpolation_matrix(mode, n_in, n_out, align_corners, factor, dtype=np.float32):
+    """The (n_out, n_in) matrix of one axis: output = matrix @ input along that axis, its
+    positions and weights computed in `dtype` (PyTorch's opmath: float64 stays float64)."""
+    f = np.float64 if np.dtype(dtype) == np.float64 else np.float32
     if mode in ("nearest", "nearest-exact"):
-        return _nearest_matrix(n_in, n_out, factor, mode == "nearest-exact")
+        return _nearest_matrix(n_in, n_out, factor, mode == "nearest-exact", f)
     if mode == "bicubic":
-        return _cubic_matrix(n_in, n_out, align_corners, factor)
-    return _linear_matrix(n_in, n_out, align_corners, factor)
+        return _cubic_matrix(n_in, n_out, align_corners, factor, f)
+    return _linear_matrix(n_in, n_out, align_corners, factor, f)
 
 
 class _Upsample(Op):
@@ -440,7 +442,7 @@ def interpolate(
         return pool(input, out if nd > 1 else out[0])
     corners = bool(align_corners)
     matrices = tuple(
-        interpolation_matrix(mode, n, o, corners, f)
+        interpolation_matrix(mode, n, o, corners, f, input._data.dtype)
         for n, o, f in zip(spatial, out, factors, strict=True)
     )
     return UPSAMPLE[mode, nd].apply(input, matrices=matrices)
@@ -475,24 +477,25 @@ def upsample_bilinear(input, size=None, scale_factor=None):
 
 # -- spatial transformers: affine_grid and grid_sample ---------------------------------------------
 class AffineGridGenerator(Op):
-    """z = base · θᵀ: each output pixel's normalised (x, y, 1) mapped by its batch's 2×3 θ
-    (N, H, W, 2);  dz/dθ = gradᵀ · base."""
+    """z = base · θᵀ: each output point's normalised (x, y, 1), or (x, y, z, 1), mapped by its
+    batch's θ (2×3 or 3×4): (N, H, W, 2) or (N, D, H, W, 3);  dz/dθ = gradᵀ · base."""
 
     _backward_name = "AffineGridGeneratorBackward0"
 
     @staticmethod
     def forward(ctx, theta, base=None):
         ctx.info = base
-        h, w = base.shape[1:3]
-        flat = base.reshape(1, h * w, 3).astype(theta.dtype)
-        return np.matmul(flat, np.swapaxes(theta, 1, 2)).reshape(theta.shape[0], h, w, 2)
+        points = base[0, ..., 0].size
+        flat = base.reshape(1, points, base.shape[-1]).astype(theta.dtype)
+        out = np.matmul(flat, np.swapaxes(theta, 1, 2))
+        return out.reshape(theta.shape[0], *base.shape[1:-1], base.shape[-1] - 1)
 
     @staticmethod
     def backward(ctx, grad):
         base = ctx.info
-        n, h, w = grad.shape[:3]
-        flat = base.reshape(1, h * w, 3).astype(grad.dtype)
-        return np.swapaxes(np.matmul(np.swapaxes(flat, 1, 2), grad.reshape(n, h * w, 2)), 1, 2)
+        n, k = grad.shape[0], grad.shape[-1]
+        flat = base.reshape(1, -1, k + 1).astype(grad.dtype)
+        return np.swapaxes(np.matmul(np.swapaxes(flat, 1, 2), grad.reshape(n, -1, k)), 1, 2)
 
 
 def _unit_range(steps, align_corners, dt):
@@ -519,27 +522,39 @@ def _corners_default(align_corners, name):
 
 def affine_grid(theta, size, align_corners=None):
     """The sampling grid of a batch of 2-D affine maps θ (N, 2, 3) for an output of `size`
-    (N, C, H, W): each pixel's normalised source (x, y), as the spatial transformer uses."""
+    (N, C, H, W), or of 3-D maps (N, 3, 4) for (N, C, D, H, W): each point's normalised
+    source (x, y) or (x, y, z), as the spatial transformer uses."""
     align_corners = _corners_default(align_corners, "grid_sample")
     if not theta.dtype.is_floating_point:
         raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
-    size = [int(s) for s in size]
-    if len(size) != 4:
+    given, size = size, [int(s) for s in size]
+    if len(size) not in (4, 5):
         raise NotImplementedError(
-            f"autoviz: affine_grid for {len(size) - 2}-D outputs is not in autoviz yet (2-D is)"
+            "affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
+            f"respectively. Got size {given}."
         )
-    if theta.ndim != 3 or tuple(theta.shape[-2:]) != (2, 3):
+    shape = (2, 3) if len(size) == 4 else (3, 4)
+    if theta.ndim != 3 or tuple(theta.shape[-2:]) != shape:
         raise ValueError(
-            "Expected a batch of 2D affine matrices of shape Nx2x3 for size "
-            f"{list(size)}. Got {list(theta.shape)}."
+            f"Expected a batch of {len(size) - 2}D affine matrices of shape "
+            f"Nx{shape[0]}x{shape[1]} for size {given}. Got {theta.shape}."
         )
-    if min(size[2:]) <= 0:
-        raise ValueError(f"Expected non-zero, positive output size. Got {list(size)}")
-    h, w = size[2:]
+    if align_corners and min(size[2:]) == 1:
+        warnings.warn(
+            "Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
+            "align_corners=True. This is not an intended use case of affine_grid. See the "
+            "documentation of affine_grid for details.",
+            stacklevel=2,
+        )
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {given}")
+    spatial = size[2:]
     dt = theta._data.dtype
-    base = np.ones((1, h, w, 3), dt)
-    base[..., 0] = _unit_range(w, align_corners, dt)
-    base[..., 1] = _unit_range(h, align_corners, dt)[:, None]
+    base = np.ones((1, *spatial, len(spatial) + 1), dt)
+    for axis, steps in enumerate(reversed(spatial)):  # x along W, then y along H, z along D
+        view = [1] * len(spatial)
+        view[len(spatial) - 1 - axis] = steps
+        base[..., axis] = _unit_range(steps, align_corners, dt).reshape(view)
     return AffineGridGenerator.apply(theta, base=base)
 
 
@@ -763,13 +778,171 @@ class GridSampler2D(Op):
         return gflat.reshape(x.shape), ggrid
 
 
+# PyTorch's 3-D sampler is its plain scalar kernel (GridSampler.cpp): no fused multiply-adds, a
+# product evaluated left to right, each output a sum from +0 in the corners' order.
+_CORNERS_3D = tuple((dz, dy, dx) for dz in (0, 1) for dy in (0, 1) for dx in (0, 1))
+
+
+def _source_3d(coord, size, padding, align_corners):
+    """grid_sampler_compute_source_index_set_grad: pixels, and d pixels / d coordinate."""
+    f = coord.dtype.type
+    if align_corners:
+        x, scale = ((coord + f(1)) / f(2)) * f(size - 1), f(size - 1) / f(2)
+    else:
+        x, scale = ((coord + f(1)) * f(size) - f(1)) / f(2), f(size) / f(2)
+    factor = np.full_like(x, scale)
+    if padding == "reflection":
+        twice = (0, 2 * (size - 1)) if align_corners else (-1, 2 * size - 1)
+        x, sign = _reflect_coordinates(x, *twice)
+        factor = factor * sign
+    if padding != "zeros":
+        x, inside = _clip_coordinates(x, size)  # the borders count as outside
+        factor = factor * np.where(inside, f(1), f(0))
+    return x, factor
+
+
+def _trilinear(points):
+    """The 8 corners around each (x, y, z) point in PyTorch's order (tnw, tne, tsw, tse, bnw,
+    bne, bsw, bse) as ((iz, iy, ix), (wx, wy, wz)): its index and its weight's factor along
+    each axis (the point's distance to the opposite corner's plane)."""
+    floor = [np.floor(p) for p in points]
+    taps = []
+    for dz, dy, dx in _CORNERS_3D:
+        offsets = (dx, dy, dz)
+        index = tuple(floor[k].astype(np.int64) + offsets[k] for k in (2, 1, 0))
+        parts = tuple(
+            (p - v) if d else ((v + 1) - p) for p, v, d in zip(points, floor, offsets, strict=True)
+        )
+        taps.append((index, parts))
+    return taps
+
+
+def _gather_3d(flat, index, size):
+    (iz, iy, ix), (d, h, w) = index, size
+    inside = (ix >= 0) & (ix < w) & (iy >= 0) & (iy < h) & (iz >= 0) & (iz < d)
+    at = np.where(inside, (iz * h + iy) * w + ix, 0)
+    vals = np.take_along_axis(flat, at[:, None, :], axis=2)
+    return np.where(inside[:, None, :], vals, flat.dtype.type(0)), at, inside
+
+
+class GridSampler3D(Op):
+    """z[n, c, p] = Σ over the 8 corners around grid point p of its trilinear weight ·
+    x[n, c, corner] (nearest: the closest voxel; 0 outside, or moved in by the padding);
+    dz/dx = each gradient spread back over the corners by their weights; dz/dgrid = Σ_c
+    gradient · Σ_corners x[corner] · dweight/dcoordinate · dcoordinate/dgrid."""
+
+    _backward_name = "GridSampler3DBackward0"
+
+    @staticmethod
+    def forward(ctx, x, grid, mode="bilinear", padding="zeros", align_corners=False):
+        n, c, *size = x.shape
+        out_size = grid.shape[1:4]
+        ctx.info = (x, grid, mode, padding, align_corners)
+        flat = x.reshape(n, c, -1)
+        points = _points_3d(grid, size, padding, align_corners)[0]
+        if mode == "nearest":
+            index = tuple(np.rint(p).astype(np.int64) for p in reversed(points))
+            return _gather_3d(flat, index, size)[0].reshape(n, c, *out_size)
+        out = np.zeros((n, c, points[0].shape[1]), x.dtype)
+        for index, (ax, ay, az) in _trilinear(points):
+            out = out + _gather_3d(flat, index, size)[0] * (ax * ay * az)[:, None, :]
+        return out.reshape(n, c, *out_size)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, grid, mode, padding, align_corners = ctx.info
+        n, c, *size = x.shape
+        flat = x.reshape(n, c, -1)
+        g = grad.reshape(n, c, -1)
+        points, factors = _points_3d(grid, size, padding, align_corners)
+        if mode == "nearest":
+            corners = [(tuple(np.rint(p).astype(np.int64) for p in reversed(points)), None)]
+        else:
+            corners = _trilinear(points)
+        gathered = [_gather_3d(flat, index, size) for index, _ in corners]
+        shares = [g if parts is None else g * np.prod(parts, 0)[:, None, :] for _, parts in corners]
+        # point by point, corner by corner: the order PyTorch's loop adds them in
+        at = np.stack([a for _, a, _ in gathered], -1).reshape(n, 1, -1)
+        inside = np.stack([i for _, _, i in gathered], -1)[:, None]
+        share = np.where(inside, np.stack(shares, -1), x.dtype.type(0)).reshape(n, c, -1)
+        gflat = np.zeros_like(flat)
+        np.add.at(gflat, (np.arange(n)[:, None, None], np.arange(c)[None, :, None], at), share)
+        if mode == "nearest":
+            return gflat.reshape(x.shape), np.zeros_like(grid)
+        sums = [np.zeros(points[0].shape, grid.dtype) for _ in range(3)]
+        for k in range(c):
+            go = g[:, k]
+            for (_, corner_parts), (vals, _, _), corner in zip(
+                corners, gathered, _CORNERS_3D, strict=True
+            ):
+                v = vals[:, k]
+                ax, ay, az = corner_parts
+                dz, dy, dx = corner
+                for axis, (p, q), sign in (
+                    (0, (ay, az), dx),
+                    (1, (ax, az), dy),
+                    (2, (ax, ay), dz),
+                ):
+                    term = v * p * q * go
+                    sums[axis] = sums[axis] + term if sign else sums[axis] - term
+        ggrid = np.stack([f * s for f, s in zip(factors, sums, strict=True)], -1)
+        return gflat.reshape(x.shape), ggrid.reshape(grid.shape)
+
+
+def _points_3d(grid, size, padding, align_corners):
+    """Each grid point's (x, y, z) source in voxels (N, P) and d voxel / d coordinate."""
+    d, h, w = size
+    flat = grid.reshape(grid.shape[0], -1, 3)
+    pairs = [_source_3d(flat[..., k], n, padding, align_corners) for k, n in enumerate((w, h, d))]
+    return tuple(p for p, _ in pairs), tuple(f for _, f in pairs)
+
+
 _GRID_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
 _GRID_PADDINGS = {"zeros": 0, "border": 1, "reflection": 2}
 
 
+def _check_grid_sampler(input, grid, mode):
+    """PyTorch's checks, in its order (GridSampler.cpp's check_grid_sampler_*)."""
+    sizes = f"input with sizes {list(input.shape)} and grid with sizes {list(grid.shape)}"
+    if input.shape[0] != grid.shape[0]:
+        raise RuntimeError(
+            f"grid_sampler(): expected grid and input to have same batch size, but got {sizes}"
+        )
+    if grid.shape[-1] != input.ndim - 2:
+        raise RuntimeError(
+            f"grid_sampler(): expected grid to have size {input.ndim - 2} in last dimension, "
+            f"but got grid with sizes {list(grid.shape)}"
+        )
+    for i in range(2, input.ndim):
+        if input.shape[i] <= 0:
+            raise RuntimeError(
+                "grid_sampler(): expected input to have non-empty spatial dimensions, but "
+                f"input has sizes {list(input.shape)} with dimension {i} being empty"
+            )
+    rank = 4 if input.ndim == 4 else 5
+    if input.ndim != rank or grid.ndim != rank:
+        raise RuntimeError(
+            f"grid_sampler(): expected {rank}D input and grid with same number of dimensions, "
+            f"but got {sizes}"
+        )
+    if rank == 5 and mode == "bicubic":
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+    if input.dtype != grid.dtype:
+        raise RuntimeError(
+            f"expected scalar type {_scalar_name(input.dtype)} but found {_scalar_name(grid.dtype)}"
+        )
+
+
+def _scalar_name(dtype):
+    return {"float32": "Float", "float64": "Double", "float16": "Half"}.get(
+        repr(dtype).removeprefix("torch."), repr(dtype)
+    )
+
+
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
-    """Sample input (N, C, H, W) at grid's normalised (x, y) points (N, Ho, Wo, 2): the
-    spatial transformer's sampler, bilinear, nearest or bicubic."""
+    """Sample input (N, C, H, W) at grid's normalised (x, y) points (N, Ho, Wo, 2), or a
+    volume (N, C, D, H, W) at (x, y, z) points (N, Do, Ho, Wo, 3): the spatial transformer's
+    sampler, bilinear (trilinear for volumes), nearest or bicubic (images only)."""
     if mode not in _GRID_MODES:
         raise ValueError(
             f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or "
@@ -781,18 +954,6 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
             f"'reflection', but got: '{padding_mode}'"
         )
     align_corners = _corners_default(align_corners, "grid_sample")
-    if input.ndim == 5:
-        raise NotImplementedError("autoviz: grid_sample of 5-D inputs is not in autoviz yet")
-    if input.ndim != 4 or grid.ndim != 4 or grid.shape[-1] != 2:
-        raise RuntimeError(
-            "grid_sampler(): expected 4D or 5D input and grid with same number of dimensions, "
-            f"but got input with sizes {list(input.shape)} and grid with sizes {list(grid.shape)}"
-        )
-    if input.shape[0] != grid.shape[0]:
-        raise RuntimeError(
-            "grid_sampler(): expected grid and input to have same batch size, but got input "
-            f"with sizes {list(input.shape)} and grid with sizes {list(grid.shape)}"
-        )
-    return GridSampler2D.apply(
-        input, grid, mode=mode, padding=padding_mode, align_corners=align_corners
-    )
+    _check_grid_sampler(input, grid, mode)
+    sampler = GridSampler2D if input.ndim == 4 else GridSampler3D
+    return sampler.apply(input, grid, mode=mode, padding=padding_mode, align_corners=align_corners)

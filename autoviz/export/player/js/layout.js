@@ -1,13 +1,16 @@
 /* ---- layout.js: the player's arrangement, measured in its own box (a page, a notebook's
    output column, half of a comparison), never guessed from the screen: the panels beside the
    stage, the side as wide as the longest explanation needs, or under it with the player
-   growing; short button labels where the full ones do not fit one row; the banner and the
-   explanation kept at the height of their longest, so no step cuts text or resizes the stage ---- */
+   growing; short button labels where the full ones do not fit one row; the banner and, beside
+   the stage, the explanation kept at the height of their longest, so no step cuts text or
+   resizes the stage (under it, the explanation takes its own height: only the player's foot
+   moves) ---- */
 
 const STAGE_MIN_EM = 26; // a stage narrower than this shows no node with its values legibly
-const STAGE_LEAST_EM = 20; // where the text needs more: the graph gives way to here
+const STAGE_LEAST_EM = 20; // in projector mode, where the text needs more: the graph gives way to here
 const SIDE_EM = [16, 48]; // the side column's narrowest and widest
 const SIDE_SHARES = [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7]; // of the width, tried in turn
+const SIDE_MOST = 0.5; // out of projector mode, the side's widest share: else the panels go under
 const MEASURED = 48; // texts laid out to measure: the longest by an estimate (the rest are shorter)
 const CODE_ROWS = 6; // the code panel's height under the stage, in rows
 
@@ -113,8 +116,9 @@ class Layout {
   }
 
   /* Beside: the narrowest side at which the tallest explanation, the code panel's rows and
-     the other panels fit, the stage keeping STAGE_MIN_EM. Else under, the player as tall as
-     the stage's minimum and the panels need (a page then scrolls, a notebook's cell grows). */
+     the other panels fit, the stage keeping STAGE_MIN_EM and (out of projector mode) half the
+     width. Else under: the stage at a fixed height, the panels below it as tall as each step's
+     text needs (a page then scrolls, a notebook's cell grows). */
   arrange(W, H, em) {
     const root = this.root;
     const style = root.style;
@@ -129,11 +133,15 @@ class Layout {
     // Beside: the code panel in the side too; split: the code panel under the stage, the side
     // the explanation's alone (narrower, so the stage keeps a wide node legible). The stage
     // keeps its widest node legible if it can; else the graph gives way to the text.
-    const least = [...new Set([this.stageMin(inner, em), STAGE_MIN_EM * em, STAGE_LEAST_EM * em])];
+    // A learner at the screen reads a graph that keeps half the width; at a distance, the
+    // text comes first.
+    const projector = player.projector;
+    const least = [...new Set([this.stageMin(inner, em), STAGE_MIN_EM * em, ...(projector ? [STAGE_LEAST_EM * em] : [])])];
+    const shares = SIDE_SHARES.filter((share) => projector || share <= SIDE_MOST);
     for (const [stageMin, mode] of least.flatMap((m) => [[m, "beside"], [m, "split"]])) {
       this.placeCode(mode);
       const sideH = player.side.clientHeight;
-      for (const share of SIDE_SHARES) {
+      for (const share of shares) {
         const side = Math.round(Math.min(Math.max(share * inner, SIDE_EM[0] * em), SIDE_EM[1] * em));
         if (inner - side - gap < stageMin) break;
         style.setProperty("--av-side", `${side}px`);
@@ -152,11 +160,7 @@ class Layout {
     this.placeCode("under");
     // Growing anyway, the player gives the stage over half its box (a page scrolls past it).
     style.setProperty("--av-stage-min", `${Math.round(Math.max(12 * em, 0.55 * H))}px`);
-    const two = inner >= 44 * em;
-    root.dataset.columns = two ? "2" : "1";
-    const width = two ? ((inner - gap) * 1.3) / 2.3 : inner;
-    const text = this.explainHeight(width - chrome) + headed;
-    style.setProperty("--av-explain", `${Math.ceil(text)}px`);
+    root.dataset.columns = inner >= 44 * em ? "2" : "1";
     style.setProperty("--av-code", `${Math.ceil(this.codeRows())}px`);
   }
 
