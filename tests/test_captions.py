@@ -7,6 +7,7 @@ import inspect
 import pytest
 
 import autoviz
+import autoviz.distributions  # its special functions register ops when first imported
 import autoviz.nn.functional
 from autoviz.engine.function import Function
 from autoviz.tracing.captions import Context, rule_for

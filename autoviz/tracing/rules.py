@@ -469,6 +469,7 @@ EXPRESSIONS |= {
     "NanmedianBackward1": "{0}.nanmedian(dim).values",
     "KthvalueBackward0": "{0}.kthvalue(k).values",
     "ModeBackward0": "{0}.mode().values",
+    "IgammaBackward0": "igamma({0}, {1})",
     "LinalgCrossBackward0": "cross({0}, {1})",
     "LinalgSolveExBackward0": "solve({0}, {1})",
     "ThresholdBackwardBackward0": "threshold_backward({0}, {1})",
@@ -491,6 +492,10 @@ GRADIENTS |= {
     "ScatterReduceBackward0": (
         "{g}, times the reduce's derivative (sum, prod, mean, amax, amin) where values went",
         "{g} gathered at the scattered positions, times the reduce's derivative",
+    ),
+    "IgammaBackward0": (
+        "not defined (PyTorch has no derivative in a)",
+        "{g} × {1}^({0} − 1) e^(−{1}) / Γ({0})",
     ),
     "IndexAddBackward0": ("{g}", "{g} at the indexed rows"),
     "IndexCopyBackward0": ("{g} with 0 at the copied rows", "{g} at the indexed rows"),
