@@ -7,6 +7,7 @@ import inspect
 import pytest
 
 import autoviz
+import autoviz.distributions  # its special functions register ops when first imported
 import autoviz.nn.functional
 from autoviz.engine.function import Function
 from autoviz.tracing.captions import Context, rule_for
@@ -146,3 +147,18 @@ def test_a_card_of_ones_reads_ones_not_a_comma_dump():
         h.backward()
     sent = next(s for s in tl.steps if s.kind == "backward")
     assert "ones (16, 8)" in sent.caption and "1.0, 1.0" not in sent.caption
+
+
+@pytest.mark.parametrize("lib", ["autoviz", "torch"])
+def test_a_views_caption_gives_the_shape_it_made(lib):
+    """`x.view(-1, 20)`'s caption says view(32, 20), the shape it made, on both engines."""
+    torch = autoviz if lib == "autoviz" else pytest.importorskip("torch")
+    tracer = autoviz.trace if lib == "autoviz" else autoviz.trace_torch
+    x = torch.ones(32, 2, 10, requires_grad=True)
+    with tracer() as tl:
+        e = x.view(-1, 20)
+        f = e.expand(3, 32, 20)
+        f.sum().backward()
+    captions = [s.caption for s in tl.steps if s.kind == "op"]
+    assert any(c.startswith("e = x.view(32, 20) = ones (32, 20)") for c in captions), captions
+    assert any(c.startswith("f = e.expand(3, 32, 20) = ") for c in captions), captions

@@ -174,7 +174,7 @@ def _op_facts(tl, index, op, sent: dict, position) -> dict:
     return {
         "inputs": [position[i] for _, i in ins],
         "output": position[outs[0]] if outs else None,
-        "expression": expression(op.op, names, op.params),
+        "expression": expression(op.op, names, op.params, result.shape if result else None),
         "locals": locals_,
     }
 

@@ -130,7 +130,7 @@ def _leaf(step: Step, c: Context) -> str:
 
 def _op(step: Step, c: Context) -> str:
     op, out = c.nodes[step.nodes[0]], c.nodes[step.nodes[1]]
-    expr = expression(op.op, c.input_names(op.id), op.params)
+    expr = expression(op.op, c.input_names(op.id), op.params, out.shape)
     where = f" in {op.module[-1][0]} ({op.module[-1][1]})" if op.module else ""
     # A value torch made inside one call and kept nowhere readable is said to be unknown.
     value = f" = {_val(out, out.value)}" if out.value is not None else ""

@@ -34,10 +34,10 @@ EXPRESSIONS = {
     "IndexBackward0": "{0}[…]",
     "MaskedFillBackward0": "{0}.masked_fill(mask, value)",
     "CopySlices": "{0} with {1} written into a part of it",
-    "ViewBackward0": "{0}.view(…)",
-    "UnsafeViewBackward0": "{0}.view(…)",
-    "ReshapeAliasBackward0": "{0}.reshape(…)",
-    "ExpandBackward0": "{0}.expand(…)",
+    "ViewBackward0": "{0}.view({shape})",
+    "UnsafeViewBackward0": "{0}.view({shape})",
+    "ReshapeAliasBackward0": "{0}.reshape({shape})",
+    "ExpandBackward0": "{0}.expand({shape})",
     "RepeatBackward0": "{0}.repeat(…)",
     "FlipBackward0": "{0}.flip(…)",
     "PermuteBackward0": "{0}.permute(…)",
@@ -404,12 +404,18 @@ _ONE_INPUT = {
     "AmaxBackward0": ("amax", "{g} shared evenly by the elements equal to the max, 0 elsewhere"),
     "AminBackward0": ("amin", "{g} shared evenly by the elements equal to the min, 0 elsewhere"),
     "MedianBackward0": ("median", "{g} to the median's position, 0 elsewhere"),
-    "MedianBackward1": ("median", "{g} to each median's position along dim, 0 elsewhere"),
-    "NanmedianBackward0": ("nanmedian", "{g} to the median's position, 0 elsewhere"),
-    "NanmedianBackward1": ("nanmedian", "{g} to each median's position along dim, 0 elsewhere"),
-    "KthvalueBackward0": ("kthvalue", "{g} to each k-th value's position along dim, 0 elsewhere"),
-    "ModeBackward0": ("mode", "{g} to each mode's position along dim, 0 elsewhere"),
-    "PoissonBackward0": ("poisson", "0 (a sample has no gradient in its rates)"),
+    "MedianBackward1": ("median", "{g} to each median's position along the dim, 0 elsewhere"),
+    "NanmedianBackward0": (
+        "nanmedian",
+        "{g} to the median's position (NaNs left out), 0 elsewhere",
+    ),
+    "NanmedianBackward1": (
+        "nanmedian",
+        "{g} to each median's position along the dim (NaNs left out), 0 elsewhere",
+    ),
+    "KthvalueBackward0": ("kthvalue", "{g} to each k-th smallest value's position, 0 elsewhere"),
+    "ModeBackward0": ("mode", "{g} to a position of each most frequent value, 0 elsewhere"),
+    "PoissonBackward0": ("poisson", "0: a Poisson sample has no gradient with respect to its rate"),
     "NansumBackward0": ("nansum", "{g} copied to each element that is not NaN, 0 to the NaNs"),
     "CumprodBackward0": ("cumprod", "Σ over later positions of {g} × {out} / {0} along the dim"),
     "LogcumsumexpBackward0": ("logcumsumexp", "Σ over later positions of {g} × exp({0} − {out})"),
@@ -452,14 +458,18 @@ for op, (function, rule) in _ONE_INPUT.items():
 EXPRESSIONS |= {
     "BaddbmmBackward0": "{0} + {1} @ {2}",
     "GridSampler2DBackward0": "grid_sample({0}, {1})",
-    "GridSampler3DBackward0": "grid_sample({0}, {1})",
-    "IgammaBackward0": "gammainc({0}, {1})",
-    "IndexReduceBackward0": "{0}.index_reduce(dim, index, {1}, reduce)",
-    "ScatterReduceBackward0": "{0}.scatter_reduce(dim, index, {1}, reduce)",
     "IndexAddBackward0": "{0}.index_add(dim, index, {1})",
     "IndexCopyBackward0": "{0}.index_copy(dim, index, {1})",
     "ScatterAddBackward0": "{0}.scatter_add(dim, index, {1})",
     "ScatterBackward0": "{0}.scatter(dim, index, {1})",
+    "GridSampler3DBackward0": "grid_sample({0}, {1})",
+    "IndexReduceBackward0": "{0}.index_reduce(dim, index, {1}, reduce)",
+    "ScatterReduceBackward0": "{0}.scatter_reduce(dim, index, {1}, reduce)",
+    "MedianBackward1": "{0}.median(dim).values",
+    "NanmedianBackward1": "{0}.nanmedian(dim).values",
+    "KthvalueBackward0": "{0}.kthvalue(k).values",
+    "ModeBackward0": "{0}.mode().values",
+    "IgammaBackward0": "igamma({0}, {1})",
     "LinalgCrossBackward0": "cross({0}, {1})",
     "LinalgSolveExBackward0": "solve({0}, {1})",
     "ThresholdBackwardBackward0": "threshold_backward({0}, {1})",
@@ -475,17 +485,17 @@ GRADIENTS |= {
         "{g} spread back to the voxels each sample read",
         "{g} × the volume's slope there",
     ),
-    "IgammaBackward0": (
-        "none (PyTorch has no derivative in a)",
-        "{g} × {1}^({0}−1) e^(−{1}) / Γ({0})",
-    ),
     "IndexReduceBackward0": (
-        "{g} by the reduction's rule where rows were reduced into",
-        "{g} by the reduction's rule at the indexed rows",
+        "{g}, times the reduce's derivative (prod, mean, amax, amin) at the indexed rows",
+        "{g} at the indexed rows, times the reduce's derivative",
     ),
     "ScatterReduceBackward0": (
-        "{g} by the reduction's rule where values were reduced into",
-        "{g} by the reduction's rule at those positions",
+        "{g}, times the reduce's derivative (sum, prod, mean, amax, amin) where values went",
+        "{g} gathered at the scattered positions, times the reduce's derivative",
+    ),
+    "IgammaBackward0": (
+        "not defined (PyTorch has no derivative in a)",
+        "{g} × {1}^({0} − 1) e^(−{1}) / Γ({0})",
     ),
     "IndexAddBackward0": ("{g}", "{g} at the indexed rows"),
     "IndexCopyBackward0": ("{g} with 0 at the copied rows", "{g} at the indexed rows"),
@@ -516,11 +526,13 @@ VARIADIC = frozenset(["CatBackward0", "StackBackward0", "NativeBatchNormBackward
 MATMUL_AS = frozenset(["SqueezeBackward4", "UnsafeViewBackward0"])
 
 
-def expression(op: str, names: list, params: dict | None = None) -> str:
+def expression(op: str, names: list, params: dict | None = None, shape=None) -> str:
     """`x * w`, `X @ Wᵀ + b`, `counts.sum(dim=1, keepdim=True)`: op `op` applied to inputs
-    called `names`, with its arguments `params`."""
+    called `names`, with its arguments `params`; `shape`: its result's (a view's)."""
     template = EXPRESSIONS.get(op)
     fields = _fields(template or "", names, params or {})
+    if shape is not None:  # view(32, 20) for view(-1, 20): the shape the view made
+        fields["shape"] = ", ".join(map(str, shape)) if len(shape) else "()"
     if template is not None and _fits(template, names, fields):
         return template.format(*names[:4], **fields).replace("(, ", "(").replace(", )", ")")
     if op in BINARY and len(names) == 2:
@@ -583,5 +595,5 @@ def _fits(template: str, names: list, fields: dict) -> bool:
     """Whether `template` names only inputs that `names` has, and arguments that are known."""
     if any(f"{{{i}}}" in template for i in range(len(names), 4)):
         return False
-    needed = {"dim", "dim0", "dim1", "min", "max", "negative_slope", "correction", "ord"}
+    needed = {"dim", "dim0", "dim1", "min", "max", "negative_slope", "correction", "ord", "shape"}
     return all(f"{{{key}}}" not in template or key in fields for key in needed)
