@@ -284,7 +284,12 @@ def _spread(shape):
 def test_sum_and_mean(name, data):
     """sum and mean over everything, one dim, negative dims, tuples of dims, with keepdim."""
     shape = data.draw(SHAPES_3D.filter(lambda s: min(s) >= 2))
-    x = data.draw(_spread(shape) if "norm" in name or "std" in name else arrays(shape))
+    if "norm" in name or "std" in name:
+        x = data.draw(_spread(shape))
+    elif "prod" in name:  # a product of tiny values underflows: no finite difference to check
+        x = data.draw(arrays(shape, away_from_zero()))
+    else:
+        x = data.draw(arrays(shape))
     gradcheck(REDUCTIONS[name], x)
 
 
