@@ -356,6 +356,7 @@ class Player {
     if (asked !== null) {
       if (this.current !== asked - 1) this.goto(asked - 1);
       this.quiz.ask(asked);
+      this.scrollToLine(); // the question took height from the code panel
       this.slider.value = String(this.current);
       return false;
     }
@@ -365,6 +366,7 @@ class Player {
     }
     this.quiz.close();
     this.goto(k);
+    this.scrollToLine(); // the closed question gave the code panel its height back
     return true;
   }
 
