@@ -100,14 +100,17 @@ OFF_STAGE = """
 () => [...document.querySelectorAll('.av-player')].flatMap((root, side) => {
   const stage = root.querySelector('.av-stage').getBoundingClientRect();
   const svg = [...root.querySelectorAll('svg.av-svg')].find(s => s.style.display !== 'none');
-  return [...svg.querySelectorAll('g.node.current')]
-    .filter(g => !g.classList.contains('hidden'))
-    .filter(g => {
-      const r = g.getBoundingClientRect();
-      return r.left < stage.left - 1 || r.right > stage.right + 1 ||
-        r.top < stage.top - 1 || r.bottom > stage.bottom + 1;
-    })
-    .map(g => `${side}:${root.dataset.step}:${g.id}`);
+  const current = [...svg.querySelectorAll('g.node.current')]
+    .filter(g => !g.classList.contains('hidden'));
+  const off = current.filter(g => {
+    const r = g.getBoundingClientRect();
+    return r.left < stage.left - 1 || r.right > stage.right + 1 ||
+      r.top < stage.top - 1 || r.bottom > stage.bottom + 1;
+  });
+  // An overview too big to read whole is framed legibly on the most of the step's nodes it
+  // holds (the minimap shows the rest): some of them on stage.
+  if (svg.classList.contains('av-overview') && off.length < current.length) return [];
+  return off.map(g => `${side}:${root.dataset.step}:${g.id}`);
 })
 """
 

@@ -18,7 +18,7 @@ from browser import open_player, widget_page
 from test_stepper_browser import lab, open_notebook  # noqa: F401 (a fixture)
 
 import autoviz
-from programs import activation_pair, char_model, mlp_training, residual_net
+from programs import activation_pair, char_model, mlp_training, rebinding_loop, residual_net
 
 SIZES = {"400": (400, 800), "934": (934, 614), "1366": (1366, 768), "1920": (1920, 1080)}
 MODES = ("normal", "projector")
@@ -78,7 +78,8 @@ CHECK_TEXT = """
       bad.push(`${at}: the current code line is scrolled out of the code panel`);
     }
     if (opts.onScreen) {
-      const shown = [root.querySelector('.av-banner'), root.querySelector('.av-explain-panel')];
+      const shown = ['.av-banner', '.av-explain-panel', '.av-quiz:not([hidden])'].map(
+        (sel) => root.querySelector(sel));
       for (const el of [...shown, line].filter(Boolean)) {
         if (!inside(el.getBoundingClientRect(), screen)) bad.push(`${at}: ${name(el)} off screen`);
       }
@@ -120,16 +121,19 @@ async ([scope, opts]) => {
   await frame();
   const faults = new Map();
   const steps = [];
+  const tops = [];
   for (let i = 0; i <= last; i++) {
     if (i) press('ArrowRight');
     steps.push(roots.map((r) => Number(r.dataset.step)));
+    tops.push(roots.map((r) => r.querySelector('.av-stage').getBoundingClientRect().top));
     if (i % opts.every && i !== last) continue;
     for (const fault of check([scope, opts])) {
       const key = fault.replace(/step \\d+/, 'step k');
       if (!faults.has(key)) faults.set(key, fault);
     }
   }
-  return {faults: [...faults.values()], steps, last};
+  const stacked = Boolean((scope || document).querySelector('.av-compare[data-stacked]'));
+  return {faults: [...faults.values()], steps, tops, stacked, last};
 }
 """
 )
@@ -178,6 +182,11 @@ def sweep(page, mode: str, size: str, shot: str, scope=None, every: int = 1) -> 
     return found
 
 
+def level(tops: list) -> bool:
+    """Whether a comparison's two stages started at one height (within 1 px) at every step."""
+    return all(max(pair) - min(pair) <= 1 for pair in tops)
+
+
 def in_step(steps: list) -> bool:
     """Whether a comparison's sides showed matching steps throughout (same length: equal)."""
     return all(len(set(pair)) == 1 for pair in steps)
@@ -197,6 +206,7 @@ def test_no_text_is_cut_in_a_page(browser, made, name, size, mode, pure_engine):
                 "document.querySelector('.av-compare').hasAttribute('data-stacked')"
             )
             assert stacked == (size == "400")  # a side of 463 px still shows a node whole
+            assert found["stacked"] or level(found["tops"]), found["tops"]
         assert page.errors == []
     finally:
         context.close()
@@ -205,34 +215,48 @@ def test_no_text_is_cut_in_a_page(browser, made, name, size, mode, pure_engine):
 BOXES = {"400": (400, 800), "934": (934, 768), "1366": (1366, 900), "1920": (1920, 1080)}
 
 
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("size", sorted(BOXES, key=int))
-@pytest.mark.parametrize("name", sorted(PROGRAMS))
-def test_no_text_is_cut_in_a_widgets_box(browser, made, name, size, mode, pure_engine):
-    """The widget in a box `size` px wide, 80% of the viewport tall as in a notebook (934 wide
-    and 614 tall: JupyterLab's output column at 1366×768)."""
+def open_widget(browser, widget, size: str, folder: Path, name: str):
+    """A page holding `widget` in a box of BOXES[size] (80% of the viewport tall, as a notebook
+    gives it), its players ready; `page.errors` collects uncaught errors. Returns (context,
+    page)."""
     width, height = BOXES[size]
-    _, widget, folder = made[name]
     path = folder / f"{name}-widget-{size}.html"
     path.write_text(widget_page(widget, f"{width}px"), encoding="utf-8")
     context = browser.new_context(
         viewport={"width": width + 24, "height": height}, reduced_motion="reduce"
     )
     page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.goto(path.as_uri())
+    page.wait_for_function("window.startup !== undefined")
+    players = page.locator(".av-player")
+    players.first.wait_for()
+    for i in range(players.count()):
+        players.nth(i).and_(page.locator("[data-ready]")).wait_for()
+    return context, page
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("size", sorted(BOXES, key=int))
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_no_text_is_cut_in_a_widgets_box(browser, made, name, size, mode, pure_engine):
+    """The widget in a box `size` px wide, 80% of the viewport tall as in a notebook (934 wide
+    and 614 tall: JupyterLab's output column at 1366×768)."""
+    _, widget, folder = made[name]
+    context, page = open_widget(browser, widget, size, folder, name)
     try:
-        page.goto(path.as_uri())
-        page.wait_for_function("window.startup !== undefined")
-        found = sweep(
-            page, mode, size, f"widget-{name}-{size}-{mode}", every=1 if width < 1000 else 2
-        )
+        every = 1 if BOXES[size][0] < 1000 else 2
+        found = sweep(page, mode, size, f"widget-{name}-{size}-{mode}", every=every)
         assert found["faults"] == [], found["faults"][:12]
         if name == "compare":
             assert in_step(found["steps"]), found["steps"]
             banners = page.locator(".av-banner")
             assert banners.count() == 2
-        assert errors == []
+            if mode == "normal":  # in projector type, a side of 467 px is too narrow
+                assert found["stacked"] == (size == "400")
+            assert found["stacked"] or level(found["tops"]), found["tops"]
+        assert page.errors == []
     finally:
         context.close()
 
@@ -266,4 +290,233 @@ def test_no_text_is_cut_in_jupyterlab(lab, page):  # noqa: F811 (the fixture)
                 faults += [f"{width}x{height} {name} {mode}: {f}" for f in found["faults"]]
                 if name == "compare":
                     assert in_step(found["steps"]), found["steps"]
+                    assert found["stacked"] or level(found["tops"]), found["tops"]
     assert faults == [], faults[:10]
+
+
+# Every question of the player asked in turn (→ stops in front of it), checked while it asks,
+# then answered with "Show me" (the box grows by the answer's sentence) and checked again.
+# `together`: the quiz box, the explanation and the current code line fit in one viewport's
+# height (a player taller than the screen: one scroll of the page shows them all).
+QUIZ_SWEEP = (
+    """
+async ([scope, opts]) => {
+  const check = """
+    + CHECK_TEXT
+    + """;
+  const root = (scope || document).querySelector('.av-player');
+  const press = (key) => root.dispatchEvent(
+    new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true}));
+  const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const faults = new Map();
+  const note = (found, when) => {
+    for (const fault of found) {
+      const key = `${when}: ${fault.replace(/step \\d+/, 'step k')}`;
+      if (!faults.has(key)) faults.set(key, `${when}: ${fault}`);
+    }
+  };
+  const together = (at) => {
+    const quiz = root.querySelector('.av-quiz:not([hidden])');
+    const line = root.querySelector('.av-code-panel:not([hidden]) li.current');
+    const els = [quiz, root.querySelector('.av-explain-panel'), line].filter(Boolean);
+    const rects = els.map((el) => el.getBoundingClientRect());
+    const span = Math.max(...rects.map((r) => r.bottom)) - Math.min(...rects.map((r) => r.top));
+    const said = `${at}: quiz, explanation and code line span ${span} px`;
+    return span <= innerHeight + 1 ? [] : [said];
+  };
+  // The stage that gave way still frames the step: a node it acts on wholly in view.
+  const framed = (at) => {
+    const stage = root.querySelector('.av-stage').getBoundingClientRect();
+    const nodes = [...root.querySelectorAll('.av-stage svg g.node.current')];
+    const whole = (r) => r.top >= stage.top - 1 && r.bottom <= stage.bottom + 1 &&
+      r.left >= stage.left - 1 && r.right <= stage.right + 1;
+    if (!nodes.length || nodes.some((g) => whole(g.getBoundingClientRect()))) return [];
+    return [`${at}: no node of the step wholly on the stage`];
+  };
+  const last = Number(root.querySelector('.av-slider').max);
+  press('Home');
+  await frame();
+  let asked = 0;
+  const atEnd = () => Number(root.querySelector('.av-slider').value) >= last;
+  for (let guard = 0; guard < 4 * last && !atEnd(); guard++) {
+    press('ArrowRight');
+    await frame();
+    const reveal = root.querySelector('.av-quiz:not([hidden]) [data-action=reveal]');
+    if (!reveal || reveal.disabled) continue;
+    asked += 1;
+    const at = `step ${root.dataset.step}`;
+    note(check([scope, opts]), 'asked');
+    if (opts.together) note(together(at), 'asked');
+    reveal.click();
+    await frame();
+    note(check([scope, opts]), 'revealed');
+    if (opts.together) note(together(at), 'revealed');
+    note(framed(at), 'revealed');
+  }
+  return {faults: [...faults.values()], asked};
+}
+"""
+)
+
+
+@pytest.fixture(scope="module")
+def quizzed(tmp_path_factory):
+    """The 3-iteration MLP's page asking every question, and its widget (quiz on)."""
+    tl = mlp_training(3)
+    folder = tmp_path_factory.mktemp("quiz")
+    return tl.save_html(folder / "mlp-quiz.html", quiz=True), autoviz.Stepper(tl, quiz=True), folder
+
+
+QUIZ_CASES = [("page", "1366", "normal"), ("page", "1366", "projector")]
+QUIZ_CASES += [("page", "1920", "normal"), ("widget", "934", "normal")]
+
+
+@pytest.mark.parametrize(("host", "size", "mode"), QUIZ_CASES)
+def test_a_question_leaves_the_explanation_and_the_code_line_in_view(
+    browser, quizzed, host, size, mode, pure_engine
+):
+    """Every question of the MLP asked and its answer revealed (the quiz box at its tallest): the
+    banner, the whole explanation, the current code line and the quiz box stay in view and
+    unclipped; in JupyterLab's 934 px column (the panels under the stage, the cell taller than
+    the screen) the quiz box, the explanation and the code line fit one screen's height."""
+    path, widget, folder = quizzed
+    if host == "page":
+        context, page = open_player(browser, path, *SIZES[size])
+    else:
+        context, page = open_widget(browser, widget, size, folder, "mlp-quiz")
+    try:
+        player = page.locator(".av-player").first
+        if mode == "projector":
+            player.locator(".av-banner").click()
+            page.keyboard.press("f")
+            player.and_(page.locator(".av-projector")).wait_for()
+        opts = {"minPx": 18 if mode == "projector" else 12, "onScreen": host == "page"}
+        opts["together"] = host == "widget"
+        found = page.evaluate(QUIZ_SWEEP, [None, opts])
+        shoot(page, f"quiz-{host}-{size}-{mode}")
+        assert found["asked"] >= 20  # the MLP's questions (shape, sign, which-grad, update…)
+        assert found["faults"] == [], found["faults"][:12]
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+LEVEL_CASES = [("widget", "934", "normal"), ("page", "934", "normal")]
+LEVEL_CASES += [("page", "1366", "normal"), ("page", "1366", "projector")]
+
+
+@pytest.mark.parametrize(("host", "size", "mode"), LEVEL_CASES)
+def test_a_comparisons_two_stages_start_at_one_height(
+    browser, tmp_path, host, size, mode, pure_engine
+):
+    """Two unlike sides (a loop whose banner says "iteration 1 of 2", a single pass that does
+    not, a label that wraps): side by side, both stages' top edges are level within 1 px at every
+    step, and neither side cuts its banner or any text."""
+    pair = autoviz.compare(
+        mlp_training(2), residual_net(), labels=("an MLP trained two iterations with SGD", "res")
+    )
+    if host == "page":
+        context, page = open_player(browser, pair.save_html(tmp_path / "pair.html"), *SIZES[size])
+    else:
+        context, page = open_widget(browser, pair, size, tmp_path, "pair")
+    try:
+        found = sweep(page, mode, size, f"level-{host}-{size}-{mode}")
+        assert found["faults"] == [], found["faults"][:12]
+        assert not found["stacked"] and level(found["tops"]), found["tops"]
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+# Every step in turn (→, a frame between: the camera rests), the graph text of every player on
+# screen: the smallest text of the nodes on the stage, in CSS px. Returns the steps under
+# `minPx`, except where the step's one node is wider (or taller) than the stage at that size:
+# it is shown whole, fitted to the stage.
+LEGIBLE_SWEEP = """
+async ([minPx]) => {
+  const roots = [...document.querySelectorAll('.av-player')];
+  const press = (key) => roots[0].dispatchEvent(
+    new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true}));
+  const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const last = Number(roots[0].querySelector('.av-slider').max);
+  const bad = [];
+  let least = Infinity;
+  press('Home');
+  for (let i = 0; i <= last; i++) {
+    if (i) press('ArrowRight');
+    await frame();
+    roots.forEach((root, side) => {
+      const stage = root.querySelector('.av-stage').getBoundingClientRect();
+      const svg = [...root.querySelectorAll('svg.av-svg')].find((s) => s.style.display !== 'none');
+      const onStage = (r) => r.right > stage.left && r.left < stage.right &&
+        r.bottom > stage.top && r.top < stage.bottom;
+      const nodes = [...svg.querySelectorAll('g.node:not(.hidden)')]
+        .filter((g) => onStage(g.getBoundingClientRect()));
+      const sizes = nodes.flatMap((g) => [...g.querySelectorAll('text')])
+        .filter((t) => t.textContent.trim())
+        .map((t) => parseFloat(t.getAttribute('font-size')) * t.getScreenCTM().a);
+      const px = Math.min(...sizes);
+      least = Math.min(least, px);
+      if (px >= minPx - 0.05) return;
+      const current = nodes.filter((g) => g.classList.contains('current'));
+      const r = current.length === 1 && current[0].getBoundingClientRect();
+      const fitted = r && (r.width >= stage.width - 60 || r.height >= stage.height - 60);
+      if (!fitted) bad.push(`side ${side} step ${root.dataset.step}: ${px.toFixed(1)} px`);
+    });
+  }
+  return {bad, least};
+};
+"""
+
+
+def scalar_loop():
+    """for i in range(3): x = x * w, then backward: a small loop rebinding one name."""
+    w = autoviz.tensor(1.5, requires_grad=True)
+    x = autoviz.tensor(0.5, requires_grad=True)
+    with autoviz.trace() as tl:
+        for _ in range(3):
+            x = x * w
+        x.backward()
+    return tl
+
+
+LEGIBLE_PROGRAMS = {**PROGRAMS, "rebinding": rebinding_loop, "scalar-loop": scalar_loop}
+del LEGIBLE_PROGRAMS["char"]
+LEGIBLE_CASES = [("page", s, m) for s in ("1366", "1920") for m in MODES]
+LEGIBLE_CASES += [("widget", "934", "normal")]
+
+
+@pytest.fixture(scope="module")
+def legible_made(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("legible")
+    out = {}
+    for name, make in LEGIBLE_PROGRAMS.items():
+        made_ = make()
+        widget = made_ if name == "compare" else autoviz.Stepper(made_)
+        out[name] = (made_.save_html(folder / f"{name}.html"), widget, folder)
+    return out
+
+
+@pytest.mark.parametrize(("host", "size", "mode"), LEGIBLE_CASES)
+@pytest.mark.parametrize("name", sorted(LEGIBLE_PROGRAMS))
+def test_the_graph_is_legible_at_every_step(browser, legible_made, name, host, size, mode):
+    """At every step the graph's text on the stage is at least 12 px (18 in projector mode):
+    a step about nodes far apart (backward done, zero_grad, an optimiser's step) is shown in
+    the folded overview, or zoomed legibly on the most of its nodes, never the whole unrolled
+    graph at 6 px; only a single node wider than the stage is shown smaller, whole."""
+    path, widget, folder = legible_made[name]
+    if host == "page":
+        context, page = open_player(browser, path, *SIZES[size])
+    else:
+        context, page = open_widget(browser, widget, size, folder, name)
+    try:
+        if mode == "projector":
+            page.locator(".av-player").first.locator(".av-banner").click()
+            page.keyboard.press("f")
+            page.locator(".av-player.av-projector").first.wait_for()
+        minimum = 18 if mode == "projector" else 12
+        found = page.evaluate(LEGIBLE_SWEEP, [minimum])
+        assert found["bad"] == [], found["bad"][:10]
+        assert page.errors == []
+    finally:
+        context.close()

@@ -4,7 +4,6 @@ const FOCUS_PAD = 28; // CSS px kept free around what the camera frames
 const GLIDE_MS = 320;
 const MAX_ZOOM = 2; // × the legible scale: a small graph is shown large, not huge
 const FOCUS_ZOOM = 1.4; // × the legible scale, at most, when framing part of a graph
-const SCATTERED_OVERVIEW = 0.5; // × legible: a scattered step's whole graph smaller shows the overview
 const SCALE_STEP = 2 ** 0.25; // framing part of a graph: FOCUS_ZOOM × legible / 2^(j/4)
 
 /* The view is a centre (x, y) in the layout's viewBox units and a scale s (CSS px per unit).
@@ -50,9 +49,9 @@ class Camera {
   }
 
   /* Frame the nodes the step acts on with their neighbours, as large as legible; a graph that
-     fits at a legible scale is shown whole; a step about more than three nodes that do not
-     fit shows the whole graph: then true when its type is under half the legible size (the
-     player shows its folded overview instead, when it has one). `instant` skips the glide. */
+     fits at a legible scale is shown whole; true for a step about more than three nodes that
+     no legible view holds together (the player shows its folded overview instead, when it has
+     one). `instant` skips the glide. */
   frame(variant, instant = false) {
     this.scattered = false;
     const switched = variant !== this.variant;
@@ -67,12 +66,21 @@ class Camera {
       target = this.centred(all, Math.min(whole, legible * MAX_ZOOM));
     } else {
       const focus = this.focusBoxes(variant);
-      if (focus && !switched && this.keeps(focus.own, legible)) return; // in view, or soon
-      if (focus) target = this.around(focus, legible, whole, switched);
+      if (focus && !switched && this.keeps(focus.own, legible)) {
+        if (!this.placed()) this.apply(this.view);
+        return; // in view, or soon
+      }
+      if (focus) target = this.around(focus, legible, switched);
       else target = switched || !this.view ? this.centred(all, whole) : this.destination();
     }
     this.moveTo(target, instant || switched);
     return this.scattered;
+  }
+
+  /* Whether the view is on the stage as it is sized now (a glide's frames read the size; a view
+     applied before the stage was resized, by a question under it say, is to be applied again). */
+  placed() {
+    return Boolean(this.glide) || this.shownAt === `${this.W}x${this.H}`;
   }
 
   /* Where the camera comes to rest: the end of the glide under way, else the view. */
@@ -98,18 +106,19 @@ class Camera {
 
   /* The step's nodes with their neighbours when that is legible, else with the edges the
      step acts on; else the step's nodes at the legible scale, the view pulled toward those
-     edges as far as keeps the nodes in view. Nodes too far apart even for that are framed
-     anyway when few (all in view); a step about more than three is shown as the overview. */
-  around({ near, acting, own, count }, legible, whole, switched) {
+     edges as far as keeps the nodes in view. Nodes too far apart even for that: the most of
+     them a legible view holds (the minimap shows where the others are; a node wider than the
+     stage is shown whole); a step about more than three is shown in the overview where the
+     picture has one (the player asks it: `scattered`). */
+  around({ near, acting, own, boxes, count }, legible, switched) {
     for (const box of [near, acting]) {
       const s = this.fitScale(box);
       if (s >= legible) return this.centred(box, this.steady(s, legible, switched));
     }
-    const fitOwn = this.fitScale(own);
-    if (fitOwn < legible) {
-      if (count <= 3) return this.centred(own, fitOwn);
-      this.scattered = whole < legible * SCATTERED_OVERVIEW;
-      return this.centred(this.variant.box, whole);
+    if (this.fitScale(own) < legible) {
+      this.scattered = count > 3;
+      const group = this.densest(boxes, legible);
+      return this.centred(group, Math.min(legible, this.fitScale(group)));
     }
     const { W, H } = this.size();
     const toward = (c, lo, len, view) => {
@@ -152,7 +161,21 @@ class Camera {
         if (line && visibleGroup(line)) near.push(variant.boundsOf(edge));
       }
     }
-    return { near: union(near), acting: union(acting), own: union(own), count: nodes.length };
+    return { near: union(near), acting: union(acting), own: union(own), boxes: own, count: nodes.length };
+  }
+
+  /* The union of the most of `boxes` that a view at scale s holds, centred on one of them. */
+  densest(boxes, s) {
+    const { W, H } = this.size();
+    const hw = Math.max(0, W / 2 - FOCUS_PAD) / s;
+    const hh = Math.max(0, H / 2 - FOCUS_PAD) / s;
+    let most = [boxes[0]];
+    for (const a of boxes) {
+      const [cx, cy] = [a.x + a.w / 2, a.y + a.h / 2];
+      const held = boxes.filter((b) => b.x >= cx - hw && b.x + b.w <= cx + hw && b.y >= cy - hh && b.y + b.h <= cy + hh);
+      if (held.length > most.length) most = held;
+    }
+    return union(most);
   }
 
   /* A view of `box` at scale s, kept inside the drawing where the drawing is larger. */
@@ -169,7 +192,8 @@ class Camera {
   moveTo(target, instant) {
     if (!target) return;
     const d = this.destination();
-    if (d && target.x === d.x && target.y === d.y && target.s === d.s) return; // there or going
+    const same = d && target.x === d.x && target.y === d.y && target.s === d.s;
+    if (same && this.placed()) return; // there or going
     this.stop();
     const from = this.view;
     if (instant || !from || prefersReducedMotion()) {
@@ -205,6 +229,7 @@ class Camera {
     if (settled) this.raster(variant, view.s);
     else if (!variant.raster) this.raster(variant, view.s);
     const { W, H } = this.size();
+    this.shownAt = `${W}x${H}`;
     const all = variant.frame; // the SVG's origin (its box may leave out the legend)
     const k = view.s / variant.raster;
     const tx = Math.round(W / 2 - (view.x - all.x) * view.s);

@@ -49,6 +49,7 @@ function mountPair(el, model, svgs, page = false) {
   const labels = model.get("labels");
   const box = h("div", { class: "av-compare" });
   el.append(box);
+  const tops = new Map(); // each side's header height (layout.js, shareTop)
   const players = model.get("_pair").map((data, i) => {
     const root = h("div", { class: "av-player av-compare-player", "data-side": String(i) });
     box.append(h("section", { class: "av-compare-side", "aria-label": labels[i] }, h("h2", { class: "av-compare-label" }, labels[i]), root));
@@ -60,7 +61,7 @@ function mountPair(el, model, svgs, page = false) {
       model.set("steps", steps);
       model.save_changes();
     });
-    return new Player(root, sub, { page: false, screen: page ? document.documentElement : box });
+    return new Player(root, sub, { page: false, screen: page ? document.documentElement : box, pair: tops });
   });
   const sync = new Sync(players);
   // Side by side while each side keeps a stage a node fits in, else one above the other.

@@ -13,6 +13,7 @@ const SIDE_SHARES = [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7]; // of the
 const SIDE_MOST = 0.5; // out of projector mode, the side's widest share: else the panels go under
 const MEASURED = 48; // texts laid out to measure: the longest by an estimate (the rest are shorter)
 const CODE_ROWS = 6; // the code panel's height under the stage, in rows
+const STAGE_FLOOR_EM = 8; // a question under the stage leaves it this tall: else the player grows
 
 class Layout {
   constructor(player) {
@@ -58,10 +59,11 @@ class Layout {
     this.key = key;
     const em = parseFloat(getComputedStyle(root).fontSize);
     const before = `${root.dataset.arrange} ${root.style.cssText}`;
+    this.unplaceQuiz();
     this.controls();
     this.header();
     this.arrange(W, H, em);
-    this.player.scrollToLine();
+    this.placeQuiz();
     return before !== `${root.dataset.arrange} ${root.style.cssText}`;
   }
 
@@ -113,6 +115,21 @@ class Layout {
     const banners = this.distinct("banner");
     const tall = this.tallest("av-probe-banner", banners, player.banner.offsetWidth, (t) => t);
     player.banner.style.minHeight = `${tall}px`;
+    if (player.pair) this.shareTop(player.pair);
+  }
+
+  /* A comparison's sides side by side: each header as tall as the taller one's, so the two
+     stages start at one height; a side whose header changed is arranged again. */
+  shareTop(pair) {
+    const top = this.player.top;
+    top.style.minHeight = "";
+    pair.set(this.player, top.offsetHeight);
+    if (this.root.closest(".av-compare[data-stacked]")) return;
+    const tall = Math.max(...pair.values());
+    top.style.minHeight = `${tall}px`;
+    for (const other of pair.keys()) {
+      if (other !== this.player && other.top.offsetHeight !== tall) other.layout.fit(true);
+    }
   }
 
   /* Beside: the narrowest side at which the tallest explanation, the code panel's rows and
@@ -162,6 +179,31 @@ class Layout {
     style.setProperty("--av-stage-min", `${Math.round(Math.max(12 * em, 0.55 * H))}px`);
     root.dataset.columns = inner >= 44 * em ? "2" : "1";
     style.setProperty("--av-code", `${Math.ceil(this.codeRows())}px`);
+  }
+
+  /* An open question atop the side while the side holds it with the explanation and the
+     code line; else under the stage, the graph giving way (past STAGE_FLOOR_EM the player
+     grows: a page scrolls, a notebook's cell grows). Once under the stage, it stays there
+     until the box closes or the player is arranged again (`fresh`: a new question). */
+  placeQuiz(fresh = false) {
+    const { root, player } = this;
+    const box = player.quiz.el;
+    if (fresh || box.hidden || root.dataset.arrange === "under") this.unplaceQuiz();
+    const side = player.side;
+    if (box.parentElement === side && !box.hidden && root.dataset.arrange !== "under" && side.scrollHeight > side.clientHeight + 1) {
+      root.dataset.quiz = "stage";
+      player.stage.after(box);
+      const short = STAGE_FLOOR_EM * parseFloat(getComputedStyle(root).fontSize) - player.stage.clientHeight;
+      if (short > 0) root.style.height = `${root.offsetHeight + short}px`;
+    }
+    player.scrollToLine();
+  }
+
+  unplaceQuiz() {
+    const { root, player } = this;
+    if (player.quiz.el.parentElement !== player.side) player.side.prepend(player.quiz.el);
+    delete root.dataset.quiz;
+    root.style.removeProperty("height");
   }
 
   /* The code panel in the side, or (split) in the stage's column, under it. */

@@ -24,7 +24,8 @@ class Overview {
   }
 
   /* Fit: the whole picture where it is legible, else the overview that is (the most legible
-     one when none is); true when an overview is shown. Fit on an overview unfolds it all. */
+     one when none is, framed at a legible scale on the step's nodes); true when an overview is
+     shown. Fit on an overview unfolds it all. */
   fit(again = false) {
     const player = this.player;
     const cam = player.camera;
@@ -71,8 +72,14 @@ class Overview {
     player.key.hidden = false;
     cam.measure(); // the note took a row under the stage
     cam.variant = variant;
-    const s = Math.min(cam.fitScale(variant.box), (cam.minText() / variant.meta.fontSize) * MAX_ZOOM);
-    cam.moveTo(cam.centred(variant.box, s), true);
+    const legible = cam.minText() / variant.meta.fontSize;
+    const whole = cam.fitScale(variant.box);
+    if (whole >= legible) return cam.moveTo(cam.centred(variant.box, Math.min(whole, legible * MAX_ZOOM)), true);
+    // Too big to read whole even folded: the most of the step's nodes a legible view holds
+    // (the minimap shows the rest; − zooms out).
+    const marked = [...variant.groups.values()].filter((g) => g.classList.contains("current") && g.classList.contains("node"));
+    const group = marked.length ? cam.densest(marked.map((g) => variant.boundsOf(g.id)), legible) : variant.box;
+    cam.moveTo(cam.centred(group, Math.min(legible, cam.fitScale(group))), true);
   }
 
   /* Back to the picture (the camera frames it next). */

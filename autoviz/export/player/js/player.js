@@ -11,8 +11,9 @@ const TICK_MS = 1200; // one step at 1× speed
    `controls` (the button row) to add elements to; `picture.shown.groups` (id -> SVG group);
    `request(k)` to move as the learner would, `camera.frame()` to re-frame. */
 class Player {
-  constructor(root, model, { page = false, screen = null } = {}) {
+  constructor(root, model, { page = false, screen = null, pair = null } = {}) {
     this.root = root;
+    this.pair = pair; // a comparison's sides share their header's height (layout.js)
     this.model = model;
     this.page = page;
     this.screen = screen || (page ? document.documentElement : root); // what F makes full screen
@@ -46,7 +47,9 @@ class Player {
       this.camera.frame(this.picture.show(), true);
       this.emit("picture", this.picture.shown);
     }
+    const hidden = this.directionButton.hidden;
     this.showDirection();
+    if (this.started && hidden !== this.directionButton.hidden) this.layout.fit(true); // a button more
     this.root.dataset.ready = "true";
   }
 
@@ -132,7 +135,7 @@ class Player {
       this.projectorButton,
     );
     root.replaceChildren(
-      h("header", { class: "av-top" }, this.banner, this.viewBar, this.place),
+      (this.top = h("header", { class: "av-top" }, this.banner, this.viewBar, this.place)),
       this.stage,
       (this.key = h("div", { class: "av-key", hidden: true }, (this.keyItems = h("div", { class: "av-key-items", role: "list", "aria-label": "Legend" })))),
       this.side,
@@ -307,8 +310,9 @@ class Player {
   }
 
   /* The camera on the step; a step about many nodes far apart (zero_grad, an optimiser's
-     step) is shown in the folded overview, its nodes marked, not the whole graph at
-     unreadable type. */
+     step) is shown in the folded overview, its nodes marked (at a legible scale, framed on
+     them, where the overview is too big to read whole): never the whole graph at unreadable
+     type. */
   frame(variant, instant = false) {
     if (this.camera.frame(variant, instant) && this.overview) this.overview.fit();
   }

@@ -230,6 +230,7 @@ class Quiz {
     this.input.value = "";
     this.input.inputMode = quiz.form === "number" ? "decimal" : "text";
     this.checkButton.hidden = quiz.form === "choice";
+    this.player.layout.placeQuiz(true);
     const first = typed ? this.input : this.options.querySelector("button, input");
     if (first) first.focus({ preventScroll: true });
   }
@@ -261,11 +262,15 @@ class Quiz {
     const quiz = this.steps[k].quiz;
     if (guess === null) return this.finish(k, "shown", "revealed", quiz.reveal);
     const [right, sentence] = check(guess, quiz, this.tries === 0);
-    if (right === null) return this.setVerdict("invalid", sentence); // the learner may try again
+    if (right === null) {
+      this.setVerdict("invalid", sentence); // the learner may try again
+      return this.player.layout.placeQuiz();
+    }
     if (right) return this.finish(k, this.tries ? "second" : "right", "right", sentence);
     this.tries += 1;
     if (this.tries === 1) {
       this.setVerdict("hint", sentence);
+      this.player.layout.placeQuiz();
       if (!this.input.hidden) this.input.select();
       return;
     }
@@ -278,6 +283,7 @@ class Quiz {
     this.pending = null;
     this.player.goto(k);
     this.enable(false);
+    this.player.layout.placeQuiz();
     this.player.root.focus({ preventScroll: true }); // → goes on from here
   }
 
@@ -310,6 +316,7 @@ class Quiz {
       this.el.hidden = false;
       this.el.classList.add("av-quiz-score"); // the score alone
     }
+    this.player.layout.placeQuiz();
   }
 
   enable(on) {
@@ -319,7 +326,9 @@ class Quiz {
 
   close() {
     this.pending = null;
+    if (this.el.hidden) return;
     this.el.hidden = true;
+    this.player.layout.placeQuiz();
   }
 
   setEnabled(on) {
