@@ -317,6 +317,10 @@ def test_a_nonlinear_nudge_differs_from_the_prediction_by_a_little(page, tmp_pat
     open_player(page, tl.save_html(tmp_path / "loop.html"))
     page.evaluate(f"window.autoviz.goto({len(tl) - 1})")
     w = next(n for n in tl.nodes if n.name == "w")
+    # Backward done acts on every op, too far apart to read together: the overview, where a
+    # click on w unfolds the picture there; a click on w in the picture opens its card.
+    assert page.locator("svg.av-overview:visible").count() == 1
+    page.locator(f"svg.av-overview:visible g#{w.id}").click()
     shown(page, w.id).click()
     page.fill(".av-card .av-h", "0.1")
     page.click(".av-card [data-nudge]")
