@@ -70,6 +70,7 @@ OUT_OF_SCOPE = {
     "tensorinv tensorsolve svd_lowrank pca_lowrank lobpcg",
     "compilation, tracing and functional transforms": "jit compile export func vmap fx onnx "
     "compiler library package profiler NestedIOFunction",
+    "functorch's first-class dimensions": "index",
     "dtypes numpy does not have": "bfloat16 float8_* float4_* bits* uint1 uint2 uint3 uint4 "
     "uint5 uint6 uint7 int1 int2 int3 int4 int5 int6 int7",
 }

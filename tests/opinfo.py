@@ -155,12 +155,15 @@ def autoviz_function(info):
     """
     import torch
 
+    name = info.name  # _segment_reduce tests torch.segment_reduce
+    if name.startswith("_") and getattr(torch, name[1:], None) is info.op:
+        name = name[1:]
     try:
-        ours = _attribute(autoviz, info.name)
+        ours = _attribute(autoviz, name)
     except (AttributeError, NotInAutoviz, ImportError):
         return None
     try:
-        theirs = _attribute(torch, info.name)
+        theirs = _attribute(torch, name)
     except AttributeError:
         theirs = None
     if theirs is info.op:

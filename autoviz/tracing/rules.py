@@ -465,6 +465,7 @@ EXPRESSIONS |= {
     "GridSampler3DBackward0": "grid_sample({0}, {1})",
     "IndexReduceBackward0": "{0}.index_reduce(dim, index, {1}, reduce)",
     "ScatterReduceBackward0": "{0}.scatter_reduce(dim, index, {1}, reduce)",
+    "SegmentReduceBackward0": "segment_reduce({0}, reduce, lengths)",
     "MedianBackward1": "{0}.median(dim).values",
     "NanmedianBackward1": "{0}.nanmedian(dim).values",
     "KthvalueBackward0": "{0}.kthvalue(k).values",
@@ -492,6 +493,9 @@ GRADIENTS |= {
     "ScatterReduceBackward0": (
         "{g}, times the reduce's derivative (sum, prod, mean, amax, amin) where values went",
         "{g} gathered at the scattered positions, times the reduce's derivative",
+    ),
+    "SegmentReduceBackward0": (
+        "{g} of each segment spread over its elements, times the reduce's derivative",
     ),
     "IgammaBackward0": (
         "not defined (PyTorch has no derivative in a)",

@@ -1283,6 +1283,103 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False, out=No
     return ReturnHistogram(make(hist.astype(data.dtype)), make(edges.astype(data.dtype)))
 
 
+ReturnHistogramdd = return_type("histogramdd", ("hist", "bin_edges"))
+
+
+def histogramdd(input, bins, *, range=None, weight=None, density=False, out=None):
+    """Counts (or weights) of the points input's last dim makes, in an N-d grid of bins: N
+    edge tensors, N bin counts or one (equal bins over each coordinate's range)."""
+    data = np.asarray(input._data)
+    if data.ndim < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
+    if data.dtype.kind != "f":
+        raise NotImplementedError(f'"histogramdd" not implemented for {dtype_word(input)!r}')
+    points = data.reshape(-1, data.shape[-1])
+    n = points.shape[1]
+    bins = [bins] * n if isinstance(bins, int) else list(bins)
+    if len(bins) != n:
+        raise RuntimeError(
+            "histogramdd: The size of bins must be equal to the innermost dimension of the input."
+        )
+    edges = [
+        np.asarray(b._data) if hasattr(b, "_data") else _even_edges(points[:, d], b, range, d)
+        for d, b in enumerate(bins)
+    ]
+    w = None if weight is None else np.asarray(weight._data).reshape(-1)
+    hist = _bin_counts(points, edges, w)
+    if density:
+        hist = hist / cascade_sum(hist, None)
+        for d, e in enumerate(edges):
+            hist = hist / np.diff(e).reshape([-1 if i == d else 1 for i in builtins.range(n)])
+    return ReturnHistogramdd(
+        make(hist.astype(data.dtype)), tuple(make(e.astype(data.dtype)) for e in edges)
+    )
+
+
+def _bin_counts(points, edges, weight):
+    """torch's kernel: each coordinate binned by std::upper_bound among its edges (the last
+    bin holds its right edge), points outside the outer edges left out, added in order."""
+    hist = np.zeros([e.size - 1 for e in edges], points.dtype)
+    keep = np.ones(len(points), bool)
+    where = []
+    for d, e in enumerate(edges):
+        x = points[:, d]
+        keep &= (x >= e[0]) & (x <= e[-1])
+        pos = _upper_bound(e, x) - 1
+        where.append(np.where(pos == e.size - 1, pos - 1, pos))
+    values = np.ones(len(points), points.dtype) if weight is None else weight
+    np.add.at(hist, tuple(w[keep] for w in where), values[keep].astype(points.dtype))
+    return hist
+
+
+def _upper_bound(edges, x):
+    """std::upper_bound's index of each x in edges: the same steps, sorted or not."""
+    first, count = np.zeros(x.shape, np.int64), np.full(x.shape, edges.size, np.int64)
+    while (count > 0).any():
+        step = count // 2
+        it = np.minimum(first + step, edges.size - 1)
+        right = (count > 0) & ~(x < edges[it])
+        first = np.where(right, it + 1, first)
+        count = np.where(right, count - step - 1, np.where(count > 0, step, 0))
+    return first
+
+
+def _even_edges(column, count, range, d):
+    """`count` + 1 edges over [min, max] of a coordinate (range's pair d if given), spaced as
+    torch.linspace spaces them; an empty range widened by 0.5 each side, as numpy does."""
+    from ..creation import linspace_values
+
+    if range is not None:
+        lo, hi = float(range[2 * d]), float(range[2 * d + 1])
+    else:
+        lo, hi = (float(column.min()), float(column.max())) if column.size else (0.0, 0.0)
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    return linspace_values(lo, hi, count + 1, column.dtype)
+
+
+def hash_tensor(input, dim=None, *, keepdim=False, mode=0):
+    """The xor of input's elements over dim (all of them without one), each first widened to
+    64 bits (float64 or int64) and read as a uint64."""
+    data = np.asarray(input._data)
+    if mode != 0:
+        raise RuntimeError(f"hash_tensor only supports mode=0 (xor_reduction), got {mode}")
+    if dim is None and data.size == 0:
+        raise RuntimeError(
+            "hash_tensor: Expected reduction dim to be specified for input.numel() == 0. "
+            "Specify the reduction dim with the 'dim' argument."
+        )
+    wide = data.astype(np.float64 if data.dtype.kind == "f" else np.int64).view(np.uint64)
+    axes = _axes(dim, data.ndim) if dim is None or np.ndim(dim) == 0 or len(dim) else None
+    if not data.ndim:
+        return make(wide.copy())
+    for axis in axes if axes is not None else range(data.ndim):
+        if not data.shape[axis]:
+            raise IndexError(f"hash_tensor: Expected reduction dim {axis} to have non-zero size.")
+    result = np.bitwise_xor.reduce(wide, axis=axes, keepdims=keepdim)
+    return make(np.asarray(result, np.uint64))
+
+
 def gradient(input, *, spacing=1, dim=None, edge_order=1):
     """Estimates of the derivative along each dim (central differences inside, one-sided at
     the edges), as a tuple."""
