@@ -1,15 +1,18 @@
 """`torch.linalg`: norms, determinants, inverses, solving, decompositions (autoviz's engine)."""
 
 from .engine.ops.linalg import (
+    cond,
     cross,
     det,
     eigh,
     eigvalsh,
     inv,
     inv_ex,
+    lstsq,
     matmul,
     matrix_norm,
     matrix_power,
+    matrix_rank,
     multi_dot,
     pinv,
     qr,
@@ -26,6 +29,7 @@ from .engine.ops.linalg import linalg_diagonal as diagonal
 from .engine.ops.linalg import linalg_norm as norm
 
 __all__ = [
+    "cond",
     "cross",
     "det",
     "diagonal",
@@ -33,9 +37,11 @@ __all__ = [
     "eigvalsh",
     "inv",
     "inv_ex",
+    "lstsq",
     "matmul",
     "matrix_norm",
     "matrix_power",
+    "matrix_rank",
     "multi_dot",
     "norm",
     "pinv",

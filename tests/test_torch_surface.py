@@ -753,3 +753,93 @@ def test_storage_item_assignment_writes_through_to_views():
 
     want, got = both(program)
     assert got == want
+
+
+# -- what fresh outside scripts used (the tester's FINDINGS) -------------------------------------
+def test_tensors_inside_lists_are_read_as_scalars_with_their_dtypes():
+    def program(t):
+        x = t.tensor([2.0])
+        for _ in range(3):  # MIT 6.S191's loop: x = torch.tensor([x], requires_grad=True)
+            x = t.tensor([x], requires_grad=True)
+        print(x, t.tensor([t.tensor(3.0), t.tensor([[4.0]])]))
+        print(t.tensor([t.tensor(3, dtype=t.int32), 2]), t.tensor([t.tensor(3.0).double(), 2]))
+        print(t.tensor([[t.tensor(3)], [t.tensor([[4]])]]), t.tensor([t.tensor(True), False]))
+        try:
+            t.tensor([t.tensor([1.0, 2.0]), 3.0])
+        except ValueError as error:
+            print(error)
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+def test_legacy_new_trace_node_and_custom_functions_of_several_outputs():
+    def program(t):
+        w = t.randn(3, dtype=t.float64)
+        print(w.new(2, 3).zero_(), w.new([1, 2]), w.new(t.Size([1, 2])).shape, w.new())
+        m = t.arange(12.0).reshape(3, 4).requires_grad_()
+        y = t.trace(m) if t is torch else m.trace()
+        y.backward()
+        print(y, m.grad, t.arange(6).reshape(2, 3).trace())
+
+        class SortWithIndices(t.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                values, idx = x.sort()
+                ctx.mark_non_differentiable(idx)
+                ctx.save_for_backward(idx)
+                return values, idx
+
+            @staticmethod
+            def backward(ctx, g, g_idx):
+                (idx,) = ctx.saved_tensors
+                print("unused output's grad:", g_idx)
+                return t.zeros_like(g).index_add_(0, idx, g)
+
+        s = t.tensor([3.0, 1.0, 2.0], requires_grad=True)
+        values, idx = SortWithIndices.apply(s)
+        print(values, idx, idx.requires_grad, repr(values.grad_fn).split(" object")[0])
+        (values * t.tensor([1.0, 10.0, 100.0])).sum().backward()
+        print(s.grad)
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+def test_matrix_rank_lstsq_and_cond_match_torch():
+    def program(t):
+        a = t.randn(5, 3, requires_grad=True)
+        b = t.randn(5, 2, requires_grad=True)
+        r = t.linalg.lstsq(a, b)
+        print(r.solution.shape, r.residuals.shape, r.rank, r.singular_values.shape)
+        (r.solution**2).sum().backward()
+        print(t.linalg.matrix_rank(t.ones(3, 3)), t.linalg.matrix_rank(a.detach()))
+        print(t.linalg.matrix_rank(t.randn(2, 4, 3)), t.linalg.lstsq(a, b, driver="gelsd").rank)
+        print(t.linalg.cond(t.tensor([[2.0, 0.0], [0.0, 0.5]])))
+        return r, a.grad, b.grad
+
+    theirs, ours = both(program)
+    assert ours == theirs
+    torch.manual_seed(0)
+    want = program(torch)
+    autoviz.manual_seed(0)
+    got = program(autoviz)
+    for w, g in ((want[0].solution, got[0].solution), (want[1], got[1]), (want[2], got[2])):
+        np.testing.assert_allclose(g.detach().numpy(), w.detach().numpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_dropout_draws_in_memory_order_as_torch_does():
+    """torch's mask is drawn into empty_like(input): an LSTM's batch_first output (a
+    transposed layout) gets its draws in memory order (Udacity's char-RNN)."""
+
+    def program(t):
+        for x in (t.ones(4, 6).t(), t.ones(2, 3, 4).permute(2, 0, 1), t.ones(4, 12)[:, ::2]):
+            t.manual_seed(0)
+            print(t.nn.functional.dropout(x, 0.5))
+        t.manual_seed(3)
+        lstm = t.nn.LSTM(5, 8, 2, dropout=0.5, batch_first=True)
+        out, _ = lstm(t.randn(4, 6, 5))
+        print(t.nn.functional.dropout(out, 0.5).sum(dim=2))
+
+    theirs, ours = both(program)
+    assert ours == theirs

@@ -1,10 +1,12 @@
 """The Tensor: a numpy array plus the autograd bookkeeping PyTorch keeps beside it."""
 
+import functools
+
 import numpy as np
 
 from . import events
 from .device import CPU, NO_CUDA, check_device
-from .dtypes import KIND_RANK, TYPE_NAMES, float32, float64, int64, to_numpy_dtype
+from .dtypes import KIND_RANK, TYPE_NAMES, float32, float64, int64, promote, to_numpy_dtype
 from .dtypes import dtype as _dtype_class
 from .fidelity.printing import format_tensor
 from .function import accumulator_for
@@ -28,6 +30,10 @@ T_WARNING = (
     "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
     "matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
     "tensor."
+)
+COPY_WARNING = (
+    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+    "or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor)."
 )
 _warned = set()  # PyTorch gives some warnings once per process
 
@@ -703,8 +709,16 @@ def _ragged(value, sizes=None, dim=0) -> str | None:
 
 def as_tensor_data(value, dtype=None):
     """Python numbers, lists and arrays as an ndarray with PyTorch's default dtypes."""
-    if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in value):
-        value = [v._data if isinstance(v, Tensor) else v for v in value]
+    if isinstance(value, (list, tuple)):
+        found = []
+        value = _tensors_as_scalars(value, found)
+        if found and dtype is None:  # each tensor counts with its dtype, as torch infers it
+            dtype = functools.reduce(promote, map(_number_dtype, _flat(value)))
+        if any(t.requires_grad for t in found) and "scalar" not in _warned:
+            import warnings
+
+            _warned.add("scalar")
+            warnings.warn(SCALAR_WARNING, UserWarning, stacklevel=3)
     try:
         arr = np.array(value, dtype=dtype)
     except ValueError:
@@ -717,6 +731,36 @@ def as_tensor_data(value, dtype=None):
     if arr.dtype == object:
         raise TypeError(f"Could not infer dtype of {type(value).__name__}")
     return arr
+
+
+def _tensors_as_scalars(value, found: list):
+    """Nested lists with each tensor in them read as its one number (torch's rule: a tensor
+    inside a list is a scalar), the tensors appended to `found`."""
+    if isinstance(value, Tensor):
+        if value.numel() != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        found.append(value)
+        return np.asarray(value._data).reshape(())[()]
+    if isinstance(value, (list, tuple)):
+        return [_tensors_as_scalars(v, found) for v in value]
+    return value
+
+
+def _flat(value):
+    if isinstance(value, list):
+        for v in value:
+            yield from _flat(v)
+    else:
+        yield value
+
+
+def _number_dtype(value):
+    """The dtype torch infers for one element of a list: a Python number's default one."""
+    if isinstance(value, np.generic):
+        return value.dtype
+    if isinstance(value, (bool, np.bool_)):
+        return np.dtype(bool)
+    return np.dtype("int64") if isinstance(value, int) else np.dtype("float32")
 
 
 def new_leaf(arr: np.ndarray, requires_grad=False, name=None) -> Tensor:
@@ -741,6 +785,9 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False,
     if device is not None:
         check_device(device)
     if isinstance(data, Tensor):
+        import warnings
+
+        warnings.warn(COPY_WARNING, UserWarning, stacklevel=2)
         data = data._data
     return new_leaf(as_tensor_data(data, to_numpy_dtype(dtype)), requires_grad, name)
 
