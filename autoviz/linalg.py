@@ -1,8 +1,8 @@
 """`torch.linalg`: norms, determinants, inverses, solving, decompositions (autoviz's engine)."""
 
+from .engine.ops.linalg import _LinAlgError as LinAlgError
 from .engine.ops.linalg import (
     cond,
-    cross,
     det,
     eigh,
     eigvalsh,
@@ -25,10 +25,12 @@ from .engine.ops.linalg import (
     vecdot,
     vector_norm,
 )
+from .engine.ops.linalg import linalg_cross as cross
 from .engine.ops.linalg import linalg_diagonal as diagonal
 from .engine.ops.linalg import linalg_norm as norm
 
 __all__ = [
+    "LinAlgError",
     "cond",
     "cross",
     "det",

@@ -843,3 +843,123 @@ def test_dropout_draws_in_memory_order_as_torch_does():
 
     theirs, ours = both(program)
     assert ours == theirs
+
+
+# -- one-element views changed in place change their base (issue 27 / 26's finding) ------------
+def test_one_element_views_updated_in_place_change_their_base_as_in_torch():
+    def program(t):
+        p = t.zeros(3)
+        v = p[0]
+        v += 1
+        p[1].add_(2)
+        p.unbind()[2].mul_(0).add_(5)
+        print(p, v)
+        p.select(0, 1).copy_(t.tensor(7.0))
+        q = t.zeros(2, 3)
+        q[0].add_(1)
+        q[1][2].add_(3)
+        q.view(6)[0].zero_()
+        print(p, q)
+        r = t.zeros(3, requires_grad=True)
+        with t.no_grad():
+            r[1].mul_(3).add_(2)
+            for x in r.unbind():
+                x.add_(0.5)
+        print(r)
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+def test_recorded_in_place_ops_on_views_write_back_with_torchs_versions_and_errors():
+    def program(t):
+        a = t.ones(3, requires_grad=True).clone()
+        a[0].add_(1)
+        print(a._version, a)
+        b = t.ones(4, requires_grad=True).clone()
+        s = b.sin()
+        b[1] *= 2
+        print(b._version, b)
+        try:
+            s.sum().backward()
+        except RuntimeError as error:
+            print(error)
+        w = t.ones(3, requires_grad=True)
+        c = w * 1
+        c[2].mul_(3)
+        c.select(0, 1).mul_(w[1] * 2)
+        try:
+            c.unbind()[0].add_(1)
+        except RuntimeError as error:
+            print(error)
+        try:
+            w[0].add_(1)
+        except RuntimeError as error:
+            print(error)
+        print(c, c._version)
+        c.sum().backward()
+        m = t.ones(2, 3, requires_grad=True)
+        n = m * 2
+        n[1][2].add_(5)
+        n[0].mul_(3)
+        n.pow(2).sum().backward()
+        print(n, n._version, w.grad, m.grad)
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+# -- wrong arguments get torch's exception and message, word for word --------------------------
+ERROR_CASES = {
+    "broadcast": lambda t: t.ones(2, 3) + t.ones(4, 5),
+    "where broadcasts in order": lambda t: t.where(t.ones(2) > 0, t.ones(2, 3), t.ones(4, 5)),
+    "gather out of range": lambda t: t.gather(t.ones(2, 3), 1, t.tensor([[5]])),
+    "gather dims": lambda t: t.gather(t.ones(2, 3), 1, t.tensor([0])),
+    "gather size": lambda t: t.gather(t.ones(1, 1), 1, t.zeros(2, 2, dtype=t.long)),
+    "scatter out of range": lambda t: t.zeros(2, 3).scatter(1, t.tensor([[7]]), 1.0),
+    "scatter float index": lambda t: t.zeros(2, 3).scatter_(1, t.tensor([[0.0]]), 1.0),
+    "scatter_add src dims": lambda t: t.zeros(3, 5).scatter_add(
+        0, t.zeros(2, 2, dtype=t.long), t.ones(2, 5, 2)
+    ),
+    "index_select out of range": lambda t: t.index_select(t.ones(2, 3), 0, t.tensor([5])),
+    "index_select float index": lambda t: t.index_select(t.ones(2, 3), 0, t.tensor([0.0])),
+    "index_add shapes": lambda t: t.ones(3, 2).index_add(0, t.tensor([0, 1]), t.ones(2)),
+    "max of nothing": lambda t: t.ones(0).max(),
+    "amax over an empty dim": lambda t: t.ones(5, 0, 5).amax(dim=1),
+    "chunk 0": lambda t: t.ones(2, 3).chunk(0),
+    "split negative": lambda t: t.ones(2, 3).split(-1),
+    "narrow start": lambda t: t.ones(20, 10).narrow(1, 11, 0),
+    "narrow 0-d": lambda t: t.tensor(1.0).narrow(0, 0, 1),
+    "roll without shifts": lambda t: t.ones(5).roll(()),
+    "rot90 same dims": lambda t: t.ones(5, 5).rot90(1, (1, 1)),
+    "fliplr of a vector": lambda t: t.fliplr(t.ones(3)),
+    "vstack of nothing": lambda t: t.vstack(()),
+    "cat of 0-d": lambda t: t.cat([t.tensor(1.0), t.tensor(2.0)]),
+    "movedim repeated": lambda t: t.ones(2, 3, 4).movedim((0, 0), (1, 2)),
+    "hsplit indivisible": lambda t: t.hsplit(t.ones(5, 5), 2),
+    "outer of matrices": lambda t: t.outer(t.ones(2, 3), t.ones(2, 3)),
+    "unflatten sizes": lambda t: t.ones(3).unflatten(0, (2, 2)),
+    "masked_fill float mask": lambda t: t.ones(2).masked_fill(t.ones(2), 0.0),
+    "softmax of integers": lambda t: t.tensor([1, 2]).softmax(0),
+    "setitem shapes": lambda t: t.ones(2, 3).__setitem__(0, t.ones(5)),
+    "einsum rank": lambda t: t.einsum("ij,jk->ik", t.ones(2, 3), t.ones(2)),
+    "einsum sizes": lambda t: t.einsum("ij,jk->ik", t.ones(2, 3), t.ones(2, 2)),
+    "singular inverse": lambda t: t.linalg.inv(t.zeros(2, 2)),
+    "singular solve": lambda t: t.linalg.solve(t.zeros(2, 2), t.ones(2)),
+    "linalg.cross length": lambda t: t.linalg.cross(t.ones(5, 3), t.ones(5, 1)),
+    "renorm of a vector": lambda t: t.ones(3).renorm(2, 0, 1.0),
+    "diff order": lambda t: t.ones(3).diff(-1),
+    "bucketize boundaries": lambda t: t.bucketize(t.ones(3), t.ones(2, 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ERROR_CASES))
+def test_wrong_arguments_raise_torchs_exception_and_message(name):
+    raised = []
+    for lib in (torch, autoviz):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(Exception) as caught:
+                ERROR_CASES[name](lib)
+        raised.append((type(caught.value).__name__, str(caught.value)))
+    assert raised[1] == raised[0]

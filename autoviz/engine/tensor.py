@@ -9,7 +9,7 @@ from .device import CPU, NO_CUDA, check_device
 from .dtypes import KIND_RANK, TYPE_NAMES, float32, float64, int64, promote, to_numpy_dtype
 from .dtypes import dtype as _dtype_class
 from .fidelity.printing import format_tensor
-from .function import accumulator_for
+from .function import NO_CONTEXT, accumulator_for
 from .grad_mode import _state
 
 NON_LEAF_GRAD_WARNING = (
@@ -50,6 +50,7 @@ class Tensor:
         "_inference",
         "_name",
         "_retains_grad",
+        "_view",
         "grad_fn",
         "requires_grad",
     )
@@ -361,10 +362,15 @@ class Tensor:
                 )
             self._become(_indexing.CopySlices.apply(self, value, key=key))
             return
-        self._storage()[key] = _raw(value)
+        store = self._storage()
+        try:
+            store[key] = _raw(value)
+        except ValueError:  # shapes that do not broadcast: torch's expand message
+            _shape.Expand.forward(NO_CONTEXT, np.asarray(_raw(value)), shape=np.shape(store[key]))
+            raise
         _versions.changed(self._data)
         if events.observers:
-            events.on_inplace(self)
+            announce_inplace(self)
 
     def __abs__(self):
         return _pointwise.abs(self)
@@ -500,13 +506,26 @@ class Tensor:
                 "a leaf Variable that requires grad is being used in an in-place operation."
             )
 
-    def _become(self, out) -> None:
-        """Take on the result of an in-place op on a graph tensor: its data and its node."""
+    def _become(self, out, counted=False) -> None:
+        """Take on the result of an in-place op on a graph tensor: its data and its node. A
+        view (x[i], x.select) writes it into its base too, recorded as CopySlices there, as
+        PyTorch's views share their base's memory and version counter (`counted`: the
+        change was counted already, by the view)."""
         node = out.grad_fn  # PyTorch writes into the memory; its own node saved before
-        _versions.changed(self._data, out._data, None if node is None else node._seq)
+        view = getattr(self, "_view", None)
+        if view is not None:
+            _check_view_inplace(*view)
+        if counted:
+            _versions.moved(self._data, out._data, node)
+        else:
+            at = None if node is None else node._seq
+            _versions.changed(self._data, None if view else out._data, at, node)
         self._data, self.grad_fn, self.requires_grad = out._data, out.grad_fn, True
         if events.observers:
             events.on_rebind(self, out)
+        if view is not None:
+            base, key, _ = view
+            base._become(_indexing.CopySlices.apply(base, self, key=key), counted=True)
 
     def _inplace(self, ufunc, other):
         self._check_inplace()
@@ -520,7 +539,7 @@ class Tensor:
         # this for every parameter). _check_cast has ruled out results that cannot be stored.
         _RAW_UFUNC[ufunc](store, _raw(other), out=store)
         if events.observers:
-            events.on_inplace(self)
+            announce_inplace(self)
         return self
 
     def add_(self, other, alpha=1):
@@ -556,12 +575,16 @@ class Tensor:
         self._check_inplace()
         self._storage()[...] = value
         _versions.changed(self._data)
+        if events.observers:
+            announce_inplace(self)
         return self
 
     def copy_(self, src):
         self._check_inplace()
         self._storage()[...] = _raw(src)
         _versions.changed(self._data)
+        if events.observers:
+            announce_inplace(self)
         return self
 
     def apply_(self, callable):
@@ -790,6 +813,30 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False,
         warnings.warn(COPY_WARNING, UserWarning, stacklevel=2)
         data = data._data
     return new_leaf(as_tensor_data(data, to_numpy_dtype(dtype)), requires_grad, name)
+
+
+def announce_inplace(t) -> None:
+    """Tell observers `t` changed in place, and each tensor it is a view of (x[i], x.select,
+    x.unbind), whose memory changed with it."""
+    while t is not None:
+        events.on_inplace(t)
+        view = getattr(t, "_view", None)
+        t = None if view is None else view[0]
+
+
+def _check_view_inplace(base, key, several: bool) -> None:
+    """PyTorch's refusals of an in-place op on a view while gradients are recorded."""
+    if several:
+        raise RuntimeError(
+            f"Output {key[-1]} of Unbind is a view and is being modified inplace. This view is "
+            "the output of a function that returns multiple views. Such functions do not allow "
+            "the output views to be modified inplace. You should replace the inplace operation "
+            "by an out-of-place one."
+        )
+    if base.grad_fn is None and base.requires_grad:
+        raise RuntimeError(
+            "a view of a leaf Variable that requires grad is being used in an in-place operation."
+        )
 
 
 def _raw(value):

@@ -1,5 +1,6 @@
 """Matrix products: one backward rule, named as PyTorch names each case."""
 
+import builtins
 import math
 
 import numpy as np
@@ -8,7 +9,7 @@ from ..grad_mode import is_grad_enabled
 from ..higher import inp, rule, sum_to
 from ..tensor import make
 from . import arithmetic, pointwise, reductions, shape
-from .base import Op, into, result, return_type, to_tensor, unbroadcast
+from .base import Op, into, result, return_type, to_tensor, unbroadcast, wrap_dim
 
 
 def _shape_text(shape) -> str:
@@ -332,8 +333,19 @@ class Inv(Op):
         return -_t(out) @ grad @ _t(out)
 
 
+class _LinAlgError(RuntimeError):
+    """torch.linalg.LinAlgError: a matrix the factorisation cannot handle (singular)."""
+
+
+_LinAlgError.__module__ = "torch._C"  # as its traceback names it
+
+
 def _singular(name: str):
-    return RuntimeError(
+    if name == "linalg.solve":
+        return _LinAlgError(
+            "torch.linalg.solve: The solver failed because the input matrix is singular."
+        )
+    return _LinAlgError(
         f"{name}: The diagonal element 1 is zero, the inversion could not be completed because "
         "the input matrix is singular."
     )
@@ -564,6 +576,9 @@ def dot(input, other, *, out=None):
 
 
 def outer(input, vec2, *, out=None):
+    for name, v in (("self", input), ("vec2", vec2)):
+        if v.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v.ndim}-D")
     result = arithmetic.mul(shape.unsqueeze(input, 1), vec2)
     return result if out is None else into(out, result, "outer")
 
@@ -604,6 +619,19 @@ def cross(input, other, dim=None, *, out=None):
         )
     result = Cross.apply(input, other, dim=dim)
     return result if out is None else into(out, result, "cross")
+
+
+def linalg_cross(input, other, *, dim=-1, out=None):
+    """torch.linalg.cross: the cross product along dim (the last by default)."""
+    if input.ndim != other.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    axis = wrap_dim(dim, input.ndim)
+    if input.shape[axis] != 3 or other.shape[axis] != 3:
+        raise RuntimeError(
+            f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+            f"{input.shape[axis]} and {other.shape[axis]}"
+        )
+    return cross(input, other, axis, out=out)
 
 
 def _square(a, name: str) -> None:
@@ -675,7 +703,33 @@ def einsum(equation, *operands):
     """Sums of products over the subscripts of `equation` ("ij,jk->ik" is a matrix product)."""
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
-    return Einsum.apply(*map(to_tensor, operands), equation=equation)
+    operands = tuple(map(to_tensor, operands))
+    _check_subscripts(equation, operands)
+    return Einsum.apply(*operands, equation=equation)
+
+
+def _check_subscripts(equation: str, operands) -> None:
+    """torch's einsum errors: an operand of another rank than its subscripts, and one
+    subscript with two sizes that do not broadcast."""
+    terms = equation.replace(" ", "").partition("->")[0].split(",")
+    if "..." in equation or len(terms) != len(operands):
+        return
+    seen = {}
+    for k, (term, t) in enumerate(zip(terms, operands, strict=True)):
+        if len(term) != t.ndim:
+            raise RuntimeError(
+                f"einsum(): the number of subscripts in the equation ({len(term)}) does not "
+                f"match the number of dimensions ({t.ndim}) for operand {k} and no ellipsis "
+                "was given"
+            )
+        for letter, size in zip(term, t.shape, strict=True):
+            before = seen.setdefault(letter, size)
+            if size != before and 1 not in (size, before):
+                raise RuntimeError(
+                    f"einsum(): subscript {letter} has size {size} for operand {k} which does "
+                    f"not broadcast with previously seen size {before}"
+                )
+            seen[letter] = builtins.max(before, size)
 
 
 def tensordot(a, b, dims=2, out=None):

@@ -699,6 +699,7 @@ def max(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
     dim, keepdim = dim_arg(dim, axis), keepdims if keepdims is not None else keepdim
     if isinstance(dim, Tensor):
         return arithmetic.maximum(input, dim, out=out)
+    _check_empty("max", input, dim)
     if dim is None:
         result = Amax.apply(input)
         return result if out is None else into(out, result, "max")
@@ -710,10 +711,28 @@ def min(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
     dim, keepdim = dim_arg(dim, axis), keepdims if keepdims is not None else keepdim
     if isinstance(dim, Tensor):
         return arithmetic.minimum(input, dim, out=out)
+    _check_empty("min", input, dim)
     if dim is None:
         result = Amin.apply(input)
         return result if out is None else into(out, result, "min")
     return _values_indices("min", input, dim, keepdim)
+
+
+def _check_empty(name: str, input, dim) -> None:
+    """torch's errors for a max or min over no elements: all of an empty tensor, or a dim of
+    size 0."""
+    if np.size(input._data):
+        return
+    dims = () if dim is None else (dim if isinstance(dim, (tuple, list)) else (dim,))
+    if not dims:
+        raise RuntimeError(
+            f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+            "the reduction dim with the 'dim' argument."
+        )
+    for d in dims:
+        d = wrap_dim(d, input.ndim)
+        if input.ndim and not input.shape[d]:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
 def _arg(find, input, dim, keepdim):
@@ -739,11 +758,23 @@ def argmin(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
 def softmax(input, dim=-1, *, dtype=None):
     """exp(x) / Σ exp(x) along dim; with `dtype`, x is converted first."""
     input = input if dtype is None else input.to(dtype)
+    _float_only(input, "softmax", dim)
     return Softmax.apply(input, dim=wrap_dim(dim, input.ndim))
+
+
+def _float_only(input, name: str, dim) -> None:
+    """torch's error for its softmax kernels given integers: one kernel for the last dim, one
+    for the others."""
+    if input._data.dtype.kind not in "fc":
+        last = "_lastdim" if wrap_dim(dim, input.ndim) == builtins.max(input.ndim - 1, 0) else ""
+        raise NotImplementedError(
+            f'"{name}{last}_kernel_impl" not implemented for {dtype_word(input._data)!r}'
+        )
 
 
 def log_softmax(input, dim=-1, *, dtype=None):
     input = input if dtype is None else input.to(dtype)
+    _float_only(input, "log_softmax", dim)
     return LogSoftmax.apply(input, dim=wrap_dim(dim, input.ndim))
 
 
@@ -887,11 +918,13 @@ def any(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
 
 
 def amax(input, dim=(), keepdim=False, *, out=None):
+    _check_empty("amax", input, dim)
     result = AmaxDim.apply(input, dim=dim, keepdim=keepdim)
     return _done(result, out, "amax")
 
 
 def amin(input, dim=(), keepdim=False, *, out=None):
+    _check_empty("amin", input, dim)
     result = AminDim.apply(input, dim=dim, keepdim=keepdim)
     return _done(result, out, "amin")
 
@@ -1286,6 +1319,10 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
 
 def renorm(input, p, dim, maxnorm):
     """Each slice along dim scaled down to norm maxnorm where its norm exceeds it."""
+    if input.ndim < 2:
+        raise RuntimeError(
+            f"renorm: input needs at least 2 dimensions, got {input.ndim} dimensions"
+        )
     d = wrap_dim(dim, input.ndim)
     others = tuple(i for i in range(input.ndim) if i != d)
     norms = norm(input, p=p, dim=others, keepdim=True)
