@@ -1,6 +1,9 @@
 """`torch.linalg`: norms, determinants, inverses, solving, decompositions (autoviz's engine)."""
 
 from .engine.ops.linalg import (
+    LinAlgError,
+    cholesky,
+    cholesky_ex,
     cross,
     det,
     eigh,
@@ -16,6 +19,7 @@ from .engine.ops.linalg import (
     slogdet,
     solve,
     solve_ex,
+    solve_triangular,
     svd,
     svdvals,
     vander,
@@ -26,6 +30,9 @@ from .engine.ops.linalg import linalg_diagonal as diagonal
 from .engine.ops.linalg import linalg_norm as norm
 
 __all__ = [
+    "LinAlgError",
+    "cholesky",
+    "cholesky_ex",
     "cross",
     "det",
     "diagonal",
@@ -43,6 +50,7 @@ __all__ = [
     "slogdet",
     "solve",
     "solve_ex",
+    "solve_triangular",
     "svd",
     "svdvals",
     "vander",
