@@ -470,7 +470,7 @@ class CorrCholeskyTransform(Transform):
         d = round((0.25 + 2 * n) ** 0.5 + 0.5)
         if d * (d - 1) // 2 != n:
             raise ValueError("Input is not a flattened lower-diagonal number")
-        return shape[:-1] + (d, d)
+        return shape[:-1] + (d, d)  # noqa: RUF005 (a Size stays a Size, as in torch)
 
     def inverse_shape(self, shape):
         if len(shape) < 2:
@@ -478,7 +478,7 @@ class CorrCholeskyTransform(Transform):
         if shape[-2] != shape[-1]:
             raise ValueError("Input is not square")
         d = shape[-1]
-        return shape[:-2] + (d * (d - 1) // 2,)
+        return shape[:-2] + (d * (d - 1) // 2,)  # noqa: RUF005 (the input's type)
 
 
 def _shift_right(x):
