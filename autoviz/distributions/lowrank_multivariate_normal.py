@@ -7,7 +7,7 @@ from typing import ClassVar
 from .. import engine
 from ..engine.ops import linalg
 from . import constraints
-from .distribution import Distribution, as_size, lazy_property
+from .distribution import CentredAtLoc, Distribution, as_size, lazy_property
 from .multivariate_normal import batch_mahalanobis, batch_mv
 from .utils import standard_normal
 
@@ -33,7 +33,7 @@ def lowrank_mahalanobis(w, d, x, tril):
     return (x.pow(2) / d).sum(-1) - batch_mahalanobis(tril, projected)
 
 
-class LowRankMultivariateNormal(Distribution):
+class LowRankMultivariateNormal(CentredAtLoc, Distribution):
     """N(loc, W Wᵀ + diag(D)) with W = cov_factor (n × rank) and D = cov_diag."""
 
     arg_constraints: ClassVar[dict] = {
@@ -85,14 +85,6 @@ class LowRankMultivariateNormal(Distribution):
             new.__dict__.pop(name, None)
         new._batch_shape = as_size(batch)
         return new
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @lazy_property
     def variance(self):

@@ -10,7 +10,7 @@ from ..engine import creation
 from ..engine.ops import linalg
 from ..engine.ops import shape as shape_ops
 from . import constraints
-from .distribution import Distribution, as_size, lazy_property
+from .distribution import CentredAtLoc, Distribution, as_size, lazy_property
 from .utils import standard_normal
 
 
@@ -33,7 +33,7 @@ def precision_to_scale_tril(precision):
     return linalg.solve_triangular(l_inv, eye, upper=False)
 
 
-class MultivariateNormal(Distribution):
+class MultivariateNormal(CentredAtLoc, Distribution):
     """N(loc, Σ) in k dimensions."""
 
     arg_constraints: ClassVar[dict] = {
@@ -107,14 +107,6 @@ class MultivariateNormal(Distribution):
         return linalg.cholesky_inverse(self._unbroadcasted_scale_tril).expand(
             *self._batch_shape, *self._event_shape, *self._event_shape
         )
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @property
     def variance(self):
