@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 
 from ..fidelity import random as _random
+from ..sampling import _memory_order
 from ..tensor import make
 
 _ALPHA = 1.7580993408473766  # SELU's -scale · alpha: where alpha dropout sends dropped units
@@ -18,12 +19,17 @@ def _check_p(p) -> None:
 
 
 def _noise(input, p, feature: bool):
-    """The kept (1) / dropped (0) mask: one per element, or one per (sample, channel)."""
+    """The kept (1) / dropped (0) mask: one per element, drawn in the input's memory order
+    (torch fills an empty_like of it, which keeps its strides), or one per (sample, channel)."""
     dt = input._data.dtype
     shape = tuple(input.shape[:2]) + (1,) * (input.ndim - 2) if feature else tuple(input.shape)
     count = int(np.prod(shape))
     keep = _random.bernoulli_scalar(_random.default_generator, count, 1 - p)
-    return keep.reshape(shape).astype(dt)
+    if feature:
+        return keep.reshape(shape).astype(dt)
+    order = _memory_order(np.asarray(input._data))
+    drawn = keep.reshape([shape[d] for d in order])
+    return np.transpose(drawn, np.argsort(order)).astype(dt)
 
 
 def _dropout(input, p, training, inplace, feature=False, alpha=False):
