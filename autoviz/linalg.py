@@ -1,15 +1,18 @@
 """`torch.linalg`: norms, determinants, inverses, solving, decompositions (autoviz's engine)."""
 
+from .engine.ops.linalg import _LinAlgError as LinAlgError
 from .engine.ops.linalg import (
-    cross,
+    cond,
     det,
     eigh,
     eigvalsh,
     inv,
     inv_ex,
+    lstsq,
     matmul,
     matrix_norm,
     matrix_power,
+    matrix_rank,
     multi_dot,
     pinv,
     qr,
@@ -22,10 +25,13 @@ from .engine.ops.linalg import (
     vecdot,
     vector_norm,
 )
+from .engine.ops.linalg import linalg_cross as cross
 from .engine.ops.linalg import linalg_diagonal as diagonal
 from .engine.ops.linalg import linalg_norm as norm
 
 __all__ = [
+    "LinAlgError",
+    "cond",
     "cross",
     "det",
     "diagonal",
@@ -33,9 +39,11 @@ __all__ = [
     "eigvalsh",
     "inv",
     "inv_ex",
+    "lstsq",
     "matmul",
     "matrix_norm",
     "matrix_power",
+    "matrix_rank",
     "multi_dot",
     "norm",
     "pinv",
