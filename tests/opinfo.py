@@ -28,7 +28,6 @@ DTYPES = ("float32", "float64")
 # dot), each alone, as op:check (forward, dtype, grad, method, inplace, error) or as op@dtype
 # (that dtype's samples only). Kept short.
 DEVIATIONS = (
-    ("autoviz.trace is the tracer; the matrix trace is x.trace()", "trace"),
     (
         "a wrong argument gets numpy's error or none, not torch's message (out= of another "
         "dtype, or aliasing its input, in amax, amin, gather and cat)",
