@@ -1,6 +1,8 @@
 """Torch tensors as the recorder keeps them: facts read when an op happened (Seen), previews,
 gradient copies, unseen ones."""
 
+import sys
+
 import numpy as np
 import torch
 
@@ -53,7 +55,7 @@ def seen(t, storage: bool = False, value: bool = False) -> Seen:
     facts.requires_grad, facts.grad_fn = t.requires_grad, grad_fn_of(t)
     leaf = facts.requires_grad and facts.grad_fn is None
     facts.storage = storage_of(t) if storage or leaf else None
-    facts.value = tensor_preview(t) if value else None
+    facts.value = watched_preview(t) if value else None
     return facts
 
 
@@ -109,6 +111,10 @@ def made_inside(fn):
 
 def to_numpy(t: torch.Tensor) -> np.ndarray:
     """A numpy copy of `t`'s values (bfloat16 and other types numpy lacks become float32)."""
+    try:  # the common case: a CPU tensor numpy can view, in one torch call
+        return t.detach().numpy().copy()
+    except (RuntimeError, TypeError):  # conj or neg bit, bfloat16, a GPU
+        pass
     data = t.detach().cpu()
     if data.dtype.is_floating_point and data.dtype not in _NUMPY_FLOATS:
         data = data.float()
@@ -116,19 +122,112 @@ def to_numpy(t: torch.Tensor) -> np.ndarray:
 
 
 def tensor_preview(t):
-    """A preview of torch tensor `t`, as autoviz's own: its elements, or its Summary when it
-    is large (None for a tensor never seen)."""
+    """A preview of torch tensor `t` as it is now, as autoviz's own: its elements, or when it
+    is large its Summary, computed from a copy when a view reads it (None for a tensor never
+    seen)."""
     if t is None or isinstance(t, Unseen):
         return None
     if t.numel() > PREVIEW_LIMIT:
-        return Summary.of(to_numpy(t))
+        return _later(to_numpy(t).view, t)
     # tolist() gives what preview() gives for the numpy copy (a float for 0-d), without one.
     return t.tolist()
 
 
+def watched_preview(t):
+    """tensor_preview(t) for a tensor that changes only where the recorder sees it (an op's
+    result): a large one is kept, not copied, while a trace runs (see Watch)."""
+    watch = WATCHES[-1] if WATCHES else None
+    if watch is None or t.numel() <= PREVIEW_LIMIT:
+        return tensor_preview(t)
+    return _later(watch.capture(t), t)
+
+
+def _later(source, t) -> Summary:
+    return Summary.later(source, tuple(t.shape), dtype_name(t.dtype))
+
+
+class Capture:
+    """A large tensor's value at a step, for its deferred Summary: the tensor itself while its
+    version counter says it has not changed since, else the copy taken before it changed (None:
+    changed where no copy could be taken; then the Summary tells only shape and dtype)."""
+
+    __slots__ = ("array", "tensor", "version")
+
+    def __init__(self, t) -> None:
+        self.tensor, self.version, self.array = t, t._version, None
+
+    def __call__(self):
+        t = self.tensor
+        if t is not None:
+            self.tensor = None
+            if t._version == self.version:
+                self.array = to_numpy(t)
+        return self.array
+
+    def copy(self) -> None:
+        """Take the copy now: the tensor may change (or is about to)."""
+        t = self.tensor
+        if t is not None and t._version == self.version:
+            self.array, self.tensor = to_numpy(t), None
+
+
+# The Watch of each trace_torch() running, innermost last.
+WATCHES: list = []
+
+
+class Watch:
+    """The large tensors a trace keeps for their deferred previews, by the storage they share
+    with their views, `.data` and detached copies. Before the program changes a storage where
+    the recorder sees it (an in-place call, an optimizer step, a numpy view handed out), its
+    tensors are copied (`secure`); when the trace ends, those the program can still reach are
+    (`secure_reachable`); the rest no code can change, so they are summarised from the tensor
+    itself when a view reads them."""
+
+    def __init__(self) -> None:
+        self.by_storage = {}  # storage's data_ptr -> [Capture]
+
+    def capture(self, t) -> Capture:
+        try:
+            found = Capture(t)
+        except RuntimeError:  # an inference tensor has no version counter: copy it
+            return to_numpy(t).view
+        self.by_storage.setdefault(t.untyped_storage().data_ptr(), []).append(found)
+        return found
+
+    def secure(self, tensors) -> None:
+        """Copy the kept tensors sharing storage with `tensors`, which are about to change."""
+        for t in tensors:
+            for found in self.by_storage.pop(t.untyped_storage().data_ptr(), ()):
+                found.copy()
+
+    def secure_reachable(self) -> None:
+        """Copy every kept tensor the program could still change: one it (or anything but
+        the recorder's one Seen and Capture) holds, or whose storage other tensors share."""
+        for group in self.by_storage.values():
+            if any(_reachable(found.tensor) for found in group):
+                for found in group:
+                    found.copy()
+        self.by_storage = {}
+
+
+# References to a kept tensor nothing else holds: its Capture's, its Seen's, _reachable's own
+# argument and getrefcount's; and to its storage: the tensor's and untyped_storage()'s object.
+_RECORDER_REFERENCES, _STORAGE_REFERENCES = 4, 2
+
+
+def _reachable(t) -> bool:
+    """Whether code other than the recorder could change `t`: it holds `t`, or a tensor
+    sharing its storage (a view, `.data`, a tensor saved for backward)."""
+    if t is None:
+        return False
+    if sys.getrefcount(t) > _RECORDER_REFERENCES:
+        return True
+    return torch._C._storage_Use_Count(t.untyped_storage()._cdata) > _STORAGE_REFERENCES
+
+
 def keep_gradient(g):
-    """A gradient as numpy, taken at once (torch may reuse its buffer); of a large one only its
-    Summary, so the log does not keep it."""
+    """A gradient as numpy, copied at once (torch may reuse its buffer); a large one as its
+    Summary, computed from the copy when a view reads it."""
     if g is None:
         return None
     if g.numel() <= PREVIEW_LIMIT:
@@ -136,4 +235,4 @@ def keep_gradient(g):
             return g.numpy().copy()
         except (RuntimeError, TypeError):  # needs grad, conj or neg bit, bfloat16, a GPU
             return to_numpy(g)
-    return Summary.of(to_numpy(g))
+    return _later(to_numpy(g).view, g)

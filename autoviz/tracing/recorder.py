@@ -11,7 +11,7 @@ from ..collector import hold_oldest_generation, restore
 from ..engine import Tensor, events
 from ..engine.grad_mode import _state as _grad_mode
 from .naming import StoredNames
-from .preview import Summary, preview
+from .preview import deferred, kept, preview
 from .source import block_of
 from .symbols import ELEMENTWISE
 from .timeline import Timeline
@@ -21,8 +21,8 @@ _PACKAGE = str(Path(__file__).resolve().parent.parent)
 _EXAMPLES = str(Path(_PACKAGE) / "examples")  # lesson scripts shipped with autoviz are user code
 _INSIDE, _OUTSIDE = set(), set()  # file names of code that is, or is not, autoviz's own
 _ARRAY = np.ndarray
-# Gradients of more elements are logged as their Summary (the log does not keep them alive);
-# smaller ones are kept whole, which costs less time than a summary and little memory.
+# Gradients of more elements are logged as their Summary, computed from them when a view reads
+# it (gradients never change in place); smaller ones are kept whole for the builder.
 _LARGE = 1024
 _getframe = sys._getframe
 _get_ident = threading.get_ident
@@ -61,9 +61,10 @@ class Recorder:
 
     A record keeps the user's code object and instruction offset, not the file and line,
     which are looked up once per place when the log is built (`_resolve`). Values that may
-    change in place later (arrays) are previewed at once; numpy scalars cannot change, so they
-    are kept and previewed when building. Nodes, edges, steps and captions are all built from
-    the log when the Timeline is first used.
+    change in place later (arrays) are copied at once when large (their Summary is computed when
+    a view reads it: preview.deferred) and previewed at once when small; numpy scalars cannot
+    change, so they are kept and previewed when building. Nodes, edges, steps and captions are
+    all built from the log when the Timeline is first used.
     """
 
     # Slots: attribute access on the hot path stays fast (an instance __dict__, which dir()
@@ -200,7 +201,7 @@ class Recorder:
             return self._skip()
         frame = self._where()
         data = t._data
-        value = preview(data) if type(data) is _ARRAY else data
+        value = deferred(data) if type(data) is _ARRAY else data
         self.log.append(("leaf", frame.f_code, frame.f_lasti, t, value))
         self._expect_name(t, frame)
 
@@ -232,7 +233,7 @@ class Recorder:
                 break
         data = out._data
         if type(data) is _ARRAY:
-            data = preview(data)
+            data = deferred(data)
         site = self._sites.get(lasti)
         if site is None or site.code is not code:
             site = self._site(code, lasti, frame)
@@ -254,7 +255,7 @@ class Recorder:
                     self._used.add(v)
                     v = v._data
                     if type(v) is _ARRAY:
-                        v = preview(v)
+                        v = deferred(v)
                 else:
                     v = None
             values.append(v)
@@ -264,7 +265,7 @@ class Recorder:
         if _get_ident() != self.thread:
             return self._skip()
         frame = self._where()
-        values = [(fn, preview(g)) for fn, g in seeds.items()]
+        values = [(fn, deferred(g)) for fn, g in seeds.items()]  # the user's own
         self.log.append(("seed", frame.f_code, frame.f_lasti, values))
 
     def on_node(self, fn, grad, grads) -> None:
@@ -281,9 +282,8 @@ class Recorder:
         self.log.extend((_NODE, fn, grad, None, grads, None))
 
     def _node_record(self, fn, grad, grads) -> None:
-        """Log a backward step. Of large gradients only the Summary is kept, so that the log
-        does not keep them alive. A zero upstream gradient of a scalar
-        needs work now (see _local)."""
+        """Log a backward step, large gradients as their (deferred) Summary. A zero upstream
+        gradient of a scalar needs work now (see _local)."""
         local = full = None
         if type(grad) is not _ARRAY or not grad.ndim:
             if not grad:
@@ -291,7 +291,7 @@ class Recorder:
         else:
             full = _before_sums(fn, grad, grads)
             if grad.size > _LARGE:
-                grad = Summary.of(grad)
+                grad = kept(grad)
         for g in grads:
             if type(g) is _ARRAY and g.size > _LARGE:
                 grads = tuple(map(_light, grads))
@@ -302,7 +302,7 @@ class Recorder:
         if _get_ident() != self.thread:
             return self._skip()
         # .grad is updated in place by later passes: preview it now.
-        total = preview(t._grad._data)
+        total = deferred(t._grad._data)
         self.log.append(("accumulate", None, None, t, t._grad, _light(grad), total))
 
     def on_backward_end(self, retain_graph: bool) -> None:
@@ -314,20 +314,20 @@ class Recorder:
         if _get_ident() != self.thread:
             return self._skip()
         frame = self._where()
-        self.log.append(("zero", frame.f_code, frame.f_lasti, t, preview(t._data)))
+        self.log.append(("zero", frame.f_code, frame.f_lasti, t, deferred(t._data)))
 
     def on_grad_set(self, t: Tensor, value) -> None:
         if _get_ident() != self.thread:
             return self._skip()
         frame = self._where()
-        new = None if value is None else preview(value._data)
+        new = None if value is None else deferred(value._data)
         self.log.append(("set_grad", frame.f_code, frame.f_lasti, t, value, new))
 
     def on_detach(self, source: Tensor, out: Tensor) -> None:
         if _get_ident() != self.thread:
             return self._skip()
         frame = self._where()
-        self.log.append(("detach", frame.f_code, frame.f_lasti, source, out, preview(out._data)))
+        self.log.append(("detach", frame.f_code, frame.f_lasti, source, out, deferred(out._data)))
         self._expect_name(out, frame)
 
     def on_untracked(self, out: Tensor, inputs) -> None:
@@ -335,7 +335,7 @@ class Recorder:
             return self._skip()
         frame = self._where()
         data = out._data
-        value = preview(data) if type(data) is _ARRAY else data
+        value = deferred(data) if type(data) is _ARRAY else data
         enabled = _grad_mode["enabled"]  # off: under no_grad; on: its inputs need no grad
         self.log.append(("untracked", frame.f_code, frame.f_lasti, out, inputs, value, enabled))
         self._expect_name(out, frame)
@@ -344,20 +344,20 @@ class Recorder:
         if _get_ident() != self.thread:
             return self._skip()
         frame = self._where()
-        self.log.append(("inplace", frame.f_code, frame.f_lasti, t, preview(t._data)))
+        self.log.append(("inplace", frame.f_code, frame.f_lasti, t, deferred(t._data)))
 
     def on_update(self, t: Tensor, optimizer, group: dict) -> None:
         if _get_ident() != self.thread:
             return self._skip()
         frame = self._where()
         rule = update_rule(type(optimizer).__name__, group)
-        self.log.append(("update", frame.f_code, frame.f_lasti, t, preview(t._data), rule))
+        self.log.append(("update", frame.f_code, frame.f_lasti, t, deferred(t._data), rule))
 
     def on_zero_grad(self, tensors, set_to_none: bool) -> None:
         if _get_ident() != self.thread:
             return self._skip()
         frame = self._where()
-        grads = [None if t._grad is None else preview(t._grad._data) for t in tensors]
+        grads = [None if t._grad is None else deferred(t._grad._data) for t in tensors]
         self.log.append(("zero_grad", frame.f_code, frame.f_lasti, tensors, grads, set_to_none))
 
     def on_rebind(self, t: Tensor, out: Tensor) -> None:
@@ -573,7 +573,7 @@ def _unsummed(fn, grad, index: int):
 def _light(grad):
     """`grad`, or its Summary when it is a large array."""
     if type(grad) is _ARRAY and grad.size > _LARGE:
-        return Summary.of(grad)
+        return kept(grad)
     return grad
 
 
