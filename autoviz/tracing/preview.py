@@ -32,7 +32,7 @@ def deferred(data):
     is copied now, so the Summary tells its value at this step whatever happens to it later
     (a copy costs a fraction of the statistics and the heatmap)."""
     if type(data) is np.ndarray and data.size > PREVIEW_LIMIT:
-        return Summary.later(data.copy().view, data.shape, _dtype_name(data.dtype))
+        return Summary.later(data.copy().view, data.shape, dtype_name(data.dtype))
     return preview(data)
 
 
@@ -40,7 +40,7 @@ def kept(data):
     """Like `deferred`, for an array nothing changes in place (a gradient backward made):
     kept, not copied."""
     if type(data) is np.ndarray and data.size > PREVIEW_LIMIT:
-        return Summary.later(data.view, data.shape, _dtype_name(data.dtype))
+        return Summary.later(data.view, data.shape, dtype_name(data.dtype))
     return preview(data)
 
 
@@ -111,7 +111,7 @@ class Summary:
         grid, block = _grid(x, arr.shape)
         return cls(
             shape=tuple(arr.shape),
-            dtype=_dtype_name(arr.dtype),
+            dtype=dtype_name(arr.dtype),
             min=low,
             max=high,
             mean=mean,
@@ -177,7 +177,7 @@ def _same(a, b) -> bool:
 _DTYPE_NAMES = {}  # numpy dtype -> its name: str(dtype) is slow, and a run has a few
 
 
-def _dtype_name(dtype) -> str:
+def dtype_name(dtype) -> str:
     name = _DTYPE_NAMES.get(dtype)
     if name is None:
         name = _DTYPE_NAMES[dtype] = str(dtype)

@@ -9,9 +9,10 @@ import numpy as np
 
 from ..collector import hold_oldest_generation, restore
 from ..engine import Tensor, events
+from ..engine import versions as _versions
 from ..engine.grad_mode import _state as _grad_mode
 from .naming import StoredNames
-from .preview import deferred, kept, preview
+from .preview import PREVIEW_LIMIT, Summary, deferred, dtype_name, kept, preview
 from .source import block_of
 from .symbols import ELEMENTWISE
 from .timeline import Timeline
@@ -72,6 +73,8 @@ class Recorder:
     __slots__ = (
         "_all_sites",
         "_callers",
+        "_kept",
+        "_kept_of",
         "_sites",
         "_stored",
         "_used",
@@ -109,6 +112,10 @@ class Recorder:
         # The leaves and constants that ops have used. Tensors, not their id(): tensors hash by
         # identity (as PyTorch's do), and calling id() costs more than the set lookup.
         self._used = set()
+        # id(root array) -> [_Kept]: large results kept, not copied, for their deferred
+        # Summary, until something is about to write into that memory (on_write)
+        self._kept = {}
+        self._kept_of = {}  # id(tensor) -> its _Kept, to count the log's references to it
         self.thread = _get_ident()  # the thread that entered the block: the only one recorded
         self.skipped = {}  # thread name -> events it sent that were not recorded
 
@@ -233,7 +240,7 @@ class Recorder:
                 break
         data = out._data
         if type(data) is _ARRAY:
-            data = deferred(data)
+            data = preview(data) if data.size <= PREVIEW_LIMIT else self._keep(out, data)
         site = self._sites.get(lasti)
         if site is None or site.code is not code:
             site = self._site(code, lasti, frame)
@@ -243,8 +250,41 @@ class Recorder:
         log = self.log
         log.extend((_OP, site, fn, out, values, data, len(inputs)))
         log.extend(inputs)
+        kept_of = self._kept_of
+        if kept_of:  # the log's references to kept results, and the node's (see _secure_reachable)
+            uses = 2 if None in getattr(fn, "_next", ()) else 1  # it keeps its inputs then
+            for v in inputs:
+                found = kept_of.get(id(v))
+                if found is not None:
+                    found.uses += uses
         if site.check:
             self.pending = (out, site, frame)
+
+    def _keep(self, t: Tensor, data) -> Summary:
+        """The deferred Summary of an op's large result, read from its array itself (see
+        _Kept): the engine tells before anything writes into that memory (on_write)."""
+        key = id(data) if data.base is None else id(_versions.root(data))
+        found = _Kept(t, data, _versions.modified.get(key))
+        self._kept.setdefault(key, []).append(found)
+        self._kept_of[id(t)] = found
+        return Summary.later(found, data.shape, dtype_name(data.dtype))
+
+    def on_write(self, t: Tensor) -> None:
+        # Any thread's: a copy is never wrong, a write unseen would be.
+        if self._kept:
+            for found in self._kept.pop(id(_versions.root(t._data)), ()):
+                found.copy()
+
+    def _secure_reachable(self) -> None:
+        """At the block's end: copy the kept results the program can still write to (a
+        variable, a view or anything but this log holds them); no code can change the rest."""
+        if not self._kept:
+            return
+        for group in self._kept.values():
+            if any(found.reachable() for found in group):
+                for found in group:
+                    found.copy()
+        self._kept, self._kept_of = {}, {}
 
     def _input_values(self, inputs) -> list:
         """Previews of the inputs that are leaves or constants (None for the others)."""
@@ -403,6 +443,8 @@ class Recorder:
 
         if self.pending is not None:
             self._check_name(self.pending)
+            self.pending = None
+        self._secure_reachable()
         frame = self.block_frame
         scope = self.namespace or {**frame.f_globals, **frame.f_locals}
         # A tensor no event named is named after the first variable of the block that holds it.
@@ -509,6 +551,42 @@ def _is_inside(name: str) -> bool:
     inside = name.startswith(_PACKAGE) and not name.startswith(_EXAMPLES)
     (_INSIDE if inside else _OUTSIDE).add(name)
     return inside
+
+
+class _Kept:
+    """An op's large result, for its deferred Summary: its array while the memory's version
+    (engine/versions.py) is the one it had at the step, else the copy taken before a write."""
+
+    __slots__ = ("array", "saved", "tensor", "uses", "version")
+
+    def __init__(self, t: Tensor, data, entry) -> None:
+        self.tensor, self.array, self.saved, self.uses = t, data, None, 0
+        self.version = 0 if entry is None else entry[2] + len(entry[1])  # versions.version
+
+    def __call__(self):
+        if self.saved is None and self.array is not None:
+            if _versions.version(self.array) == self.version:
+                self.saved = self.array
+            self.array = self.tensor = None
+        return self.saved
+
+    def copy(self) -> None:
+        if self.saved is None and self.array is not None:
+            if _versions.version(self.array) == self.version:
+                self.saved = self.array.copy()
+            self.array = self.tensor = None
+
+    def reachable(self) -> bool:
+        """Whether anything but the log (its record, its uses as an input, nodes keeping
+        their inputs) holds the tensor, or anything views its array."""
+        t, array = self.tensor, self.array
+        if t is None:
+            return False
+        if sys.getrefcount(t) > 4 + self.uses:  # the record's, this, the argument, `t`
+            return True
+        # this, the argument, `array`, and the tensor's and its node's (which made it) own
+        own = (t._data is array) + (getattr(t.grad_fn, "_out", None) is array)
+        return sys.getrefcount(array) > 3 + own
 
 
 class _Site:
