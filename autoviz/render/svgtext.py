@@ -86,18 +86,21 @@ def _round(body: str) -> str:
     match = _OUTLINE.search(body)
     if match is None:
         return body
-    xs, ys = zip(*(map(float, p.split(",")) for p in match.group(2).split()), strict=True)
+    pairs = [point.split(",") for point in match.group(2).split()]
+    xs, ys = [float(p[0]) for p in pairs], [float(p[1]) for p in pairs]
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
     r = min(RADIUS, (x1 - x0) / 3, (y1 - y0) / 3)
     h = r / 2
-    n = lambda v: f"{v:.2f}".rstrip("0").rstrip(".")  # noqa: E731  (as dot writes numbers)
-    d = (
-        f"M{n(x1 - r)},{n(y0)}H{n(x0 + r)}C{n(x0 + h)},{n(y0)} {n(x0)},{n(y0 + h)} {n(x0)},"
-        f"{n(y0 + r)}V{n(y1 - r)}C{n(x0)},{n(y1 - h)} {n(x0 + h)},{n(y1)} {n(x0 + r)},{n(y1)}"
-        f"H{n(x1 - r)}C{n(x1 - h)},{n(y1)} {n(x1)},{n(y1 - h)} {n(x1)},{n(y1 - r)}V{n(y0 + r)}"
-        f"C{n(x1)},{n(y0 + h)} {n(x1 - h)},{n(y0)} {n(x1 - r)},{n(y0)}Z"
+    x = [f"{v:.2f}" for v in (x0, x0 + h, x0 + r, x1 - r, x1 - h, x1)]
+    y = [f"{v:.2f}" for v in (y0, y0 + h, y0 + r, y1 - r, y1 - h, y1)]
+    # From the top side's right end, anticlockwise: a side, then a corner (handle, handle, end).
+    path = (
+        f"M{x[3]},{y[0]}H{x[2]}C{x[1]},{y[0]} {x[0]},{y[1]} {x[0]},{y[2]}"
+        f"V{y[3]}C{x[0]},{y[4]} {x[1]},{y[5]} {x[2]},{y[5]}"
+        f"H{x[3]}C{x[4]},{y[5]} {x[5]},{y[4]} {x[5]},{y[3]}"
+        f"V{y[2]}C{x[5]},{y[1]} {x[4]},{y[0]} {x[3]},{y[0]}Z"
     )
-    return f'{body[: match.start()]}<path{match.group(1)} d="{d}"{body[match.end() :]}'
+    return f'{body[: match.start()]}<path{match.group(1)} d="{path}"{body[match.end() :]}'
 
 
 def _center(body: str) -> str:
