@@ -139,16 +139,19 @@ async ([scope, opts]) => {
 )
 
 
-@pytest.fixture(scope="module")
-def made(tmp_path_factory):
-    """Each program's page and its widget (a Stepper, or the Comparison itself)."""
-    folder = tmp_path_factory.mktemp("screens")
+def make_all(programs: dict, folder: Path) -> dict:
+    """Each program's page and its widget (a Stepper, or the Comparison itself), with folder."""
     out = {}
-    for name, make in PROGRAMS.items():
+    for name, make in programs.items():
         made_ = make()
         widget = made_ if name == "compare" else autoviz.Stepper(made_)
         out[name] = (made_.save_html(folder / f"{name}.html"), widget, folder)
     return out
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    return make_all(PROGRAMS, tmp_path_factory.mktemp("screens"))
 
 
 def shoot(page, name: str) -> None:
@@ -488,13 +491,7 @@ LEGIBLE_CASES += [("widget", "934", "normal")]
 
 @pytest.fixture(scope="module")
 def legible_made(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("legible")
-    out = {}
-    for name, make in LEGIBLE_PROGRAMS.items():
-        made_ = make()
-        widget = made_ if name == "compare" else autoviz.Stepper(made_)
-        out[name] = (made_.save_html(folder / f"{name}.html"), widget, folder)
-    return out
+    return make_all(LEGIBLE_PROGRAMS, tmp_path_factory.mktemp("legible"))
 
 
 @pytest.mark.parametrize(("host", "size", "mode"), LEGIBLE_CASES)
