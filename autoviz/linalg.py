@@ -1,18 +1,20 @@
 """`torch.linalg`: norms, determinants, inverses, solving, decompositions (autoviz's engine)."""
 
+from .engine.ops.linalg import _LinAlgError as LinAlgError
 from .engine.ops.linalg import (
-    LinAlgError,
     cholesky,
     cholesky_ex,
-    cross,
+    cond,
     det,
     eigh,
     eigvalsh,
     inv,
     inv_ex,
+    lstsq,
     matmul,
     matrix_norm,
     matrix_power,
+    matrix_rank,
     multi_dot,
     pinv,
     qr,
@@ -26,6 +28,7 @@ from .engine.ops.linalg import (
     vecdot,
     vector_norm,
 )
+from .engine.ops.linalg import linalg_cross as cross
 from .engine.ops.linalg import linalg_diagonal as diagonal
 from .engine.ops.linalg import linalg_norm as norm
 
@@ -33,6 +36,7 @@ __all__ = [
     "LinAlgError",
     "cholesky",
     "cholesky_ex",
+    "cond",
     "cross",
     "det",
     "diagonal",
@@ -40,9 +44,11 @@ __all__ = [
     "eigvalsh",
     "inv",
     "inv_ex",
+    "lstsq",
     "matmul",
     "matrix_norm",
     "matrix_power",
+    "matrix_rank",
     "multi_dot",
     "norm",
     "pinv",

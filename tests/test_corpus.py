@@ -39,6 +39,16 @@ DIFFERENT = {"t15_poly_manual_gradients", "t37_float32_numbers", "t44_d2l_batchn
 # numpy's, so one logit prints 0.0958 for torch's 0.0959; torch itself prints 0.0958 under
 # ATEN_CPU_CAPABILITY=default (its own kernels vary there by as much).
 DIFFERENT |= {"t98_uva_cnn_bn_adam"}
+# Zero to GANs' linear regression: w.grad of a 5x3 product summed by numpy's BLAS, not MKL's
+# (-1622.2406 against -1622.2405).
+CLOSE |= {"t134_jovian_linreg_logreg"}
+# A ResNet9 on random images trained three one-cycle epochs: its convolutions are oneDNN's
+# order, but the input gradients of its strided 64-512-channel layers and its Linear are not,
+# and one accuracy moves (FINDINGS.md).
+# MIT 6.S191's music LSTM: its first loss 3.0843129 against 3.0843132 (the LSTM's float32
+# products); distillation's KL at step 2 prints 0.15014 against 0.15013 after SGD's momentum.
+CLOSE |= {"t155_mit6s191_music_lstm", "t156_distillation_mixup_losses"}
+DIFFERENT |= {"t150_jovian_resnet_onecycle"}
 LEVEL = {"identical": 3, "close": 2, "different": 1, "error": 0}
 
 

@@ -7,7 +7,6 @@ import warnings
 import numpy as np
 
 from ..fidelity import random as _random
-from ..sampling import _memory_order
 from ..tensor import make
 
 _ALPHA = 1.7580993408473766  # SELU's -scale · alpha: where alpha dropout sends dropped units
@@ -25,11 +24,29 @@ def _noise(input, p, feature: bool):
     shape = tuple(input.shape[:2]) + (1,) * (input.ndim - 2) if feature else tuple(input.shape)
     count = int(np.prod(shape))
     keep = _random.bernoulli_scalar(_random.default_generator, count, 1 - p)
-    if feature:
+    order = None if feature else _memory_order(np.asarray(input._data))
+    if order is None:
         return keep.reshape(shape).astype(dt)
-    order = _memory_order(np.asarray(input._data))
-    drawn = keep.reshape([shape[d] for d in order])
-    return np.transpose(drawn, np.argsort(order)).astype(dt)
+    # torch draws into empty_like(input), which keeps a permuted layout (an LSTM's
+    # batch_first output): the draws go in memory order, not in index order
+    permuted = keep.reshape([shape[i] for i in order]).astype(dt)
+    return np.ascontiguousarray(np.transpose(permuted, np.argsort(order)))
+
+
+def _memory_order(data):
+    """The dims from outermost to innermost in memory when `data` is dense but not row-major
+    (a transposed or permuted array), else None."""
+    if data.flags.c_contiguous or data.ndim < 2:
+        return None
+    dims = [i for i in range(data.ndim) if data.shape[i] > 1]
+    dims.sort(key=lambda i: -data.strides[i])
+    step = data.itemsize
+    for i in reversed(dims):
+        if data.strides[i] != step:
+            return None  # overlapping or with gaps: torch's empty_like is row-major then
+        step *= data.shape[i]
+    rest = [i for i in range(data.ndim) if data.shape[i] <= 1]
+    return rest + dims
 
 
 def _dropout(input, p, training, inplace, feature=False, alpha=False):

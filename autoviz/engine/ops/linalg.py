@@ -1,5 +1,6 @@
 """Matrix products: one backward rule, named as PyTorch names each case."""
 
+import builtins
 import math
 import warnings
 
@@ -9,7 +10,7 @@ from ..grad_mode import is_grad_enabled
 from ..higher import inp, rule, sum_to
 from ..tensor import make
 from . import arithmetic, pointwise, reductions, shape
-from .base import Op, into, result, return_type, to_tensor, unbroadcast
+from .base import Op, into, result, return_type, to_tensor, unbroadcast, wrap_dim
 
 
 def _shape_text(shape) -> str:
@@ -333,8 +334,19 @@ class Inv(Op):
         return -_t(out) @ grad @ _t(out)
 
 
+class _LinAlgError(RuntimeError):
+    """torch.linalg.LinAlgError: a matrix the factorisation cannot handle (singular)."""
+
+
+_LinAlgError.__module__ = "torch._C"  # as its traceback names it
+
+
 def _singular(name: str):
-    return RuntimeError(
+    if name == "linalg.solve":
+        return _LinAlgError(
+            "torch.linalg.solve: The solver failed because the input matrix is singular."
+        )
+    return _LinAlgError(
         f"{name}: The diagonal element 1 is zero, the inversion could not be completed because "
         "the input matrix is singular."
     )
@@ -565,6 +577,9 @@ def dot(input, other, *, out=None):
 
 
 def outer(input, vec2, *, out=None):
+    for name, v in (("self", input), ("vec2", vec2)):
+        if v.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v.ndim}-D")
     result = arithmetic.mul(shape.unsqueeze(input, 1), vec2)
     return result if out is None else into(out, result, "outer")
 
@@ -605,6 +620,19 @@ def cross(input, other, dim=None, *, out=None):
         )
     result = Cross.apply(input, other, dim=dim)
     return result if out is None else into(out, result, "cross")
+
+
+def linalg_cross(input, other, *, dim=-1, out=None):
+    """torch.linalg.cross: the cross product along dim (the last by default)."""
+    if input.ndim != other.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    axis = wrap_dim(dim, input.ndim)
+    if input.shape[axis] != 3 or other.shape[axis] != 3:
+        raise RuntimeError(
+            f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+            f"{input.shape[axis]} and {other.shape[axis]}"
+        )
+    return cross(input, other, axis, out=out)
 
 
 def _square(a, name: str) -> None:
@@ -676,7 +704,33 @@ def einsum(equation, *operands):
     """Sums of products over the subscripts of `equation` ("ij,jk->ik" is a matrix product)."""
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
-    return Einsum.apply(*map(to_tensor, operands), equation=equation)
+    operands = tuple(map(to_tensor, operands))
+    _check_subscripts(equation, operands)
+    return Einsum.apply(*operands, equation=equation)
+
+
+def _check_subscripts(equation: str, operands) -> None:
+    """torch's einsum errors: an operand of another rank than its subscripts, and one
+    subscript with two sizes that do not broadcast."""
+    terms = equation.replace(" ", "").partition("->")[0].split(",")
+    if "..." in equation or len(terms) != len(operands):
+        return
+    seen = {}
+    for k, (term, t) in enumerate(zip(terms, operands, strict=True)):
+        if len(term) != t.ndim:
+            raise RuntimeError(
+                f"einsum(): the number of subscripts in the equation ({len(term)}) does not "
+                f"match the number of dimensions ({t.ndim}) for operand {k} and no ellipsis "
+                "was given"
+            )
+        for letter, size in zip(term, t.shape, strict=True):
+            before = seen.setdefault(letter, size)
+            if size != before and 1 not in (size, before):
+                raise RuntimeError(
+                    f"einsum(): subscript {letter} has size {size} for operand {k} which does "
+                    f"not broadcast with previously seen size {before}"
+                )
+            seen[letter] = builtins.max(before, size)
 
 
 def tensordot(a, b, dims=2, out=None):
@@ -773,6 +827,119 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
     return matmul(
         shape.transpose(vh, -2, -1) * shape.unsqueeze(inverse, -2), shape.transpose(u, -2, -1)
     )
+
+
+def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, tol=None, out=None):
+    """How many singular values (|eigenvalues| when hermitian) exceed max(atol, rtol · the
+    largest): rtol is eps · max(m, n) when neither is given, 0 when only atol is."""
+    if A.ndim < 2:
+        raise RuntimeError(
+            "torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions."
+        )
+    if tol is not None:
+        atol, rtol = tol, 0.0
+    data = np.asarray(A._data)
+    if hermitian:
+        values = np.abs(np.linalg.eigvalsh(data))
+    else:
+        values = np.linalg.svd(data, compute_uv=False) if data.size else np.zeros(data.shape[:-1])
+    if rtol is None:
+        rtol = (
+            0.0 if atol is not None and atol > 0 else np.finfo(data.dtype).eps * max(A.shape[-2:])
+        )
+    largest = values.max(axis=-1, keepdims=True) if values.shape[-1] else np.zeros(values.shape)
+    cutoff = np.maximum(0.0 if atol is None else atol, rtol * largest)
+    rank = make(np.asarray(np.sum(values > cutoff, axis=-1), np.int64))
+    return rank if out is None else into(out, rank, "matrix_rank")
+
+
+ReturnLstsq = return_type("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
+
+
+def _mT(m):
+    return np.swapaxes(m, -1, -2)
+
+
+class Lstsq(Op):
+    """X = A⁺ B, the least-squares solution of A X ≈ B (A⁺ the pseudo-inverse);
+    dL/dB = A⁺ᵀ g, dL/dA = pinv's derivative at A applied to g Bᵀ (torch's formula)."""
+
+    _backward_name = "LinalgLstsqBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, rcond=None):
+        pinv_a = np.linalg.pinv(a, rcond=rcond).astype(a.dtype)
+        ctx.save_for_backward(a, b, pinv_a)
+        return np.ascontiguousarray(pinv_a @ b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b, pinv_a = ctx.saved_tensors
+        grad_a = _pinv_backward(grad @ _mT(b), pinv_a, a)
+        return grad_a, _mT(pinv_a) @ grad
+
+
+def _pinv_backward(grad, pinv_a, a):
+    """The derivative of A ↦ A⁺ applied to grad, in the order of torch's pinv_backward (the
+    products of the smallest matrices first)."""
+    pinv_h, grad_h = _mT(pinv_a), _mT(grad)
+    if a.shape[-2] <= a.shape[-1]:
+        k = grad_h @ pinv_a
+        k_pinv_h = k @ pinv_h
+        return (
+            _mT(-(pinv_a @ k))
+            + k_pinv_h
+            - (a @ pinv_a) @ k_pinv_h
+            + (pinv_h @ pinv_a) @ (grad_h - k @ a)
+        )
+    k = pinv_a @ grad_h
+    pinv_h_k = pinv_h @ k
+    return (
+        -_mT(k @ pinv_a) + (grad_h - a @ k) @ pinv_a @ pinv_h + pinv_h_k - (pinv_h_k @ pinv_a) @ a
+    )
+
+
+def lstsq(A, B, rcond=None, *, driver=None):
+    """The least-squares solution X of A X ≈ B; residuals, rank and singular values as
+    torch's driver gives them (gelsy, the default: the rank only)."""
+    driver = driver or "gelsy"
+    if driver not in ("gels", "gelsy", "gelsd", "gelss"):
+        raise RuntimeError(
+            "torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, "
+            f"gelss), but got {driver}"
+        )
+    if A.ndim < 2:
+        raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
+    vector = B.ndim == 1
+    rhs = shape.unsqueeze(B, -1) if vector else B
+    if A.shape[-2] != rhs.shape[-2]:
+        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+    m, n = A.shape[-2:]
+    dt = np.asarray(A._data).dtype
+    cutoff = np.finfo(dt).eps * max(m, n) if rcond is None or rcond < 0 else rcond
+    solution = Lstsq.apply(A, rhs, rcond=cutoff)
+    flat = shape.reshape(solution, (-1,))
+    residuals = flat[:0]  # empty, and on the graph as torch's is
+    if driver != "gelsy" and m > n and bool((matrix_rank(A) == n).all()):
+        residuals = reductions.sum((matmul(A, solution) - rhs) ** 2, dim=-2)
+    rank = matrix_rank(A, rtol=cutoff) if driver != "gels" else make(np.zeros(0, np.int64))
+    values = svdvals(A) if driver in ("gelsd", "gelss") else make(np.zeros(0, dt))
+    if vector:
+        solution = shape.squeeze(solution, -1)
+    return ReturnLstsq(solution, residuals, rank, values.detach())
+
+
+def cond(A, p=None):
+    """The condition number: σ_max / σ_min for p None or 2 (σ_min / σ_max for -2), else
+    ‖A‖_p ‖A⁻¹‖_p."""
+    if A.ndim < 2:
+        raise RuntimeError("linalg.cond: The input tensor A must have at least 2 dimensions.")
+    if p in (None, 2, -2):
+        s = svdvals(A)
+        big, small = reductions.amax(s, -1), reductions.amin(s, -1)
+        return big / small if p != -2 else small / big
+    _square(A, "linalg.cond")
+    return matrix_norm(A, p) * matrix_norm(inv(A), p)
 
 
 def matrix_power(A, n):
@@ -920,10 +1087,6 @@ ReturnSolveEx = return_type("linalg_solve_ex", ("result", "info"))
 # -- Cholesky factors and triangular solves ----------------------------------------------------
 
 
-class LinAlgError(RuntimeError):
-    """torch.linalg.LinAlgError: a factorisation or solve that cannot be done (a RuntimeError)."""
-
-
 def _tri(a, upper: bool, unit: bool = False):
     """The triangle a solve or factor reads (the other is ignored, as LAPACK ignores it)."""
     t = np.triu(a) if upper else np.tril(a)
@@ -961,12 +1124,12 @@ def _not_positive_definite(a, name: str):
                 np.linalg.cholesky(m[:order, :order])
             except np.linalg.LinAlgError:
                 where = f"(Batch element {index}): " if a.ndim > 2 else ""
-                return LinAlgError(
+                return _LinAlgError(
                     f"{name}: {where}The factorization could not be completed because the "
                     f"input is not positive-definite (the leading minor of order {order} is "
                     "not positive-definite)."
                 )
-    return LinAlgError(f"{name}: the input is not positive-definite")
+    return _LinAlgError(f"{name}: the input is not positive-definite")
 
 
 class Cholesky(Op):
