@@ -1008,3 +1008,29 @@ def test_batch_norm_written_by_hand_has_torchs_gradients_bit_for_bit(shape):
         (y * lib.from_numpy(w.astype(np.float32))).sum().backward()
         results.append([t.detach().numpy().tobytes() for t in (y, x.grad, gamma.grad)])
     assert results[1] == results[0]
+
+
+def test_finfo_iinfo_base_and_diagonal_views_as_in_torch():
+    def program(t):
+        f, i = t.finfo(t.float32), t.iinfo(t.int16)
+        print(f, f.eps, f.tiny, f.max, f.resolution, f.bits, f.dtype, t.finfo(), t.finfo(t.float16))
+        print(i, i.min, i.max, i.bits, t.iinfo(t.uint8), t.iinfo(t.int64), t.finfo(t.float64).eps)
+        for bad in (lambda: t.iinfo(t.float32), lambda: t.finfo(t.int32)):
+            try:
+                bad()
+            except TypeError as error:
+                print(error)
+        x = t.arange(6.0)
+        v = x.view(2, 3)
+        print(v._base is x, x._base, v[0]._base is x, v.t()._base is x, x.clone()._base)
+        print(x.reshape(3, 2)._base is x, x[1:]._base is x, x.unsqueeze(0)._base is x)
+        v.t()[1, 0] = 7
+        w = t.ones(3, 3)
+        w.diagonal().zero_()
+        d = w.diagonal(offset=1)
+        d += 2
+        t.diagonal(w).fill_(5)
+        print(x, w)
+
+    theirs, ours = both(program)
+    assert ours == theirs
