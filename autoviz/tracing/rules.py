@@ -147,8 +147,8 @@ GRADIENTS = {
     "MinBackward0": ("{g} to each min's position along dim {dim}{kept}, 0 elsewhere",),
     "ProdBackward0": ("{g} × {out} / {0} (the product of the other elements)",),
     "ProdBackward1": ("{g} × the product of the other elements along dim {dim}",),
-    "VarBackward0": ("{g} × 2 × ({0} − mean) / (N − {correction}) along dim {dim}",),
-    "StdBackward0": ("{g} × ({0} − mean) / ((N − {correction}) × {out}) along dim {dim}",),
+    "VarBackward0": ("{g} × 2 × ({0} − mean) / (N − {correction}){along}",),
+    "StdBackward0": ("{g} × ({0} − mean) / ((N − {correction}) × {out}){along}",),
     "LinalgVectorNormBackward0": (
         "{g} × {0} / {out} for the 2-norm (sign({0}) × |{0}|^(p−1) / {out}^(p−1) for p = {ord})",
     ),
@@ -579,10 +579,14 @@ def _fields(template: str, names: list, params: dict) -> dict:
     """The fields `template` may use of an op's names and arguments (every name joined only
     where it asks for them all: a stack of 100,000 inputs sends 100,000 gradients)."""
     fields = {key: _word(value) for key, value in params.items()}
+    if "correction" in params and params["correction"] is None:
+        fields["correction"] = "1"  # torch keeps None for var's and std's default, Bessel's 1
     if "{all}" in template:
         fields["all"] = ", ".join(names)
     fields["args"] = ", ".join(f"{k}={_word(v)}" for k, v in params.items() if _shown(k, v))
     dim = params.get("dim")
+    # var and std over every element (dim None) reduce no one dim; N is then all of them
+    fields["along"] = f" along dim {_word(dim)}" if dim is not None else ", N every element"
     fields["kept"] = "" if params.get("keepdim", True) or dim is None else " (the dim put back)"
     return fields
 
