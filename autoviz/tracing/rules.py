@@ -475,6 +475,11 @@ EXPRESSIONS |= {
     "LinalgCrossBackward0": "cross({0}, {1})",
     "LinalgSolveExBackward0": "solve({0}, {1})",
     "LinalgLstsqBackward0": "lstsq({0}, {1}).solution",
+    "LinalgCholeskyExBackward0": "cholesky({0})",
+    "LinalgSolveTriangularBackward0": "solve_triangular({0}, {1})",
+    "TriangularSolveBackward0": "triangular_solve({1}, {0})",
+    "CholeskySolveBackward0": "cholesky_solve({0}, {1})",
+    "CholeskyInverseBackward0": "cholesky_inverse({0})",
     "ThresholdBackwardBackward0": "threshold_backward({0}, {1})",
     "ScaledDotProductFlashAttentionForCpuBackward0": "scaled_dot_product_attention({0}, {1}, {2})",
 }
@@ -513,6 +518,17 @@ GRADIENTS |= {
     "LinalgCrossBackward0": ("{1} × {g} (cross products)", "{g} × {0}"),
     "LinalgSolveExBackward0": ("−{out} solved against {g}: −A⁻ᵀ {g} {out}ᵀ", "A⁻ᵀ {g}"),
     "LinalgLstsqBackward0": ("pinv's derivative at {0} applied to {g} {1}ᵀ", "pinv({0})ᵀ {g}"),
+    "LinalgCholeskyExBackward0": ("L⁻ᵀ Φ(Lᵀ {g}) L⁻¹ symmetrised (Φ: the lower half)",),
+    "LinalgSolveTriangularBackward0": (
+        "−(A⁻ᵀ {g}) {out}ᵀ in A's triangle",
+        "A⁻ᵀ {g} (a triangular solve)",
+    ),
+    "TriangularSolveBackward0": (
+        "−(A⁻ᵀ {g}) {out}ᵀ in A's triangle",
+        "A⁻ᵀ {g} (a triangular solve)",
+    ),
+    "CholeskySolveBackward0": ("(L Lᵀ)⁻¹ {g}", "−(C + Cᵀ) L, C = (L Lᵀ)⁻¹ {g} {out}ᵀ"),
+    "CholeskyInverseBackward0": ("−({out} ({g} + {g}ᵀ) {out}) L",),
     "ThresholdBackwardBackward0": ("{g} where the input was above the threshold, else 0", "0"),
     "ScaledDotProductFlashAttentionForCpuBackward0": (
         "{g} @ vᵀ through softmax's Jacobian, then @ k / √d",
