@@ -483,11 +483,6 @@ EXPRESSIONS |= {
     "TriangularSolveBackward0": "triangular_solve({1}, {0}).solution",
     "CholeskySolveBackward0": "cholesky_solve({0}, {1})",
     "LinalgLstsqBackward0": "lstsq({0}, {1}).solution",
-    "LinalgCholeskyExBackward0": "cholesky({0})",
-    "LinalgSolveTriangularBackward0": "solve_triangular({0}, {1})",
-    "TriangularSolveBackward0": "triangular_solve({1}, {0})",
-    "CholeskySolveBackward0": "cholesky_solve({0}, {1})",
-    "CholeskyInverseBackward0": "cholesky_inverse({0})",
     "ThresholdBackwardBackward0": "threshold_backward({0}, {1})",
     "ScaledDotProductFlashAttentionForCpuBackward0": "scaled_dot_product_attention({0}, {1}, {2})",
 }
@@ -532,17 +527,6 @@ GRADIENTS |= {
         "−(C + Cᵀ) @ {1}, C = ((L Lᵀ)⁻¹ {g}) {out}ᵀ",
     ),
     "LinalgLstsqBackward0": ("pinv's derivative at {0} applied to {g} {1}ᵀ", "pinv({0})ᵀ {g}"),
-    "LinalgCholeskyExBackward0": ("L⁻ᵀ Φ(Lᵀ {g}) L⁻¹ symmetrised (Φ: the lower half)",),
-    "LinalgSolveTriangularBackward0": (
-        "−(A⁻ᵀ {g}) {out}ᵀ in A's triangle",
-        "A⁻ᵀ {g} (a triangular solve)",
-    ),
-    "TriangularSolveBackward0": (
-        "−(A⁻ᵀ {g}) {out}ᵀ in A's triangle",
-        "A⁻ᵀ {g} (a triangular solve)",
-    ),
-    "CholeskySolveBackward0": ("(L Lᵀ)⁻¹ {g}", "−(C + Cᵀ) L, C = (L Lᵀ)⁻¹ {g} {out}ᵀ"),
-    "CholeskyInverseBackward0": ("−({out} ({g} + {g}ᵀ) {out}) L",),
     "ThresholdBackwardBackward0": ("{g} where the input was above the threshold, else 0", "0"),
     "ScaledDotProductFlashAttentionForCpuBackward0": (
         "{g} @ vᵀ through softmax's Jacobian, then @ k / √d",
