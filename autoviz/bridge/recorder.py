@@ -602,6 +602,8 @@ def _changes(func, kind: str, kwargs: dict) -> bool:
     `inplace=True` argument, or a view of the memory handed to numpy."""
     if kind == "inplace" or "out" in kwargs or kwargs.get("inplace"):
         return True
+    if getattr(getattr(func, "_schema", None), "is_mutable", False):  # torch.ops.aten.mul_
+        return True
     return getattr(func, "__name__", "") in _SHARING
 
 

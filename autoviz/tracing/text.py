@@ -86,6 +86,8 @@ def stats(value, shape) -> Stats | None:
     """The Stats of a recorded tensor value (None for a scalar or one not recorded)."""
     if value is None or not shape or not isinstance(value, list | Summary):
         return None
+    if type(value) is Summary and value.min is None and value.finite:
+        return None  # finite elements, but no statistics: a deferred value that was lost
     return Stats(value)
 
 
