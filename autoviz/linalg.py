@@ -1,31 +1,42 @@
 """`torch.linalg`: norms, determinants, inverses, solving, decompositions (autoviz's engine)."""
 
+from .engine.ops.linalg import _LinAlgError as LinAlgError
 from .engine.ops.linalg import (
-    cross,
+    cholesky,
+    cholesky_ex,
+    cond,
     det,
     eigh,
     eigvalsh,
     inv,
     inv_ex,
+    lstsq,
     matmul,
     matrix_norm,
     matrix_power,
+    matrix_rank,
     multi_dot,
     pinv,
     qr,
     slogdet,
     solve,
     solve_ex,
+    solve_triangular,
     svd,
     svdvals,
     vander,
     vecdot,
     vector_norm,
 )
+from .engine.ops.linalg import linalg_cross as cross
 from .engine.ops.linalg import linalg_diagonal as diagonal
 from .engine.ops.linalg import linalg_norm as norm
 
 __all__ = [
+    "LinAlgError",
+    "cholesky",
+    "cholesky_ex",
+    "cond",
     "cross",
     "det",
     "diagonal",
@@ -33,9 +44,11 @@ __all__ = [
     "eigvalsh",
     "inv",
     "inv_ex",
+    "lstsq",
     "matmul",
     "matrix_norm",
     "matrix_power",
+    "matrix_rank",
     "multi_dot",
     "norm",
     "pinv",
@@ -43,6 +56,7 @@ __all__ = [
     "slogdet",
     "solve",
     "solve_ex",
+    "solve_triangular",
     "svd",
     "svdvals",
     "vander",

@@ -3,7 +3,7 @@ say which of PyTorch's APIs are outside autoviz's scope by decision."""
 
 import fnmatch
 import functools
-from pathlib import Path
+import os
 
 from .errors import NotInAutoviz
 
@@ -33,7 +33,9 @@ def _names() -> _Owners:
     (the nn, optim, utils.data and distributions groups; both written by tools/)."""
     lines = {}
     for listing in ("torch_names.txt", "torch_layer_names.txt"):
-        text = Path(__file__).with_name(listing).read_text(encoding="utf-8")
+        # os.path, not pathlib: `import autoviz` reads a listing, and pathlib cost it 6 ms.
+        with open(os.path.join(os.path.dirname(__file__), listing), encoding="utf-8") as f:
+            text = f.read()
         for line in text.splitlines():
             if line and not line.startswith("#"):
                 owner, _, names = line.partition(": ")
@@ -66,10 +68,11 @@ OUT_OF_SCOPE = {
     "special functions numpy has no kernel for": "digamma* polygamma* lgamma* mvlgamma* i0 i0_ "
     "igamma* igammac* special",
     "factorizations beyond the lessons": "cholesky* lu lu_* ldl_* geqrf orgqr ormqr "
-    "householder_product triangular_solve solve_triangular lstsq matrix_exp cond matrix_rank "
+    "householder_product triangular_solve solve_triangular matrix_exp "
     "tensorinv tensorsolve svd_lowrank pca_lowrank lobpcg",
     "compilation, tracing and functional transforms": "jit compile export func vmap fx onnx "
     "compiler library package profiler NestedIOFunction",
+    "functorch's first-class dimensions": "index",
     "dtypes numpy does not have": "bfloat16 float8_* float4_* bits* uint1 uint2 uint3 uint4 "
     "uint5 uint6 uint7 int1 int2 int3 int4 int5 int6 int7",
 }

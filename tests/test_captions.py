@@ -162,3 +162,24 @@ def test_a_views_caption_gives_the_shape_it_made(lib):
     captions = [s.caption for s in tl.steps if s.kind == "op"]
     assert any(c.startswith("e = x.view(32, 20) = ones (32, 20)") for c in captions), captions
     assert any(c.startswith("f = e.expand(3, 32, 20) = ") for c in captions), captions
+
+
+@pytest.mark.parametrize("lib", ["autoviz", "torch"])
+def test_var_std_and_norm_over_every_element_read_their_true_arguments(lib):
+    """x.std() and x.norm() reduce every dim (torch's _saved_dim None); var's and std's
+    correction is the one the call used, not the divisor the engine keeps."""
+    if lib == "torch":
+        torch = pytest.importorskip("torch")
+        tracer = autoviz.trace_torch
+    else:
+        torch, tracer = autoviz, autoviz.trace
+    with tracer() as tl:
+        x = torch.tensor([[3.0, 4.0], [0.0, 1.0]], requires_grad=True)
+        s = x.std()
+        v = x.var(dim=1, correction=0, keepdim=True)
+        n = x.norm()
+        (s + v.sum() + n).backward()
+    text = "\n".join(step.caption for step in tl.steps)
+    assert "(N − 1) × s), N every element" in text
+    assert "(N − 0) along dim 1" in text
+    assert "None" not in text

@@ -202,11 +202,7 @@ def test_random_programs_draw_trace_export_and_step_alike_in_both_engines(
     source = program(unpack, terms, reduce, update, reset, iterations)
     folder = tmp_path_factory.mktemp("exports")
     engines = ("autoviz", "torch") if _has_torch() else ("autoviz",)
-    # A known gap of autoviz's engine (reported): a one-element view (p[0], p.unbind()[0]) is
-    # a copy, so an in-place update of it does not reach p as under torch. Each engine is
-    # still checked against itself untraced; the numbers of the two are compared otherwise.
-    gap = update == "view" and unpack in ("star", "index", "unbind")
-    check(source, folder, engines, compare=not gap)
+    check(source, folder, engines)
 
 
 def _has_torch() -> bool:

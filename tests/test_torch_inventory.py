@@ -9,12 +9,10 @@ import autoviz
 from autoviz.errors import NotInAutoviz
 from autoviz.torchnames import OUT_OF_SCOPE, _names, out_of_scope
 
-# Documented names autoviz does not have yet, and is not leaving out by decision: a hash of
-# the bits, d-dimensional histograms, segment_reduce, and Tensor.index (functorch's first-class
-# dimensions).
+# Documented names autoviz does not have yet, and is not leaving out by decision: none.
 GAPS = {
-    "documented torch": "hash_tensor histogramdd segment_reduce",
-    "documented torch.Tensor": "index",
+    "documented torch": "",
+    "documented torch.Tensor": "",
     "documented torch.autograd": "",
     "documented torch.linalg": "",
 }
@@ -56,8 +54,10 @@ def test_out_of_scope_names_say_so_and_why():
         autoviz.view_as_complex  # noqa: B018
     with pytest.raises(NotInAutoviz, match=r"^torch\.Tensor\.to_sparse is not in autoviz: sparse"):
         autoviz.ones(1).to_sparse  # noqa: B018
-    with pytest.raises(NotInAutoviz, match=r"^torch\.histogramdd is not in autoviz yet \("):
-        autoviz.histogramdd  # noqa: B018
+    with pytest.raises(NotInAutoviz, match=r"^torch\.Tensor\.index is not in autoviz: functorch"):
+        autoviz.ones(1).index  # noqa: B018
+    with pytest.raises(NotInAutoviz, match=r"^torch\.FileCheck is not in autoviz yet \("):
+        autoviz.FileCheck  # noqa: B018
     assert len(OUT_OF_SCOPE) <= 12
 
 

@@ -753,3 +753,213 @@ def test_storage_item_assignment_writes_through_to_views():
 
     want, got = both(program)
     assert got == want
+
+
+# -- what fresh outside scripts used (the tester's FINDINGS) -------------------------------------
+def test_tensors_inside_lists_are_read_as_scalars_with_their_dtypes():
+    def program(t):
+        x = t.tensor([2.0])
+        for _ in range(3):  # MIT 6.S191's loop: x = torch.tensor([x], requires_grad=True)
+            x = t.tensor([x], requires_grad=True)
+        print(x, t.tensor([t.tensor(3.0), t.tensor([[4.0]])]))
+        print(t.tensor([t.tensor(3, dtype=t.int32), 2]), t.tensor([t.tensor(3.0).double(), 2]))
+        print(t.tensor([[t.tensor(3)], [t.tensor([[4]])]]), t.tensor([t.tensor(True), False]))
+        try:
+            t.tensor([t.tensor([1.0, 2.0]), 3.0])
+        except ValueError as error:
+            print(error)
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+def test_legacy_new_trace_node_and_custom_functions_of_several_outputs():
+    def program(t):
+        w = t.randn(3, dtype=t.float64)
+        print(w.new(2, 3).zero_(), w.new([1, 2]), w.new(t.Size([1, 2])).shape, w.new())
+        m = t.arange(12.0).reshape(3, 4).requires_grad_()
+        y = t.trace(m) if t is torch else m.trace()
+        y.backward()
+        print(y, m.grad, t.arange(6).reshape(2, 3).trace())
+
+        class SortWithIndices(t.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                values, idx = x.sort()
+                ctx.mark_non_differentiable(idx)
+                ctx.save_for_backward(idx)
+                return values, idx
+
+            @staticmethod
+            def backward(ctx, g, g_idx):
+                (idx,) = ctx.saved_tensors
+                print("unused output's grad:", g_idx)
+                return t.zeros_like(g).index_add_(0, idx, g)
+
+        s = t.tensor([3.0, 1.0, 2.0], requires_grad=True)
+        values, idx = SortWithIndices.apply(s)
+        print(values, idx, idx.requires_grad, repr(values.grad_fn).split(" object")[0])
+        (values * t.tensor([1.0, 10.0, 100.0])).sum().backward()
+        print(s.grad)
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+def test_matrix_rank_lstsq_and_cond_match_torch():
+    def program(t):
+        a = t.randn(5, 3, requires_grad=True)
+        b = t.randn(5, 2, requires_grad=True)
+        r = t.linalg.lstsq(a, b)
+        print(r.solution.shape, r.residuals.shape, r.rank, r.singular_values.shape)
+        (r.solution**2).sum().backward()
+        print(t.linalg.matrix_rank(t.ones(3, 3)), t.linalg.matrix_rank(a.detach()))
+        print(t.linalg.matrix_rank(t.randn(2, 4, 3)), t.linalg.lstsq(a, b, driver="gelsd").rank)
+        print(t.linalg.cond(t.tensor([[2.0, 0.0], [0.0, 0.5]])))
+        return r, a.grad, b.grad
+
+    theirs, ours = both(program)
+    assert ours == theirs
+    torch.manual_seed(0)
+    want = program(torch)
+    autoviz.manual_seed(0)
+    got = program(autoviz)
+    for w, g in ((want[0].solution, got[0].solution), (want[1], got[1]), (want[2], got[2])):
+        np.testing.assert_allclose(g.detach().numpy(), w.detach().numpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_dropout_draws_in_memory_order_as_torch_does():
+    """torch's mask is drawn into empty_like(input): an LSTM's batch_first output (a
+    transposed layout) gets its draws in memory order (Udacity's char-RNN)."""
+
+    def program(t):
+        for x in (t.ones(4, 6).t(), t.ones(2, 3, 4).permute(2, 0, 1), t.ones(4, 12)[:, ::2]):
+            t.manual_seed(0)
+            print(t.nn.functional.dropout(x, 0.5))
+        t.manual_seed(3)
+        lstm = t.nn.LSTM(5, 8, 2, dropout=0.5, batch_first=True)
+        out, _ = lstm(t.randn(4, 6, 5))
+        print(t.nn.functional.dropout(out, 0.5).sum(dim=2))
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+# -- one-element views changed in place change their base (issue 27 / 26's finding) ------------
+def test_one_element_views_updated_in_place_change_their_base_as_in_torch():
+    def program(t):
+        p = t.zeros(3)
+        v = p[0]
+        v += 1
+        p[1].add_(2)
+        p.unbind()[2].mul_(0).add_(5)
+        print(p, v)
+        p.select(0, 1).copy_(t.tensor(7.0))
+        q = t.zeros(2, 3)
+        q[0].add_(1)
+        q[1][2].add_(3)
+        q.view(6)[0].zero_()
+        print(p, q)
+        r = t.zeros(3, requires_grad=True)
+        with t.no_grad():
+            r[1].mul_(3).add_(2)
+            for x in r.unbind():
+                x.add_(0.5)
+        print(r)
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+def test_recorded_in_place_ops_on_views_write_back_with_torchs_versions_and_errors():
+    def program(t):
+        a = t.ones(3, requires_grad=True).clone()
+        a[0].add_(1)
+        print(a._version, a)
+        b = t.ones(4, requires_grad=True).clone()
+        s = b.sin()
+        b[1] *= 2
+        print(b._version, b)
+        try:
+            s.sum().backward()
+        except RuntimeError as error:
+            print(error)
+        w = t.ones(3, requires_grad=True)
+        c = w * 1
+        c[2].mul_(3)
+        c.select(0, 1).mul_(w[1] * 2)
+        try:
+            c.unbind()[0].add_(1)
+        except RuntimeError as error:
+            print(error)
+        try:
+            w[0].add_(1)
+        except RuntimeError as error:
+            print(error)
+        print(c, c._version)
+        c.sum().backward()
+        m = t.ones(2, 3, requires_grad=True)
+        n = m * 2
+        n[1][2].add_(5)
+        n[0].mul_(3)
+        n.pow(2).sum().backward()
+        print(n, n._version, w.grad, m.grad)
+
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+# -- wrong arguments get torch's exception and message, word for word --------------------------
+ERROR_CASES = {
+    "broadcast": lambda t: t.ones(2, 3) + t.ones(4, 5),
+    "where broadcasts in order": lambda t: t.where(t.ones(2) > 0, t.ones(2, 3), t.ones(4, 5)),
+    "gather out of range": lambda t: t.gather(t.ones(2, 3), 1, t.tensor([[5]])),
+    "gather dims": lambda t: t.gather(t.ones(2, 3), 1, t.tensor([0])),
+    "gather size": lambda t: t.gather(t.ones(1, 1), 1, t.zeros(2, 2, dtype=t.long)),
+    "scatter out of range": lambda t: t.zeros(2, 3).scatter(1, t.tensor([[7]]), 1.0),
+    "scatter float index": lambda t: t.zeros(2, 3).scatter_(1, t.tensor([[0.0]]), 1.0),
+    "scatter_add src dims": lambda t: t.zeros(3, 5).scatter_add(
+        0, t.zeros(2, 2, dtype=t.long), t.ones(2, 5, 2)
+    ),
+    "index_select out of range": lambda t: t.index_select(t.ones(2, 3), 0, t.tensor([5])),
+    "index_select float index": lambda t: t.index_select(t.ones(2, 3), 0, t.tensor([0.0])),
+    "index_add shapes": lambda t: t.ones(3, 2).index_add(0, t.tensor([0, 1]), t.ones(2)),
+    "max of nothing": lambda t: t.ones(0).max(),
+    "amax over an empty dim": lambda t: t.ones(5, 0, 5).amax(dim=1),
+    "chunk 0": lambda t: t.ones(2, 3).chunk(0),
+    "split negative": lambda t: t.ones(2, 3).split(-1),
+    "narrow start": lambda t: t.ones(20, 10).narrow(1, 11, 0),
+    "narrow 0-d": lambda t: t.tensor(1.0).narrow(0, 0, 1),
+    "roll without shifts": lambda t: t.ones(5).roll(()),
+    "rot90 same dims": lambda t: t.ones(5, 5).rot90(1, (1, 1)),
+    "fliplr of a vector": lambda t: t.fliplr(t.ones(3)),
+    "vstack of nothing": lambda t: t.vstack(()),
+    "cat of 0-d": lambda t: t.cat([t.tensor(1.0), t.tensor(2.0)]),
+    "movedim repeated": lambda t: t.ones(2, 3, 4).movedim((0, 0), (1, 2)),
+    "hsplit indivisible": lambda t: t.hsplit(t.ones(5, 5), 2),
+    "outer of matrices": lambda t: t.outer(t.ones(2, 3), t.ones(2, 3)),
+    "unflatten sizes": lambda t: t.ones(3).unflatten(0, (2, 2)),
+    "masked_fill float mask": lambda t: t.ones(2).masked_fill(t.ones(2), 0.0),
+    "softmax of integers": lambda t: t.tensor([1, 2]).softmax(0),
+    "setitem shapes": lambda t: t.ones(2, 3).__setitem__(0, t.ones(5)),
+    "einsum rank": lambda t: t.einsum("ij,jk->ik", t.ones(2, 3), t.ones(2)),
+    "einsum sizes": lambda t: t.einsum("ij,jk->ik", t.ones(2, 3), t.ones(2, 2)),
+    "singular inverse": lambda t: t.linalg.inv(t.zeros(2, 2)),
+    "singular solve": lambda t: t.linalg.solve(t.zeros(2, 2), t.ones(2)),
+    "linalg.cross length": lambda t: t.linalg.cross(t.ones(5, 3), t.ones(5, 1)),
+    "renorm of a vector": lambda t: t.ones(3).renorm(2, 0, 1.0),
+    "diff order": lambda t: t.ones(3).diff(-1),
+    "bucketize boundaries": lambda t: t.bucketize(t.ones(3), t.ones(2, 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ERROR_CASES))
+def test_wrong_arguments_raise_torchs_exception_and_message(name):
+    raised = []
+    for lib in (torch, autoviz):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(Exception) as caught:
+                ERROR_CASES[name](lib)
+        raised.append((type(caught.value).__name__, str(caught.value)))
+    assert raised[1] == raised[0]

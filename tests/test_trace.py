@@ -461,3 +461,17 @@ def test_tracing_holds_back_only_the_oldest_generation_and_restores_it(raises):
             raise ZeroDivisionError("the block raised")
     assert inside[:2] == before[:2] and inside[2] > 10**6
     assert gc.get_threshold() == before
+
+
+def test_torch_trace_of_a_matrix_is_its_diagonal_sum_and_trace_still_records():
+    """Under as_torch() autoviz is torch, so autoviz.trace is also torch.trace(m)."""
+    m = autoviz.tensor([[2.0, 1.0], [1.0, 3.0]], requires_grad=True)
+    total = autoviz.trace(m)
+    assert isinstance(total, autoviz.Tensor) and total.item() == 5.0
+    total.backward()
+    assert m.grad.tolist() == [[1.0, 0.0], [0.0, 1.0]]
+    with pytest.raises(RuntimeError, match="expected a matrix, but got tensor with dim 1"):
+        autoviz.trace(autoviz.ones(3))
+    with autoviz.trace() as tl:
+        y = m * 2
+    assert isinstance(tl, autoviz.Timeline) and len(tl.steps) > 0 and y.shape == (2, 2)

@@ -158,9 +158,9 @@ class TorchView:
             return self.arguments_by_op.get(id(fn), [])
         return saved_arguments(fn)
 
-    def params(self, fn) -> dict:
+    def params(self, fn, inputs=()) -> dict:
         """The op's arguments besides its inputs (dim, keepdim, …): as recorded while forward
-        ran, else read now."""
+        ran, else read now (torch's node keeps them all: `inputs` is not needed)."""
         if self.params_by_op is not None and id(fn) in self.params_by_op:
             return self.params_by_op[id(fn)]
         return self.read_params(fn)

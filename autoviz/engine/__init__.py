@@ -68,6 +68,9 @@ from .dtypes import (
     promote_types,
     set_default_dtype,
     uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from .dtypes import torch_result_type as result_type
 from .fidelity import random

@@ -222,6 +222,21 @@ def _new_filled(fill):
 new_zeros, new_ones, new_empty = _new_filled(0), _new_filled(1), _new_filled(0)
 
 
+def new(self, *args, device=None):
+    """The legacy `x.new(...)`: sizes (ints or a torch.Size) give an uninitialised tensor of
+    x's dtype, a list or tuple gives a tensor of that data, a tensor of x's dtype is returned."""
+    from .tensor import Size, tensor
+
+    check_device(device)
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        if args[0].dtype is not self.dtype:
+            raise TypeError(f"expected {self.dtype} (got {args[0].dtype})")
+        return args[0]
+    if len(args) == 1 and isinstance(args[0], (list, tuple)) and not isinstance(args[0], Size):
+        return tensor(args[0], dtype=self.dtype)
+    return new_empty(self, *(args or (0,)))
+
+
 def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
     from .tensor import tensor
 

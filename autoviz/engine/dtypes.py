@@ -32,9 +32,12 @@ int16 = dtype("int16")
 int32 = dtype("int32")
 int64 = dtype("int64")
 uint8 = dtype("uint8")
+uint16 = dtype("uint16")  # torch's "limited support" unsigned types: what hash_tensor returns
+uint32 = dtype("uint32")
+uint64 = dtype("uint64")
 bool = dtype("bool")
 
-_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool)
+_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool)
 _BY_NUMPY = {d.numpy: d for d in _ALL}
 
 
@@ -70,6 +73,9 @@ TYPE_NAMES = {
     "int32": "Int",
     "int64": "Long",
     "uint8": "Byte",
+    "uint16": "UInt16",
+    "uint32": "UInt32",
+    "uint64": "UInt64",
     "bool": "Bool",
 }
 

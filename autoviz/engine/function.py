@@ -52,7 +52,10 @@ class Node:
         return type(self).__name__
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} object at {id(self):#x}>"
+        where = (
+            "" if getattr(type(self), "_builtin", True) else "torch.autograd.function."
+        )  # a user's Function
+        return f"<{where}{type(self).__name__} object at {id(self):#x}>"
 
     def save_for_backward(self, *items) -> None:
         """Keep what backward needs; freed after backward unless retain_graph=True."""
@@ -240,12 +243,7 @@ class Function:
             if separate:
                 cls.setup_context(node, args, out)
         if isinstance(out, tuple):
-            from ..errors import NotInAutoviz
-
-            raise NotInAutoviz(
-                f"{cls.__name__}.forward returned {len(out)} outputs: a custom Function with "
-                "several outputs is not in autoviz yet (return one tensor)"
-            )
+            return _outputs(cls, node, out, args, record)
         if not isinstance(out, Tensor):
             out = wrap(as_tensor_data(out))
         if not record or out in getattr(node, "_non_differentiable", ()):
@@ -262,10 +260,49 @@ class Function:
         return cls.backward(ctx, *grad_outputs)
 
 
+def _outputs(cls, node, outs: tuple, args, record: bool) -> tuple:
+    """A forward's several results: the tensors marked non-differentiable as constants, the
+    one differentiable tensor recorded with the node (its backward gets a zero gradient for
+    each other output), anything else as it is."""
+    from .tensor import Tensor, wrap
+
+    marked = getattr(node, "_non_differentiable", ())
+    tensors = [i for i, o in enumerate(outs) if isinstance(o, Tensor)]
+    live = [i for i in tensors if record and not any(o is outs[i] for o in marked)]
+    if len(live) > 1:
+        from ..errors import NotInAutoviz
+
+        raise NotInAutoviz(
+            f"{cls.__name__}.forward returned {len(live)} differentiable tensors: a custom "
+            "Function with several differentiable outputs is not in autoviz yet (mark all but "
+            "one with ctx.mark_non_differentiable, or split it into Functions of one output)"
+        )
+    results = [wrap(o._data) if record and i in tensors else o for i, o in enumerate(outs)]
+    if live:
+        node._saved = getattr(node, "_saved", ())
+        shapes = [(np.shape(outs[i]._data), np.result_type(outs[i]._data)) for i in tensors]
+        node._several = (tensors.index(live[0]), shapes)
+        results[live[0]] = attach(node, outs[live[0]]._data, args)
+    return tuple(results)
+
+
+def _grad_outputs(node, grad) -> tuple:
+    """The gradients a user's backward takes: one per output of its forward (zeros, or None
+    without materialize_grads, for the outputs nothing flowed back to)."""
+    several = getattr(node, "_several", None)
+    if several is None:
+        return (_tensor.make(grad),)
+    position, outputs = several
+    zeros = getattr(node, "_materialize", True)
+    grads = [_tensor.make(np.zeros(shape, dtype)) if zeros else None for shape, dtype in outputs]
+    grads[position] = _tensor.make(grad)
+    return tuple(grads)
+
+
 def _user_backward(node, grad) -> tuple:
     """A user Function's backward sees and returns tensors, as in PyTorch."""
     with _no_grad():
-        grads = node._forward_cls.backward(node, _tensor.make(grad))
+        grads = node._forward_cls.backward(node, *_grad_outputs(node, grad))
     grads = grads if isinstance(grads, tuple) else (grads,)
     missing = len(node._next) - len(grads)  # too few: the inputs left out get no gradient
     return tuple(getattr(g, "_data", g) for g in grads) + (None,) * missing

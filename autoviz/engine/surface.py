@@ -18,6 +18,7 @@ from .ops import (
     pooling,
     recurrent,
     reductions,
+    segments,
     shape,
 )
 from .ops import linear as linear_ops
@@ -103,6 +104,11 @@ TABLE = (
     (linalg, "vdot inner ger addmv addr addbmm kron dist logdet", "torch Tensor"),
     (linalg, "addmv addr addbmm", "_"),
     (linalg, "svd=torch_svd qr=torch_qr slogdet matrix_power pinverse=pinv", "torch Tensor"),
+    (
+        linalg,
+        "cholesky=torch_cholesky cholesky_solve cholesky_inverse triangular_solve",
+        "torch Tensor",
+    ),
     (reductions, "cov corrcoef kthvalue mode nanmedian quantile nanquantile histc", "torch Tensor"),
     (reductions, "bincount", "torch Tensor"),
     (reductions, "trapezoid trapz cumulative_trapezoid", "torch"),
@@ -120,9 +126,11 @@ TABLE = (
     (shape, "adjoint=mT", "torch Tensor"),
     (reductions, "renorm histogram", "torch Tensor"),
     (reductions, "renorm", "_"),
-    (reductions, "gradient", "torch"),
+    (reductions, "gradient histogramdd", "torch"),
+    (reductions, "hash_tensor", "torch Tensor"),
+    (segments, "segment_reduce", "torch"),
     (linalg, "vander=torch_vander", "torch"),
-    (creation, "new_zeros new_ones new_empty new_full new_tensor", "Tensor"),
+    (creation, "new new_zeros new_ones new_empty new_full new_tensor", "Tensor"),
     (sampling, "uniform_ normal_ random_ bernoulli_ exponential_", "Tensor"),
     (sampling, "cauchy_ log_normal_ geometric_", "Tensor"),
     (sampling, "bernoulli=bernoulli_method multinomial=multinomial_method", "Tensor"),

@@ -1,13 +1,15 @@
 """The Tensor: a numpy array plus the autograd bookkeeping PyTorch keeps beside it."""
 
+import functools
+
 import numpy as np
 
 from . import events
 from .device import CPU, NO_CUDA, check_device
-from .dtypes import KIND_RANK, TYPE_NAMES, float32, float64, int64, to_numpy_dtype
+from .dtypes import KIND_RANK, TYPE_NAMES, float32, float64, int64, promote, to_numpy_dtype
 from .dtypes import dtype as _dtype_class
 from .fidelity.printing import format_tensor
-from .function import accumulator_for
+from .function import NO_CONTEXT, accumulator_for
 from .grad_mode import _state
 
 NON_LEAF_GRAD_WARNING = (
@@ -29,6 +31,10 @@ T_WARNING = (
     "matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
     "tensor."
 )
+COPY_WARNING = (
+    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+    "or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor)."
+)
 _warned = set()  # PyTorch gives some warnings once per process
 
 
@@ -44,6 +50,7 @@ class Tensor:
         "_inference",
         "_name",
         "_retains_grad",
+        "_view",
         "grad_fn",
         "requires_grad",
     )
@@ -357,10 +364,15 @@ class Tensor:
                 )
             self._become(_indexing.CopySlices.apply(self, value, key=key))
             return
-        self._storage()[key] = _raw(value)
+        store = self._storage()
+        try:
+            store[key] = _raw(value)
+        except ValueError:  # shapes that do not broadcast: torch's expand message
+            _shape.Expand.forward(NO_CONTEXT, np.asarray(_raw(value)), shape=np.shape(store[key]))
+            raise
         _versions.changed(self._data)
         if events.observers:
-            events.on_inplace(self)
+            announce_inplace(self)
 
     def __abs__(self):
         return _pointwise.abs(self)
@@ -496,13 +508,26 @@ class Tensor:
                 "a leaf Variable that requires grad is being used in an in-place operation."
             )
 
-    def _become(self, out) -> None:
-        """Take on the result of an in-place op on a graph tensor: its data and its node."""
+    def _become(self, out, counted=False) -> None:
+        """Take on the result of an in-place op on a graph tensor: its data and its node. A
+        view (x[i], x.select) writes it into its base too, recorded as CopySlices there, as
+        PyTorch's views share their base's memory and version counter (`counted`: the
+        change was counted already, by the view)."""
         node = out.grad_fn  # PyTorch writes into the memory; its own node saved before
-        _versions.changed(self._data, out._data, None if node is None else node._seq)
+        view = getattr(self, "_view", None)
+        if view is not None:
+            _check_view_inplace(*view)
+        if counted:
+            _versions.moved(self._data, out._data, node)
+        else:
+            at = None if node is None else node._seq
+            _versions.changed(self._data, None if view else out._data, at, node)
         self._data, self.grad_fn, self.requires_grad = out._data, out.grad_fn, True
         if events.observers:
             events.on_rebind(self, out)
+        if view is not None:
+            base, key, _ = view
+            base._become(_indexing.CopySlices.apply(base, self, key=key), counted=True)
 
     def _inplace(self, ufunc, other):
         self._check_inplace()
@@ -516,7 +541,7 @@ class Tensor:
         # this for every parameter). _check_cast has ruled out results that cannot be stored.
         _RAW_UFUNC[ufunc](store, _raw(other), out=store)
         if events.observers:
-            events.on_inplace(self)
+            announce_inplace(self)
         return self
 
     def add_(self, other, alpha=1):
@@ -552,12 +577,16 @@ class Tensor:
         self._check_inplace()
         self._storage()[...] = value
         _versions.changed(self._data)
+        if events.observers:
+            announce_inplace(self)
         return self
 
     def copy_(self, src):
         self._check_inplace()
         self._storage()[...] = _raw(src)
         _versions.changed(self._data)
+        if events.observers:
+            announce_inplace(self)
         return self
 
     def apply_(self, callable):
@@ -705,8 +734,16 @@ def _ragged(value, sizes=None, dim=0) -> str | None:
 
 def as_tensor_data(value, dtype=None):
     """Python numbers, lists and arrays as an ndarray with PyTorch's default dtypes."""
-    if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in value):
-        value = [v._data if isinstance(v, Tensor) else v for v in value]
+    if isinstance(value, (list, tuple)):
+        found = []
+        value = _tensors_as_scalars(value, found)
+        if found and dtype is None:  # each tensor counts with its dtype, as torch infers it
+            dtype = functools.reduce(promote, map(_number_dtype, _flat(value)))
+        if any(t.requires_grad for t in found) and "scalar" not in _warned:
+            import warnings
+
+            _warned.add("scalar")
+            warnings.warn(SCALAR_WARNING, UserWarning, stacklevel=3)
     try:
         arr = np.array(value, dtype=dtype)
     except ValueError:
@@ -719,6 +756,36 @@ def as_tensor_data(value, dtype=None):
     if arr.dtype == object:
         raise TypeError(f"Could not infer dtype of {type(value).__name__}")
     return arr
+
+
+def _tensors_as_scalars(value, found: list):
+    """Nested lists with each tensor in them read as its one number (torch's rule: a tensor
+    inside a list is a scalar), the tensors appended to `found`."""
+    if isinstance(value, Tensor):
+        if value.numel() != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        found.append(value)
+        return np.asarray(value._data).reshape(())[()]
+    if isinstance(value, (list, tuple)):
+        return [_tensors_as_scalars(v, found) for v in value]
+    return value
+
+
+def _flat(value):
+    if isinstance(value, list):
+        for v in value:
+            yield from _flat(v)
+    else:
+        yield value
+
+
+def _number_dtype(value):
+    """The dtype torch infers for one element of a list: a Python number's default one."""
+    if isinstance(value, np.generic):
+        return value.dtype
+    if isinstance(value, (bool, np.bool_)):
+        return np.dtype(bool)
+    return np.dtype("int64") if isinstance(value, int) else np.dtype("float32")
 
 
 def new_leaf(arr: np.ndarray, requires_grad=False, name=None) -> Tensor:
@@ -743,8 +810,35 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False,
     if device is not None:
         check_device(device)
     if isinstance(data, Tensor):
+        import warnings
+
+        warnings.warn(COPY_WARNING, UserWarning, stacklevel=2)
         data = data._data
     return new_leaf(as_tensor_data(data, to_numpy_dtype(dtype)), requires_grad, name)
+
+
+def announce_inplace(t) -> None:
+    """Tell observers `t` changed in place, and each tensor it is a view of (x[i], x.select,
+    x.unbind), whose memory changed with it."""
+    while t is not None:
+        events.on_inplace(t)
+        view = getattr(t, "_view", None)
+        t = None if view is None else view[0]
+
+
+def _check_view_inplace(base, key, several: bool) -> None:
+    """PyTorch's refusals of an in-place op on a view while gradients are recorded."""
+    if several:
+        raise RuntimeError(
+            f"Output {key[-1]} of Unbind is a view and is being modified inplace. This view is "
+            "the output of a function that returns multiple views. Such functions do not allow "
+            "the output views to be modified inplace. You should replace the inplace operation "
+            "by an out-of-place one."
+        )
+    if base.grad_fn is None and base.requires_grad:
+        raise RuntimeError(
+            "a view of a leaf Variable that requires grad is being used in an in-place operation."
+        )
 
 
 def _raw(value):

@@ -16,6 +16,9 @@ from . import function
 
 # id(root array) -> (weak reference to it, [sequence numbers of its in-place changes], offset)
 modified: dict = {}
+# id(root array) -> (id of the root array its tensor moved on to, the tensor's node then):
+# one counter per tensor, as in PyTorch, though a recorded in-place op gives it new memory
+_LATER: dict = {}
 
 
 def root(array):
@@ -31,7 +34,7 @@ def version(data) -> int:
     return 0 if entry is None else entry[2] + len(entry[1])
 
 
-def changed(data, moved_to=None, at=None) -> None:
+def changed(data, moved_to=None, at=None, node=None) -> None:
     """Note an in-place change of `data`'s memory; `moved_to` is the new array of a tensor that
     took on an op's result (PyTorch changes the memory in place there): it keeps the count.
     `at`: the in-place op's own node, which saved what it needs before the change."""
@@ -41,33 +44,61 @@ def changed(data, moved_to=None, at=None) -> None:
     key = id(base)
     entry = modified.get(key)
     if entry is None:
-        ref = weakref.ref(base, lambda _, key=key: modified.pop(key, None))
+        ref = weakref.ref(base, lambda _, key=key, forget=_forget: forget(key))
         entry = modified[key] = (ref, [], 0)
     # A point in the program's order, between nodes (or the in-place op's own node's).
     entry[1].append(function.next_seq() if at is None else at)
     if moved_to is not None:
         _carry(moved_to, entry[2] + len(entry[1]))
+        _LATER[key] = (id(root(moved_to)), node)  # its counter goes on with the new memory
+
+
+def moved(data, moved_to, node) -> None:
+    """A tensor's data moved to `moved_to` by a change counted already: the count goes on."""
+    base = root(data)
+    if not isinstance(base, np.ndarray):
+        return
+    entry = modified.get(id(base))
+    _carry(moved_to, 0 if entry is None else entry[2] + len(entry[1]))
+    _LATER[id(base)] = (id(root(moved_to)), node)
 
 
 def _carry(data, count: int) -> None:
     base = root(data)
     if isinstance(base, np.ndarray):
         key = id(base)
-        modified[key] = (weakref.ref(base, lambda _, key=key: modified.pop(key, None)), [], count)
+        ref = weakref.ref(base, lambda _, key=key, forget=_forget: forget(key))
+        modified[key] = (ref, [], count)
+
+
+def _forget(key, modified=modified, later=_LATER) -> None:  # bound: run at exit too
+    modified.pop(key, None)
+    later.pop(key, None)
+
+
+def _latest(key, entry):
+    """(version, node) of the tensor that held this memory, wherever its data went since."""
+    seen, node = {key}, None
+    while key in _LATER and _LATER[key][0] in modified and _LATER[key][0] not in seen:
+        key, node = _LATER[key][0], _LATER[key][1] or node
+        seen.add(key)
+        entry = modified[key]
+    return entry[2] + len(entry[1]), node
 
 
 def check(node) -> None:
     """PyTorch's error when an array `node` saved was changed in place after `node` was made."""
     for item in node._saved if isinstance(node._saved, tuple) else ():
         data = getattr(item, "_data", item)
-        entry = modified.get(id(root(data)))
+        key = id(root(data))
+        entry = modified.get(key)
         if entry is None or entry[0]() is None:
             continue
-        seqs = entry[1]
-        expected = entry[2] + bisect.bisect(seqs, node._seq)
-        now = entry[2] + len(seqs)
-        if expected != now:
-            raise RuntimeError(_message(node, data, now, expected))
+        expected = entry[2] + bisect.bisect(entry[1], node._seq)
+        if expected != entry[2] + len(entry[1]):
+            # changed since: the message gives the tensor's version now, wherever its data
+            # went (a node here may keep an input torch would not, so only this memory counts)
+            raise RuntimeError(_message(node, data, _latest(key, entry)[0], expected))
 
 
 def _message(node, data, now: int, expected: int) -> str:
@@ -75,9 +106,13 @@ def _message(node, data, now: int, expected: int) -> str:
 
     kind = TYPE_NAMES.get(np.result_type(data).name, "")
     what = f"[torch.{kind}Tensor {list(np.shape(data))}]"
-    producer = _producer(node, data)
+    entry = modified.get(id(root(data)))
+    later = _latest(id(root(data)), entry)[1] if entry is not None else None
+    # torch names a saved output by the node that saved it, a saved input by its node now
+    producer = node if node._out is data else later or _producer(node, data)
     if producer is not None:
-        what += f", which is output 0 of {producer.name().removesuffix('Backward0')}"
+        name = producer.name().removesuffix("Backward0")
+        what += f", which is output 0 of {'torch::autograd::' * (name == 'CopySlices')}{name}"
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
         f"operation: {what}{',' if producer is not None else ''} is at version {now}; expected "

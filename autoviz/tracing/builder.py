@@ -308,7 +308,7 @@ class Builder:
         name = fn.name()
         op_id = self._node(id(fn), "op", name, name, requires_grad=True, module=module)
         op_node = self.nodes[-1]
-        op_node.params = view.params(fn)
+        op_node.params = view.params(fn, inputs)
         if value is None and sources[0] is not None:
             # torch makes W.t() inside F.linear and never returns it: its value is W's, turned
             seen = self.current.get(sources[0], self._by_id(sources[0]).value)

@@ -107,7 +107,9 @@ class Summary:
         if flat.dtype.kind == "f" and low is not None:
             low, high = float(low), float(high)
         mean = float(finite.sum()) / finite.size if finite.size else None
-        norm = math.sqrt(float(np.dot(x, x))) if not (nan or pinf or ninf) else math.nan
+        # einsum's own loop, not BLAS: np.dot's threads wait on each other for milliseconds
+        # a call on a busy machine, and a training loop previews thousands of tensors.
+        norm = math.sqrt(float(np.einsum("i,i", x, x))) if not (nan or pinf or ninf) else math.nan
         grid, block = _grid(x, arr.shape)
         return cls(
             shape=tuple(arr.shape),

@@ -36,6 +36,13 @@ class trace:
     `namespace` when given (a script's globals, when the script runs inside the block).
     """
 
+    def __new__(cls, namespace: dict | None = None):
+        # Inside as_torch() this class is also torch.trace, the matrix trace: a script's
+        # torch.trace(m) is the sum of m's diagonal, not a recorder.
+        if isinstance(namespace, Tensor):
+            return namespace.trace()
+        return super().__new__(cls)
+
     def __init__(self, namespace: dict | None = None) -> None:
         self.namespace = namespace
 

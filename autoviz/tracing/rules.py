@@ -147,8 +147,8 @@ GRADIENTS = {
     "MinBackward0": ("{g} to each min's position along dim {dim}{kept}, 0 elsewhere",),
     "ProdBackward0": ("{g} × {out} / {0} (the product of the other elements)",),
     "ProdBackward1": ("{g} × the product of the other elements along dim {dim}",),
-    "VarBackward0": ("{g} × 2 × ({0} − mean) / (N − {correction}) along dim {dim}",),
-    "StdBackward0": ("{g} × ({0} − mean) / ((N − {correction}) × {out}) along dim {dim}",),
+    "VarBackward0": ("{g} × 2 × ({0} − mean) / (N − {correction}){along}",),
+    "StdBackward0": ("{g} × ({0} − mean) / ((N − {correction}) × {out}){along}",),
     "LinalgVectorNormBackward0": (
         "{g} × {0} / {out} for the 2-norm (sign({0}) × |{0}|^(p−1) / {out}^(p−1) for p = {ord})",
     ),
@@ -420,6 +420,7 @@ _ONE_INPUT = {
     "CumprodBackward0": ("cumprod", "Σ over later positions of {g} × {out} / {0} along the dim"),
     "LogcumsumexpBackward0": ("logcumsumexp", "Σ over later positions of {g} × exp({0} − {out})"),
     "DiagonalBackward0": ("diagonal", "{g} placed on the diagonal of zeros"),
+    "TraceBackward0": ("trace", "{g} on the diagonal, 0 elsewhere"),
     "DiagEmbedBackward0": ("diag_embed", "{g}'s diagonal"),
     "TrilBackward0": ("tril", "{g} with the part above the diagonal set to 0"),
     "TriuBackward0": ("triu", "{g} with the part below the diagonal set to 0"),
@@ -465,6 +466,7 @@ EXPRESSIONS |= {
     "GridSampler3DBackward0": "grid_sample({0}, {1})",
     "IndexReduceBackward0": "{0}.index_reduce(dim, index, {1}, reduce)",
     "ScatterReduceBackward0": "{0}.scatter_reduce(dim, index, {1}, reduce)",
+    "SegmentReduceBackward0": "segment_reduce({0}, reduce, lengths)",
     "MedianBackward1": "{0}.median(dim).values",
     "NanmedianBackward1": "{0}.nanmedian(dim).values",
     "KthvalueBackward0": "{0}.kthvalue(k).values",
@@ -472,6 +474,7 @@ EXPRESSIONS |= {
     "IgammaBackward0": "igamma({0}, {1})",
     "LinalgCrossBackward0": "cross({0}, {1})",
     "LinalgSolveExBackward0": "solve({0}, {1})",
+    "LinalgLstsqBackward0": "lstsq({0}, {1}).solution",
     "ThresholdBackwardBackward0": "threshold_backward({0}, {1})",
     "ScaledDotProductFlashAttentionForCpuBackward0": "scaled_dot_product_attention({0}, {1}, {2})",
 }
@@ -493,6 +496,9 @@ GRADIENTS |= {
         "{g}, times the reduce's derivative (sum, prod, mean, amax, amin) where values went",
         "{g} gathered at the scattered positions, times the reduce's derivative",
     ),
+    "SegmentReduceBackward0": (
+        "{g} of each segment spread over its elements, times the reduce's derivative",
+    ),
     "IgammaBackward0": (
         "not defined (PyTorch has no derivative in a)",
         "{g} × {1}^({0} − 1) e^(−{1}) / Γ({0})",
@@ -506,6 +512,7 @@ GRADIENTS |= {
     ),
     "LinalgCrossBackward0": ("{1} × {g} (cross products)", "{g} × {0}"),
     "LinalgSolveExBackward0": ("−{out} solved against {g}: −A⁻ᵀ {g} {out}ᵀ", "A⁻ᵀ {g}"),
+    "LinalgLstsqBackward0": ("pinv's derivative at {0} applied to {g} {1}ᵀ", "pinv({0})ᵀ {g}"),
     "ThresholdBackwardBackward0": ("{g} where the input was above the threshold, else 0", "0"),
     "ScaledDotProductFlashAttentionForCpuBackward0": (
         "{g} @ vᵀ through softmax's Jacobian, then @ k / √d",
@@ -572,10 +579,14 @@ def _fields(template: str, names: list, params: dict) -> dict:
     """The fields `template` may use of an op's names and arguments (every name joined only
     where it asks for them all: a stack of 100,000 inputs sends 100,000 gradients)."""
     fields = {key: _word(value) for key, value in params.items()}
+    if "correction" in params and params["correction"] is None:
+        fields["correction"] = "1"  # torch keeps None for var's and std's default, Bessel's 1
     if "{all}" in template:
         fields["all"] = ", ".join(names)
     fields["args"] = ", ".join(f"{k}={_word(v)}" for k, v in params.items() if _shown(k, v))
     dim = params.get("dim")
+    # var and std over every element (dim None) reduce no one dim; N is then all of them
+    fields["along"] = f" along dim {_word(dim)}" if dim is not None else ", N every element"
     fields["kept"] = "" if params.get("keepdim", True) or dim is None else " (the dim put back)"
     return fields
 

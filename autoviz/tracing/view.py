@@ -1,5 +1,7 @@
 """How tracing reads tensors and backward nodes: autoviz's own here, torch's in the bridge."""
 
+import math
+
 import numpy as np
 
 from ..engine import AccumulateGrad, Tensor
@@ -94,9 +96,14 @@ class EngineView:
         return read(fn.info) if read is not None and fn.info is not None else []
 
     @staticmethod
-    def params(fn) -> dict:
-        """The op's arguments besides its inputs, as PyTorch names them (dim, keepdim, …)."""
-        read = _PARAMS.get(type(fn).__name__)
+    def params(fn, inputs=()) -> dict:
+        """The op's arguments besides its inputs, as PyTorch names them (dim, keepdim, …);
+        `inputs` are the op's input tensors (var's and std's correction needs the first's shape)."""
+        name = type(fn).__name__
+        if name in _SPREADS and fn.info is not None:
+            shape = getattr(inputs[0], "shape", None) if inputs else None
+            return {k: _plain(v) for k, v in _spread(fn.info, shape).items()}
+        read = _PARAMS.get(name)
         if read is None or fn.info is None:
             return {}
         return {k: _plain(v) for k, v in read(fn.info).items()}
@@ -132,13 +139,31 @@ _ARGUMENTS = {
 }
 
 
-def _dims(axes) -> list:
+def _dims(axes) -> list | None:
+    """The reduced dims as a list; None (every dim, torch's _saved_dim) stays None."""
+    if axes is None:
+        return None
     return [int(a) for a in (axes if isinstance(axes, tuple | list) else [axes])]
 
 
 def _reduced(info) -> dict:
     """(shape, axes, keepdim) of a reduction over dims."""
     return {"dim": _dims(info[1]), "keepdim": bool(info[2])} if info[1] is not None else {}
+
+
+_SPREADS = frozenset(["VarBackward0", "StdBackward0"])
+
+
+def _spread(info, shape) -> dict:
+    """var's and std's dim, keepdim and correction: their node keeps the divisor (elements
+    reduced - correction), so the correction is worked out from the input's shape (when known)."""
+    axes, keepdim, dof = info
+    dims = _dims(axes)
+    out = {"dim": dims, "keepdim": bool(keepdim)}
+    if shape is not None:
+        count = math.prod(shape[d] for d in dims) if dims is not None else math.prod(shape)
+        out["correction"] = count - dof
+    return out
 
 
 # Backward node -> its op's arguments from its `info`, named as torch's _saved_ attributes.
@@ -148,16 +173,6 @@ _PARAMS = {
     "MaxBackward0": lambda info: {"dim": int(info[1]), "keepdim": bool(info[2])},
     "MinBackward0": lambda info: {"dim": int(info[1]), "keepdim": bool(info[2])},
     "ProdBackward1": lambda info: {"dim": int(info[0]), "keepdim": bool(info[1])},
-    "VarBackward0": lambda info: {
-        "dim": _dims(info[0]),
-        "keepdim": bool(info[1]),
-        "correction": info[2],
-    },
-    "StdBackward0": lambda info: {
-        "dim": _dims(info[0]),
-        "keepdim": bool(info[1]),
-        "correction": info[2],
-    },
     "LinalgVectorNormBackward0": lambda info: {
         "ord": info[0],
         "dim": _dims(info[1]),

@@ -15,6 +15,7 @@ from .base import (
     Op,
     _float,
     binary,
+    check_broadcast,
     dtype_word,
     into,
     need_tensor,
@@ -566,7 +567,20 @@ def where(condition, input=None, other=None):
             "where expected condition to be a boolean tensor, but got a tensor with dtype "
             f"{dtype_word(cond)}"
         )
+    _broadcast_in_order(cond, input, other)
     return Where.apply(input, other, cond=cond)
+
+
+def _broadcast_in_order(*values) -> None:
+    """torch's error for operands that do not broadcast, found as its TensorIterator finds
+    it: each operand against the shape of those before it."""
+    shape = ()
+    for v in values:
+        other = np.shape(getattr(v, "_data", v))
+        try:
+            shape = np.broadcast_shapes(shape, other)
+        except ValueError:
+            check_broadcast("", np.broadcast_to(0, shape), np.broadcast_to(0, other))
 
 
 def maximum(input, other, *, out=None):
@@ -779,6 +793,8 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     """Differences of neighbours along dim, n times (prepend/append joined first)."""
     from . import indexing, shape
 
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
     parts = [t for t in (prepend, input, append) if t is not None]
     x = shape.cat(parts, dim) if len(parts) > 1 else input
     for _ in range(n):

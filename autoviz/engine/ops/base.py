@@ -91,14 +91,15 @@ def unbroadcast(grad, shape):
 
 
 def check_broadcast(op: str, a, b) -> None:
-    """PyTorch's message when two shapes cannot broadcast, naming the op and both shapes."""
+    """PyTorch's message, word for word, when two shapes cannot broadcast (lessons on
+    broadcasting print it)."""
     sa, sb = np.shape(a), np.shape(b)
     for i, (m, n) in enumerate(zip(reversed(sa), reversed(sb), strict=False)):
         if m != n and m != 1 and n != 1:
             dim = max(len(sa), len(sb)) - 1 - i
             raise RuntimeError(
                 f"The size of tensor a ({m}) must match the size of tensor b ({n}) at "
-                f"non-singleton dimension {dim} ({op} of shapes {list(sa)} and {list(sb)})"
+                f"non-singleton dimension {dim}"
             ) from None  # raised while numpy's own error is handled: show only this one
 
 
@@ -339,7 +340,9 @@ def _write_back(self, out):
     self._storage()[...] = out._data
     versions.changed(self._data)
     if events.observers:
-        events.on_inplace(self)
+        from ..tensor import announce_inplace
+
+        announce_inplace(self)
     return self
 
 

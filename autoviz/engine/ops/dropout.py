@@ -18,12 +18,35 @@ def _check_p(p) -> None:
 
 
 def _noise(input, p, feature: bool):
-    """The kept (1) / dropped (0) mask: one per element, or one per (sample, channel)."""
+    """The kept (1) / dropped (0) mask: one per element, drawn in the input's memory order
+    (torch fills an empty_like of it, which keeps its strides), or one per (sample, channel)."""
     dt = input._data.dtype
     shape = tuple(input.shape[:2]) + (1,) * (input.ndim - 2) if feature else tuple(input.shape)
     count = int(np.prod(shape))
     keep = _random.bernoulli_scalar(_random.default_generator, count, 1 - p)
-    return keep.reshape(shape).astype(dt)
+    order = None if feature else _memory_order(np.asarray(input._data))
+    if order is None:
+        return keep.reshape(shape).astype(dt)
+    # torch draws into empty_like(input), which keeps a permuted layout (an LSTM's
+    # batch_first output): the draws go in memory order, not in index order
+    permuted = keep.reshape([shape[i] for i in order]).astype(dt)
+    return np.ascontiguousarray(np.transpose(permuted, np.argsort(order)))
+
+
+def _memory_order(data):
+    """The dims from outermost to innermost in memory when `data` is dense but not row-major
+    (a transposed or permuted array), else None."""
+    if data.flags.c_contiguous or data.ndim < 2:
+        return None
+    dims = [i for i in range(data.ndim) if data.shape[i] > 1]
+    dims.sort(key=lambda i: -data.strides[i])
+    step = data.itemsize
+    for i in reversed(dims):
+        if data.strides[i] != step:
+            return None  # overlapping or with gaps: torch's empty_like is row-major then
+        step *= data.shape[i]
+    rest = [i for i in range(data.ndim) if data.shape[i] <= 1]
+    return rest + dims
 
 
 def _dropout(input, p, training, inplace, feature=False, alpha=False):

@@ -40,7 +40,9 @@ class Select(Index):
     @staticmethod
     def forward(ctx, a, key=None):
         ctx.info = (np.shape(a), np.result_type(a), key)
-        return np.asarray(a)[key]  # a basic index: a view, strides and all
+        # a basic index: a view, strides and all; one element too (a 0-d view, where numpy's
+        # a[i] would copy it out), so p[0].add_(1) changes p as in torch
+        return np.asarray(a)[(*key, Ellipsis)]
 
     @staticmethod
     def backward(ctx, grad):
@@ -577,7 +579,10 @@ def index(a, key):
             advanced.pop()
         _check_advanced(np.shape(out._data), advanced)
         return Index.apply(out, key=tuple(advanced))
-    return Alias.apply(a) if out is a else out
+    if out is a:
+        return Alias.apply(a)
+    out._view = (a, key, False)  # an in-place op on out is written back into a, and told
+    return out
 
 
 def unbind(input, dim=0):
@@ -585,7 +590,14 @@ def unbind(input, dim=0):
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     dim = wrap_dim(dim, input.ndim)
     before = (slice(None),) * dim
-    return tuple(Unbind.apply(input, key=(*before, i)) for i in range(input.shape[dim]))
+    pieces = tuple(Unbind.apply(input, key=(*before, i)) for i in range(input.shape[dim]))
+    for i, piece in enumerate(pieces):
+        piece._view = (input, (*before, i), True)  # torch refuses recorded in-place ops here
+    return pieces
+
+
+# c10's names of the dtypes in some messages ("got mask with dtype float")
+_C_WORDS = {"int64": "long int", "float32": "float", "float64": "double", "int32": "int"}
 
 
 def masked_fill(input, mask, value):
@@ -594,7 +606,7 @@ def masked_fill(input, mask, value):
     if np.result_type(cond) != np.bool_:
         raise RuntimeError(
             "masked_fill_ only supports boolean masks, but got mask with dtype "
-            f"{np.result_type(cond).name if np.result_type(cond).name != 'int64' else 'long int'}"
+            f"{_C_WORDS.get(np.result_type(cond).name, np.result_type(cond).name)}"
         )
     fill = value._data if isinstance(value, Tensor) else value
     return MaskedFill.apply(input, cond=cond, value=fill)
@@ -676,7 +688,30 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
     if idx.dtype.kind not in "iu":
         raise RuntimeError("gather(): Expected dtype int32/int64 for index")
     dim = wrap_dim(dim, input.ndim)
+    _check_index(input, dim, idx, "input")
+    for d in range(idx.ndim):
+        if d != dim and idx.shape[d] > input.shape[d]:
+            raise RuntimeError(
+                f"Size does not match at dimension {d} expected index {list(idx.shape)} to be "
+                f"no larger than self {list(input.shape)} apart from dimension {dim}"
+            )
     return Gathered.apply(input, index=idx, dim=dim)
+
+
+def _check_index(input, dim, idx, name, src=None) -> None:
+    """torch's checks of gather's and scatter's index: as many dims as the tensors (0-d
+    counts as 1-d), and every index inside dim."""
+    dims = builtins.max(input.ndim, 1)
+    if builtins.max(idx.ndim, 1) != dims and idx.size:
+        raise RuntimeError(f"Index tensor must have the same number of dimensions as {name} tensor")
+    if src is not None and builtins.max(src.ndim, 1) != builtins.max(idx.ndim, 1) and idx.size:
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    size = input.shape[dim] if input.ndim else 1
+    bad = idx[(idx < -size) | (idx >= size)] if idx.size else idx[:0]
+    if bad.size:
+        raise RuntimeError(
+            f"index {bad.reshape(-1)[0]} is out of bounds for dimension {dim} with size {size}"
+        )
 
 
 def split(tensor, split_size_or_sections, dim=0):
@@ -684,6 +719,10 @@ def split(tensor, split_size_or_sections, dim=0):
     length = tensor.shape[dim]
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
+        if step < 0:
+            raise RuntimeError(
+                f"split expects split_size be non-negative, but got split_size={step}"
+            )
         bounds = [*range(0, length, step), length] if length else [0, 0]
         op = SplitPiece
     else:
@@ -703,14 +742,16 @@ def split(tensor, split_size_or_sections, dim=0):
 
 def chunk(input, chunks, dim=0):
     """`chunks` pieces of equal size (the last smaller), as split does it."""
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     length = input.shape[wrap_dim(dim, input.ndim)]
     return split(input, -(-length // chunks) if length else 1, dim)
 
 
-def _index_array(index, name: str) -> np.ndarray:
+def _index_array(index, name: str, kinds="int64") -> np.ndarray:
     idx = np.asarray(index._data if isinstance(index, Tensor) else index)
     if idx.dtype.kind not in "iu":
-        raise RuntimeError(f"{name}(): Expected dtype int64 for index")
+        raise RuntimeError(f"{name}(): Expected dtype {kinds} for index")
     return idx.astype(np.int64, copy=False)
 
 
@@ -722,9 +763,12 @@ def _dim_key(input, dim, index):
 
 def index_select(input, dim, index, *, out=None):
     """The slices of input at `index` (a 1-D tensor of integers) along dim."""
-    idx = _index_array(index, "index_select")
+    idx = _index_array(index, "index_select", "int32 or int64")
     if idx.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
+    size = input.shape[wrap_dim(dim, input.ndim)] if input.ndim else 1
+    if idx.size and ((idx < -size) | (idx >= size)).any():
+        raise IndexError("index out of range in self")
     return IndexSelect.apply(input, key=_dim_key(input, dim, idx))
 
 
@@ -777,23 +821,27 @@ def scatter(input, dim, index, src=None, value=None, *, reduce=None):
     """input with src's values (or `value`) written where index points along dim."""
     if reduce is not None:
         raise NotInAutoviz("scatter(reduce=...) is not in autoviz yet: use scatter_add")
-    idx = _index_array(index, "scatter")
+    idx = _index_array(index, "scatter", "int32/int64")
     dim = wrap_dim(dim, input.ndim)
     if src is None and value is None:
         raise TypeError("scatter() missing 1 required positional argument: 'src' or 'value'")
     if isinstance(src, Tensor):
         if src._data.dtype != input._data.dtype:
             raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+        _check_index(input, dim, idx, "self", src)
         return ScatterSrc.apply(input, src, index=idx, dim=dim)
+    _check_index(input, dim, idx, "self")
     value = value if src is None else src
     return ScatterValue.apply(input, index=idx, dim=dim, value=value)
 
 
 def scatter_add(input, dim, index, src):
     """input with src's values added where index points along dim (repeats add up)."""
-    return ScatterAdd.apply(
-        input, src, index=_index_array(index, "scatter_add"), dim=wrap_dim(dim, input.ndim)
-    )
+    idx, dim = _index_array(index, "scatter_add", "int32/int64"), wrap_dim(dim, input.ndim)
+    if src._data.dtype != input._data.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    _check_index(input, dim, idx, "self", src)
+    return ScatterAdd.apply(input, src, index=idx, dim=dim)
 
 
 SCATTER_REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
@@ -849,6 +897,15 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=No
 
 
 def index_add(input, dim, index, source, *, alpha=1):
+    d = wrap_dim(dim, input.ndim)
+    if input.ndim and [n for i, n in enumerate(input.shape) if i != d] != [
+        n for i, n in enumerate(source.shape) if i != d
+    ]:
+        raise RuntimeError(
+            "source tensor shape must match self tensor shape, excluding the specified "
+            f"dimension. Got self.shape = {list(input.shape)} source.shape = "
+            f"{list(source.shape)}"
+        )
     key = _dim_key(input, dim, _index_array(index, "index_add"))
     return IndexAdd.apply(input, source, key=key, alpha=alpha)
 
@@ -868,8 +925,21 @@ def index_fill(input, dim, index, value):
 
 def narrow(input, dim, start, length):
     """The `length` elements from `start` along dim: a view."""
+    if not input.ndim:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = wrap_dim(dim, input.ndim)
-    start = int(start) % input.shape[dim] if int(start) < 0 else int(start)
+    if isinstance(start, Tensor):
+        if start.ndim or start._data.dtype.kind not in "iu":
+            raise RuntimeError("start must be an 0-dim integral Tensor.")
+        start = int(start.item())
+    size = input.shape[dim]
+    if not -size <= int(start) <= size:
+        raise IndexError(
+            f"start out of range (expected to be in range of [{-size}, {size}], but got {start})"
+        )
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    start = int(start) % size if int(start) < 0 else int(start)
     if start + length > input.shape[dim]:
         raise RuntimeError(
             f"start ({start}) + length ({length}) exceeds dimension size ({input.shape[dim]})."
@@ -903,16 +973,37 @@ def tensor_split(input, indices_or_sections, dim=0):
     return tuple(narrow(input, dim, lo, max(hi - lo, 0)) for lo, hi in itertools.pairwise(bounds))
 
 
+def _directional_split(name: str, rank: int, input, sections, dim: int):
+    """hsplit, vsplit and dsplit: tensor_split along one dim, with torch's checks."""
+    if input.ndim < rank:
+        raise RuntimeError(
+            f"torch.{name} requires a tensor with at least {rank} dimension, but got a tensor "
+            f"with {input.ndim} dimensions!"
+        )
+    if isinstance(sections, str) or not isinstance(sections, (int, list, tuple, Tensor)):
+        raise TypeError(
+            f"{name}() received an invalid combination of arguments - got (Tensor, "
+            f"{type(sections).__name__}), but expected one of:\n * (Tensor input, int sections)"
+            "\n * (Tensor input, tuple of ints indices)"
+        )
+    if isinstance(sections, int) and (sections == 0 or input.shape[dim] % sections):
+        raise RuntimeError(
+            f"torch.{name} attempted to split along dimension {dim}, but the size of the "
+            f"dimension {input.shape[dim]} is not divisible by the split_size {sections}!"
+        )
+    return tensor_split(input, sections, dim)
+
+
 def hsplit(input, sections):
-    return tensor_split(input, sections, 1 if input.ndim > 1 else 0)
+    return _directional_split("hsplit", 1, input, sections, 1 if input.ndim > 1 else 0)
 
 
 def vsplit(input, sections):
-    return tensor_split(input, sections, 0)
+    return _directional_split("vsplit", 2, input, sections, 0)
 
 
 def dsplit(input, sections):
-    return tensor_split(input, sections, 2)
+    return _directional_split("dsplit", 3, input, sections, 2)
 
 
 def scatter_method(self, dim, index, src=None, value=None, *, reduce=None):
@@ -1081,6 +1172,8 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
 
 
 def bucketize(input, boundaries, *, out_int32=False, right=False):
+    if boundaries.ndim != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.ndim})")
     return searchsorted(boundaries, input, out_int32=out_int32, right=right)
 
 

@@ -1,6 +1,8 @@
 """Matrix products: one backward rule, named as PyTorch names each case."""
 
+import builtins
 import math
+import warnings
 
 import numpy as np
 
@@ -8,7 +10,7 @@ from ..grad_mode import is_grad_enabled
 from ..higher import inp, rule, sum_to
 from ..tensor import make
 from . import arithmetic, pointwise, reductions, shape
-from .base import Op, into, result, return_type, to_tensor, unbroadcast
+from .base import Op, into, result, return_type, to_tensor, unbroadcast, wrap_dim
 
 
 def _shape_text(shape) -> str:
@@ -332,8 +334,19 @@ class Inv(Op):
         return -_t(out) @ grad @ _t(out)
 
 
+class _LinAlgError(RuntimeError):
+    """torch.linalg.LinAlgError: a matrix the factorisation cannot handle (singular)."""
+
+
+_LinAlgError.__module__ = "torch._C"  # as its traceback names it
+
+
 def _singular(name: str):
-    return RuntimeError(
+    if name == "linalg.solve":
+        return _LinAlgError(
+            "torch.linalg.solve: The solver failed because the input matrix is singular."
+        )
+    return _LinAlgError(
         f"{name}: The diagonal element 1 is zero, the inversion could not be completed because "
         "the input matrix is singular."
     )
@@ -564,6 +577,9 @@ def dot(input, other, *, out=None):
 
 
 def outer(input, vec2, *, out=None):
+    for name, v in (("self", input), ("vec2", vec2)):
+        if v.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v.ndim}-D")
     result = arithmetic.mul(shape.unsqueeze(input, 1), vec2)
     return result if out is None else into(out, result, "outer")
 
@@ -604,6 +620,19 @@ def cross(input, other, dim=None, *, out=None):
         )
     result = Cross.apply(input, other, dim=dim)
     return result if out is None else into(out, result, "cross")
+
+
+def linalg_cross(input, other, *, dim=-1, out=None):
+    """torch.linalg.cross: the cross product along dim (the last by default)."""
+    if input.ndim != other.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    axis = wrap_dim(dim, input.ndim)
+    if input.shape[axis] != 3 or other.shape[axis] != 3:
+        raise RuntimeError(
+            f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+            f"{input.shape[axis]} and {other.shape[axis]}"
+        )
+    return cross(input, other, axis, out=out)
 
 
 def _square(a, name: str) -> None:
@@ -675,7 +704,33 @@ def einsum(equation, *operands):
     """Sums of products over the subscripts of `equation` ("ij,jk->ik" is a matrix product)."""
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
-    return Einsum.apply(*map(to_tensor, operands), equation=equation)
+    operands = tuple(map(to_tensor, operands))
+    _check_subscripts(equation, operands)
+    return Einsum.apply(*operands, equation=equation)
+
+
+def _check_subscripts(equation: str, operands) -> None:
+    """torch's einsum errors: an operand of another rank than its subscripts, and one
+    subscript with two sizes that do not broadcast."""
+    terms = equation.replace(" ", "").partition("->")[0].split(",")
+    if "..." in equation or len(terms) != len(operands):
+        return
+    seen = {}
+    for k, (term, t) in enumerate(zip(terms, operands, strict=True)):
+        if len(term) != t.ndim:
+            raise RuntimeError(
+                f"einsum(): the number of subscripts in the equation ({len(term)}) does not "
+                f"match the number of dimensions ({t.ndim}) for operand {k} and no ellipsis "
+                "was given"
+            )
+        for letter, size in zip(term, t.shape, strict=True):
+            before = seen.setdefault(letter, size)
+            if size != before and 1 not in (size, before):
+                raise RuntimeError(
+                    f"einsum(): subscript {letter} has size {size} for operand {k} which does "
+                    f"not broadcast with previously seen size {before}"
+                )
+            seen[letter] = builtins.max(before, size)
 
 
 def tensordot(a, b, dims=2, out=None):
@@ -772,6 +827,119 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
     return matmul(
         shape.transpose(vh, -2, -1) * shape.unsqueeze(inverse, -2), shape.transpose(u, -2, -1)
     )
+
+
+def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, tol=None, out=None):
+    """How many singular values (|eigenvalues| when hermitian) exceed max(atol, rtol · the
+    largest): rtol is eps · max(m, n) when neither is given, 0 when only atol is."""
+    if A.ndim < 2:
+        raise RuntimeError(
+            "torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions."
+        )
+    if tol is not None:
+        atol, rtol = tol, 0.0
+    data = np.asarray(A._data)
+    if hermitian:
+        values = np.abs(np.linalg.eigvalsh(data))
+    else:
+        values = np.linalg.svd(data, compute_uv=False) if data.size else np.zeros(data.shape[:-1])
+    if rtol is None:
+        rtol = (
+            0.0 if atol is not None and atol > 0 else np.finfo(data.dtype).eps * max(A.shape[-2:])
+        )
+    largest = values.max(axis=-1, keepdims=True) if values.shape[-1] else np.zeros(values.shape)
+    cutoff = np.maximum(0.0 if atol is None else atol, rtol * largest)
+    rank = make(np.asarray(np.sum(values > cutoff, axis=-1), np.int64))
+    return rank if out is None else into(out, rank, "matrix_rank")
+
+
+ReturnLstsq = return_type("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
+
+
+def _mT(m):
+    return np.swapaxes(m, -1, -2)
+
+
+class Lstsq(Op):
+    """X = A⁺ B, the least-squares solution of A X ≈ B (A⁺ the pseudo-inverse);
+    dL/dB = A⁺ᵀ g, dL/dA = pinv's derivative at A applied to g Bᵀ (torch's formula)."""
+
+    _backward_name = "LinalgLstsqBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, rcond=None):
+        pinv_a = np.linalg.pinv(a, rcond=rcond).astype(a.dtype)
+        ctx.save_for_backward(a, b, pinv_a)
+        return np.ascontiguousarray(pinv_a @ b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b, pinv_a = ctx.saved_tensors
+        grad_a = _pinv_backward(grad @ _mT(b), pinv_a, a)
+        return grad_a, _mT(pinv_a) @ grad
+
+
+def _pinv_backward(grad, pinv_a, a):
+    """The derivative of A ↦ A⁺ applied to grad, in the order of torch's pinv_backward (the
+    products of the smallest matrices first)."""
+    pinv_h, grad_h = _mT(pinv_a), _mT(grad)
+    if a.shape[-2] <= a.shape[-1]:
+        k = grad_h @ pinv_a
+        k_pinv_h = k @ pinv_h
+        return (
+            _mT(-(pinv_a @ k))
+            + k_pinv_h
+            - (a @ pinv_a) @ k_pinv_h
+            + (pinv_h @ pinv_a) @ (grad_h - k @ a)
+        )
+    k = pinv_a @ grad_h
+    pinv_h_k = pinv_h @ k
+    return (
+        -_mT(k @ pinv_a) + (grad_h - a @ k) @ pinv_a @ pinv_h + pinv_h_k - (pinv_h_k @ pinv_a) @ a
+    )
+
+
+def lstsq(A, B, rcond=None, *, driver=None):
+    """The least-squares solution X of A X ≈ B; residuals, rank and singular values as
+    torch's driver gives them (gelsy, the default: the rank only)."""
+    driver = driver or "gelsy"
+    if driver not in ("gels", "gelsy", "gelsd", "gelss"):
+        raise RuntimeError(
+            "torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, "
+            f"gelss), but got {driver}"
+        )
+    if A.ndim < 2:
+        raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
+    vector = B.ndim == 1
+    rhs = shape.unsqueeze(B, -1) if vector else B
+    if A.shape[-2] != rhs.shape[-2]:
+        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+    m, n = A.shape[-2:]
+    dt = np.asarray(A._data).dtype
+    cutoff = np.finfo(dt).eps * max(m, n) if rcond is None or rcond < 0 else rcond
+    solution = Lstsq.apply(A, rhs, rcond=cutoff)
+    flat = shape.reshape(solution, (-1,))
+    residuals = flat[:0]  # empty, and on the graph as torch's is
+    if driver != "gelsy" and m > n and bool((matrix_rank(A) == n).all()):
+        residuals = reductions.sum((matmul(A, solution) - rhs) ** 2, dim=-2)
+    rank = matrix_rank(A, rtol=cutoff) if driver != "gels" else make(np.zeros(0, np.int64))
+    values = svdvals(A) if driver in ("gelsd", "gelss") else make(np.zeros(0, dt))
+    if vector:
+        solution = shape.squeeze(solution, -1)
+    return ReturnLstsq(solution, residuals, rank, values.detach())
+
+
+def cond(A, p=None):
+    """The condition number: σ_max / σ_min for p None or 2 (σ_min / σ_max for -2), else
+    ‖A‖_p ‖A⁻¹‖_p."""
+    if A.ndim < 2:
+        raise RuntimeError("linalg.cond: The input tensor A must have at least 2 dimensions.")
+    if p in (None, 2, -2):
+        s = svdvals(A)
+        big, small = reductions.amax(s, -1), reductions.amin(s, -1)
+        return big / small if p != -2 else small / big
+    _square(A, "linalg.cond")
+    return matrix_norm(A, p) * matrix_norm(inv(A), p)
 
 
 def matrix_power(A, n):
@@ -914,6 +1082,242 @@ def torch_vander(x, N=None, increasing=False):
 
 ReturnInvEx = return_type("linalg_inv_ex", ("inverse", "info"))
 ReturnSolveEx = return_type("linalg_solve_ex", ("result", "info"))
+
+
+# -- Cholesky factors and triangular solves ----------------------------------------------------
+
+
+def _tri(a, upper: bool, unit: bool = False):
+    """The triangle a solve or factor reads (the other is ignored, as LAPACK ignores it)."""
+    t = np.triu(a) if upper else np.tril(a)
+    if unit:
+        idx = np.arange(a.shape[-1])
+        t[..., idx, idx] = 1
+    return t
+
+
+def _solve_tri(a, b, upper: bool, left: bool = True, unit: bool = False):
+    """X with A X = B (left) or X A = B, A triangular: substitution in the inputs' precision,
+    one column of A after another (as the reference trsm), not a general solve."""
+    if not left:  # X A = B is Aᵀ Xᵀ = Bᵀ
+        return _t(_solve_tri(_t(a), _t(b), not upper, True, unit))
+    dtype = np.result_type(a, b)
+    a = np.asarray(a, dtype)
+    x = np.array(
+        np.broadcast_to(b, (*np.broadcast_shapes(a.shape[:-2], b.shape[:-2]), *b.shape[-2:])), dtype
+    )
+    n = a.shape[-1]
+    for k in reversed(range(n)) if upper else range(n):
+        if not unit:
+            x[..., k, :] /= a[..., k, k, None]
+        rest = slice(0, k) if upper else slice(k + 1, n)
+        x[..., rest, :] -= a[..., rest, k, None] * x[..., k, None, :]
+    return x
+
+
+def _not_positive_definite(a, name: str):
+    """PyTorch's error for the first matrix of a batch with a non-positive leading minor."""
+    flat = np.reshape(a, (-1, *a.shape[-2:]))
+    for index, m in enumerate(flat):
+        for order in range(1, m.shape[-1] + 1):
+            try:
+                np.linalg.cholesky(m[:order, :order])
+            except np.linalg.LinAlgError:
+                where = f"(Batch element {index}): " if a.ndim > 2 else ""
+                return _LinAlgError(
+                    f"{name}: {where}The factorization could not be completed because the "
+                    f"input is not positive-definite (the leading minor of order {order} is "
+                    "not positive-definite)."
+                )
+    return _LinAlgError(f"{name}: the input is not positive-definite")
+
+
+class Cholesky(Op):
+    """L = cholesky(A), A = L Lᵀ;  dL/dA = L⁻ᵀ Φ(Lᵀ g) L⁻¹, Φ taking the lower triangle with
+    half its diagonal (symmetrised, as PyTorch's cholesky_backward)."""
+
+    _backward_name = "LinalgCholeskyExBackward0"
+
+    @staticmethod
+    def forward(ctx, a, upper=False):
+        try:
+            low = np.linalg.cholesky(a)
+        except np.linalg.LinAlgError:
+            raise _not_positive_definite(a, "linalg.cholesky") from None
+        low = np.asarray(low, np.result_type(a))
+        ctx.save_for_backward(low)
+        ctx.info = upper
+        return np.ascontiguousarray(_t(low)) if upper else low
+
+    @staticmethod
+    def backward(ctx, grad):
+        (low,) = ctx.saved_tensors
+        g = _t(grad) if ctx.info else grad
+        phi = np.tril(_t(low) @ g)
+        phi = 0.5 * (phi + _t(np.tril(phi, -1)))
+        ga = _solve_tri(_t(low), phi, upper=True)
+        return _solve_tri(low, ga, upper=False, left=False)
+
+
+class SolveTriangular(Op):
+    """X = A⁻¹ B (left) or B A⁻¹, A triangular;  dL/dB = A⁻ᵀ g (or g A⁻ᵀ), dL/dA = -(dL/dB) Xᵀ
+    (or -Xᵀ dL/dB) in A's triangle (without the diagonal when it is taken as ones)."""
+
+    _backward_name = "LinalgSolveTriangularBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, upper=False, left=True, unitriangular=False):
+        x = np.asarray(_solve_tri(a, b, upper, left, unitriangular), np.result_type(a, b))
+        ctx.save_for_backward(a, x)
+        ctx.info = (upper, left, unitriangular, np.shape(a), np.shape(b))
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, x = ctx.saved_tensors
+        upper, left, unit, a_shape, b_shape = ctx.info
+        gb = _solve_tri(_t(_tri(a, upper, unit)), grad, not upper, left)
+        ga = -gb @ _t(x) if left else -_t(x) @ gb
+        ga = np.triu(ga, int(unit)) if upper else np.tril(ga, -int(unit))
+        return unbroadcast(ga, a_shape), unbroadcast(gb, b_shape)
+
+
+class TriangularSolve(SolveTriangular):
+    """torch.triangular_solve's solution (the deprecated spelling of solve_triangular)."""
+
+    _backward_name = "TriangularSolveBackward0"
+
+
+class CholeskySolve(Op):
+    """X = (L Lᵀ)⁻¹ B;  dL/dB = (L Lᵀ)⁻¹ g, dL/dL = -(C + Cᵀ) L with C = (dL/dB) Xᵀ
+    (for an upper factor U: -U (C + Cᵀ))."""
+
+    _backward_name = "CholeskySolveBackward0"
+
+    @staticmethod
+    def forward(ctx, b, factor, upper=False):
+        x = np.asarray(_cholesky_solve(b, factor, upper), np.result_type(b, factor))
+        ctx.save_for_backward(factor, x)
+        ctx.info = (upper, np.shape(b), np.shape(factor))
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        factor, x = ctx.saved_tensors
+        upper, b_shape, f_shape = ctx.info
+        gb = _cholesky_solve(grad, factor, upper)
+        common = gb @ _t(x)
+        common = common + _t(common)
+        gf = -(factor @ common) if upper else -(common @ factor)
+        return unbroadcast(gb, b_shape), unbroadcast(gf, f_shape)
+
+
+def _cholesky_solve(b, factor, upper):
+    low = _t(_tri(factor, True)) if upper else _tri(factor, False)
+    return _solve_tri(_t(low), _solve_tri(low, b, upper=False), upper=True)
+
+
+class CholeskyInverse(Op):
+    """Z = (L Lᵀ)⁻¹;  dL/dL = -(Z (g + gᵀ) Z) L (for an upper factor U: -U (Z (g + gᵀ) Z))."""
+
+    _backward_name = "CholeskyInverseBackward0"
+
+    @staticmethod
+    def forward(ctx, factor, upper=False):
+        eye = np.broadcast_to(np.eye(factor.shape[-1], dtype=factor.dtype), factor.shape)
+        z = np.asarray(_cholesky_solve(eye, factor, upper), factor.dtype)
+        ctx.save_for_backward(factor, z)
+        ctx.info = upper
+        return z
+
+    @staticmethod
+    def backward(ctx, grad):
+        factor, z = ctx.saved_tensors
+        common = z @ (grad + _t(grad)) @ z
+        return -(factor @ common) if ctx.info else -(common @ factor)
+
+
+def cholesky(A, *, upper=False, out=None):
+    """torch.linalg.cholesky: the lower (or upper) factor of a symmetric positive-definite A."""
+    _square(A, "cholesky")
+    return Cholesky.apply(A, upper=upper)
+
+
+def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
+    return ReturnCholeskyEx(cholesky(A, upper=upper), make(np.zeros(A.shape[:-2], np.int32)))
+
+
+def torch_cholesky(input, upper=False, *, out=None):
+    """torch.cholesky (deprecated): linalg.cholesky with its warning."""
+    warnings.warn(
+        "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in "
+        "a future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\n"
+        "L = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be "
+        "replaced with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent "
+        "results for all valid (symmetric positive definite) inputs.",
+        UserWarning,
+        stacklevel=2,
+    )
+    return cholesky(input, upper=upper)
+
+
+def _check_triangular(A, B, left: bool, name: str) -> None:
+    _square(A, name.removeprefix("linalg."))
+    n = A.shape[-1]
+    rows = B.shape[-2] if left else B.shape[-1]
+    if B.ndim < 2 or rows != n:
+        equation = "AX = B" if left else "XA = B"
+        b_text = "x".join(map(str, B.shape[-2:]))
+        raise RuntimeError(
+            f"{name}: Incompatible shapes of A and B for the equation {equation} ({n}x{n} and "
+            f"{b_text})"
+        )
+
+
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
+    """torch.linalg.solve_triangular: X with A X = B (or X A = B), A triangular."""
+    _check_triangular(A, B, left, "linalg.solve_triangular")
+    return SolveTriangular.apply(A, B, upper=upper, left=left, unitriangular=unitriangular)
+
+
+def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False, *, out=None):
+    """torch.triangular_solve (deprecated): (solution, cloned_coefficient) of A X = input."""
+    warnings.warn(
+        "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangular"
+        "and will be removed in a future PyTorch release.\ntorch.linalg.solve_triangular has "
+        "its arguments reversed and does not return a copy of one of the inputs.\n"
+        "X = torch.triangular_solve(B, A).solution\nshould be replaced with\n"
+        "X = torch.linalg.solve_triangular(A, B).",
+        UserWarning,
+        stacklevel=2,
+    )
+    _check_triangular(A, input, True, "linalg.solve_triangular")
+    coefficient = shape.transpose(A, -2, -1) if transpose else A
+    x = TriangularSolve.apply(
+        coefficient, input, upper=upper != transpose, left=True, unitriangular=unitriangular
+    )
+    return ReturnTriangularSolve(x, A.clone())
+
+
+def cholesky_solve(input, input2, upper=False, *, out=None):
+    """torch.cholesky_solve: X with (L Lᵀ) X = input, L = input2 (or Uᵀ U with upper=True)."""
+    n = input2.shape[-1]
+    if input.ndim < 2 or input.shape[-2] != n:
+        raise RuntimeError(
+            f"Incompatible matrix sizes for cholesky_solve: each A matrix is {n} by {n} but "
+            f"each b matrix is {input.shape[-2]} by {input.shape[-1]}"
+        )
+    return CholeskySolve.apply(input, input2, upper=upper)
+
+
+def cholesky_inverse(input, upper=False, *, out=None):
+    """torch.cholesky_inverse: (L Lᵀ)⁻¹ from the factor L (or (Uᵀ U)⁻¹)."""
+    _square(input, "cholesky_inverse")
+    return CholeskyInverse.apply(input, upper=upper)
+
+
+ReturnCholeskyEx = return_type("linalg_cholesky_ex", ("L", "info"))
+ReturnTriangularSolve = return_type("triangular_solve", ("solution", "cloned_coefficient"))
 
 
 # -- recorded gradients (create_graph=True) --------------------------------------------------

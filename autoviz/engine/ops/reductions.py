@@ -699,6 +699,7 @@ def max(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
     dim, keepdim = dim_arg(dim, axis), keepdims if keepdims is not None else keepdim
     if isinstance(dim, Tensor):
         return arithmetic.maximum(input, dim, out=out)
+    _check_empty("max", input, dim)
     if dim is None:
         result = Amax.apply(input)
         return result if out is None else into(out, result, "max")
@@ -710,10 +711,28 @@ def min(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
     dim, keepdim = dim_arg(dim, axis), keepdims if keepdims is not None else keepdim
     if isinstance(dim, Tensor):
         return arithmetic.minimum(input, dim, out=out)
+    _check_empty("min", input, dim)
     if dim is None:
         result = Amin.apply(input)
         return result if out is None else into(out, result, "min")
     return _values_indices("min", input, dim, keepdim)
+
+
+def _check_empty(name: str, input, dim) -> None:
+    """torch's errors for a max or min over no elements: all of an empty tensor, or a dim of
+    size 0."""
+    if np.size(input._data):
+        return
+    dims = () if dim is None else (dim if isinstance(dim, (tuple, list)) else (dim,))
+    if not dims:
+        raise RuntimeError(
+            f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+            "the reduction dim with the 'dim' argument."
+        )
+    for d in dims:
+        d = wrap_dim(d, input.ndim)
+        if input.ndim and not input.shape[d]:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
 def _arg(find, input, dim, keepdim):
@@ -739,11 +758,23 @@ def argmin(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
 def softmax(input, dim=-1, *, dtype=None):
     """exp(x) / Σ exp(x) along dim; with `dtype`, x is converted first."""
     input = input if dtype is None else input.to(dtype)
+    _float_only(input, "softmax", dim)
     return Softmax.apply(input, dim=wrap_dim(dim, input.ndim))
+
+
+def _float_only(input, name: str, dim) -> None:
+    """torch's error for its softmax kernels given integers: one kernel for the last dim, one
+    for the others."""
+    if input._data.dtype.kind not in "fc":
+        last = "_lastdim" if wrap_dim(dim, input.ndim) == builtins.max(input.ndim - 1, 0) else ""
+        raise NotImplementedError(
+            f'"{name}{last}_kernel_impl" not implemented for {dtype_word(input._data)!r}'
+        )
 
 
 def log_softmax(input, dim=-1, *, dtype=None):
     input = input if dtype is None else input.to(dtype)
+    _float_only(input, "log_softmax", dim)
     return LogSoftmax.apply(input, dim=wrap_dim(dim, input.ndim))
 
 
@@ -887,11 +918,13 @@ def any(input, dim=None, keepdim=False, *, out=None, axis=None, keepdims=None):
 
 
 def amax(input, dim=(), keepdim=False, *, out=None):
+    _check_empty("amax", input, dim)
     result = AmaxDim.apply(input, dim=dim, keepdim=keepdim)
     return _done(result, out, "amax")
 
 
 def amin(input, dim=(), keepdim=False, *, out=None):
+    _check_empty("amin", input, dim)
     result = AminDim.apply(input, dim=dim, keepdim=keepdim)
     return _done(result, out, "amin")
 
@@ -1022,13 +1055,34 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     )
 
 
+class Trace(Op):
+    """z = a_11 + a_22 + ... (the diagonal's sum);  dz/da = the identity (1 on the diagonal,
+    0 elsewhere)."""
+
+    _backward_name = "TraceBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.info = np.shape(a)
+        diagonal = np.diagonal(a)
+        if diagonal.dtype.kind != "f":
+            return np.asarray(np.sum(diagonal, dtype=np.int64))
+        # torch's CPU kernel adds the diagonal in order, in double, then rounds once
+        return np.asarray(np.cumsum(diagonal, dtype=np.float64)[-1:].sum(), diagonal.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        out = np.zeros(ctx.info, np.result_type(grad))
+        np.fill_diagonal(out, grad)
+        return out
+
+
 def trace_method(self):
-    """`x.trace()`: the sum of a matrix's diagonal (torch.trace is autoviz's tracer)."""
+    """`x.trace()` and `torch.trace(x)` of a tensor: the sum of a matrix's diagonal (the
+    tracer's `autoviz.trace` hands a tensor here)."""
     if self.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {self.ndim}")
-    from .shape import diagonal
-
-    return sum(diagonal(self))
+    return Trace.apply(self)
 
 
 def cov(input, *, correction=1, fweights=None, aweights=None):
@@ -1265,6 +1319,10 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
 
 def renorm(input, p, dim, maxnorm):
     """Each slice along dim scaled down to norm maxnorm where its norm exceeds it."""
+    if input.ndim < 2:
+        raise RuntimeError(
+            f"renorm: input needs at least 2 dimensions, got {input.ndim} dimensions"
+        )
     d = wrap_dim(dim, input.ndim)
     others = tuple(i for i in range(input.ndim) if i != d)
     norms = norm(input, p=p, dim=others, keepdim=True)
@@ -1281,6 +1339,103 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False, out=No
     w = None if weight is None else np.asarray(weight._data).reshape(-1)
     hist, edges = np.histogram(data, bins=edges_in, range=range, weights=w, density=density)
     return ReturnHistogram(make(hist.astype(data.dtype)), make(edges.astype(data.dtype)))
+
+
+ReturnHistogramdd = return_type("histogramdd", ("hist", "bin_edges"))
+
+
+def histogramdd(input, bins, *, range=None, weight=None, density=False, out=None):
+    """Counts (or weights) of the points input's last dim makes, in an N-d grid of bins: N
+    edge tensors, N bin counts or one (equal bins over each coordinate's range)."""
+    data = np.asarray(input._data)
+    if data.ndim < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
+    if data.dtype.kind != "f":
+        raise NotImplementedError(f'"histogramdd" not implemented for {dtype_word(input)!r}')
+    points = data.reshape(-1, data.shape[-1])
+    n = points.shape[1]
+    bins = [bins] * n if isinstance(bins, int) else list(bins)
+    if len(bins) != n:
+        raise RuntimeError(
+            "histogramdd: The size of bins must be equal to the innermost dimension of the input."
+        )
+    edges = [
+        np.asarray(b._data) if hasattr(b, "_data") else _even_edges(points[:, d], b, range, d)
+        for d, b in enumerate(bins)
+    ]
+    w = None if weight is None else np.asarray(weight._data).reshape(-1)
+    hist = _bin_counts(points, edges, w)
+    if density:
+        hist = hist / cascade_sum(hist, None)
+        for d, e in enumerate(edges):
+            hist = hist / np.diff(e).reshape([-1 if i == d else 1 for i in builtins.range(n)])
+    return ReturnHistogramdd(
+        make(hist.astype(data.dtype)), tuple(make(e.astype(data.dtype)) for e in edges)
+    )
+
+
+def _bin_counts(points, edges, weight):
+    """torch's kernel: each coordinate binned by std::upper_bound among its edges (the last
+    bin holds its right edge), points outside the outer edges left out, added in order."""
+    hist = np.zeros([e.size - 1 for e in edges], points.dtype)
+    keep = np.ones(len(points), bool)
+    where = []
+    for d, e in enumerate(edges):
+        x = points[:, d]
+        keep &= (x >= e[0]) & (x <= e[-1])
+        pos = _upper_bound(e, x) - 1
+        where.append(np.where(pos == e.size - 1, pos - 1, pos))
+    values = np.ones(len(points), points.dtype) if weight is None else weight
+    np.add.at(hist, tuple(w[keep] for w in where), values[keep].astype(points.dtype))
+    return hist
+
+
+def _upper_bound(edges, x):
+    """std::upper_bound's index of each x in edges: the same steps, sorted or not."""
+    first, count = np.zeros(x.shape, np.int64), np.full(x.shape, edges.size, np.int64)
+    while (count > 0).any():
+        step = count // 2
+        it = np.minimum(first + step, edges.size - 1)
+        right = (count > 0) & ~(x < edges[it])
+        first = np.where(right, it + 1, first)
+        count = np.where(right, count - step - 1, np.where(count > 0, step, 0))
+    return first
+
+
+def _even_edges(column, count, range, d):
+    """`count` + 1 edges over [min, max] of a coordinate (range's pair d if given), spaced as
+    torch.linspace spaces them; an empty range widened by 0.5 each side, as numpy does."""
+    from ..creation import linspace_values
+
+    if range is not None:
+        lo, hi = float(range[2 * d]), float(range[2 * d + 1])
+    else:
+        lo, hi = (float(column.min()), float(column.max())) if column.size else (0.0, 0.0)
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    return linspace_values(lo, hi, count + 1, column.dtype)
+
+
+def hash_tensor(input, dim=None, *, keepdim=False, mode=0):
+    """The xor of input's elements over dim (all of them without one), each first widened to
+    64 bits (float64 or int64) and read as a uint64."""
+    data = np.asarray(input._data)
+    if mode != 0:
+        raise RuntimeError(f"hash_tensor only supports mode=0 (xor_reduction), got {mode}")
+    if dim is None and data.size == 0:
+        raise RuntimeError(
+            "hash_tensor: Expected reduction dim to be specified for input.numel() == 0. "
+            "Specify the reduction dim with the 'dim' argument."
+        )
+    wide = data.astype(np.float64 if data.dtype.kind == "f" else np.int64).view(np.uint64)
+    axes = _axes(dim, data.ndim) if dim is None or np.ndim(dim) == 0 or len(dim) else None
+    if not data.ndim:
+        return make(wide.copy())
+    for axis in axes if axes is not None else range(data.ndim):
+        if not data.shape[axis]:
+            raise IndexError(f"hash_tensor: Expected reduction dim {axis} to have non-zero size.")
+    result = np.bitwise_xor.reduce(wide, axis=axes, keepdims=keepdim)
+    return make(np.asarray(result, np.uint64))
 
 
 def gradient(input, *, spacing=1, dim=None, edge_order=1):

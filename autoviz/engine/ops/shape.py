@@ -2,6 +2,7 @@
 permutes, (un)squeeze, expand, cat and stack, repeat, flip."""
 
 import itertools
+import math
 
 import numpy as np
 
@@ -262,6 +263,11 @@ class Cat(Op):
     def forward(ctx, *arrays, dim=0):
         if not arrays:
             raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+        for i, a in enumerate(arrays):
+            if not np.ndim(a):
+                raise RuntimeError(
+                    f"zero-dimensional tensor (at position {i}) cannot be concatenated"
+                )
         first = np.shape(arrays[0])
         dim = wrap_dim(dim, len(first))
         for i, a in enumerate(arrays[1:], 1):
@@ -586,6 +592,10 @@ def is_contiguous_tensor(self, memory_format=None) -> bool:
 
 def roll(input, shifts, dims=None):
     """Elements shifted along dims, wrapping round; without dims, over the flattened tensor."""
+    if isinstance(shifts, (tuple, list)) and not shifts:
+        raise RuntimeError("`shifts` required")
+    if not input.ndim and dims is not None:
+        raise IndexError(f"Dimension specified as {dims} but tensor has no dimensions")
     if dims is None:
         if isinstance(shifts, (tuple, list)):
             shifts = shifts[0]
@@ -602,15 +612,25 @@ def roll(input, shifts, dims=None):
 def rot90(input, k=1, dims=(0, 1)):
     if len(dims) != 2:
         raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    if input.ndim < 2:
+        raise RuntimeError(f"expected total dims >= 2, but got total dims = {input.ndim}")
     dims = tuple(wrap_dim(d, input.ndim) for d in dims)
+    if dims[0] == dims[1]:
+        raise RuntimeError(
+            f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}"
+        )
     return Rot90.apply(input, k=int(k) % 4, dims=dims)
 
 
 def fliplr(input):
+    if input.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
     return flip(input, (1,))
 
 
 def flipud(input):
+    if input.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
     return flip(input, (0,))
 
 
@@ -674,7 +694,16 @@ def movedim(input, source, destination):
     src = (source,) if isinstance(source, int) else tuple(source)
     dst = (destination,) if isinstance(destination, int) else tuple(destination)
     n = input.ndim
+    if len(src) != len(dst):
+        raise RuntimeError(
+            f"movedim: Invalid source or destination dims: source ({list(src)} dims) should "
+            f"contain the same number of dims as destination ({list(dst)} dims)"
+        )
+    given = (list(src), list(dst))
     src, dst = [wrap_dim(d, n) for d in src], [wrap_dim(d, n) for d in dst]
+    for name, dims, raw in (("source", src, given[0]), ("destination", dst, given[1])):
+        if len(set(dims)) != len(dims):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({raw})")
     order = [d for d in range(n) if d not in src]
     for to, frm in sorted(zip(dst, src, strict=True)):
         order.insert(to, frm)
@@ -698,6 +727,12 @@ def ravel(input):
 def unflatten(input, dim, sizes):
     dim = wrap_dim(dim, input.ndim)
     shape = tuple(input.shape)
+    known = math.prod(n for n in sizes if n != -1)
+    if (-1 not in sizes and known != shape[dim]) or (known and shape[dim] % known):
+        raise RuntimeError(
+            f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
+            f"({shape[dim]}) in the input tensor"
+        )
     return (
         view(input, *shape[:dim], *sizes, *shape[dim + 1 :])
         if is_contiguous(input._data)
@@ -753,12 +788,19 @@ def broadcast_tensors(*tensors):
     return tuple(expand(t, tuple(shape)) for t in tensors)
 
 
+def _nonempty(name: str, tensors) -> None:
+    if not len(tensors):
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
+
+
 def hstack(tensors, *, out=None):
+    _nonempty("hstack", tensors)
     items = _atleast(1, (list(tensors),))
     return cat(items, dim=0 if items[0].ndim == 1 else 1, out=out)
 
 
 def vstack(tensors, *, out=None):
+    _nonempty("vstack", tensors)
     return cat(_atleast(2, (list(tensors),)), dim=0, out=out)
 
 
@@ -766,6 +808,7 @@ row_stack = vstack
 
 
 def dstack(tensors, *, out=None):
+    _nonempty("dstack", tensors)
     return cat(_atleast(3, (list(tensors),)), dim=2, out=out)
 
 
