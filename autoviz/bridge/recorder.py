@@ -34,7 +34,7 @@ from .calls import (
     tensors_in,
 )
 from .modules import ModuleMap
-from .saved import before_sums, saved_arguments, saved_tensors
+from .saved import before_sums, has_arguments, saved_arguments, saved_tensors
 from .values import (
     ACCUMULATE_GRAD,
     BROKEN,
@@ -46,6 +46,7 @@ from .values import (
     identity,
     keep_gradient,
     made_inside,
+    node_name,
     seen,
     tensor_preview,
     watched_preview,
@@ -92,6 +93,7 @@ class TorchRecorder:
         self.params = {}  # id(grad_fn) -> its arguments (dim, keepdim), read while not freed
         self.stepping = None  # the frame of the optimizer step running: its work is one update
         self.callers = {}  # code object -> the caller's (file, line), as recorder._callers
+        self.places = {}  # (code object, offset) -> (file, line, caller): see _where
         self.zeroing = None  # the frame of the zero_grad() whose grads are being reset
         self.locals = {}  # id(grad_fn) -> local derivatives, found before it ran on a zero
         self.zero_checked = set()  # id(grad_fn) of scalar elementwise ops (see _before_node)
@@ -160,6 +162,7 @@ class TorchRecorder:
         note_skipped(self.timeline, self.skipped, "autoviz.trace_torch()")
         self.timeline._pending = Recorded(lambda: log, names, view)
         self.log, self.block_frame, self.zeroing, self.callers = [], None, None, {}
+        self.places = {}
 
     # -- where a call came from, and what it is called ---------------------------------------------
     def _where(self):
@@ -172,12 +175,19 @@ class TorchRecorder:
                 break
             frame = frame.f_back
         frame = frame or self.block_frame
-        self.user_globals.setdefault(id(frame.f_globals), frame.f_globals)
-        self._name_pending()
+        if self.pending:
+            self._name_pending()
         code = frame.f_code
-        if code not in self.callers:
-            self.callers[code] = self._caller(frame)
-        return frame, (code.co_filename, frame.f_lineno, self.callers[code])
+        # (file, line, caller) found once per instruction of the user's code, and the code's
+        # globals noted once (a loop's ops all come from a few places)
+        place = (code, frame.f_lasti)
+        src = self.places.get(place)
+        if src is None:
+            self.user_globals.setdefault(id(frame.f_globals), frame.f_globals)
+            if code not in self.callers:
+                self.callers[code] = self._caller(frame)
+            src = self.places[place] = (code.co_filename, frame.f_lineno, self.callers[code])
+        return frame, src
 
     def _caller(self, frame):
         """(file, line) of the user's line that called `frame`'s function (through torch's
@@ -313,9 +323,13 @@ class TorchRecorder:
             value = out.value if type(out) is Seen else made_inside(fn)
             self.log.append(("op", src, fn, out, inputs, constants, value))
             self.op_stacks[id(fn)] = stack  # its saved tensors are read later (_read_saved)
-            self.arguments[id(fn)] = _arguments(fn, args)
-            self.params[id(fn)] = TorchView.read_params(fn)
-            if fn.name() in ELEMENTWISE and not out.shape:  # scalars only, as _before_node
+            name = node_name(fn)
+            # Kept only for ops that have them (the view reads none for the others).
+            if name == "RsubBackward1" or has_arguments(fn):
+                self.arguments[id(fn)] = _arguments(fn, args)
+            if TorchView.has_params(fn):
+                self.params[id(fn)] = TorchView.read_params(fn)
+            if name in ELEMENTWISE and not out.shape:  # scalars only, as _before_node
                 self.zero_checked.add(id(fn))
             for child, _ in nexts:
                 if isinstance(child, ACCUMULATE_GRAD) and id(child) not in self.known:
@@ -640,6 +654,8 @@ def _changes(func, kind: str, kwargs: dict) -> bool:
     `inplace=True` argument, or a view of the memory handed to numpy."""
     if kind == "inplace" or "out" in kwargs or kwargs.get("inplace"):
         return True
+    if getattr(getattr(func, "_schema", None), "is_mutable", False):  # torch.ops.aten.mul_
+        return True
     return getattr(func, "__name__", "") in _SHARING
 
 
@@ -665,7 +681,7 @@ def _arguments(fn, args) -> list:
     """What `fn` used besides its inputs, read now (backward frees saved values): the
     exponent of `t ** 2`, nll_loss's labels; the number of `1 - t`, which torch keeps no
     trace of, from the call's arguments."""
-    if fn.name() == "RsubBackward1":
+    if node_name(fn) == "RsubBackward1":
         return [a for a in args[1:2] if isinstance(a, int | float)]
     return [seen(a, value=True) if isinstance(a, torch.Tensor) else a for a in saved_arguments(fn)]
 

@@ -86,7 +86,14 @@ def stats(value, shape) -> Stats | None:
     """The Stats of a recorded tensor value (None for a scalar or one not recorded)."""
     if value is None or not shape or not isinstance(value, list | Summary):
         return None
+    if _lost(value):
+        return None
     return stats_of(value)
+
+
+def _lost(value) -> bool:
+    """A deferred Summary whose value was lost: finite elements, but no statistics."""
+    return type(value) is Summary and value.min is None and value.finite > 0
 
 
 _KNOWN = {}  # id(preview) -> (the preview, its Stats, its texts)
@@ -126,7 +133,7 @@ def label_text(value, shape, precision: int = 4, grad: bool = False) -> str:
 def _text(value, shape, precision: int, grad: bool, head: int) -> str:
     if not shape:
         return number(next(flatten(value), None) if isinstance(value, list) else value, precision)
-    if value is None or not isinstance(value, list | Summary):
+    if value is None or not isinstance(value, list | Summary) or _lost(value):
         return f"shape {shape_text(shape)}, {NOT_RECORDED}"
     _, s, texts = _known(value)  # every frame writes a node's label again: written once
     key = (tuple(shape), precision, grad, head)
