@@ -2,6 +2,8 @@
 
 from .engine.ops.linalg import _LinAlgError as LinAlgError
 from .engine.ops.linalg import (
+    cholesky,
+    cholesky_ex,
     cond,
     det,
     eigh,
@@ -19,6 +21,7 @@ from .engine.ops.linalg import (
     slogdet,
     solve,
     solve_ex,
+    solve_triangular,
     svd,
     svdvals,
     vander,
@@ -31,6 +34,8 @@ from .engine.ops.linalg import linalg_norm as norm
 
 __all__ = [
     "LinAlgError",
+    "cholesky",
+    "cholesky_ex",
     "cond",
     "cross",
     "det",
@@ -51,6 +56,7 @@ __all__ = [
     "slogdet",
     "solve",
     "solve_ex",
+    "solve_triangular",
     "svd",
     "svdvals",
     "vander",

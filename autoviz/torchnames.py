@@ -3,7 +3,7 @@ say which of PyTorch's APIs are outside autoviz's scope by decision."""
 
 import fnmatch
 import functools
-from pathlib import Path
+import os
 
 from .errors import NotInAutoviz
 
@@ -33,7 +33,9 @@ def _names() -> _Owners:
     (the nn, optim, utils.data and distributions groups; both written by tools/)."""
     lines = {}
     for listing in ("torch_names.txt", "torch_layer_names.txt"):
-        text = Path(__file__).with_name(listing).read_text(encoding="utf-8")
+        # os.path, not pathlib: `import autoviz` reads a listing, and pathlib cost it 6 ms.
+        with open(os.path.join(os.path.dirname(__file__), listing), encoding="utf-8") as f:
+            text = f.read()
         for line in text.splitlines():
             if line and not line.startswith("#"):
                 owner, _, names = line.partition(": ")

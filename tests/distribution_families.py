@@ -52,6 +52,27 @@ cases = [
             torch.tensor([0.0, 1.0]), torch.tensor([[2.0, 0.5], [0.5, 1.0]])
         ),
     ),
+    (
+        "MultivariateNormalPrecision",
+        lambda: D.MultivariateNormal(
+            torch.tensor([0.0, 1.0]), precision_matrix=torch.tensor([[2.0, 0.5], [0.5, 1.0]])
+        ),
+    ),
+    (
+        "LowRankMultivariateNormal",
+        lambda: D.LowRankMultivariateNormal(
+            torch.tensor([0.5, -1.0, 2.0]),
+            torch.tensor([[1.0, 0.2], [0.3, -0.5], [0.0, 0.7]]),
+            torch.tensor([0.5, 1.0, 2.0]),
+        ),
+    ),
+    ("Wishart", lambda: D.Wishart(torch.tensor(5.0), torch.tensor([[2.0, 0.3], [0.3, 1.0]]))),
+    (
+        "WishartBatch",
+        lambda: D.Wishart(torch.tensor([4.0, 6.0]), precision_matrix=2 * torch.eye(3)),
+    ),
+    ("LKJCholesky", lambda: D.LKJCholesky(3, torch.tensor(2.0))),
+    ("LKJCholeskyBatch", lambda: D.LKJCholesky(4, torch.tensor([0.5, 1.5]))),
     ("Independent", lambda: D.Independent(D.Normal(torch.zeros(2, 3), torch.ones(2, 3)), 1)),
     (
         "MixtureSameFamily",
@@ -201,3 +222,29 @@ except RuntimeError as error:
 mvn = D.MultivariateNormal(torch.zeros(3), covariance_matrix=torch.eye(3) * 2).expand((3,))
 print(mvn.batch_shape, mvn.log_prob(torch.zeros(3, 3)), mvn.covariance_matrix.shape)
 print(D.Bernoulli(torch.tensor([0.2, 0.5, 0.9])).mode)
+# the Cholesky-based families' gradients: through the covariance, its low-rank factor, the
+# Wishart scale and the LKJ concentration
+cov = torch.tensor([[2.0, 0.3, 0.1], [0.3, 1.0, 0.2], [0.1, 0.2, 1.5]], requires_grad=True)
+mvn = D.MultivariateNormal(torch.zeros(3), covariance_matrix=cov)
+torch.manual_seed(4)
+(mvn.log_prob(mvn.sample((5,))).sum() + mvn.entropy()).backward()
+print(cov.grad, D.kl_divergence(mvn, D.MultivariateNormal(torch.ones(3), torch.eye(3))))
+w = torch.tensor([[1.0, 0.2], [0.3, -0.5], [0.0, 0.7]], requires_grad=True)
+diag = torch.tensor([0.5, 1.0, 2.0], requires_grad=True)
+lr = D.LowRankMultivariateNormal(torch.zeros(3), w, diag)
+(lr.log_prob(torch.tensor([0.3, -0.2, 1.0])) + lr.precision_matrix.sum()).backward()
+print(w.grad, diag.grad, lr.scale_tril, lr.covariance_matrix)
+scale = torch.tensor([[2.0, 0.3], [0.3, 1.0]], requires_grad=True)
+wish = D.Wishart(4.0, scale_tril=torch.linalg.cholesky(scale))
+wish.log_prob(torch.tensor([[3.0, 0.5], [0.5, 2.0]])).backward()
+print(scale.grad, wish.mean, wish.variance, wish.entropy())
+eta = torch.tensor(1.5, requires_grad=True)
+lkj = D.LKJCholesky(3, eta)
+torch.manual_seed(5)
+lkj.log_prob(lkj.sample()).backward()
+print(eta.grad)
+x = torch.tensor([0.3, -1.2, 0.5])
+corr = D.CorrCholeskyTransform()
+print(corr(x), corr.inv(corr(x)), corr.log_abs_det_jacobian(x, corr(x)))
+pd = D.transform_to(D.constraints.positive_definite)
+print(pd(torch.tensor([[0.5, 0.2], [-0.3, 0.1]])), D.biject_to(D.constraints.corr_cholesky))

@@ -94,6 +94,9 @@ def test_graphs_needing_more_than_tables_are_measured_in_their_fonts():
     assert not plugins.suits('digraph { a [image="logo.png"] }')
     assert not plugins.suits('digraph { a [label=<<IMG SRC="logo.png"/>>] }')
     assert plugins.suits('digraph { images [label="an image, not an attribute"] }')
+    # autoviz's own superscripts (a transposed weight) keep the font tables; Greek does not
+    assert plugins.suits('digraph { a [label="net.0.weightᵀ x² h₁ → ∂"] }')
+    assert not plugins.suits('digraph { a [label="α"] }')
 
 
 @needs_dot

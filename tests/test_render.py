@@ -36,6 +36,53 @@ def test_no_grad_and_detached_nodes_are_dashed_and_explained():
     assert 'class="constant no-grad"' in source and 'class="constant detached"' in source
 
 
+def _corner_points(d: str) -> set:
+    """The distinct points of a path's `d`, lines and curves alike, as (x, y) rounded."""
+    x = y = 0.0
+    points = set()
+    for command, numbers in re.findall(r"([MCHVLZ])([^MCHVLZ]*)", d):
+        values = [float(v) for v in re.split(r"[ ,]+", numbers.strip()) if v]
+        if command == "H":
+            x = values[-1]
+        elif command == "V":
+            y = values[-1]
+        elif values:
+            x, y = values[-2], values[-1]
+            points.update(zip(values[0::2], values[1::2], strict=True))
+        points.add((x, y))
+    return {(round(px, 1), round(py, 1)) for px, py in points}
+
+
+def test_rounded_boxes_are_drawn_with_dots_own_corners(engine):
+    """The layout runs with square boxes (dot's 26-point rounded paths cost a seventh of it) and
+    autoviz rounds them: the same outline, on every engine, dashed boxes too."""
+    from autoviz.render.layout import run_layout
+
+    graph = Graph([
+        Node("n1", "leaf", "w", value=2.0, requires_grad=True, grad=3.0),
+        Node("n2", "constant", "q", made_in_no_grad=True, value=1.0),
+        Node("n3", "op", "", op="MulBackward0"),
+        Node("n4", "output", "y", value=2.0, requires_grad=True),
+    ])  # fmt: skip
+    diagram = draw_graph(graph)
+    assert "rounded" in diagram.source  # the DOT a user saves keeps dot's rounded style
+    ours = ET.fromstring(diagram.svg())
+    theirs = ET.fromstring(run_layout(diagram.source).decode())  # rounded by the engine
+
+    def outline(root, node_id):
+        group = next(g for g in root.iter(f"{SVG}g") if g.get("id") == node_id)
+        return next(e for e in group if e.tag in (f"{SVG}path", f"{SVG}polygon"))
+
+    for node_id in ("n1", "n2", "n4", "legend-leaf", "legend-no-grad"):
+        mine, dots = outline(ours, node_id), outline(theirs, node_id)
+        assert mine.tag == f"{SVG}path" and mine.get("d").count("C") == 4
+        assert _corner_points(mine.get("d")) == _corner_points(dots.get("d"))
+        for attr in ("fill", "stroke", "stroke-width", "stroke-dasharray"):
+            assert mine.get(attr) == dots.get(attr), (node_id, attr)
+    ellipse = next(g for g in ours.iter(f"{SVG}g") if g.get("id") == "n3")
+    assert ellipse.find(f"{SVG}ellipse") is not None  # an op stays an ellipse
+
+
 def test_non_finite_values_are_flagged():
     graph = Graph(
         [Node("n1", "leaf", "x", value=float("nan"), requires_grad=True, grad=float("inf"))]

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import autoviz
 from autoviz.errors import TimelineFormatError
-from autoviz.tracing import schema
+from autoviz.tracing import plain, schema
 from autoviz.tracing.explain import explain
 from autoviz.tracing.model import Edge, Flow, Node, Source, Step
 from conftest import lesson_timeline, loop_timeline, mlp_timeline
@@ -293,6 +293,49 @@ def test_fuzzed_timelines_load_and_show_or_are_refused(tmp_path_factory, mutant)
         return
     event("loaded: every view checked")
     every_view_works(tl, tmp_path_factory.mktemp("views"))
+
+
+def _loaded_or_refused(text):
+    """The records a file loads as, or the message it is refused with."""
+    try:
+        tl = load(text)
+    except TimelineFormatError as error:
+        return str(error)
+    return tl.nodes, tl.edges, tl.steps, tl.code
+
+
+@settings(
+    max_examples=FUZZ_EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(mutants())
+def test_the_one_expression_checks_load_what_the_tables_load(mutant):
+    """tracing/plain.py's predicates pass a record in one call where its table would pass it
+    as it is: with them or without, each fuzzed file loads as the same records or is refused
+    with the same message (they never refuse, never name a field, never change a value)."""
+    _, text = mutant
+    fast = _loaded_or_refused(text)
+    with pytest.MonkeyPatch.context() as patch:
+        for name in ("node", "edge", "step"):
+            patch.setattr(plain, name, lambda *args: False)
+        tables = _loaded_or_refused(text)
+    assert fast == tables
+    event("refused" if isinstance(fast, str) else "loaded")
+
+
+def test_what_to_json_writes_passes_in_one_expression():
+    """Every node, edge and step of the real timelines takes the one-call path (else loading
+    a long file would check field by field again)."""
+    assert set(plain.NODE_KEYS) == set(schema.NODE) and set(plain.EDGE_KEYS) == set(schema.EDGE)
+    assert set(plain.STEP_KEYS) == set(schema.STEP) and set(plain.FLOW_KEYS) == set(schema.FLOW)
+    assert set(plain.SOURCE_KEYS) == set(schema.SOURCE)
+    for name, text in texts().items():
+        doc = json.loads(text)
+        ids, edges, steps = {n["id"] for n in doc["nodes"]}, len(doc["edges"]), len(doc["steps"])
+        assert all(plain.node(n, i, steps) for i, n in enumerate(doc["nodes"])), name
+        assert all(plain.edge(e, i, ids, edges) for i, e in enumerate(doc["edges"])), name
+        assert all(plain.step(s, i, ids, edges, steps) for i, s in enumerate(doc["steps"])), name
 
 
 def every_view_works(tl, folder) -> None:

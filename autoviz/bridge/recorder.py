@@ -37,14 +37,17 @@ from .saved import before_sums, saved_arguments, saved_tensors
 from .values import (
     ACCUMULATE_GRAD,
     BROKEN,
+    WATCHES,
     Seen,
     Unseen,
+    Watch,
     grad_fn_of,
     identity,
     keep_gradient,
     made_inside,
     seen,
     tensor_preview,
+    watched_preview,
 )
 from .view import TorchView
 
@@ -118,6 +121,8 @@ class TorchRecorder:
             optim_module.register_optimizer_step_pre_hook(self._enter_step),
             optim_module.register_optimizer_step_post_hook(self._exit_step),
         ]
+        self.watch = Watch()  # the large results whose previews wait for a view
+        WATCHES.append(self.watch)
         self.mode = _Mode(self)
         self.mode.__enter__()
         self.active = True
@@ -136,6 +141,8 @@ class TorchRecorder:
         for fn in self.known.values():
             if not isinstance(fn, ACCUMULATE_GRAD):
                 self._read_saved(fn)
+        WATCHES.remove(self.watch)
+        self.watch.secure_reachable()
         namespace = {}
         for scope in [*self.user_globals.values(), self.block_frame.f_globals]:
             namespace.update(scope)
@@ -204,6 +211,8 @@ class TorchRecorder:
         retaining = is_tensor and first.retains_grad
         needed_grad = is_tensor and first.requires_grad
         grad_enabled = torch.is_grad_enabled()
+        if self.watch.by_storage and _changes(func, kind, kwargs):
+            self.watch.secure(tensors_in((args, kwargs)))
         try:
             out = func(*args, **kwargs)
         except Exception as error:
@@ -419,6 +428,7 @@ class TorchRecorder:
         if self._other_thread():
             return
         self.stepping = sys._getframe(1)  # torch's wrapper around the step, until it returns
+        self.watch.secure(p for group in optimizer.param_groups for p in group["params"])
 
     def _in_step(self) -> bool:
         """Whether an optimizer step is running: a step that raised never calls its post-hook,
@@ -443,7 +453,7 @@ class TorchRecorder:
             rule = update_rule(type(optimizer).__name__, group)
             for p in group["params"]:
                 if p.grad is not None:
-                    self.log.append(("update", src, identity(p), tensor_preview(p), rule))
+                    self.log.append(("update", src, identity(p), watched_preview(p), rule))
         self.stepping = None
 
     # -- the program raised ------------------------------------------------------------------------
@@ -567,6 +577,18 @@ class TorchRecorder:
     def _exit_module(self, module, args, output) -> None:
         if not self._other_thread() and self.module_stack and self.module_stack[-1] is module:
             self.module_stack.pop()
+
+
+# Calls that hand out a tensor's memory for the caller to change (numpy shares it).
+_SHARING = frozenset(["numpy", "__array__", "__dlpack__"])
+
+
+def _changes(func, kind: str, kwargs: dict) -> bool:
+    """Whether a call may change its tensor arguments' values: an in-place method, an `out=` or
+    `inplace=True` argument, or a view of the memory handed to numpy."""
+    if kind == "inplace" or "out" in kwargs or kwargs.get("inplace"):
+        return True
+    return getattr(func, "__name__", "") in _SHARING
 
 
 class _ByEdge(dict):

@@ -2,7 +2,7 @@
 
 import torch
 
-from .values import keep_gradient, tensor_preview
+from .values import keep_gradient, tensor_preview, watched_preview
 
 SAVED_PREFIX = "_saved_"
 _ATTRIBUTES = {}  # node type -> its _saved_* attribute names (dir() is slow: ask once per type)
@@ -24,7 +24,10 @@ def saved_tensors(fn) -> list:
             items = [(f"{attr}[{i}]", v) for i, v in enumerate(value)]
         for name, t in items:
             if isinstance(t, torch.Tensor):
-                found.append({"name": name, "shape": list(t.shape), "value": tensor_preview(t)})
+                # What needs a gradient changes only where the recorder sees it (in place);
+                # buffers (batch norm's running statistics) change inside other calls: copied.
+                value = watched_preview(t) if t.requires_grad else tensor_preview(t)
+                found.append({"name": name, "shape": list(t.shape), "value": value})
     return found
 
 

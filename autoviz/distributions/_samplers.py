@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from ..engine.fidelity import random
 from ..engine.fidelity.random import generator_or_default, normal_serial, unit_float64
 
 _F32 = np.float32
@@ -68,42 +69,10 @@ def dirichlet(alpha: np.ndarray, generator=None) -> np.ndarray:
     return np.clip(ratio, np.finfo(alpha.dtype).tiny, top)
 
 
-def _poisson(lam: float, gen) -> int:
-    if lam >= 10:  # Hörmann's transformed rejection
-        slam, loglam = math.sqrt(lam), math.log(lam)
-        b = 0.931 + 2.53 * slam
-        a = -0.059 + 0.02483 * b
-        invalpha = 1.1239 + 1.1328 / (b - 3.4)
-        vr = 0.9277 - 3.6224 / (b - 2)
-        while True:
-            u = _uniform(gen) - 0.5
-            v = _uniform(gen)
-            us = 0.5 - abs(u)
-            k = math.floor((2 * a / us + b) * u + lam + 0.43)
-            if us >= 0.07 and v <= vr:
-                return k
-            if k < 0 or (us < 0.013 and v > us):
-                continue
-            if math.log(v) + math.log(invalpha) - math.log(a / (us * us) + b) <= (
-                -lam + k * loglam - math.lgamma(k + 1)
-            ):
-                return k
-    if lam == 0:
-        return 0
-    enlam, x, prod = math.exp(-lam), 0, 1.0
-    while True:
-        prod *= _uniform(gen)
-        if prod > enlam:
-            x += 1
-        else:
-            return x
-
-
 def poisson(rates: np.ndarray, generator=None) -> np.ndarray:
-    """torch.poisson: one count per rate."""
-    gen = generator_or_default(generator)
-    flat = [_poisson(float(r), gen) for r in rates.reshape(-1)]
-    return np.asarray(flat, np.float64).astype(rates.dtype).reshape(rates.shape)
+    """torch.poisson: one count per rate (the engine's sampler), in the rates' dtype."""
+    counts = random.poisson(generator_or_default(generator), np.asarray(rates, np.float64))
+    return counts.astype(rates.dtype)
 
 
 _STIRLING = (

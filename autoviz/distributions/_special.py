@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 
+from .. import engine
 from ..engine.ops.base import Op, unbroadcast
 
 _lgamma = np.vectorize(math.lgamma, otypes=[np.float64])
@@ -152,3 +153,15 @@ class Igamma(Op):
 def gammainc(a, x):
     """torch.special.gammainc(a, x) for the distributions' cdf."""
     return Igamma.apply(a, x)
+
+
+def mvlgamma(x, p: int):
+    """The multivariate log-gamma: p(p-1)/4 log π + Σ_j lgamma(x - j/2), j = 0 … p-1."""
+    offsets = engine.arange(-(p - 1) / 2, 0.5, 0.5, dtype=x.dtype)
+    return lgamma(x.unsqueeze(-1) + offsets).sum(-1) + p * (p - 1) * math.log(math.pi) / 4
+
+
+def mvdigamma(x, p: int):
+    """Σ_j digamma(x - j/2), j = 0 … p-1 (the multivariate digamma, without its constant)."""
+    offsets = engine.arange(p, dtype=x.dtype) / 2
+    return digamma(x.unsqueeze(-1) - offsets).sum(-1)

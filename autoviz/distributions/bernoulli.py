@@ -1,17 +1,22 @@
 """The Bernoulli distribution: 1 with probability probs, else 0."""
 
 import math
-import numbers
 from typing import ClassVar
 
 from .. import engine
 from ..engine.tensor import Size
 from . import constraints
-from .distribution import Distribution, as_size, broadcast_all, lazy_property
-from .utils import clamp_probs, one_of, softplus
+from .distribution import (
+    BinaryParameter,
+    Distribution,
+    as_size,
+    broadcast_all,
+    store_probs_or_logits,
+)
+from .utils import softplus
 
 
-class Bernoulli(Distribution):
+class Bernoulli(BinaryParameter, Distribution):
     """1 with probability probs (or sigmoid(logits)), else 0."""
 
     arg_constraints: ClassVar[dict] = {
@@ -22,22 +27,8 @@ class Bernoulli(Distribution):
     has_enumerate_support = True
 
     def __init__(self, probs=None, logits=None, validate_args=None) -> None:
-        one_of(probs, logits)
-        given = probs if probs is not None else logits
-        (param,) = broadcast_all(given)
-        self.__dict__["probs" if probs is not None else "logits"] = param
-        self._param = param
-        shape = () if isinstance(given, numbers.Number) else param.size()
+        self._param, shape = store_probs_or_logits(self, probs, logits)
         super().__init__(shape, validate_args=validate_args)
-
-    @lazy_property
-    def logits(self):
-        p = clamp_probs(self.probs)
-        return engine.log(p) - engine.log(1 - p)
-
-    @lazy_property
-    def probs(self):
-        return engine.sigmoid(self.logits)
 
     @property
     def mean(self):

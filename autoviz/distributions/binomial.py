@@ -10,11 +10,16 @@ from ..engine.tensor import make
 from . import constraints
 from ._samplers import binomial
 from ._special import lgamma
-from .distribution import Distribution, as_size, broadcast_all, lazy_property
-from .utils import logits_to_probs, one_of, probs_to_logits
+from .distribution import (
+    BinaryParameter,
+    Distribution,
+    as_size,
+    broadcast_all,
+)
+from .utils import one_of
 
 
-class Binomial(Distribution):
+class Binomial(BinaryParameter, Distribution):
     """The number of successes in total_count trials of probability probs."""
 
     arg_constraints: ClassVar[dict] = {
@@ -41,14 +46,6 @@ class Binomial(Distribution):
     @property
     def support(self):
         return constraints.integer_interval(0, self.total_count)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     @property
     def mean(self):

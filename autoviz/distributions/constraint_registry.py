@@ -63,3 +63,8 @@ for registry in (biject_to, transform_to):
     )
 biject_to.register(type(constraints.simplex), lambda c: transforms.StickBreakingTransform())
 transform_to.register(type(constraints.simplex), lambda c: transforms.SoftmaxTransform())
+transform_to.register(
+    type(constraints.positive_definite), lambda c: transforms.PositiveDefiniteTransform()
+)
+biject_to.register(type(constraints.corr_cholesky), lambda c: transforms.CorrCholeskyTransform())
+transform_to.register(type(constraints.corr_cholesky), lambda c: transforms.CorrCholeskyTransform())

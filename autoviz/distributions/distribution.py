@@ -25,6 +25,45 @@ class lazy_property:
         return value
 
 
+class CentredAtLoc:
+    """Families whose mean and mode are both loc (the symmetric, unimodal ones)."""
+
+    @property
+    def mean(self):
+        return self.loc
+
+    @property
+    def mode(self):
+        return self.loc
+
+
+class BinaryParameter:
+    """The probs and logits of a two-outcome parameter: whichever was not given is made from
+    the other on first use (clamped logit, sigmoid)."""
+
+    @lazy_property
+    def logits(self):
+        from .utils import probs_to_logits
+
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @lazy_property
+    def probs(self):
+        return self.logits.sigmoid()
+
+
+def store_probs_or_logits(dist, probs, logits):
+    """Keeps the one of probs and logits given, as a tensor, under its name on dist; returns
+    it and the batch shape (empty for a plain number)."""
+    from .utils import one_of
+
+    one_of(probs, logits)
+    given = probs if probs is not None else logits
+    (param,) = broadcast_all(given)
+    dist.__dict__["probs" if probs is not None else "logits"] = param
+    return param, (() if isinstance(given, numbers.Number) else param.size())
+
+
 def broadcast_all(*values):
     """Numbers become tensors (of the first tensor's dtype, else float32); all are broadcast
     to one shape."""

@@ -1,17 +1,21 @@
 """The geometric distribution: the number of failures before the first success."""
 
-import numbers
 from typing import ClassVar
 
 import numpy as np
 
 from .. import engine
 from . import constraints
-from .distribution import Distribution, as_size, broadcast_all, lazy_property
-from .utils import logits_to_probs, one_of, probs_to_logits
+from .distribution import (
+    BinaryParameter,
+    Distribution,
+    as_size,
+    broadcast_all,
+    store_probs_or_logits,
+)
 
 
-class Geometric(Distribution):
+class Geometric(BinaryParameter, Distribution):
     """P(k) = (1 - p)^k p for k = 0, 1, 2, ..."""
 
     arg_constraints: ClassVar[dict] = {
@@ -21,20 +25,8 @@ class Geometric(Distribution):
     support = constraints.nonnegative_integer
 
     def __init__(self, probs=None, logits=None, validate_args=None) -> None:
-        one_of(probs, logits)
-        given = probs if probs is not None else logits
-        (param,) = broadcast_all(given)
-        self.__dict__["probs" if probs is not None else "logits"] = param
-        shape = () if isinstance(given, numbers.Number) else param.size()
+        _, shape = store_probs_or_logits(self, probs, logits)
         super().__init__(shape, validate_args=validate_args)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     @property
     def mean(self):

@@ -6,6 +6,7 @@ import math
 import numpy as np
 
 from .. import engine
+from ..engine.ops import linalg
 from ..engine.tensor import make
 from ._special import digamma, lgamma
 from .bernoulli import Bernoulli
@@ -20,7 +21,7 @@ from .half_normal import HalfNormal
 from .independent import Independent
 from .laplace import Laplace
 from .log_normal import LogNormal
-from .multivariate_normal import MultivariateNormal
+from .multivariate_normal import MultivariateNormal, batch_mahalanobis
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
 from .poisson import Poisson
@@ -205,14 +206,13 @@ def _kl_multivariatenormal_multivariatenormal(p, q):
             "KL-divergence between two Multivariate Normals with different event shapes "
             "cannot be computed"
         )
-    lp = np.asarray(p._unbroadcasted_scale_tril._data, np.float64)
-    lq = np.asarray(q._unbroadcasted_scale_tril._data, np.float64)
-    half_term1 = np.log(np.diagonal(lq, axis1=-2, axis2=-1)).sum(-1) - np.log(
-        np.diagonal(lp, axis1=-2, axis2=-1)
-    ).sum(-1)
-    lq_inv = np.linalg.inv(lq)
-    term2 = np.square(lq_inv @ lp).sum((-2, -1))
-    diff = np.asarray((q.loc - p.loc)._data, np.float64)
-    term3 = np.square(lq_inv @ diff[..., None])[..., 0].sum(-1)
+    lp, lq = p._unbroadcasted_scale_tril, q._unbroadcasted_scale_tril
+    half_term1 = lq.diagonal(dim1=-2, dim2=-1).log().sum(-1) - lp.diagonal(
+        dim1=-2, dim2=-1
+    ).log().sum(-1)
     k = p.event_shape[0]
-    return make((half_term1 + 0.5 * (term2 + term3 - k)).astype(p.loc._data.dtype))
+    batch = np.broadcast_shapes(tuple(lp.shape[:-2]), tuple(lq.shape[:-2]))
+    solved = linalg.solve_triangular(lq.expand(*batch, k, k), lp.expand(*batch, k, k), upper=False)
+    term2 = solved.pow(2).sum((-2, -1))
+    term3 = batch_mahalanobis(lq, q.loc - p.loc)
+    return half_term1 + 0.5 * (term2 + term3 - k)

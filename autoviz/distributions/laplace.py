@@ -7,10 +7,10 @@ import numpy as np
 
 from .. import engine
 from . import constraints
-from .distribution import Distribution, as_size, broadcast_all
+from .distribution import CentredAtLoc, Distribution, as_size, broadcast_all
 
 
-class Laplace(Distribution):
+class Laplace(CentredAtLoc, Distribution):
     """p(x) = exp(-|x - loc| / scale) / (2 scale)."""
 
     arg_constraints: ClassVar[dict] = {"loc": constraints.real, "scale": constraints.positive}
@@ -21,14 +21,6 @@ class Laplace(Distribution):
         self.loc, self.scale = broadcast_all(loc, scale)
         scalar = isinstance(loc, numbers.Number) and isinstance(scale, numbers.Number)
         super().__init__(() if scalar else self.loc.size(), validate_args=validate_args)
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @property
     def variance(self):

@@ -6,24 +6,34 @@ from typing import ClassVar
 
 import numpy as np
 
-from .. import engine
-from ..engine.tensor import make
+from ..engine import creation
+from ..engine.ops import linalg
+from ..engine.ops import shape as shape_ops
 from . import constraints
-from .distribution import Distribution, as_size, lazy_property
+from .distribution import CentredAtLoc, Distribution, as_size, lazy_property
 from .utils import standard_normal
 
 
-def _cholesky(matrix):
-    """The lower Cholesky factor (no gradient to the matrix: autoviz has no cholesky op)."""
-    if matrix.requires_grad and engine.is_grad_enabled():
-        raise NotImplementedError(
-            "autoviz: gradients through a MultivariateNormal's covariance_matrix or "
-            "precision_matrix need torch.linalg.cholesky, not in autoviz yet (give scale_tril)"
-        )
-    return make(np.linalg.cholesky(np.asarray(matrix._data, np.float64)).astype(matrix._data.dtype))
+def batch_mv(matrix, vector):
+    """matrix @ vector over broadcast batches."""
+    return (matrix @ vector.unsqueeze(-1)).squeeze(-1)
 
 
-class MultivariateNormal(Distribution):
+def batch_mahalanobis(tril, x):
+    """xᵀ (L Lᵀ)⁻¹ x for each vector x, by one triangular solve with L (batches broadcast)."""
+    solved = linalg.solve_triangular(tril, x.unsqueeze(-1), upper=False)
+    return solved.squeeze(-1).pow(2).sum(-1)
+
+
+def precision_to_scale_tril(precision):
+    """The lower factor of P⁻¹ from P's Cholesky factor of the flipped matrix (no inverse)."""
+    flipped = linalg.cholesky(shape_ops.flip(precision, (-2, -1)))
+    l_inv = shape_ops.flip(flipped, (-2, -1)).mT
+    eye = creation.eye(precision.shape[-1], dtype=precision.dtype)
+    return linalg.solve_triangular(l_inv, eye, upper=False)
+
+
+class MultivariateNormal(CentredAtLoc, Distribution):
     """N(loc, Σ) in k dimensions."""
 
     arg_constraints: ClassVar[dict] = {
@@ -57,14 +67,11 @@ class MultivariateNormal(Distribution):
             matrix = scale_tril
         elif covariance_matrix is not None:
             self.covariance_matrix = covariance_matrix
-            self._unbroadcasted_scale_tril = _cholesky(covariance_matrix)
+            self._unbroadcasted_scale_tril = linalg.cholesky(covariance_matrix)
             matrix = covariance_matrix
         else:
             self.precision_matrix = precision_matrix
-            cov = np.linalg.inv(np.asarray(precision_matrix._data, np.float64))
-            self._unbroadcasted_scale_tril = make(
-                np.linalg.cholesky(cov).astype(precision_matrix._data.dtype)
-            )
+            self._unbroadcasted_scale_tril = precision_to_scale_tril(precision_matrix)
             matrix = precision_matrix
         batch = np.broadcast_shapes(tuple(matrix.shape[:-2]), tuple(loc.shape[:-1]))
         self.loc = loc.expand(*batch, -1) if tuple(loc.shape[:-1]) != batch else loc
@@ -97,16 +104,9 @@ class MultivariateNormal(Distribution):
 
     @lazy_property
     def precision_matrix(self):
-        inv = np.linalg.inv(np.asarray(self.covariance_matrix._data, np.float64))
-        return make(inv.astype(self.loc._data.dtype))
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
+        return linalg.cholesky_inverse(self._unbroadcasted_scale_tril).expand(
+            *self._batch_shape, *self._event_shape, *self._event_shape
+        )
 
     @property
     def variance(self):
@@ -120,32 +120,19 @@ class MultivariateNormal(Distribution):
         """loc + L ε with ε standard normal draws, as torch composes it."""
         shape = self._extended_shape(as_size(sample_shape))
         eps = standard_normal(shape, self.loc.dtype)
-        return self.loc + (self._unbroadcasted_scale_tril @ eps.unsqueeze(-1)).squeeze(-1)
+        return self.loc + batch_mv(self._unbroadcasted_scale_tril, eps)
 
     def log_prob(self, value):
         if self._validate_args:
             self._validate_sample(value)
         diff = value - self.loc
-        l_inv = make(
-            np.linalg.inv(np.asarray(self._unbroadcasted_scale_tril._data, np.float64)).astype(
-                diff._data.dtype
-            )
-        )
-        if self._unbroadcasted_scale_tril.requires_grad and engine.is_grad_enabled():
-            raise NotImplementedError(
-                "autoviz: MultivariateNormal.log_prob cannot differentiate with respect to the "
-                "scale yet (it needs a triangular solve)"
-            )
-        m = (l_inv @ diff.unsqueeze(-1)).squeeze(-1).pow(2).sum(-1)
-        half_log_det = make(
-            np.log(np.diagonal(self._unbroadcasted_scale_tril._data, axis1=-2, axis2=-1)).sum(-1)
-        )
+        m = batch_mahalanobis(self._unbroadcasted_scale_tril, diff)
+        half_log_det = self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
         k = self._event_shape[0]
         return -0.5 * (k * math.log(2 * math.pi) + m) - half_log_det
 
     def entropy(self):
-        diagonal = np.diagonal(self._unbroadcasted_scale_tril._data, axis1=-2, axis2=-1)
-        half_log_det = make(np.log(diagonal).sum(-1))
+        half_log_det = self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
         k = self._event_shape[0]
         h = 0.5 * k * (1.0 + math.log(2 * math.pi)) + half_log_det
         return h if len(self._batch_shape) == 0 else h.expand(*self._batch_shape)

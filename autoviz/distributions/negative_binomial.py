@@ -5,13 +5,18 @@ from typing import ClassVar
 from .. import engine
 from . import constraints
 from ._special import lgamma
-from .distribution import Distribution, as_size, broadcast_all, lazy_property
+from .distribution import (
+    BinaryParameter,
+    Distribution,
+    as_size,
+    broadcast_all,
+)
 from .gamma import Gamma
 from .poisson import Poisson
-from .utils import logits_to_probs, one_of, probs_to_logits
+from .utils import one_of
 
 
-class NegativeBinomial(Distribution):
+class NegativeBinomial(BinaryParameter, Distribution):
     """P(k) = C(k + r - 1, k) p^k (1 - p)^r, r = total_count."""
 
     arg_constraints: ClassVar[dict] = {
@@ -33,14 +38,6 @@ class NegativeBinomial(Distribution):
             param = self.logits
         self._param = param
         super().__init__(param.size(), validate_args=validate_args)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     @property
     def mean(self):

@@ -6,12 +6,12 @@ from typing import ClassVar
 
 from .. import engine
 from . import constraints
-from .distribution import Distribution, as_size, broadcast_all
+from .distribution import CentredAtLoc, Distribution, as_size, broadcast_all
 
 _LOG_SQRT_2PI = math.log(math.sqrt(2 * math.pi))
 
 
-class Normal(Distribution):
+class Normal(CentredAtLoc, Distribution):
     """The normal distribution N(loc, scale²)."""
 
     arg_constraints: ClassVar[dict] = {"loc": constraints.real, "scale": constraints.positive}
@@ -22,14 +22,6 @@ class Normal(Distribution):
         self.loc, self.scale = broadcast_all(loc, scale)
         scalar = isinstance(loc, numbers.Number) and isinstance(scale, numbers.Number)
         super().__init__(() if scalar else self.loc.size(), validate_args=validate_args)
-
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @property
     def stddev(self):

@@ -1,17 +1,22 @@
 """The relaxed (concrete) Bernoulli distribution: a differentiable stand-in for coin flips."""
 
-import numbers
 from typing import ClassVar
 
 from .. import engine
 from . import constraints
-from .distribution import Distribution, as_size, broadcast_all, lazy_property
-from .transformed_distribution import TransformedDistribution
+from ._relaxed import RelaxedTransformed, temperature_tensor
+from .distribution import (
+    BinaryParameter,
+    Distribution,
+    as_size,
+    broadcast_all,
+    store_probs_or_logits,
+)
 from .transforms import SigmoidTransform
-from .utils import clamp_probs, logits_to_probs, one_of, probs_to_logits
+from .utils import clamp_probs
 
 
-class LogitRelaxedBernoulli(Distribution):
+class LogitRelaxedBernoulli(BinaryParameter, Distribution):
     """(logit u + logit p) / temperature for u uniform: the relaxed flip's logit."""
 
     arg_constraints: ClassVar[dict] = {
@@ -22,20 +27,8 @@ class LogitRelaxedBernoulli(Distribution):
 
     def __init__(self, temperature, probs=None, logits=None, validate_args=None) -> None:
         self.temperature = temperature
-        one_of(probs, logits)
-        given = probs if probs is not None else logits
-        (param,) = broadcast_all(given)
-        self.__dict__["probs" if probs is not None else "logits"] = param
-        shape = () if isinstance(given, numbers.Number) else param.size()
+        _, shape = store_probs_or_logits(self, probs, logits)
         super().__init__(shape, validate_args=validate_args)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     def rsample(self, sample_shape=()):
         shape = self._extended_shape(as_size(sample_shape))
@@ -50,15 +43,11 @@ class LogitRelaxedBernoulli(Distribution):
             self._validate_sample(value)
         logits, value = broadcast_all(self.logits, value)
         diff = logits - value * self.temperature
-        temperature = (
-            self.temperature
-            if isinstance(self.temperature, engine.Tensor)
-            else engine.tensor(float(self.temperature))
-        )
+        temperature = temperature_tensor(self.temperature)
         return temperature.log() + diff - 2 * diff.exp().log1p()
 
 
-class RelaxedBernoulli(TransformedDistribution):
+class RelaxedBernoulli(RelaxedTransformed):
     """sigmoid of a LogitRelaxedBernoulli: values in (0, 1) near 0 and 1 at low temperature."""
 
     arg_constraints: ClassVar[dict] = {
@@ -71,15 +60,3 @@ class RelaxedBernoulli(TransformedDistribution):
     def __init__(self, temperature, probs=None, logits=None, validate_args=None) -> None:
         base = LogitRelaxedBernoulli(temperature, probs, logits)
         super().__init__(base, SigmoidTransform(), validate_args=validate_args)
-
-    @property
-    def temperature(self):
-        return self.base_dist.temperature
-
-    @property
-    def logits(self):
-        return self.base_dist.logits
-
-    @property
-    def probs(self):
-        return self.base_dist.probs

@@ -4,10 +4,10 @@ from typing import ClassVar
 
 from .. import engine
 from . import constraints
+from ._relaxed import RelaxedTransformed, temperature_tensor
 from ._special import lgamma
 from .categorical import Categorical
 from .distribution import Distribution, as_size, broadcast_all
-from .transformed_distribution import TransformedDistribution
 from .transforms import ExpTransform
 from .utils import clamp_probs
 
@@ -48,18 +48,14 @@ class ExpRelaxedCategorical(Distribution):
         if self._validate_args:
             self._validate_sample(value)
         logits, value = broadcast_all(self.logits, value)
-        temperature = (
-            self.temperature
-            if isinstance(self.temperature, engine.Tensor)
-            else engine.tensor(float(self.temperature))
-        )
+        temperature = temperature_tensor(self.temperature)
         log_scale = lgamma(engine.full_like(temperature, float(k))) - temperature.log() * (-(k - 1))
         score = logits - value * temperature
         score = (score - score.logsumexp(-1, keepdim=True)).sum(-1)
         return score + log_scale
 
 
-class RelaxedOneHotCategorical(TransformedDistribution):
+class RelaxedOneHotCategorical(RelaxedTransformed):
     """exp of an ExpRelaxedCategorical: near one-hot vectors at low temperature."""
 
     arg_constraints: ClassVar[dict] = {
@@ -72,15 +68,3 @@ class RelaxedOneHotCategorical(TransformedDistribution):
     def __init__(self, temperature, probs=None, logits=None, validate_args=None) -> None:
         base = ExpRelaxedCategorical(temperature, probs, logits, validate_args=validate_args)
         super().__init__(base, ExpTransform(), validate_args=validate_args)
-
-    @property
-    def temperature(self):
-        return self.base_dist.temperature
-
-    @property
-    def logits(self):
-        return self.base_dist.logits
-
-    @property
-    def probs(self):
-        return self.base_dist.probs

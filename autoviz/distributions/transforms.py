@@ -7,8 +7,10 @@ import numbers
 import numpy as np
 
 from .. import engine
+from ..engine.ops import linalg
 from ..engine.tensor import Tensor, make
 from . import constraints
+from .utils import softplus, tril_matrix_to_vec, vec_to_tril_matrix
 
 __all__ = [
     "AbsTransform",
@@ -415,6 +417,73 @@ class LowerCholeskyTransform(Transform):
         strict = make(np.tril(np.ones((n, n), y._data.dtype), -1))
         eye = make(np.eye(n, dtype=y._data.dtype))
         return y * strict + (y * eye).sum(-1).log().unsqueeze(-1) * eye
+
+
+class PositiveDefiniteTransform(Transform):
+    """A square matrix to a positive-definite one: L Lᵀ of its LowerCholeskyTransform."""
+
+    domain = constraints.independent(constraints.real, 2)
+    codomain = constraints.positive_definite
+
+    def __eq__(self, other):
+        return isinstance(other, PositiveDefiniteTransform)
+
+    def _call(self, x):
+        low = LowerCholeskyTransform()(x)
+        return low @ low.mT
+
+    def _inverse(self, y):
+        return LowerCholeskyTransform().inv(linalg.cholesky(y))
+
+
+class CorrCholeskyTransform(Transform):
+    """A vector of D(D-1)/2 reals to the Cholesky factor of a D × D correlation matrix: each
+    row of tanh'd entries broken like a stick (signed) into a unit vector."""
+
+    domain = constraints.real_vector
+    codomain = constraints.corr_cholesky
+    bijective = True
+
+    def _call(self, x):
+        x = engine.tanh(x)
+        eps = float(np.finfo(x._data.dtype).eps)
+        r = vec_to_tril_matrix(x.clamp(min=-1 + eps, max=1 - eps), diag=-1)
+        remaining = (1 - r**2).sqrt().cumprod(-1)
+        r = r + engine.eye(r.shape[-1], dtype=r.dtype)
+        return r * _shift_right(remaining)
+
+    def _inverse(self, y):
+        left = _shift_right(1 - engine.cumsum(y * y, dim=-1))
+        t = tril_matrix_to_vec(y, diag=-1) / tril_matrix_to_vec(left, diag=-1).sqrt()
+        return (t.log1p() - t.neg().log1p()) / 2
+
+    def log_abs_det_jacobian(self, x, y, intermediates=None):
+        left = tril_matrix_to_vec(1 - (y * y).cumsum(dim=-1), diag=-2)
+        stick = 0.5 * left.log().sum(-1)
+        tanh = -2 * (x + softplus(-2 * x) - math.log(2.0)).sum(dim=-1)
+        return stick + tanh
+
+    def forward_shape(self, shape):
+        if len(shape) < 1:
+            raise ValueError("Too few dimensions on input")
+        n = shape[-1]
+        d = round((0.25 + 2 * n) ** 0.5 + 0.5)
+        if d * (d - 1) // 2 != n:
+            raise ValueError("Input is not a flattened lower-diagonal number")
+        return shape[:-1] + (d, d)  # noqa: RUF005 (a Size stays a Size, as in torch)
+
+    def inverse_shape(self, shape):
+        if len(shape) < 2:
+            raise ValueError("Too few dimensions on input")
+        if shape[-2] != shape[-1]:
+            raise ValueError("Input is not square")
+        d = shape[-1]
+        return shape[:-2] + (d * (d - 1) // 2,)  # noqa: RUF005 (the input's type)
+
+
+def _shift_right(x):
+    """x[..., :-1] with a column of ones before it (F.pad(x[..., :-1], [1, 0], value=1))."""
+    return engine.cat([engine.ones_like(x[..., :1]), x[..., :-1]], -1)
 
 
 class CatTransform(Transform):

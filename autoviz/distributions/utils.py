@@ -81,3 +81,31 @@ def sum_rightmost(value, dim: int):
     if dim == 0:
         return value
     return value.reshape(*value.shape[: value.ndim - dim], -1).sum(-1)
+
+
+def _tril_mask(n: int, diag: int):
+    rows = engine.arange(n)
+    return rows < rows.view(-1, 1) + (diag + 1)
+
+
+def tril_matrix_to_vec(mat, diag: int = 0):
+    """The lower triangle's elements (from diagonal `diag` down), row after row."""
+    n = mat.shape[-1]
+    if diag < -n or diag >= n:
+        raise ValueError(f"diag ({diag}) provided is outside [{-n}, {n - 1}].")
+    return mat[..., _tril_mask(n, diag)]
+
+
+def vec_to_tril_matrix(vec, diag: int = 0):
+    """The D × D lower-triangular matrix whose triangle, row after row, is vec."""
+    m = vec.shape[-1]
+    n = (-(1 + 2 * diag) + ((1 + 2 * diag) ** 2 + 8 * m + 4 * abs(diag) * (diag + 1)) ** 0.5) / 2
+    if round(n) - n > float(np.finfo(vec._data.dtype).eps):
+        raise ValueError(
+            f"The size of last dimension is {m} which cannot be expressed as the lower "
+            "triangular part of a square D x D matrix."
+        )
+    n = round(n)
+    mat = vec.new_zeros((*vec.shape[:-1], n, n))
+    mat[..., _tril_mask(n, diag)] = vec
+    return mat

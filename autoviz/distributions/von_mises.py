@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from .. import engine
 from . import constraints
-from .distribution import Distribution, as_size, broadcast_all, lazy_property
+from .distribution import CentredAtLoc, Distribution, as_size, broadcast_all, lazy_property
 
 # Abramowitz and Stegun's polynomial approximations of I0 and I1 (9.8.1-9.8.4)
 _SMALL = (
@@ -59,7 +59,7 @@ def _rejection_sample(loc, concentration, proposal_r, x):
     return (x + math.pi + loc) % (2 * math.pi) - math.pi
 
 
-class VonMises(Distribution):
+class VonMises(CentredAtLoc, Distribution):
     """p(θ) = exp(κ cos(θ - loc)) / (2π I0(κ)); loc and values are angles modulo 2π."""
 
     arg_constraints: ClassVar[dict] = {
@@ -111,15 +111,6 @@ class VonMises(Distribution):
             loc = self.loc.expand(batch_shape)
             concentration = self.concentration.expand(batch_shape)
             return type(self)(loc, concentration, validate_args=self.__dict__.get("_validate_args"))
-
-    @property
-    def mean(self):
-        """The circular mean."""
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
 
     @lazy_property
     def variance(self):

@@ -23,6 +23,7 @@ EVENTS = (
     "on_node",
     "on_accumulate",
     "on_backward_end",
+    "on_write",
 )
 
 
@@ -34,6 +35,7 @@ on_leaf = on_op = on_untracked = on_detach = on_inplace = on_rebind = on_zero = 
 on_grad_set = on_retain_grad = on_backward_start = on_node = on_accumulate = _nobody
 on_update = on_zero_grad = _nobody
 on_backward_end = _nobody
+on_write = _nobody  # a tensor's memory handed out to be written (Tensor._storage)
 
 
 def add_observer(observer) -> None:

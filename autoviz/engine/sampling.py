@@ -57,6 +57,15 @@ def _need_float(dt, kernel: str) -> None:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{_type_name(dt)}'")
 
 
+def _need_continuous(dt, distribution: str, names: dict) -> None:
+    """torch's check of a continuous fill's dtype (its kernels name the dtype two ways)."""
+    if dt.kind != "f":
+        raise RuntimeError(
+            f"{distribution} distribution is a continuous probability distribution. dtype must "
+            f"be a floating point but you specified {names.get(dt.name, dt.name)}"
+        )
+
+
 def _memory_order(arr: np.ndarray) -> list:
     """The axes of `arr` from outermost to innermost in memory: the order torch's kernels
     fill a tensor in (C order for a contiguous one)."""
@@ -544,11 +553,7 @@ def _bernoulli_tensor_into(t: Tensor, p: Tensor, gen) -> Tensor:
 def exponential_(self, lambd=1.0, *, generator=None):
     """Fill with exponential numbers of rate lambd."""
     dt = self._data.dtype
-    if dt.kind != "f":
-        raise RuntimeError(
-            "Exponential distribution is a continuous probability distribution. dtype must be "
-            f"a floating point but you specified {_type_name(dt)}"
-        )
+    _need_continuous(dt, "Exponential", TYPE_NAMES)
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_num(lambd)}")
     _inplace_target(self, "exponential_")
@@ -559,11 +564,7 @@ def exponential_(self, lambd=1.0, *, generator=None):
 def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
     """Fill with Cauchy numbers centred on median, of scale sigma."""
     dt = self._data.dtype
-    if dt.kind != "f":
-        raise RuntimeError(
-            "Cauchy distribution is a continuous probability distribution. dtype must be a "
-            f"floating point but you specified {_CPP_NAMES.get(dt.name, dt.name)}"
-        )
+    _need_continuous(dt, "Cauchy", _CPP_NAMES)
     if not sigma > 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_num(sigma)}")
     _inplace_target(self, "cauchy_")

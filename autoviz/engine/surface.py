@@ -104,6 +104,11 @@ TABLE = (
     (linalg, "vdot inner ger addmv addr addbmm kron dist logdet", "torch Tensor"),
     (linalg, "addmv addr addbmm", "_"),
     (linalg, "svd=torch_svd qr=torch_qr slogdet matrix_power pinverse=pinv", "torch Tensor"),
+    (
+        linalg,
+        "cholesky=torch_cholesky cholesky_solve cholesky_inverse triangular_solve",
+        "torch Tensor",
+    ),
     (reductions, "cov corrcoef kthvalue mode nanmedian quantile nanquantile histc", "torch Tensor"),
     (reductions, "bincount", "torch Tensor"),
     (reductions, "trapezoid trapz cumulative_trapezoid", "torch"),

@@ -168,6 +168,8 @@ class Tensor:
         """The data as a mutable ndarray; scalars from ops are numpy scalars until shared."""
         if not isinstance(self._data, np.ndarray):
             self._data = np.array(self._data)
+        elif events.observers:  # a recorder copies what it kept of this memory first
+            events.on_write(self)
         return self._data
 
     def __len__(self) -> int:

@@ -5,7 +5,7 @@ import math
 import numpy as np
 
 from ._kernels import addcdiv_, addcmul_, added, lerp_
-from .optimizer import Optimizer, accepted_options, check_non_negative, state_tensor
+from .optimizer import Optimizer, check_non_negative, state_tensor
 
 
 class Adam(Optimizer):
@@ -40,10 +40,13 @@ class Adam(Optimizer):
             weight_decay=weight_decay,
             amsgrad=amsgrad,
             maximize=maximize,
+            foreach=foreach,
             capturable=False,
-            decoupled_weight_decay=self.decoupled,
+            differentiable=differentiable,
+            fused=fused,
+            decoupled_weight_decay=self.decoupled,  # in torch's order: state dicts print so
         )
-        super().__init__(params, {**defaults, **accepted_options(foreach, differentiable, fused)})
+        super().__init__(params, defaults)
 
     def _update(self, param, grad, group, state) -> None:
         lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]

@@ -147,14 +147,20 @@ class LBFGS(Optimizer):
     def _evaluate(self, closure, start, step, direction=None):
         self._add(step, direction)
         with enable_grad():
-            loss = float(closure())
+            value = closure()
+        loss = float(value.detach())
         flat = self._flat_grad()
         for p, saved in zip(self._params, start, strict=True):
             p._storage()[...] = saved
         return loss, flat
 
     def step(self, closure):
-        """Up to max_iter iterations, each a quasi-Newton direction and a step along it."""
+        """Up to max_iter iterations, each a quasi-Newton direction and a step along it (under
+        no_grad, the closure under enable_grad, as in torch: reading the loss warns nothing)."""
+        with no_grad():
+            return self._step(closure)
+
+    def _step(self, closure):
         self._stepped = True
         group = self.param_groups[0]
         lr, max_iter, max_eval = group["lr"], group["max_iter"], group["max_eval"]
@@ -164,7 +170,7 @@ class LBFGS(Optimizer):
         state.setdefault("n_iter", 0)
         with enable_grad():
             orig_loss = closure()
-        loss = float(orig_loss)
+        loss = float(orig_loss.detach())
         evals = 1
         state["func_evals"] += 1
         flat_grad = self._flat_grad()
@@ -238,7 +244,8 @@ class LBFGS(Optimizer):
                     opt_cond = False
                     if n_iter != max_iter:
                         with enable_grad():
-                            loss = float(closure())
+                            value = closure()
+                        loss = float(value.detach())
                         flat_grad = self._flat_grad()
                         opt_cond = np.abs(flat_grad).max() <= tol_grad
                         ls_evals = 1

@@ -2,6 +2,7 @@
 computed from the last as PyTorch computes it (so the floats are PyTorch's)."""
 
 import math
+import types
 import warnings
 from bisect import bisect_right
 from collections import Counter
@@ -48,10 +49,7 @@ class LRScheduler:
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
         optimizer._stepped = False  # set by the optimizer's step, to warn about the order
-        self._step_count = 0
-        self._is_initial = True
-        self.step()
-        self._is_initial = False
+        self._initial_step()
 
     def get_lr(self) -> list:
         raise NotImplementedError
@@ -97,6 +95,7 @@ class LRScheduler:
     def _initial_step(self) -> None:
         self._step_count = 0
         self._is_initial = True
+        self._get_lr_called_within_step = False  # torch's flag (its state dicts carry it)
         self.step()
         self._is_initial = False
 
@@ -150,7 +149,28 @@ class ExponentialLR(LRScheduler):
         return [base * self.gamma**self.last_epoch for base in self.base_lrs]
 
 
-class LambdaLR(LRScheduler):
+class _Lambdas:
+    """State dicts of the schedulers driven by functions: a plain function is saved as None,
+    a callable object as its attributes (as torch saves them)."""
+
+    def state_dict(self) -> dict:
+        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
+        state["lr_lambdas"] = [
+            None if isinstance(fn, types.FunctionType) else fn.__dict__.copy()
+            for fn in self.lr_lambdas
+        ]
+        return state
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        state = dict(state_dict)
+        lambdas = state.pop("lr_lambdas")
+        self.__dict__.update(state)
+        for fn, saved in zip(self.lr_lambdas, lambdas, strict=False):
+            if saved is not None:
+                fn.__dict__.update(saved)
+
+
+class LambdaLR(_Lambdas, LRScheduler):
     """base lr × lr_lambda(epoch) (one function, or one per parameter group)."""
 
     def __init__(self, optimizer, lr_lambda, last_epoch: int = -1):
@@ -159,9 +179,6 @@ class LambdaLR(LRScheduler):
 
     def get_lr(self) -> list:
         return [base * f(self.last_epoch) for f, base in zip(self.lr_lambdas, self.base_lrs)]  # noqa: B905
-
-    def state_dict(self) -> dict:
-        return {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
 
 
 class CosineAnnealingLR(LRScheduler):
@@ -197,7 +214,7 @@ def _lambdas(optimizer, lr_lambda) -> list:
     return lambdas
 
 
-class MultiplicativeLR(LRScheduler):
+class MultiplicativeLR(_Lambdas, LRScheduler):
     """lr × lr_lambda(epoch) every epoch."""
 
     def __init__(self, optimizer, lr_lambda, last_epoch: int = -1):
@@ -631,8 +648,8 @@ class ReduceLROnPlateau(LRScheduler):
             raise ValueError("mode " + mode + " is unknown!")
         if threshold_mode not in ("rel", "abs"):
             raise ValueError("threshold mode " + threshold_mode + " is unknown!")
-        self.mode, self.threshold, self.threshold_mode = mode, threshold, threshold_mode
         self.mode_worse = math.inf if mode == "min" else -math.inf
+        self.mode, self.threshold, self.threshold_mode = mode, threshold, threshold_mode
         self._reset()
 
     def _reset(self) -> None:

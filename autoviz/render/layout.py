@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..errors import LayoutEngineNotFound, LayoutError, LayoutTimeout
 from . import plugins, process
-from .svgtext import tidy
+from .svgtext import square_boxes, tidy
 
 DEFAULT_TIMEOUT = 30.0  # seconds; a layout that takes longer is almost always a runaway graph
 FORMATS = ("svg", "png", "pdf")
@@ -59,7 +59,8 @@ def engine_name(path: str) -> str:
 
 def svg_layout(source: str, timeout: float | None = None) -> str:
     """DOT `source` laid out as the SVG autoviz shows (see svgtext.tidy)."""
-    return tidy(run_layout(source, "svg", timeout).decode("utf-8"))
+    square, rounded = square_boxes(source)
+    return tidy(run_layout(square, "svg", timeout).decode("utf-8"), rounded)
 
 
 def run_layout(source: str, fmt: str = "svg", timeout: float | None = None) -> bytes:

@@ -27,9 +27,10 @@ TIMEOUT = 10.0  # seconds for dot to lay out a graph of one node; more means som
 # only, lower case); a graph naming another font is measured in it.
 TABLED = {"helvetica", "arial", "times", "timesroman", "courier"}
 _FONT_NAME = re.compile(r'f(?:ontname|ace)"?\s*=\s*"?([^"\]>]*)')  # starts with a literal: fast
-# Text beyond Latin-1, except the symbol blocks autoviz's own labels use (arrows, ×, …, ∂, ⚠):
-# dot's tables have no widths for it, so a Greek or Chinese name is measured in its font.
-_OTHER_SCRIPT = re.compile("[^\x00-\xff\u2000-\u206f\u2190-\u22ff\u2600-\u26ff]")
+# Text beyond Latin-1, except the symbol blocks autoviz's own labels use (arrows, ×, …, ∂, ⚠,
+# and the superscripts of a transposed weight's `weightᵀ`, ², ₁): dot's tables have no widths
+# for it, so a Greek or Chinese name is measured in its font.
+_OTHER_SCRIPT = re.compile("[^\x00-\xff\u1d2c-\u1d6a\u2000-\u209f\u2190-\u22ff\u2600-\u26ff]")
 _NEEDS_PLUGINS = re.compile(r"(?:image|layout)\s*=")  # images, or another layout engine
 _PROBE = f'digraph {{ node [fontname="{FONT}"] a [label=<<b>a</b><br/>b>] }}'.encode()
 _ON, _OFF = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")

@@ -38,6 +38,7 @@ class Recorded:
     def __init__(self, records, names: dict, view) -> None:
         self._records, self._log, self.names, self.view = records, None, names, view
         self.counted = None
+        self.part = None  # a Timeline of the log's first graphs, for tl[k] (see prefix)
 
     def log(self) -> list:
         if self._log is None:
@@ -51,12 +52,40 @@ class Recorded:
             self.counted = Counter(self.view).count(self.log())
         return self.counted
 
+    def prefix(self, tl, k: int):
+        """A Timeline of the whole graphs up to the one of step k (each built in full: names,
+        captions, outputs), so that `tl[k]` costs the graphs before it, not all of them.
+        Made again for a later step with at least twice the steps, so stepping through a
+        timeline this way costs a few builds, not one per step."""
+        part = self.part
+        if part is None or k >= len(part._steps):
+            from .timeline import Timeline
+
+            wanted = max(k, 2 * len(part._steps) if part is not None else 0)
+            part = Timeline([], [], [])
+            part._block, part.skipped = tl._block, tl.skipped
+            if build(part, self.log(), self.names, view=self.view, until=wanted):
+                # every graph: this is the timeline's build, not one to make again
+                tl._nodes, tl._edges, tl._steps, tl._code = part._lists()
+                tl._pending, self.part = None, None
+                write_captions(tl)
+                self.check(tl)
+                return tl
+            self.part = part
+        return part
+
     def build(self, tl) -> None:
         from .count import checking
 
         if self.counted is None and checking():
             self.count()  # tests: every build is checked against its count
         build(tl, self.log(), self.names, view=self.view)
+        self.check(tl)
+
+    def check(self, tl) -> None:
+        """A built timeline has the steps its count told (tests: or it raises)."""
+        from .count import checking
+
         if self.counted is not None and self.counted != len(tl._steps):
             message = (
                 f"autoviz counted {self.counted:,} steps in this timeline but built "
@@ -67,18 +96,24 @@ class Recorded:
             warnings.warn(message, RuntimeWarning, stacklevel=4)
 
 
-def build(tl, log: list, names: dict, modules: ModuleNames | None = None, view=None) -> None:
+def build(tl, log: list, names: dict, modules: ModuleNames | None = None, view=None, until=None):
     """Fill timeline `tl` with what the logged events did, then write the captions.
 
     `view` reads the logged tensors and nodes: autoviz's own (with `modules`), or torch's
-    from the bridge.
+    from the bridge. `until`: stop at the end of the graph of that step (the op that starts
+    the next graph is not replayed). Returns whether every record was replayed.
     """
     builder = Builder(tl._nodes, tl._edges, tl._steps, names, view or EngineView(modules))
+    steps, whole = tl._steps, True
     for record in log:
+        if until is not None and builder.graph_freed and len(steps) > until and record[0] == "op":
+            whole = False
+            break
         getattr(builder, record[0])(*record[1:])
     tl._code = source.record(tl._block, builder.places())
     builder.finish(source.identifiers(tl._code))
     write_captions(tl)
+    return whole
 
 
 class Builder:

@@ -67,20 +67,33 @@ def _dumps(doc: dict) -> str:
     return text + "\n"
 
 
-_FIELDS = {}  # record class -> its field names
+_FIELDS = {}  # record class -> (its field names, those a descriptor computes on reading)
 
 
 def _fields(record) -> dict:
     """A model record (Node, Edge, Step, Source, Flow, CodeText) as {field: value}; a large
-    tensor's Summary as {"summary": {...}}."""
+    tensor's Summary as {"summary": {...}}. A record's own __dict__ is that mapping (the encoder
+    sorts the keys) when it holds its fields only, each as read: no dict is built per record."""
     if type(record) is Summary:
         return {"summary": record.to_dict()}
-    names = _FIELDS.get(type(record))
-    if names is None:
-        if not dataclasses.is_dataclass(record) or isinstance(record, type):
-            raise TypeError(f"Object of type {type(record).__name__} is not JSON serializable")
-        names = _FIELDS[type(record)] = tuple(f.name for f in dataclasses.fields(record))
+    known = _FIELDS.get(type(record))
+    if known is None:
+        known = _FIELDS[type(record)] = _field_names(record)
+    names, computed = known
+    own = record.__dict__
+    if len(own) == len(names) and (not computed or all(type(own[n]) is str for n in computed)):
+        return own
     return {name: getattr(record, name) for name in names}
+
+
+def _field_names(record) -> tuple:
+    """A record class's field names, and those whose value a descriptor writes on the first
+    read (Step.caption: its writer until then, a string after)."""
+    if not dataclasses.is_dataclass(record) or isinstance(record, type):
+        raise TypeError(f"Object of type {type(record).__name__} is not JSON serializable")
+    names = tuple(f.name for f in dataclasses.fields(record))
+    computed = tuple(n for n in names if hasattr(type(vars(type(record)).get(n)), "__set__"))
+    return names, computed
 
 
 def loads(text) -> Timeline:
@@ -125,18 +138,31 @@ def _no_constant(name: str):
 
 def _source(fields: dict) -> Source:
     caller = fields.get("caller")
-    return Source(**{**fields, "caller": None if caller is None else Source(**caller)})
+    fields["caller"] = None if caller is None else _record(Source, caller)
+    return _record(Source, fields)
 
 
 def _timeline(doc: dict) -> Timeline:
     """The model's objects from checked fields."""
-    nodes = [Node(**n) for n in doc["nodes"]]
-    edges = [Edge(**e) for e in doc["edges"]]
-    steps = []
+    nodes = [_record(Node, n) for n in doc["nodes"]]
+    edges = [_record(Edge, e) for e in doc["edges"]]
     for s in doc["steps"]:
-        source = None if s["source"] is None else _source(s["source"])
-        flows = [Flow(**f) for f in s["flows"]]
-        steps.append(Step(**{**s, "source": source, "flows": flows}))
-    tl = Timeline(nodes, edges, steps)
+        s["source"] = None if s["source"] is None else _source(s["source"])
+        s["flows"] = [_record(Flow, f) for f in s["flows"]]
+    tl = Timeline(nodes, edges, [_record(Step, s) for s in doc["steps"]])
     tl._code = [CodeText(**c) for c in doc["code"]]
     return tl
+
+
+_COUNTS = {cls: len(dataclasses.fields(cls)) for cls in (Node, Edge, Step, Source, Flow)}
+
+
+def _record(cls, fields: dict):
+    """A record of checked fields: with all of them, they are its attributes as they are
+    (__init__ would copy them one by one, a fifth of loading); a record of an older file,
+    which lacks a newer field, gets its default from __init__."""
+    if len(fields) != _COUNTS[cls]:
+        return cls(**fields)
+    record = object.__new__(cls)
+    record.__dict__ = fields
+    return record

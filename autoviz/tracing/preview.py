@@ -27,6 +27,23 @@ def preview(data):
     return arr.tolist() if arr.size <= PREVIEW_LIMIT else Summary.of(arr)
 
 
+def deferred(data):
+    """preview(data) with a large array's Summary deferred to the view that reads it: the array
+    is copied now, so the Summary tells its value at this step whatever happens to it later
+    (a copy costs a fraction of the statistics and the heatmap)."""
+    if type(data) is np.ndarray and data.size > PREVIEW_LIMIT:
+        return Summary.later(data.copy().view, data.shape, dtype_name(data.dtype))
+    return preview(data)
+
+
+def kept(data):
+    """Like `deferred`, for an array nothing changes in place (a gradient backward made):
+    kept, not copied."""
+    if type(data) is np.ndarray and data.size > PREVIEW_LIMIT:
+        return Summary.later(data.view, data.shape, dtype_name(data.dtype))
+    return preview(data)
+
+
 class Summary:
     """What is kept of a tensor too large to keep whole: its shape and dtype, the min, max and
     mean of its finite elements and the 2-norm of them all, how many are NaN, +inf and -inf,
@@ -34,13 +51,39 @@ class Summary:
     `block` per cell) for a heatmap. Statistics are exact (float64 over every element)."""
 
     __slots__ = ("block", "dtype", "grid", "head", "max", "mean", "min", "nan", "ninf", "norm")
-    __slots__ += ("pinf", "shape")
+    __slots__ += ("pinf", "shape", "_source")
     FIELDS = ("shape", "dtype", "min", "max", "mean", "norm", "nan", "pinf", "ninf", "head")
     FIELDS += ("grid", "block")
 
     def __init__(self, **fields) -> None:
         for key in self.FIELDS:
             setattr(self, key, fields[key])
+
+    @classmethod
+    def later(cls, source, shape: tuple, dtype: str) -> "Summary":
+        """The Summary of the array `source()` returns, computed when a field is first read
+        (recording keeps the values and defers the statistics and the heatmap to the view that
+        shows them). `source()` returns None when the value was lost (its tensor changed in
+        place without a copy taken): then only the shape and dtype are known."""
+        summary = object.__new__(cls)
+        summary._source, summary.shape, summary.dtype = source, tuple(shape), dtype
+        return summary
+
+    def __getattr__(self, name: str):
+        # Only reached for a slot not set yet: the fields of a Summary made by `later`.
+        if name == "_source" or name not in _FIELDS:
+            raise AttributeError(name)
+        source = self._source
+        self._source = None
+        arr = source() if source is not None else None
+        fields = Summary.of(arr) if arr is not None else None
+        for key in _FIELDS:
+            if key not in ("shape", "dtype"):
+                setattr(self, key, getattr(fields, key) if fields else _UNKNOWN.get(key))
+        return getattr(self, name)
+
+    def __reduce__(self):
+        return Summary.from_dict, (self.to_dict(),)
 
     @classmethod
     def of(cls, arr: np.ndarray) -> "Summary":
@@ -70,7 +113,7 @@ class Summary:
         grid, block = _grid(x, arr.shape)
         return cls(
             shape=tuple(arr.shape),
-            dtype=_dtype_name(arr.dtype),
+            dtype=dtype_name(arr.dtype),
             min=low,
             max=high,
             mean=mean,
@@ -119,6 +162,11 @@ class Summary:
         return f"Summary(shape={self.shape}, min={self.min}, max={self.max}, mean={self.mean})"
 
 
+_FIELDS = frozenset(Summary.FIELDS)
+# A deferred Summary whose value was lost: its statistics are not known (None), never made up.
+_UNKNOWN = {"nan": 0, "pinf": 0, "ninf": 0, "head": [], "grid": [], "block": (1, 1)}
+
+
 def _same(a, b) -> bool:
     """Equality where NaN equals NaN (a summary of NaNs is the same summary)."""
     if isinstance(a, float) and isinstance(b, float):
@@ -131,7 +179,7 @@ def _same(a, b) -> bool:
 _DTYPE_NAMES = {}  # numpy dtype -> its name: str(dtype) is slow, and a run has a few
 
 
-def _dtype_name(dtype) -> str:
+def dtype_name(dtype) -> str:
     name = _DTYPE_NAMES.get(dtype)
     if name is None:
         name = _DTYPE_NAMES[dtype] = str(dtype)

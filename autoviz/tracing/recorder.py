@@ -9,9 +9,10 @@ import numpy as np
 
 from ..collector import hold_oldest_generation, restore
 from ..engine import Tensor, events
+from ..engine import versions as _versions
 from ..engine.grad_mode import _state as _grad_mode
 from .naming import StoredNames
-from .preview import Summary, preview
+from .preview import PREVIEW_LIMIT, Summary, deferred, dtype_name, kept, preview
 from .source import block_of
 from .symbols import ELEMENTWISE
 from .timeline import Timeline
@@ -21,8 +22,8 @@ _PACKAGE = str(Path(__file__).resolve().parent.parent)
 _EXAMPLES = str(Path(_PACKAGE) / "examples")  # lesson scripts shipped with autoviz are user code
 _INSIDE, _OUTSIDE = set(), set()  # file names of code that is, or is not, autoviz's own
 _ARRAY = np.ndarray
-# Gradients of more elements are logged as their Summary (the log does not keep them alive);
-# smaller ones are kept whole, which costs less time than a summary and little memory.
+# Gradients of more elements are logged as their Summary, computed from them when a view reads
+# it (gradients never change in place); smaller ones are kept whole for the builder.
 _LARGE = 1024
 _getframe = sys._getframe
 _get_ident = threading.get_ident
@@ -68,9 +69,10 @@ class Recorder:
 
     A record keeps the user's code object and instruction offset, not the file and line,
     which are looked up once per place when the log is built (`_resolve`). Values that may
-    change in place later (arrays) are previewed at once; numpy scalars cannot change, so they
-    are kept and previewed when building. Nodes, edges, steps and captions are all built from
-    the log when the Timeline is first used.
+    change in place later (arrays) are copied at once when large (their Summary is computed when
+    a view reads it: preview.deferred) and previewed at once when small; numpy scalars cannot
+    change, so they are kept and previewed when building. Nodes, edges, steps and captions are
+    all built from the log when the Timeline is first used.
     """
 
     # Slots: attribute access on the hot path stays fast (an instance __dict__, which dir()
@@ -78,6 +80,8 @@ class Recorder:
     __slots__ = (
         "_all_sites",
         "_callers",
+        "_kept",
+        "_kept_of",
         "_sites",
         "_stored",
         "_used",
@@ -115,6 +119,10 @@ class Recorder:
         # The leaves and constants that ops have used. Tensors, not their id(): tensors hash by
         # identity (as PyTorch's do), and calling id() costs more than the set lookup.
         self._used = set()
+        # id(root array) -> [_Kept]: large results kept, not copied, for their deferred
+        # Summary, until something is about to write into that memory (on_write)
+        self._kept = {}
+        self._kept_of = {}  # id(tensor) -> its _Kept, to count the log's references to it
         self.thread = _get_ident()  # the thread that entered the block: the only one recorded
         self.skipped = {}  # thread name -> events it sent that were not recorded
 
@@ -207,7 +215,7 @@ class Recorder:
             return self._skip()
         frame = self._where()
         data = t._data
-        value = preview(data) if type(data) is _ARRAY else data
+        value = deferred(data) if type(data) is _ARRAY else data
         self.log.append(("leaf", frame.f_code, frame.f_lasti, t, value))
         self._expect_name(t, frame)
 
@@ -239,7 +247,7 @@ class Recorder:
                 break
         data = out._data
         if type(data) is _ARRAY:
-            data = preview(data)
+            data = preview(data) if data.size <= PREVIEW_LIMIT else self._keep(out, data)
         site = self._sites.get(lasti)
         if site is None or site.code is not code:
             site = self._site(code, lasti, frame)
@@ -249,8 +257,41 @@ class Recorder:
         log = self.log
         log.extend((_OP, site, fn, out, values, data, len(inputs)))
         log.extend(inputs)
+        kept_of = self._kept_of
+        if kept_of:  # the log's references to kept results, and the node's (see _secure_reachable)
+            uses = 2 if None in getattr(fn, "_next", ()) else 1  # it keeps its inputs then
+            for v in inputs:
+                found = kept_of.get(id(v))
+                if found is not None:
+                    found.uses += uses
         if site.check:
             self.pending = (out, site, frame)
+
+    def _keep(self, t: Tensor, data) -> Summary:
+        """The deferred Summary of an op's large result, read from its array itself (see
+        _Kept): the engine tells before anything writes into that memory (on_write)."""
+        key = id(data) if data.base is None else id(_versions.root(data))
+        found = _Kept(t, data, _versions.modified.get(key))
+        self._kept.setdefault(key, []).append(found)
+        self._kept_of[id(t)] = found
+        return Summary.later(found, data.shape, dtype_name(data.dtype))
+
+    def on_write(self, t: Tensor) -> None:
+        # Any thread's: a copy is never wrong, a write unseen would be.
+        if self._kept:
+            for found in self._kept.pop(id(_versions.root(t._data)), ()):
+                found.copy()
+
+    def _secure_reachable(self) -> None:
+        """At the block's end: copy the kept results the program can still write to (a
+        variable, a view or anything but this log holds them); no code can change the rest."""
+        if not self._kept:
+            return
+        for group in self._kept.values():
+            if any(found.reachable() for found in group):
+                for found in group:
+                    found.copy()
+        self._kept, self._kept_of = {}, {}
 
     def _input_values(self, inputs) -> list:
         """Previews of the inputs that are leaves or constants (None for the others)."""
@@ -261,7 +302,7 @@ class Recorder:
                     self._used.add(v)
                     v = v._data
                     if type(v) is _ARRAY:
-                        v = preview(v)
+                        v = deferred(v)
                 else:
                     v = None
             values.append(v)
@@ -271,7 +312,7 @@ class Recorder:
         if _get_ident() != self.thread:
             return self._skip()
         frame = self._where()
-        values = [(fn, preview(g)) for fn, g in seeds.items()]
+        values = [(fn, deferred(g)) for fn, g in seeds.items()]  # the user's own
         self.log.append(("seed", frame.f_code, frame.f_lasti, values))
 
     def on_node(self, fn, grad, grads) -> None:
@@ -288,9 +329,8 @@ class Recorder:
         self.log.extend((_NODE, fn, grad, None, grads, None))
 
     def _node_record(self, fn, grad, grads) -> None:
-        """Log a backward step. Of large gradients only the Summary is kept, so that the log
-        does not keep them alive. A zero upstream gradient of a scalar
-        needs work now (see _local)."""
+        """Log a backward step, large gradients as their (deferred) Summary. A zero upstream
+        gradient of a scalar needs work now (see _local)."""
         local = full = None
         if type(grad) is not _ARRAY or not grad.ndim:
             if not grad:
@@ -298,7 +338,7 @@ class Recorder:
         else:
             full = _before_sums(fn, grad, grads)
             if grad.size > _LARGE:
-                grad = Summary.of(grad)
+                grad = kept(grad)
         for g in grads:
             if type(g) is _ARRAY and g.size > _LARGE:
                 grads = tuple(map(_light, grads))
@@ -309,7 +349,7 @@ class Recorder:
         if _get_ident() != self.thread:
             return self._skip()
         # .grad is updated in place by later passes: preview it now.
-        total = preview(t._grad._data)
+        total = deferred(t._grad._data)
         self.log.append(("accumulate", None, None, t, t._grad, _light(grad), total))
 
     def on_backward_end(self, retain_graph: bool) -> None:
@@ -321,20 +361,20 @@ class Recorder:
         if _get_ident() != self.thread:
             return self._skip()
         frame = self._where()
-        self.log.append(("zero", frame.f_code, frame.f_lasti, t, preview(t._data)))
+        self.log.append(("zero", frame.f_code, frame.f_lasti, t, deferred(t._data)))
 
     def on_grad_set(self, t: Tensor, value) -> None:
         if _get_ident() != self.thread:
             return self._skip()
         frame = self._where()
-        new = None if value is None else preview(value._data)
+        new = None if value is None else deferred(value._data)
         self.log.append(("set_grad", frame.f_code, frame.f_lasti, t, value, new))
 
     def on_detach(self, source: Tensor, out: Tensor) -> None:
         if _get_ident() != self.thread:
             return self._skip()
         frame = self._where()
-        self.log.append(("detach", frame.f_code, frame.f_lasti, source, out, preview(out._data)))
+        self.log.append(("detach", frame.f_code, frame.f_lasti, source, out, deferred(out._data)))
         self._expect_name(out, frame)
 
     def on_untracked(self, out: Tensor, inputs) -> None:
@@ -342,7 +382,7 @@ class Recorder:
             return self._skip()
         frame = self._where()
         data = out._data
-        value = preview(data) if type(data) is _ARRAY else data
+        value = deferred(data) if type(data) is _ARRAY else data
         enabled = _grad_mode["enabled"]  # off: under no_grad; on: its inputs need no grad
         self.log.append(("untracked", frame.f_code, frame.f_lasti, out, inputs, value, enabled))
         self._expect_name(out, frame)
@@ -351,20 +391,20 @@ class Recorder:
         if _get_ident() != self.thread:
             return self._skip()
         frame = self._where()
-        self.log.append(("inplace", frame.f_code, frame.f_lasti, t, preview(t._data)))
+        self.log.append(("inplace", frame.f_code, frame.f_lasti, t, deferred(t._data)))
 
     def on_update(self, t: Tensor, optimizer, group: dict) -> None:
         if _get_ident() != self.thread:
             return self._skip()
         frame = self._where()
         rule = update_rule(type(optimizer).__name__, group)
-        self.log.append(("update", frame.f_code, frame.f_lasti, t, preview(t._data), rule))
+        self.log.append(("update", frame.f_code, frame.f_lasti, t, deferred(t._data), rule))
 
     def on_zero_grad(self, tensors, set_to_none: bool) -> None:
         if _get_ident() != self.thread:
             return self._skip()
         frame = self._where()
-        grads = [None if t._grad is None else preview(t._grad._data) for t in tensors]
+        grads = [None if t._grad is None else deferred(t._grad._data) for t in tensors]
         self.log.append(("zero_grad", frame.f_code, frame.f_lasti, tensors, grads, set_to_none))
 
     def on_rebind(self, t: Tensor, out: Tensor) -> None:
@@ -410,6 +450,8 @@ class Recorder:
 
         if self.pending is not None:
             self._check_name(self.pending)
+            self.pending = None
+        self._secure_reachable()
         frame = self.block_frame
         scope = self.namespace or {**frame.f_globals, **frame.f_locals}
         # A tensor no event named is named after the first variable of the block that holds it.
@@ -518,6 +560,42 @@ def _is_inside(name: str) -> bool:
     return inside
 
 
+class _Kept:
+    """An op's large result, for its deferred Summary: its array while the memory's version
+    (engine/versions.py) is the one it had at the step, else the copy taken before a write."""
+
+    __slots__ = ("array", "saved", "tensor", "uses", "version")
+
+    def __init__(self, t: Tensor, data, entry) -> None:
+        self.tensor, self.array, self.saved, self.uses = t, data, None, 0
+        self.version = 0 if entry is None else entry[2] + len(entry[1])  # versions.version
+
+    def __call__(self):
+        if self.saved is None and self.array is not None:
+            if _versions.version(self.array) == self.version:
+                self.saved = self.array
+            self.array = self.tensor = None
+        return self.saved
+
+    def copy(self) -> None:
+        if self.saved is None and self.array is not None:
+            if _versions.version(self.array) == self.version:
+                self.saved = self.array.copy()
+            self.array = self.tensor = None
+
+    def reachable(self) -> bool:
+        """Whether anything but the log (its record, its uses as an input, nodes keeping
+        their inputs) holds the tensor, or anything views its array."""
+        t, array = self.tensor, self.array
+        if t is None:
+            return False
+        if sys.getrefcount(t) > 4 + self.uses:  # the record's, this, the argument, `t`
+            return True
+        # this, the argument, `array`, and the tensor's and its node's (which made it) own
+        own = (t._data is array) + (getattr(t.grad_fn, "_out", None) is array)
+        return sys.getrefcount(array) > 3 + own
+
+
 class _Site:
     """A place in the user's code where events happen: an instruction of a code object.
 
@@ -580,7 +658,7 @@ def _unsummed(fn, grad, index: int):
 def _light(grad):
     """`grad`, or its Summary when it is a large array."""
     if type(grad) is _ARRAY and grad.size > _LARGE:
-        return Summary.of(grad)
+        return kept(grad)
     return grad
 
 

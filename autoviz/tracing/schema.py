@@ -11,6 +11,7 @@ import math
 import re
 
 from ..errors import TimelineFormatError
+from . import plain
 from .captions import STEP_KINDS
 from .model import EDGE_KINDS, KINDS, PERSISTENT, PHASES
 from .preview import Summary, blocks, grid_shape
@@ -353,10 +354,16 @@ def change(value, path, ctx):
         fail(path, f"expected [node id, field, value], got {short(value)}")
     node_id = node_ref(value[0], (path, 0), ctx)
     field = _CHANGED(value[1], (path, 1), ctx)
-    new = CHANGES[field](value[2], (path, 2), ctx)
+    checked = [node_id, field, CHANGES[field](value[2], (path, 2), ctx)]
+    _change_fits(checked, path, ctx)
+    return checked
+
+
+def _change_fits(change: list, path, ctx) -> None:
+    """A changed grad or value has its node's shape."""
+    node_id, field, new = change
     if CHANGES[field] is preview:
         _fits(new, ctx.node_shapes[node_id], (path, 2), f"node {node_id}")
-    return [node_id, field, new]
 
 
 def one_or_more_nodes(value, path, ctx):
@@ -457,6 +464,12 @@ _FLOW = record(FLOW)
 def check_flow(value, path, ctx) -> dict:
     """A flow's gradients have its shape; `upstream × local` is written out for scalars only."""
     fields = _FLOW(value, path, ctx)
+    _flow_fits(fields, path, ctx)
+    return fields
+
+
+def _flow_fits(fields: dict, path, ctx) -> None:
+    """A checked flow's gradients fit its shape and the op it flows into."""
     for key in ("contribution", "total", "local"):
         _fits(fields[key], fields["shape"], (path, key), "this flow")
     target = ctx.edge_ends[fields["edge"]][1]
@@ -470,7 +483,6 @@ def check_flow(value, path, ctx) -> dict:
         fail((path, "contribution"), "a flow of shape () carries a number")
     if scalar and fields["local"] is not None and not isinstance(fields["upstream"], int | float):
         fail((path, "upstream"), "a scalar flow with a local derivative has a number upstream")
-    return fields
 
 
 def real(value, path, ctx):
@@ -622,7 +634,10 @@ def document(doc: dict) -> dict:
 
 def check_edge(value, path, ctx) -> dict:
     """A data edge joins a tensor and an op; a detach or untracked edge, two tensors."""
-    fields = _EDGE(value, path, ctx)
+    if plain.edge(value, path[1], ctx.node_ids, ctx.counts["edges"]):
+        fields = value  # what the table would return, as it is
+    else:
+        fields = _EDGE(value, path, ctx)
     source, target, kind = fields["source"], fields["target"], fields.get("kind", "data")
     ops = (ctx.node_kinds[source] == "op") + (ctx.node_kinds[target] == "op")
     if ops != (kind == "data"):
@@ -635,7 +650,11 @@ def check_edge(value, path, ctx) -> dict:
 
 
 def check_node(value, path, ctx) -> dict:
-    fields = _NODE(value, path, ctx)
+    if plain.node(value, path[1], ctx.counts["steps"]):
+        fields = value  # what the table would return, the shape made a tuple
+        value["shape"] = tuple(value["shape"])
+    else:
+        fields = _NODE(value, path, ctx)
     if (fields["kind"] == "op") != (fields["op"] is not None):
         want = "PyTorch's node name" if fields["kind"] == "op" else "null"
         fail((path, "op"), f"a node of kind {fields['kind']!r} has op {want}")
@@ -658,7 +677,15 @@ def _shape(dims) -> str:
 
 
 def check_step(value, path, ctx) -> dict:
-    fields = _STEP(value, path, ctx)
+    if plain.step(value, path[1], ctx.node_ids, ctx.counts["edges"], ctx.counts["steps"]):
+        fields = value  # what the table would return; then its checks across fields, in order
+        for i, flow in enumerate(value["flows"]):
+            flow["shape"] = tuple(flow["shape"])
+            _flow_fits(flow, ((path, "flows"), i), ctx)
+        for i, change in enumerate(value["changes"]):
+            _change_fits(change, ((path, "changes"), i), ctx)
+    else:
+        fields = _STEP(value, path, ctx)
     kinds, details = STEP_NEEDS.get(fields["kind"], ((None,), ()))
     nodes = fields["nodes"]
     if len(nodes) < len(kinds):

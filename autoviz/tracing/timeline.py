@@ -15,6 +15,9 @@ class Timeline:
         self._code = []  # the traced code as written (source.CodeText), recorded when tracing
         self._block = None  # the traced `with` block (source.Block), until the code is recorded
 
+    def _lists(self) -> tuple:
+        return self._nodes, self._edges, self._steps, self._code
+
     def _built(self) -> "Timeline":
         if self._pending is not None:
             pending, self._pending = self._pending, None
@@ -56,11 +59,17 @@ class Timeline:
         return iterations(self)
 
     def __iter__(self):
+        self._built()
         return (self[k] for k in range(len(self)))
 
     def __getitem__(self, k: int) -> Graph:
-        """The graph as it stood after step k (negative k counts from the end)."""
-        return snapshot(self, self._step_index(k))
+        """The graph as it stood after step k (negative k counts from the end); of a timeline
+        not built yet, only the graphs up to step k's are built (builder.Recorded.prefix)."""
+        k = self._step_index(k)
+        if self._pending is not None:
+            with collector_paused():
+                return snapshot(self._pending.prefix(self, k), k)
+        return snapshot(self, k)
 
     def _step_index(self, k: int) -> int:
         """k as a step number from 0; a bad k raises what indexing a list would."""

@@ -45,7 +45,8 @@ _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|\bnan\b|\bin
 
 
 def names() -> list[str]:
-    return sorted(p.stem for p in SCRIPTS.glob("t*.py"))
+    """The scripts' names in their numbers' order (t99 before t100)."""
+    return sorted((p.stem for p in SCRIPTS.glob("t*.py")), key=lambda n: int(n[1:].split("_")[0]))
 
 
 # -- running (in the child process) ----------------------------------------------------------

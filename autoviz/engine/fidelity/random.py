@@ -52,8 +52,18 @@ class Generator:
                 f"autoviz has only a CPU generator (got device {str(device)!r}); use "
                 "torch.Generator() or torch.Generator(device='cpu')"
             )
-        self._mt = np.random.MT19937(0)  # a fixed seed: no OS entropy to gather; reseeded below
+        self._twister = self._state = None
         self.manual_seed(DEFAULT_SEED)
+
+    @property
+    def _mt(self):
+        """numpy's MT19937 in this generator's state, made at the first draw after a seeding
+        (numpy.random is loaded then: at import it cost `import autoviz` a quarter of its time)."""
+        if self._state is not None:
+            if self._twister is None:
+                self._twister = np.random.MT19937(0)  # a fixed seed: no OS entropy to gather
+            self._twister.state, self._state = self._state, None
+        return self._twister
 
     def __repr__(self) -> str:
         return f"<torch._C.Generator object at {id(self):#x}>"  # PyTorch's C++ class
@@ -65,7 +75,7 @@ class Generator:
     def manual_seed(self, seed) -> "Generator":
         """Seed with `seed`: as torch does, only its low 32 bits reach the twister."""
         seed = _seed_value(seed)
-        self._mt.state = _mt_state(_genrand_key(seed), _N)
+        self._state = _mt_state(_genrand_key(seed), _N)
         self._seed = seed
         self._normal = None  # the second value of the last Box-Muller pair, as torch keeps it
         self._float_normal = None
@@ -129,7 +139,7 @@ class Generator:
         if not (seeded == 1 and 0 < left <= _N and nxt <= _N):
             raise RuntimeError("Invalid mt19937 state")
         key = raw[24:5016].view(np.uint64).astype(np.uint32)
-        self._mt.state = _mt_state(key, _N if left == 1 else _N + 1 - left)
+        self._state = _mt_state(key, _N if left == 1 else _N + 1 - left)
         self._seed = int(_get(raw, 0, np.uint64))
         self._fresh = left == 1 and nxt == 0
         self._normal = float(_get(raw, 5024, np.float64)) if _get(raw, 5040, np.int32) else None

@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 
+from ..fidelity import onednn
 from . import shape as shape_ops
 from .arguments import dtype_word, ntuple, size_list
 from .base import Op
@@ -140,6 +141,9 @@ class Convolution(Op):
             )
             out = scatter_patches(x, w, size, stride, padding, dilation, groups)
         else:
+            out = onednn.forward(x, w, b, stride, padding, dilation, groups)
+            if out is not None:
+                return out
             out = correlate(x, w, stride, padding, dilation, groups)
         if b is not None:
             out += b.reshape(-1, *(1,) * (out.ndim - 2))
@@ -157,11 +161,21 @@ class Convolution(Op):
             if need[1]:
                 gw = weight_grad(grad, x, w.shape, stride, padding, dilation, groups)
         else:
+            options = (stride, padding, dilation, groups)
             if need[0]:
-                gx = scatter_patches(grad, w, x.shape[2:], stride, padding, dilation, groups)
+                gx = onednn.input_grad(grad, w, x.shape, *options)
+                if gx is None:
+                    gx = scatter_patches(grad, w, x.shape[2:], *options)
             if need[1]:
-                gw = weight_grad(x, grad, w.shape, stride, padding, dilation, groups)
-        gb = bias_grad(grad) if len(need) > 2 and need[2] else None
+                gw = onednn.weight_grad(x, grad, w.shape, *options)
+                if gw is None:
+                    gw = weight_grad(x, grad, w.shape, *options)
+        gb = None
+        if len(need) > 2 and need[2]:
+            if not transposed:
+                gb = onednn.bias_grad(grad, x.shape, w.shape, dilation, groups)
+            if gb is None:
+                gb = bias_grad(grad)
         return gx, gw, gb
 
 

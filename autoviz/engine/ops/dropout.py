@@ -18,7 +18,8 @@ def _check_p(p) -> None:
 
 
 def _noise(input, p, feature: bool):
-    """The kept (1) / dropped (0) mask: one per element, or one per (sample, channel)."""
+    """The kept (1) / dropped (0) mask: one per element, drawn in the input's memory order
+    (torch fills an empty_like of it, which keeps its strides), or one per (sample, channel)."""
     dt = input._data.dtype
     shape = tuple(input.shape[:2]) + (1,) * (input.ndim - 2) if feature else tuple(input.shape)
     count = int(np.prod(shape))

@@ -2,6 +2,7 @@
 
 import builtins
 import math
+import warnings
 
 import numpy as np
 
@@ -1081,6 +1082,242 @@ def torch_vander(x, N=None, increasing=False):
 
 ReturnInvEx = return_type("linalg_inv_ex", ("inverse", "info"))
 ReturnSolveEx = return_type("linalg_solve_ex", ("result", "info"))
+
+
+# -- Cholesky factors and triangular solves ----------------------------------------------------
+
+
+def _tri(a, upper: bool, unit: bool = False):
+    """The triangle a solve or factor reads (the other is ignored, as LAPACK ignores it)."""
+    t = np.triu(a) if upper else np.tril(a)
+    if unit:
+        idx = np.arange(a.shape[-1])
+        t[..., idx, idx] = 1
+    return t
+
+
+def _solve_tri(a, b, upper: bool, left: bool = True, unit: bool = False):
+    """X with A X = B (left) or X A = B, A triangular: substitution in the inputs' precision,
+    one column of A after another (as the reference trsm), not a general solve."""
+    if not left:  # X A = B is Aᵀ Xᵀ = Bᵀ
+        return _t(_solve_tri(_t(a), _t(b), not upper, True, unit))
+    dtype = np.result_type(a, b)
+    a = np.asarray(a, dtype)
+    x = np.array(
+        np.broadcast_to(b, (*np.broadcast_shapes(a.shape[:-2], b.shape[:-2]), *b.shape[-2:])), dtype
+    )
+    n = a.shape[-1]
+    for k in reversed(range(n)) if upper else range(n):
+        if not unit:
+            x[..., k, :] /= a[..., k, k, None]
+        rest = slice(0, k) if upper else slice(k + 1, n)
+        x[..., rest, :] -= a[..., rest, k, None] * x[..., k, None, :]
+    return x
+
+
+def _not_positive_definite(a, name: str):
+    """PyTorch's error for the first matrix of a batch with a non-positive leading minor."""
+    flat = np.reshape(a, (-1, *a.shape[-2:]))
+    for index, m in enumerate(flat):
+        for order in range(1, m.shape[-1] + 1):
+            try:
+                np.linalg.cholesky(m[:order, :order])
+            except np.linalg.LinAlgError:
+                where = f"(Batch element {index}): " if a.ndim > 2 else ""
+                return _LinAlgError(
+                    f"{name}: {where}The factorization could not be completed because the "
+                    f"input is not positive-definite (the leading minor of order {order} is "
+                    "not positive-definite)."
+                )
+    return _LinAlgError(f"{name}: the input is not positive-definite")
+
+
+class Cholesky(Op):
+    """L = cholesky(A), A = L Lᵀ;  dL/dA = L⁻ᵀ Φ(Lᵀ g) L⁻¹, Φ taking the lower triangle with
+    half its diagonal (symmetrised, as PyTorch's cholesky_backward)."""
+
+    _backward_name = "LinalgCholeskyExBackward0"
+
+    @staticmethod
+    def forward(ctx, a, upper=False):
+        try:
+            low = np.linalg.cholesky(a)
+        except np.linalg.LinAlgError:
+            raise _not_positive_definite(a, "linalg.cholesky") from None
+        low = np.asarray(low, np.result_type(a))
+        ctx.save_for_backward(low)
+        ctx.info = upper
+        return np.ascontiguousarray(_t(low)) if upper else low
+
+    @staticmethod
+    def backward(ctx, grad):
+        (low,) = ctx.saved_tensors
+        g = _t(grad) if ctx.info else grad
+        phi = np.tril(_t(low) @ g)
+        phi = 0.5 * (phi + _t(np.tril(phi, -1)))
+        ga = _solve_tri(_t(low), phi, upper=True)
+        return _solve_tri(low, ga, upper=False, left=False)
+
+
+class SolveTriangular(Op):
+    """X = A⁻¹ B (left) or B A⁻¹, A triangular;  dL/dB = A⁻ᵀ g (or g A⁻ᵀ), dL/dA = -(dL/dB) Xᵀ
+    (or -Xᵀ dL/dB) in A's triangle (without the diagonal when it is taken as ones)."""
+
+    _backward_name = "LinalgSolveTriangularBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, upper=False, left=True, unitriangular=False):
+        x = np.asarray(_solve_tri(a, b, upper, left, unitriangular), np.result_type(a, b))
+        ctx.save_for_backward(a, x)
+        ctx.info = (upper, left, unitriangular, np.shape(a), np.shape(b))
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, x = ctx.saved_tensors
+        upper, left, unit, a_shape, b_shape = ctx.info
+        gb = _solve_tri(_t(_tri(a, upper, unit)), grad, not upper, left)
+        ga = -gb @ _t(x) if left else -_t(x) @ gb
+        ga = np.triu(ga, int(unit)) if upper else np.tril(ga, -int(unit))
+        return unbroadcast(ga, a_shape), unbroadcast(gb, b_shape)
+
+
+class TriangularSolve(SolveTriangular):
+    """torch.triangular_solve's solution (the deprecated spelling of solve_triangular)."""
+
+    _backward_name = "TriangularSolveBackward0"
+
+
+class CholeskySolve(Op):
+    """X = (L Lᵀ)⁻¹ B;  dL/dB = (L Lᵀ)⁻¹ g, dL/dL = -(C + Cᵀ) L with C = (dL/dB) Xᵀ
+    (for an upper factor U: -U (C + Cᵀ))."""
+
+    _backward_name = "CholeskySolveBackward0"
+
+    @staticmethod
+    def forward(ctx, b, factor, upper=False):
+        x = np.asarray(_cholesky_solve(b, factor, upper), np.result_type(b, factor))
+        ctx.save_for_backward(factor, x)
+        ctx.info = (upper, np.shape(b), np.shape(factor))
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        factor, x = ctx.saved_tensors
+        upper, b_shape, f_shape = ctx.info
+        gb = _cholesky_solve(grad, factor, upper)
+        common = gb @ _t(x)
+        common = common + _t(common)
+        gf = -(factor @ common) if upper else -(common @ factor)
+        return unbroadcast(gb, b_shape), unbroadcast(gf, f_shape)
+
+
+def _cholesky_solve(b, factor, upper):
+    low = _t(_tri(factor, True)) if upper else _tri(factor, False)
+    return _solve_tri(_t(low), _solve_tri(low, b, upper=False), upper=True)
+
+
+class CholeskyInverse(Op):
+    """Z = (L Lᵀ)⁻¹;  dL/dL = -(Z (g + gᵀ) Z) L (for an upper factor U: -U (Z (g + gᵀ) Z))."""
+
+    _backward_name = "CholeskyInverseBackward0"
+
+    @staticmethod
+    def forward(ctx, factor, upper=False):
+        eye = np.broadcast_to(np.eye(factor.shape[-1], dtype=factor.dtype), factor.shape)
+        z = np.asarray(_cholesky_solve(eye, factor, upper), factor.dtype)
+        ctx.save_for_backward(factor, z)
+        ctx.info = upper
+        return z
+
+    @staticmethod
+    def backward(ctx, grad):
+        factor, z = ctx.saved_tensors
+        common = z @ (grad + _t(grad)) @ z
+        return -(factor @ common) if ctx.info else -(common @ factor)
+
+
+def cholesky(A, *, upper=False, out=None):
+    """torch.linalg.cholesky: the lower (or upper) factor of a symmetric positive-definite A."""
+    _square(A, "cholesky")
+    return Cholesky.apply(A, upper=upper)
+
+
+def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
+    return ReturnCholeskyEx(cholesky(A, upper=upper), make(np.zeros(A.shape[:-2], np.int32)))
+
+
+def torch_cholesky(input, upper=False, *, out=None):
+    """torch.cholesky (deprecated): linalg.cholesky with its warning."""
+    warnings.warn(
+        "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in "
+        "a future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\n"
+        "L = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be "
+        "replaced with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent "
+        "results for all valid (symmetric positive definite) inputs.",
+        UserWarning,
+        stacklevel=2,
+    )
+    return cholesky(input, upper=upper)
+
+
+def _check_triangular(A, B, left: bool, name: str) -> None:
+    _square(A, name.removeprefix("linalg."))
+    n = A.shape[-1]
+    rows = B.shape[-2] if left else B.shape[-1]
+    if B.ndim < 2 or rows != n:
+        equation = "AX = B" if left else "XA = B"
+        b_text = "x".join(map(str, B.shape[-2:]))
+        raise RuntimeError(
+            f"{name}: Incompatible shapes of A and B for the equation {equation} ({n}x{n} and "
+            f"{b_text})"
+        )
+
+
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
+    """torch.linalg.solve_triangular: X with A X = B (or X A = B), A triangular."""
+    _check_triangular(A, B, left, "linalg.solve_triangular")
+    return SolveTriangular.apply(A, B, upper=upper, left=left, unitriangular=unitriangular)
+
+
+def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False, *, out=None):
+    """torch.triangular_solve (deprecated): (solution, cloned_coefficient) of A X = input."""
+    warnings.warn(
+        "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangular"
+        "and will be removed in a future PyTorch release.\ntorch.linalg.solve_triangular has "
+        "its arguments reversed and does not return a copy of one of the inputs.\n"
+        "X = torch.triangular_solve(B, A).solution\nshould be replaced with\n"
+        "X = torch.linalg.solve_triangular(A, B).",
+        UserWarning,
+        stacklevel=2,
+    )
+    _check_triangular(A, input, True, "linalg.solve_triangular")
+    coefficient = shape.transpose(A, -2, -1) if transpose else A
+    x = TriangularSolve.apply(
+        coefficient, input, upper=upper != transpose, left=True, unitriangular=unitriangular
+    )
+    return ReturnTriangularSolve(x, A.clone())
+
+
+def cholesky_solve(input, input2, upper=False, *, out=None):
+    """torch.cholesky_solve: X with (L Lᵀ) X = input, L = input2 (or Uᵀ U with upper=True)."""
+    n = input2.shape[-1]
+    if input.ndim < 2 or input.shape[-2] != n:
+        raise RuntimeError(
+            f"Incompatible matrix sizes for cholesky_solve: each A matrix is {n} by {n} but "
+            f"each b matrix is {input.shape[-2]} by {input.shape[-1]}"
+        )
+    return CholeskySolve.apply(input, input2, upper=upper)
+
+
+def cholesky_inverse(input, upper=False, *, out=None):
+    """torch.cholesky_inverse: (L Lᵀ)⁻¹ from the factor L (or (Uᵀ U)⁻¹)."""
+    _square(input, "cholesky_inverse")
+    return CholeskyInverse.apply(input, upper=upper)
+
+
+ReturnCholeskyEx = return_type("linalg_cholesky_ex", ("L", "info"))
+ReturnTriangularSolve = return_type("triangular_solve", ("solution", "cloned_coefficient"))
 
 
 # -- recorded gradients (create_graph=True) --------------------------------------------------

@@ -655,13 +655,11 @@ def binary_cross_entropy_with_logits(
 
 
 def _xlogy_self(t):
-    """t · log t, 0 where t = 0 (the entropy term of kl_div)."""
+    """t · log t, 0 where t = 0 (the entropy term of kl_div), with the engine's own log: the
+    one `input = target.log()` took, so that a target against its own log gives exactly 0."""
     data = t._data
     with np.errstate(divide="ignore", invalid="ignore"):
-        values = np.where(data == 0, 0, data * np.log(np.where(data == 0, 1, data)))
-    if not t.requires_grad:
-        return make(np.asarray(values, data.dtype))
-    return arithmetic.where(make(data == 0), make(np.zeros((), data.dtype)), t * t.log())
+        return arithmetic.where(make(data == 0), make(np.zeros((), data.dtype)), t * t.log())
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):

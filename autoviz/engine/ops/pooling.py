@@ -712,22 +712,11 @@ def fractional_max(x, kernel, out, samples):
     return best, index
 
 
-class FractionalMaxPool2d(Op):
+class FractionalMaxPool2d(MaxPool2dWithIndices):
     """z = the largest element of each pseudo-randomly placed window;  dz/dx = the gradient
-    at the element that was largest, zero elsewhere."""
+    at the element that was largest, zero elsewhere (max pooling's rule)."""
 
     _backward_name = "FractionalMaxPool2DBackward0"
-
-    @staticmethod
-    def forward(ctx, x, pooled=None, nd=2):
-        values, index = pooled
-        ctx.info = (np.shape(x), index, nd)
-        return values
-
-    @staticmethod
-    def backward(ctx, grad):
-        shape, index, nd = ctx.info
-        return _scatter(grad, index, shape, nd)
 
 
 class FractionalMaxPool3d(FractionalMaxPool2d):

@@ -81,37 +81,34 @@ class Identity(BasePruningMethod):
         return default_mask
 
 
-class RandomUnstructured(BasePruningMethod):
+class _Unstructured(BasePruningMethod):
+    """Zero `amount` single entries (a count, or a fraction of them), the ones `_chosen` picks."""
+
+    def __init__(self, amount) -> None:
+        self.amount = amount
+
+    def compute_mask(self, t, default_mask):
+        k = _count(self.amount, t.numel())
+        mask = np.array(default_mask._data, copy=True)
+        if k:
+            mask.reshape(-1)[self._chosen(t, k)] = 0
+        return make(mask)
+
+
+class RandomUnstructured(_Unstructured):
     """Zero `amount` entries chosen at random (the largest of a rand_like draw)."""
 
-    def __init__(self, amount) -> None:
-        self.amount = amount
-
-    def compute_mask(self, t, default_mask):
-        k = _count(self.amount, t.numel())
-        mask = np.array(default_mask._data, copy=True)
-        if k:
-            prob = make(np.zeros(t.shape, t._data.dtype)).uniform_()
-            indices = prob.view(-1).topk(k).indices._data
-            mask.reshape(-1)[indices] = 0
-        return make(mask)
+    def _chosen(self, t, k):
+        prob = make(np.zeros(t.shape, t._data.dtype)).uniform_()
+        return prob.view(-1).topk(k).indices._data
 
 
-class L1Unstructured(BasePruningMethod):
+class L1Unstructured(_Unstructured):
     """Zero the `amount` entries smallest in absolute value."""
 
-    def __init__(self, amount) -> None:
-        self.amount = amount
-
-    def compute_mask(self, t, default_mask):
-        k = _count(self.amount, t.numel())
-        mask = np.array(default_mask._data, copy=True)
-        if k:
-            indices = (
-                make(np.abs(np.asarray(t._data))).view(-1).topk(k, largest=False).indices._data
-            )
-            mask.reshape(-1)[indices] = 0
-        return make(mask)
+    def _chosen(self, t, k):
+        magnitudes = make(np.abs(np.asarray(t._data))).view(-1)
+        return magnitudes.topk(k, largest=False).indices._data
 
 
 class LnStructured(BasePruningMethod):

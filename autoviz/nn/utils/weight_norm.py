@@ -16,6 +16,23 @@ class Reparam:
         setattr(module, self.name, self.compute(module))
 
 
+def undo_reparam(module, name, hook, kind, parameters=(), buffers=()):
+    """Removes a hook-based reparametrisation: module.<name> becomes a plain parameter again
+    (its current value) and the parts it was made of go."""
+    handle = module.__dict__.pop(hook, None)
+    if handle is None:
+        raise ValueError(f"{kind} of '{name}' not found in {module}")
+    handle.remove()
+    weight = getattr(module, name).detach()
+    for part in parameters:
+        del module._parameters[name + part]
+    for part in buffers:
+        del module._buffers[name + part]
+    module.__dict__.pop(name, None)
+    module.register_parameter(name, Parameter(weight))
+    return module
+
+
 def weight_norm(module, name="weight", dim=0):
     """w = g · v / ‖v‖, with name_g and name_v the learnt parameters."""
     warnings.warn(
@@ -40,13 +57,4 @@ def weight_norm(module, name="weight", dim=0):
 
 
 def remove_weight_norm(module, name="weight"):
-    handle = module.__dict__.pop("_weight_norm_hook", None)
-    if handle is None:
-        raise ValueError(f"weight_norm of '{name}' not found in {module}")
-    handle.remove()
-    weight = getattr(module, name).detach()
-    for part in ("_g", "_v"):
-        del module._parameters[name + part]
-    module.__dict__.pop(name, None)
-    module.register_parameter(name, Parameter(weight))
-    return module
+    return undo_reparam(module, name, "_weight_norm_hook", "weight_norm", ("_g", "_v"))
