@@ -448,8 +448,8 @@ _ONE_INPUT = {
     "LinalgEighBackward0": ("eigh", "{g} through the eigenvectors and eigenvalues (V (G∘F) Vᵀ)"),
     "LinalgQrBackward0": ("qr", "{g} through Q and R (the QR derivative)"),
     "LinalgSvdBackward0": ("svd", "{g} through U, S and V (the SVD derivative)"),
-    "LinalgCholeskyExBackward0": ("cholesky", "L⁻ᵀ Φ(Lᵀ {g}) L⁻¹ (L = {out}, Φ the lower half)"),
-    "CholeskyInverseBackward0": ("cholesky_inverse", "−(Z ({g} + {g}ᵀ) Z) L, Z = {out}"),
+    "LinalgCholeskyExBackward0": ("cholesky", "{out}⁻ᵀ Φ({out}ᵀ {g}) {out}⁻¹, Φ the lower half"),
+    "CholeskyInverseBackward0": ("cholesky_inverse", "−({out} ({g} + {g}ᵀ) {out}) {0}"),
 }
 for mode in ("Nearest1D", "Nearest2D", "Nearest3D", "NearestExact1D", "NearestExact2D"):
     _ONE_INPUT[f"Upsample{mode}Backward0"] = ("interpolate", "{g} summed over each copied block")
