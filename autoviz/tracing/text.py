@@ -132,11 +132,21 @@ def _text(value, shape, precision: int, grad: bool, head: int) -> str:
     key = (tuple(shape), precision, grad, head)
     text = texts.get(key)
     if text is None:
-        text = texts[key] = _written(s, shape_text(shape), precision, grad, head)
+        text = texts[key] = _written(value, s, shape_text(shape), precision, grad, head)
     return text
 
 
-def _written(s: Stats, where: str, precision: int, grad: bool, head: int) -> str:
+def _statistics_of(value, precision: int, grad: bool) -> str:
+    """statistics_text of a preview, written once (a card's heatmap and the label share it)."""
+    _, s, texts = _known(value)
+    key = ("statistics", precision, grad)
+    text = texts.get(key)
+    if text is None:
+        text = texts[key] = statistics_text(s, precision, grad)
+    return text
+
+
+def _written(value, s: Stats, where: str, precision: int, grad: bool, head: int) -> str:
     n = lambda v: number(v, precision)  # noqa: E731
     if s.size <= SHOWN and len(s.head) == s.size:
         return f"shape {where} [{', '.join(map(n, s.head))}]"
@@ -147,7 +157,7 @@ def _written(s: Stats, where: str, precision: int, grad: bool, head: int) -> str
     parts = [f"shape {where}"]
     if head and s.head:
         parts.append(f"[{', '.join(map(n, s.head[:head]))}, …]")
-    parts.append(statistics_text(s, precision, grad))
+    parts.append(_statistics_of(value, precision, grad))
     return " ".join(parts)
 
 
@@ -264,7 +274,7 @@ def shown(value, precision: int = 4, grad: bool = False, digits: int = 6):
             "cells": _cells(items, digits),
             "limit": limit(value),
             "range": range_text(value, precision),
-            "stats": statistics_text(stats_of(value), precision, grad),
+            "stats": _statistics_of(value, precision, grad),
         }
     return out
 
