@@ -453,8 +453,6 @@ _ONE_INPUT = {
     "LinalgEighBackward0": ("eigh", "{g} through the eigenvectors and eigenvalues (V (G∘F) Vᵀ)"),
     "LinalgQrBackward0": ("qr", "{g} through Q and R (the QR derivative)"),
     "LinalgSvdBackward0": ("svd", "{g} through U, S and V (the SVD derivative)"),
-    "LinalgCholeskyExBackward0": ("cholesky", "{out}⁻ᵀ Φ({out}ᵀ {g}) {out}⁻¹, Φ the lower half"),
-    "CholeskyInverseBackward0": ("cholesky_inverse", "−({out} ({g} + {g}ᵀ) {out}) {0}"),
 }
 for mode in ("Nearest1D", "Nearest2D", "Nearest3D", "NearestExact1D", "NearestExact2D"):
     _ONE_INPUT[f"Upsample{mode}Backward0"] = ("interpolate", "{g} summed over each copied block")
@@ -485,9 +483,6 @@ EXPRESSIONS |= {
     "TriangularSolveBackward0": "triangular_solve({1}, {0}).solution",
     "CholeskySolveBackward0": "cholesky_solve({0}, {1})",
     "LinalgLstsqBackward0": "lstsq({0}, {1}).solution",
-    "LinalgSolveTriangularBackward0": "solve_triangular({0}, {1})",
-    "TriangularSolveBackward0": "triangular_solve({1}, {0}).solution",
-    "CholeskySolveBackward0": "cholesky_solve({0}, {1})",
     "ThresholdBackwardBackward0": "threshold_backward({0}, {1})",
     "ScaledDotProductFlashAttentionForCpuBackward0": "scaled_dot_product_attention({0}, {1}, {2})",
 }
@@ -532,18 +527,6 @@ GRADIENTS |= {
         "−(C + Cᵀ) @ {1}, C = ((L Lᵀ)⁻¹ {g}) {out}ᵀ",
     ),
     "LinalgLstsqBackward0": ("pinv's derivative at {0} applied to {g} {1}ᵀ", "pinv({0})ᵀ {g}"),
-    "LinalgSolveTriangularBackward0": (
-        "−({0}⁻ᵀ {g}) {out}ᵀ in {0}'s triangle",
-        "{0}⁻ᵀ {g} (a triangular solve)",
-    ),
-    "TriangularSolveBackward0": (
-        "−({0}⁻ᵀ {g}) {out}ᵀ in {0}'s triangle",
-        "{0}⁻ᵀ {g} (a triangular solve)",
-    ),
-    "CholeskySolveBackward0": (
-        "(L Lᵀ)⁻¹ {g}, L = {1}",
-        "−(C + Cᵀ) {1}, C = ((L Lᵀ)⁻¹ {g}) {out}ᵀ",
-    ),
     "ThresholdBackwardBackward0": ("{g} where the input was above the threshold, else 0", "0"),
     "ScaledDotProductFlashAttentionForCpuBackward0": (
         "{g} @ vᵀ through softmax's Jacobian, then @ k / √d",
