@@ -20,6 +20,7 @@ from torch.overrides import TorchFunctionMode
 
 from ..tracing.builder import Recorded
 from ..tracing.naming import StoredNames
+from ..tracing.preview import Summary
 from ..tracing.recorder import note_skipped, op_name
 from ..tracing.symbols import ELEMENTWISE
 from ..tracing.timeline import Timeline
@@ -101,6 +102,8 @@ class TorchRecorder:
         # optimizers, backward nodes) see every thread's and record this one's.
         self.thread = threading.get_ident()
         self.skipped = {}  # thread name -> hook calls of other threads, not recorded
+        self.grad_memory = {}  # storage address -> {id(leaf): leaf} whose .grad was there
+        self.grad_read = {}  # id(leaf) -> its .grad as last recorded
 
     def _other_thread(self) -> bool:
         """Whether a hook runs on another thread (then counted in `skipped`, not recorded)."""
@@ -566,8 +569,34 @@ class TorchRecorder:
 
     def _accumulated(self, t, incoming) -> None:
         grad = t.grad
-        record = (identity(t), identity(grad), keep_gradient(incoming), tensor_preview(grad))
-        self.log.append(("accumulate", None, *record))
+        total = self.grad_read[id(t)] = tensor_preview(grad)
+        shared = []
+        for other in self._sharing(t, grad):  # those whose value changed with it, read now
+            now = tensor_preview(other.grad)
+            if not _same(now, self.grad_read.get(id(other))):
+                self.grad_read[id(other)] = now
+                shared.append((identity(other), now))
+        record = (identity(t), identity(grad), keep_gradient(incoming), total)
+        self.log.append(("accumulate", None, *record, shared))
+
+    def _sharing(self, t, grad) -> list:
+        """The other tensors whose .grad is the memory `grad` was just added into: torch hands
+        a leaf the gradient buffer backward made without a copy where nothing else holds it,
+        and `torch.stack([a, b]).sum()` makes both leaves' grads views of one element. Then
+        `+=` into one grad changes the other, and the timeline shows what torch has."""
+        if grad is None or grad.layout != torch.strided:
+            return []
+        address = grad.untyped_storage().data_ptr()
+        holders = self.grad_memory.setdefault(address, {})
+        holders[id(t)] = t
+        return [
+            o
+            for o in holders.values()
+            if o is not t
+            and o.grad is not None
+            and o.grad.untyped_storage().data_ptr() == address
+            and _overlap(o.grad, grad)
+        ]
 
     # -- nn.Module forward hooks -------------------------------------------------------------------
     def _enter_module(self, module, args) -> None:
@@ -577,6 +606,29 @@ class TorchRecorder:
     def _exit_module(self, module, args, output) -> None:
         if not self._other_thread() and self.module_stack and self.module_stack[-1] is module:
             self.module_stack.pop()
+
+
+def _same(a, b) -> bool:
+    """Whether two previews are equal (a large tensor's Summary by its fields)."""
+    if type(a) is Summary and type(b) is Summary:
+        return a.to_dict() == b.to_dict()
+    return type(a) is not Summary and type(b) is not Summary and a == b
+
+
+def _span(t) -> tuple:
+    """The bytes of storage tensor `t` reaches, first to last."""
+    start = t.data_ptr()
+    last = sum((size - 1) * step for size, step in zip(t.shape, t.stride(), strict=True))
+    return start, start + (last + 1) * t.element_size()
+
+
+def _overlap(a, b) -> bool:
+    """Whether two tensors on one storage reach a byte in common (as ranges: a strided pair
+    that interleaves counts too, and then shows a value that did not change)."""
+    if not a.numel() or not b.numel():
+        return False
+    (a0, a1), (b0, b1) = _span(a), _span(b)
+    return a0 < b1 and b0 < a1
 
 
 # Calls that hand out a tensor's memory for the caller to change (numpy shares it).
