@@ -6,15 +6,20 @@ scalar ops, at every length (the ratio does not grow with it). The four contende
 torch in trace_torch, autoviz, autoviz in trace) take turns in a rotating order, each run from a
 collected heap; the traced runs time their recording and the Timeline's build (its first use)
 apart. Ratios are medians of the ratios of runs made back to back, with their middle half.
+The last table (no target) is what torch's own interception costs of that budget: an empty
+TorchFunctionMode, and an empty Python hook on every backward node.
 """
 
 import argparse
+import gc
+import time
 
 import harness  # before numpy and torch: one thread
 
 import autoviz
 
 torch = harness.torch()
+from torch.overrides import TorchFunctionMode  # noqa: E402 (after the thread pinning)
 
 RECORD_TARGET, BUILD_TARGET = 2.0, 3.0
 
@@ -43,6 +48,69 @@ def mlp_steps(lib, steps: int):
         loss.backward()
         opt.step()
     return net
+
+
+class _Empty(TorchFunctionMode):
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+
+def floor_chain(n: int, hooked: bool = False):
+    a = torch.full((1,), 0.001, requires_grad=True)
+    b = torch.ones(1, requires_grad=True)
+    h = a
+    for i in range(n):
+        h = h * b if i % 3 == 0 else h + a if i % 3 == 1 else torch.relu(h)
+    out = h.sum()
+    if hooked:
+        stack, seen = [out.grad_fn], set()
+        while stack:
+            fn = stack.pop()
+            if fn is None or id(fn) in seen:
+                continue
+            seen.add(id(fn))
+            fn.register_hook(lambda grad_inputs, grad_outputs: None)
+            stack.extend(child for child, _ in fn.next_functions)
+    out.backward()
+
+
+def floor_moded(n: int):
+    with _Empty():
+        floor_chain(n)
+
+
+def _best(run, rounds: int) -> float:
+    times = []
+    for _ in range(rounds):
+        gc.collect()
+        start = time.process_time()
+        run()
+        times.append(time.process_time() - start)
+    return min(times)
+
+
+def floor(n: int, rounds: int) -> None:
+    """The least any recorder of torch through its Python hooks costs (no target): how much of
+    trace_torch's budget torch's own interception takes before the recorder does any work.
+    CPU time, best of the rounds."""
+    for run in (lambda: floor_chain(n), lambda: floor_moded(n), lambda: floor_chain(n, True)):
+        run()  # warm
+    plain = _best(lambda: floor_chain(n), rounds)
+    mode = _best(lambda: floor_moded(n), rounds)
+    hook = _best(lambda: floor_chain(n, True), rounds)
+    print(
+        f"\nWhat torch's interception alone costs, {n:,} scalar ops (CPU time, best of {rounds}):"
+    )
+    print()
+    print("| run | per op | / untraced |")
+    print("|---|---:|---:|")
+    for label, t in (
+        ("untraced torch (forward and backward)", plain),
+        ("an empty TorchFunctionMode", mode),
+        ("an empty Python hook on every node", hook),
+    ):
+        print(f"| {label} | {t / n * 1e6:.2f} us | {t / plain:.2f}x |")
+    print(f"| both: the least a recorder pays | | {(mode + hook - plain) / plain:.2f}x |")
 
 
 def traced(tracer, work):
@@ -125,6 +193,7 @@ def main() -> None:
         "use; ratio = the median of the ratios to the same program untraced in the same engine, "
         "over runs made back to back (middle half in brackets)"
     )
+    floor(3_000, 7 if args.quick else 11)
     targets.write()
 
 

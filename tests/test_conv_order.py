@@ -24,14 +24,18 @@ EXACT = [
     (2, 3, (9, 8), 4, 3, 1, 2),
     (2, 3, (8, 9), 4, 3, 1, 2),
     (2, 3, 13, 4, 3, 1, 3),
+    (2, 32, 6, 8, 3, 1, 1),  # more than 16 channels: a chain per block of 16, then added
+    (2, 8, 8, 32, 3, 1, 1),
+    (2, 24, 6, 20, 3, 1, 1),
+    (4, 64, 6, 64, 3, 1, 1),
+    (2, 32, 8, 16, 3, 1, 2),
     (1, 1, 12, 6, 5, 0, 1),  # a batch of one with a 5x5 kernel: oneDNN too
     (16, 3, 12, 8, 3, 1, 1),
 ]
-# Cases the emulation leaves to numpy (more channels, a stride that leaves a remainder, a
+# Cases the emulation leaves to numpy (a strided input gradient of more than 16 channels, a
 # batch of one torch sends to im2col, dilation, groups): close, not necessarily equal.
 OTHER = [
-    (2, 32, 6, 8, 3, 1, 1, {}),
-    (2, 8, 8, 32, 3, 1, 1, {}),
+    (2, 4, 8, 48, 3, 1, 2, {}),
     (1, 3, 10, 4, 3, 1, 1, {}),
     (2, 4, 9, 4, 3, 2, 1, {"dilation": 2}),
     (2, 4, 8, 4, 3, 1, 1, {"groups": 2}),

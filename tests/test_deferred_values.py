@@ -159,3 +159,21 @@ def test_engine_results_no_code_can_change_are_kept_not_copied():
     h.data.zero_()
     last = [n for n in tl.nodes if n.op is None and n.shape == (N,)][-1]
     assert last.value.max == pytest.approx(float(held.max()))
+
+
+def test_an_aten_in_place_call_is_seen_before_it_writes():
+    x = torch.linspace(-1.0, 1.0, N, requires_grad=True)
+    with autoviz.trace_torch() as tl:
+        h = x * 3.0
+        before = np.array(h.tolist())
+        with torch.no_grad():
+            torch.ops.aten.mul_.Scalar(h, 0.0)
+    _check(tl, {"h": before})
+
+
+def test_a_lost_value_says_not_recorded_never_a_made_up_statistic():
+    from autoviz.tracing.text import value_text
+
+    lost = Summary.later(lambda: None, (N,), "float32")
+    assert value_text(lost, (N,)) == f"shape ({N},), not recorded"
+    assert lost.min is None and lost.grid == []

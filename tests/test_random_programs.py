@@ -4,7 +4,8 @@ it raises what it raised untraced and computes the same numbers, and its timelin
 loads back byte for byte, draws every step, exports (player, animation, frames) and steps in
 the Stepper. The programs train a few parameters, unpack them into views (`*params`, unbind,
 indexing, slices), build expressions of them, and update them in place under no_grad (the
-leaf, a slice of it, its .data, a view of it), then zero or drop the grads.
+leaf, a slice of it, its .data, a view of it, one element through p[0], unbind or `+=` on a
+view), then zero or drop the grads.
 """
 
 import os
@@ -45,6 +46,10 @@ UPDATE = {
     "slice": "params[:2] -= lr * params.grad[:2]",
     "element": "params[3] = params[3] * 0.5",
     "view": "a.add_(0.1)",
+    # One element of the leaf changed through a view of it: the leaf changes (torch's views).
+    "element_view": "params[0].add_(0.1)",
+    "unbind_view": "params.unbind()[1].mul_(0.5)",
+    "view_iadd": "p2 = params[2]; p2 += 0.05",
     "sgd": "opt.step()",
 }
 RESET = {"zero": "params.grad.zero_()", "none": "params.grad = None", "opt": "opt.zero_grad()"}
@@ -196,6 +201,8 @@ EXAMPLES = int(os.environ.get("AUTOVIZ_FUZZ_EXAMPLES", "25"))
 @example("unbind", [3, 1], "sum", "view", "none", 2)
 @example("slices", [6], "mean", "slice", "opt", 2)
 @example("index", [2, 8], "sum", "element", "zero", 1)
+@example("star", [1], "sum", "view_iadd", "zero", 2)  # p[0] += 1 on a view, under no_grad
+@example("chunk", [0, 4], "mean", "unbind_view", "none", 2)
 def test_random_programs_draw_trace_export_and_step_alike_in_both_engines(
     tmp_path_factory, unpack, terms, reduce, update, reset, iterations
 ):

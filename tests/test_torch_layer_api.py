@@ -17,7 +17,6 @@ _QUANTIZED = "quantised and fused-for-inference layers (autoviz computes in floa
 _FP8 = "GPU matrix products in fp8 and bfloat16, which autoviz has no dtypes for"
 _TORCHSCRIPT = "a TorchScript typing helper, not something lesson code calls"
 _DATAPIPES = "torchdata's DataPipes, deprecated in PyTorch and removed from torchdata"
-_CHOLESKY = "needs torch.linalg.cholesky and triangular solves with gradients (not in autoviz)"
 _FUSED_CE = (
     "PyTorch 2.13's chunked, memory-saving fusion of linear and cross_entropy (a custom op "
     "over chunks): F.cross_entropy(F.linear(x, w, b), y) computes the same"
@@ -50,16 +49,6 @@ OUT_OF_SCOPE = {
     "torch.optim.SparseAdam": "needs sparse gradients (nn.Embedding(sparse=True)), not in autoviz",
     "torch.optim.sparse_adam": "needs sparse gradients (nn.Embedding(sparse=True)), not in autoviz",
     "torch.optim.swap_in_optimizer_params_and_state": "tensor subclass swapping for FSDP",
-    "torch.distributions.LowRankMultivariateNormal": _CHOLESKY,
-    "torch.distributions.lowrank_multivariate_normal": _CHOLESKY,
-    "torch.distributions.Wishart": _CHOLESKY,
-    "torch.distributions.wishart": _CHOLESKY,
-    "torch.distributions.LKJCholesky": _CHOLESKY,
-    "torch.distributions.lkj_cholesky": _CHOLESKY,
-    "torch.distributions.CorrCholeskyTransform": _CHOLESKY,
-    "torch.distributions.transforms.CorrCholeskyTransform": _CHOLESKY,
-    "torch.distributions.PositiveDefiniteTransform": _CHOLESKY,
-    "torch.distributions.transforms.PositiveDefiniteTransform": _CHOLESKY,
     **{
         f"torch.utils.data.{name}": _DATAPIPES
         for name in (

@@ -963,3 +963,74 @@ def test_wrong_arguments_raise_torchs_exception_and_message(name):
                 ERROR_CASES[name](lib)
         raised.append((type(caught.value).__name__, str(caught.value)))
     assert raised[1] == raised[0]
+
+
+# -- gradients of broadcasting sums and of a batch norm written by hand, bit for bit -----------
+@pytest.mark.parametrize(
+    "shape, bias, dim",
+    [
+        ((37, 13), (13,), None),
+        ((5, 37, 13), (37, 1), None),
+        ((33, 65), (65,), 1),
+        ((4, 3, 16, 16), (1, 3, 1, 1), (0, 2, 3)),
+        ((3, 1000), (3, 1), None),
+    ],
+)
+def test_a_sums_gradient_is_a_broadcast_view_and_adds_up_as_torchs(shape, bias, dim):
+    """SumBackward0 hands on grad.expand(sizes), as torch does: the bias's gradient then sums
+    stride-0 memory in the order torch's kernel does (a copy summed as a dense array rounds
+    differently in 74 of these 444 elements)."""
+    x = np.random.default_rng(1).standard_normal(shape).astype(np.float32)
+    grads = []
+    for lib in (torch, autoviz):
+        b = lib.zeros(*bias, requires_grad=True)
+        y = lib.from_numpy(x.copy()) * 0.37 + b
+        (y.sum() * 1.3 if dim is None else y.sum(dim=dim).sum() * 0.9).backward()
+        grads.append(b.grad.numpy())
+    assert grads[1].tobytes() == grads[0].tobytes()
+
+
+@pytest.mark.parametrize("shape", [(16, 7), (64, 10), (4, 3, 6, 6), (2, 6, 9, 9)])
+def test_batch_norm_written_by_hand_has_torchs_gradients_bit_for_bit(shape):
+    """D2L's batch norm from scratch (mean and variance by hand); the square root aside,
+    whose float32 torch takes from MKL's vector library (it rounds 17% of values to the other
+    neighbour), every value and gradient is torch's to the last bit."""
+    dims = (0,) if len(shape) == 2 else (0, 2, 3)
+    rng = np.random.default_rng(0)
+    x0, w = rng.standard_normal(shape).astype(np.float32), rng.standard_normal(shape)
+    results = []
+    for lib in (torch, autoviz):
+        x = lib.from_numpy(x0.copy()).requires_grad_()
+        gamma = lib.ones([1 if i in dims else n for i, n in enumerate(shape)], requires_grad=True)
+        mean = x.mean(dim=dims, keepdim=True)
+        var = ((x - mean) ** 2).mean(dim=dims, keepdim=True)
+        y = gamma * (x - mean) / (var + 1e-5)
+        (y * lib.from_numpy(w.astype(np.float32))).sum().backward()
+        results.append([t.detach().numpy().tobytes() for t in (y, x.grad, gamma.grad)])
+    assert results[1] == results[0]
+
+
+def test_finfo_iinfo_base_and_diagonal_views_as_in_torch():
+    def program(t):
+        f, i = t.finfo(t.float32), t.iinfo(t.int16)
+        print(f, f.eps, f.tiny, f.max, f.resolution, f.bits, f.dtype, t.finfo(), t.finfo(t.float16))
+        print(i, i.min, i.max, i.bits, t.iinfo(t.uint8), t.iinfo(t.int64), t.finfo(t.float64).eps)
+        for bad in (lambda: t.iinfo(t.float32), lambda: t.finfo(t.int32)):
+            try:
+                bad()
+            except TypeError as error:
+                print(error)
+        x = t.arange(6.0)
+        v = x.view(2, 3)
+        print(v._base is x, x._base, v[0]._base is x, v.t()._base is x, x.clone()._base)
+        print(x.reshape(3, 2)._base is x, x[1:]._base is x, x.unsqueeze(0)._base is x)
+        v.t()[1, 0] = 7
+        w = t.ones(3, 3)
+        w.diagonal().zero_()
+        d = w.diagonal(offset=1)
+        d += 2
+        t.diagonal(w).fill_(5)
+        print(x, w)
+
+    theirs, ours = both(program)
+    assert ours == theirs

@@ -20,6 +20,7 @@ from torch.overrides import TorchFunctionMode
 
 from ..tracing.builder import Recorded
 from ..tracing.naming import StoredNames
+from ..tracing.preview import Summary
 from ..tracing.recorder import note_skipped, op_name
 from ..tracing.symbols import ELEMENTWISE
 from ..tracing.timeline import Timeline
@@ -33,7 +34,7 @@ from .calls import (
     tensors_in,
 )
 from .modules import ModuleMap
-from .saved import before_sums, saved_arguments, saved_tensors
+from .saved import before_sums, has_arguments, saved_arguments, saved_tensors
 from .values import (
     ACCUMULATE_GRAD,
     BROKEN,
@@ -45,6 +46,7 @@ from .values import (
     identity,
     keep_gradient,
     made_inside,
+    node_name,
     seen,
     tensor_preview,
     watched_preview,
@@ -91,6 +93,7 @@ class TorchRecorder:
         self.params = {}  # id(grad_fn) -> its arguments (dim, keepdim), read while not freed
         self.stepping = None  # the frame of the optimizer step running: its work is one update
         self.callers = {}  # code object -> the caller's (file, line), as recorder._callers
+        self.places = {}  # (code object, offset) -> (file, line, caller): see _where
         self.zeroing = None  # the frame of the zero_grad() whose grads are being reset
         self.locals = {}  # id(grad_fn) -> local derivatives, found before it ran on a zero
         self.zero_checked = set()  # id(grad_fn) of scalar elementwise ops (see _before_node)
@@ -101,6 +104,8 @@ class TorchRecorder:
         # optimizers, backward nodes) see every thread's and record this one's.
         self.thread = threading.get_ident()
         self.skipped = {}  # thread name -> hook calls of other threads, not recorded
+        self.grad_memory = {}  # storage address -> {id(leaf): leaf} whose .grad was there
+        self.grad_read = {}  # id(leaf) -> its .grad as last recorded
 
     def _other_thread(self) -> bool:
         """Whether a hook runs on another thread (then counted in `skipped`, not recorded)."""
@@ -157,6 +162,7 @@ class TorchRecorder:
         note_skipped(self.timeline, self.skipped, "autoviz.trace_torch()")
         self.timeline._pending = Recorded(lambda: log, names, view)
         self.log, self.block_frame, self.zeroing, self.callers = [], None, None, {}
+        self.places = {}
 
     # -- where a call came from, and what it is called ---------------------------------------------
     def _where(self):
@@ -169,12 +175,19 @@ class TorchRecorder:
                 break
             frame = frame.f_back
         frame = frame or self.block_frame
-        self.user_globals.setdefault(id(frame.f_globals), frame.f_globals)
-        self._name_pending()
+        if self.pending:
+            self._name_pending()
         code = frame.f_code
-        if code not in self.callers:
-            self.callers[code] = self._caller(frame)
-        return frame, (code.co_filename, frame.f_lineno, self.callers[code])
+        # (file, line, caller) found once per instruction of the user's code, and the code's
+        # globals noted once (a loop's ops all come from a few places)
+        place = (code, frame.f_lasti)
+        src = self.places.get(place)
+        if src is None:
+            self.user_globals.setdefault(id(frame.f_globals), frame.f_globals)
+            if code not in self.callers:
+                self.callers[code] = self._caller(frame)
+            src = self.places[place] = (code.co_filename, frame.f_lineno, self.callers[code])
+        return frame, src
 
     def _caller(self, frame):
         """(file, line) of the user's line that called `frame`'s function (through torch's
@@ -310,9 +323,13 @@ class TorchRecorder:
             value = out.value if type(out) is Seen else made_inside(fn)
             self.log.append(("op", src, fn, out, inputs, constants, value))
             self.op_stacks[id(fn)] = stack  # its saved tensors are read later (_read_saved)
-            self.arguments[id(fn)] = _arguments(fn, args)
-            self.params[id(fn)] = TorchView.read_params(fn)
-            if fn.name() in ELEMENTWISE and not out.shape:  # scalars only, as _before_node
+            name = node_name(fn)
+            # Kept only for ops that have them (the view reads none for the others).
+            if name == "RsubBackward1" or has_arguments(fn):
+                self.arguments[id(fn)] = _arguments(fn, args)
+            if TorchView.has_params(fn):
+                self.params[id(fn)] = TorchView.read_params(fn)
+            if name in ELEMENTWISE and not out.shape:  # scalars only, as _before_node
                 self.zero_checked.add(id(fn))
             for child, _ in nexts:
                 if isinstance(child, ACCUMULATE_GRAD) and id(child) not in self.known:
@@ -566,8 +583,34 @@ class TorchRecorder:
 
     def _accumulated(self, t, incoming) -> None:
         grad = t.grad
-        record = (identity(t), identity(grad), keep_gradient(incoming), tensor_preview(grad))
-        self.log.append(("accumulate", None, *record))
+        total = self.grad_read[id(t)] = tensor_preview(grad)
+        shared = []
+        for other in self._sharing(t, grad):  # those whose value changed with it, read now
+            now = tensor_preview(other.grad)
+            if not _same(now, self.grad_read.get(id(other))):
+                self.grad_read[id(other)] = now
+                shared.append((identity(other), now))
+        record = (identity(t), identity(grad), keep_gradient(incoming), total)
+        self.log.append(("accumulate", None, *record, shared))
+
+    def _sharing(self, t, grad) -> list:
+        """The other tensors whose .grad is the memory `grad` was just added into: torch hands
+        a leaf the gradient buffer backward made without a copy where nothing else holds it,
+        and `torch.stack([a, b]).sum()` makes both leaves' grads views of one element. Then
+        `+=` into one grad changes the other, and the timeline shows what torch has."""
+        if grad is None or grad.layout != torch.strided:
+            return []
+        address = grad.untyped_storage().data_ptr()
+        holders = self.grad_memory.setdefault(address, {})
+        holders[id(t)] = t
+        return [
+            o
+            for o in holders.values()
+            if o is not t
+            and o.grad is not None
+            and o.grad.untyped_storage().data_ptr() == address
+            and _overlap(o.grad, grad)
+        ]
 
     # -- nn.Module forward hooks -------------------------------------------------------------------
     def _enter_module(self, module, args) -> None:
@@ -579,6 +622,29 @@ class TorchRecorder:
             self.module_stack.pop()
 
 
+def _same(a, b) -> bool:
+    """Whether two previews are equal (a large tensor's Summary by its fields)."""
+    if type(a) is Summary and type(b) is Summary:
+        return a.to_dict() == b.to_dict()
+    return type(a) is not Summary and type(b) is not Summary and a == b
+
+
+def _span(t) -> tuple:
+    """The bytes of storage tensor `t` reaches, first to last."""
+    start = t.data_ptr()
+    last = sum((size - 1) * step for size, step in zip(t.shape, t.stride(), strict=True))
+    return start, start + (last + 1) * t.element_size()
+
+
+def _overlap(a, b) -> bool:
+    """Whether two tensors on one storage reach a byte in common (as ranges: a strided pair
+    that interleaves counts too, and then shows a value that did not change)."""
+    if not a.numel() or not b.numel():
+        return False
+    (a0, a1), (b0, b1) = _span(a), _span(b)
+    return a0 < b1 and b0 < a1
+
+
 # Calls that hand out a tensor's memory for the caller to change (numpy shares it).
 _SHARING = frozenset(["numpy", "__array__", "__dlpack__"])
 
@@ -587,6 +653,8 @@ def _changes(func, kind: str, kwargs: dict) -> bool:
     """Whether a call may change its tensor arguments' values: an in-place method, an `out=` or
     `inplace=True` argument, or a view of the memory handed to numpy."""
     if kind == "inplace" or "out" in kwargs or kwargs.get("inplace"):
+        return True
+    if getattr(getattr(func, "_schema", None), "is_mutable", False):  # torch.ops.aten.mul_
         return True
     return getattr(func, "__name__", "") in _SHARING
 
@@ -613,7 +681,7 @@ def _arguments(fn, args) -> list:
     """What `fn` used besides its inputs, read now (backward frees saved values): the
     exponent of `t ** 2`, nll_loss's labels; the number of `1 - t`, which torch keeps no
     trace of, from the call's arguments."""
-    if fn.name() == "RsubBackward1":
+    if node_name(fn) == "RsubBackward1":
         return [a for a in args[1:2] if isinstance(a, int | float)]
     return [seen(a, value=True) if isinstance(a, torch.Tensor) else a for a in saved_arguments(fn)]
 

@@ -2,7 +2,7 @@
 
 import torch
 
-from .values import keep_gradient, tensor_preview, watched_preview
+from .values import keep_gradient, node_name, tensor_preview, watched_preview
 
 SAVED_PREFIX = "_saved_"
 _ATTRIBUTES = {}  # node type -> its _saved_* attribute names (dir() is slow: ask once per type)
@@ -53,11 +53,16 @@ _ARGUMENTS = {
 }
 
 
+def has_arguments(fn) -> bool:
+    """Whether `fn` used something besides its inputs that saved_arguments reads."""
+    return node_name(fn) in _ARGUMENTS
+
+
 def saved_arguments(fn) -> list:
     """The numbers and tensors `fn` used besides its inputs, as autoviz's ops keep them
     (tracing.view's _ARGUMENTS); empty where backward has freed them."""
     found = []
-    for attr in _ARGUMENTS.get(fn.name(), ()):
+    for attr in _ARGUMENTS.get(node_name(fn), ()):
         try:
             found.append(getattr(fn, attr))
         except RuntimeError:  # "Trying to backward through the graph a second time ..."

@@ -73,6 +73,17 @@ def storage_of(t):
     return (t.untyped_storage().data_ptr(), t.storage_offset(), tuple(t.shape), t.stride())
 
 
+_NODE_NAMES = {}  # type of a backward node -> its name (each op's node has a type of its own)
+
+
+def node_name(fn) -> str:
+    """fn.name(), asked once per type of node (each call makes the string anew)."""
+    name = _NODE_NAMES.get(type(fn))
+    if name is None:
+        name = _NODE_NAMES[type(fn)] = fn.name()
+    return name
+
+
 _DTYPE_NAMES = {}
 
 
@@ -137,10 +148,11 @@ def watched_preview(t, held: bool = False):
     """tensor_preview(t) for a tensor that changes only where the recorder sees it (an op's
     result, a tensor saved for backward, a parameter): a large one is kept, not copied, while a
     trace runs (see Watch). `held`: a Seen holds `t` too."""
-    watch = WATCHES[-1] if WATCHES else None
-    if watch is None or t.numel() <= PREVIEW_LIMIT:
-        return tensor_preview(t)
-    return _later(watch.capture(t, held), t)
+    if t.numel() <= PREVIEW_LIMIT:
+        return t.tolist()  # as tensor_preview
+    if not WATCHES:
+        return _later(to_numpy(t).view, t)
+    return _later(WATCHES[-1].capture(t, held), t)
 
 
 def _later(source, t) -> Summary:

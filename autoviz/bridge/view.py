@@ -8,7 +8,15 @@ from ..tracing.saved import SAVED
 from ..tracing.view import repeated_rows
 from .modules import ModuleMap
 from .saved import saved_arguments, saved_tensors
-from .values import ACCUMULATE_GRAD, Seen, Unseen, dtype_name, storage_of, tensor_preview
+from .values import (
+    ACCUMULATE_GRAD,
+    Seen,
+    Unseen,
+    dtype_name,
+    node_name,
+    storage_of,
+    tensor_preview,
+)
 
 # Backward node -> its _saved_ arguments the captions read (tracing/view.py's _PARAMS).
 _PARAMS = {
@@ -160,19 +168,25 @@ class TorchView:
     @staticmethod
     def read_params(fn) -> dict:
         """The op's arguments besides its inputs, from its _saved_ attributes."""
-        found = {}
-        for name in _PARAMS.get(fn.name(), ()):
+        found, op = {}, node_name(fn)
+        for name in _PARAMS.get(op, ()):
             try:
                 value = getattr(fn, f"_saved_{name}")
             except (AttributeError, RuntimeError):
                 continue
             found[name] = list(value) if isinstance(value, tuple | list) else value
-        if fn.name() == "EmbeddingBackward0":
+        if op == "EmbeddingBackward0":
             with contextlib.suppress(RuntimeError):  # freed by backward
                 found |= repeated_rows(fn._saved_indices.detach().cpu().numpy())
-        if "dim" in found and fn.name() in _ONE_DIM:
+        if "dim" in found and op in _ONE_DIM:
             found["dim"] = found["dim"][0] if isinstance(found["dim"], list) else found["dim"]
         return {k: v for k, v in found.items() if isinstance(v, int | float | bool | list | None)}
+
+    @staticmethod
+    def has_params(fn) -> bool:
+        """Whether read_params can find anything for `fn` (else nothing is kept per op)."""
+        op = node_name(fn)
+        return op in _PARAMS or op == "EmbeddingBackward0"
 
     def op_module(self, fn) -> list:
         if self.op_modules is not None:

@@ -169,3 +169,44 @@ def set_default_dtype(d) -> None:
             f"torch.set_default_dtype({d!r}): autoviz keeps float32 as the default float dtype "
             "(make tensors with dtype=... instead)"
         )
+
+
+# -- torch.finfo and torch.iinfo ------------------------------------------------------------------
+class finfo:
+    """A float dtype's limits, as torch.finfo gives them (Python floats, printed with %g)."""
+
+    def __init__(self, type=None) -> None:
+        type = float32 if type is None else type
+        info = np.finfo(to_numpy_dtype(type)) if to_numpy_dtype(type).kind == "f" else None
+        if info is None:
+            raise TypeError(
+                "torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
+                "'torch.finfo'"
+            )
+        self.bits, self.dtype = int(info.bits), to_numpy_dtype(type).name
+        self.eps, self.max, self.min = float(info.eps), float(info.max), float(info.min)
+        self.tiny = self.smallest_normal = float(info.smallest_normal)
+        self.resolution = 10.0 ** -int(info.precision)
+
+    def __repr__(self) -> str:
+        parts = ("resolution", "min", "max", "eps", "smallest_normal", "tiny")
+        shown = ", ".join(f"{name}={getattr(self, name):g}" for name in parts)
+        return f"finfo({shown}, dtype={self.dtype})"
+
+
+class iinfo:
+    """An integer dtype's limits, as torch.iinfo gives them."""
+
+    def __init__(self, type) -> None:
+        kind = to_numpy_dtype(type)
+        if kind.kind not in "iub":
+            raise TypeError(
+                "torch.iinfo() requires an integer input type. Use torch.finfo to handle "
+                "'torch.iinfo'"
+            )
+        info = np.iinfo(kind) if kind.kind != "b" else None
+        self.bits, self.dtype = kind.itemsize * 8, kind.name
+        self.min, self.max = (0, 1) if info is None else (int(info.min), int(info.max))
+
+    def __repr__(self) -> str:
+        return f"iinfo(min={float(self.min):g}, max={float(self.max):g}, dtype={self.dtype})"

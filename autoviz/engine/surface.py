@@ -2,6 +2,8 @@
 methods, in-place variants (`x.name_()`, and `torch.name_(x)` where torch has one) and
 aliases; the names PyTorch has and autoviz lacks are marked "not in autoviz yet"."""
 
+import numpy as np
+
 from ..torchnames import in_torch, mark_missing
 from . import creation, sampling
 from .ops import (
@@ -151,11 +153,36 @@ TABLE = (
 FAST_METHODS = ("exp", "log", "sqrt", "abs", "sin", "cos", "tanh", "sigmoid", "relu", "neg")
 
 
+# The view ops: what they return shares the input's memory, and `out._base` names the tensor
+# it is a view of (PyTorch's base, the first tensor of a chain of views).
+VIEWS = frozenset(
+    "view view_as reshape reshape_as flatten transpose t permute unsqueeze squeeze expand "  # noqa: SIM905
+    "expand_as narrow diagonal movedim moveaxis swapaxes swapdims unflatten ravel".split()
+)
+
+
 def _rows():
     for module, names, places in TABLE:
         for name in names.split():
             name, _, source = name.partition("=")
-            yield name, getattr(module, source or name), places.split()
+            function = getattr(module, source or name)
+            yield name, _viewing(function) if name in VIEWS else function, places.split()
+
+
+def _viewing(function):
+    """`function` marking its result as a view of its input when numpy made it one."""
+
+    def view_op(input, *args, **kwargs):
+        out = function(input, *args, **kwargs)
+        data, memory = getattr(out, "_data", None), getattr(input, "_data", None)
+        viewed = isinstance(data, np.ndarray) and data.base is not None and out is not input
+        if viewed and isinstance(memory, np.ndarray) and np.shares_memory(data, memory):
+            out._view = (input, None, False)  # a base, with no index to write back at
+        return out
+
+    view_op.__name__ = view_op.__qualname__ = function.__name__
+    view_op.__doc__ = function.__doc__
+    return view_op
 
 
 def functions() -> dict:

@@ -65,6 +65,15 @@ class Tensor:
         return self._retains_grad
 
     @property
+    def _base(self):
+        """The tensor this one is a view of (the first of a chain of views), or None."""
+        view, base = getattr(self, "_view", None), None
+        while view is not None:
+            base = view[0]
+            view = getattr(base, "_view", None)
+        return base
+
+    @property
     def name(self) -> str | None:
         """The name given with `tensor(..., name=...)`, used by diagrams."""
         return self._name
@@ -515,6 +524,8 @@ class Tensor:
         change was counted already, by the view)."""
         node = out.grad_fn  # PyTorch writes into the memory; its own node saved before
         view = getattr(self, "_view", None)
+        if view is not None and view[1] is None:
+            view = None  # a reshaped view: computed out of place, its base unchanged here
         if view is not None:
             _check_view_inplace(*view)
         if counted:

@@ -482,20 +482,20 @@ class Builder:
         self.arrived[node_id] = total
         return total
 
-    def accumulate(self, src, t, grad_tensor, incoming, total) -> None:
+    def accumulate(self, src, t, grad_tensor, incoming, total, shared=()) -> None:
+        """A leaf's (or retained tensor's) .grad now holds `total`; `shared`: (tensor, its
+        .grad now) of the others whose .grad is the same memory (torch's, see the bridge)."""
         node_id = self.ids.get(self.key(t))
         if node_id is None:
             return
         incoming = preview(incoming)
         self.grad_owner[self.key(grad_tensor)] = node_id
-        self._step(
-            "backward",
-            "accumulate",
-            src,
-            [node_id],
-            changes=[[node_id, "grad", total]],
-            details={"incoming": incoming, "grad": total},
-        )
+        changes = [[node_id, "grad", total]]
+        changes += [[i, "grad", g] for o, g in shared if (i := self.ids.get(self.key(o)))]
+        details = {"incoming": incoming, "grad": total}
+        if len(changes) > 1:
+            details["shared"] = [i for i, _, _ in changes[1:]]
+        self._step("backward", "accumulate", src, [node_id], changes=changes, details=details)
 
     def end(self, src, retain_graph) -> None:
         if retain_graph:

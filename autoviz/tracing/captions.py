@@ -217,6 +217,22 @@ def _reduce(step: Step, c: Context) -> str:
 
 
 def _accumulate(step: Step, c: Context) -> str:
+    return _accumulated(step, c) + _shared(step, c)
+
+
+def _shared(step: Step, c: Context) -> str:
+    """What an accumulation did to the grads that are the same memory (torch's buffers)."""
+    shared = set(step.details.get("shared", []))
+    node = c.nodes[step.nodes[0]]
+    return "".join(
+        f" {c.nodes[i].name}.grad is the same memory as {node.name}.grad (torch gave both one "
+        f"gradient buffer), so it is {_val(c.nodes[i], value, True)} now too."
+        for i, _, value in step.changes[1:]
+        if i in shared
+    )
+
+
+def _accumulated(step: Step, c: Context) -> str:
     node = c.nodes[step.nodes[0]]
     total = step.details["grad"]
     if node.kind != "leaf":

@@ -125,7 +125,7 @@ class Counter:
             if child is not None and g is not None and index not in missing:
                 self.steps += _reduces(name, index, _shape(g), grad_shape)
 
-    def accumulate(self, src, t, grad_tensor, incoming, total) -> None:
+    def accumulate(self, src, t, grad_tensor, incoming, total, shared=()) -> None:
         if self.key(t) in self.graph:
             self.owned.add(self.key(grad_tensor))
             self.steps += 1

@@ -201,6 +201,8 @@ def _details(d, nodes: set, steps: int) -> bool:
             ok = sizes(x)
         elif key == "from":
             ok = (type(x) is str and x in nodes) or _ids(x, nodes)
+        elif key == "shared":
+            ok = _ids(x, nodes)
         elif key == "dims":
             ok = type(x) is list and all(type(n) is int and 0 <= n <= MAX_DIMS for n in x)
         elif key in ("type", "message"):

@@ -536,6 +536,7 @@ DETAILS = {
     "type": text,
     "message": text,
     "questions": list_of(record(QUESTION, required=["prompt", "answer"])),
+    "shared": node_refs,  # an accumulate's: the nodes whose .grad is the same memory
 }
 STEP = {
     "index": index_here,

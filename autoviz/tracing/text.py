@@ -86,7 +86,14 @@ def stats(value, shape) -> Stats | None:
     """The Stats of a recorded tensor value (None for a scalar or one not recorded)."""
     if value is None or not shape or not isinstance(value, list | Summary):
         return None
+    if _lost(value):
+        return None
     return stats_of(value)
+
+
+def _lost(value) -> bool:
+    """A deferred Summary whose value was lost: finite elements, but no statistics."""
+    return type(value) is Summary and value.min is None and value.finite > 0
 
 
 _KNOWN = {}  # id(preview) -> (the preview, its Stats, its texts)
@@ -126,17 +133,27 @@ def label_text(value, shape, precision: int = 4, grad: bool = False) -> str:
 def _text(value, shape, precision: int, grad: bool, head: int) -> str:
     if not shape:
         return number(next(flatten(value), None) if isinstance(value, list) else value, precision)
-    if value is None or not isinstance(value, list | Summary):
+    if value is None or not isinstance(value, list | Summary) or _lost(value):
         return f"shape {shape_text(shape)}, {NOT_RECORDED}"
     _, s, texts = _known(value)  # every frame writes a node's label again: written once
     key = (tuple(shape), precision, grad, head)
     text = texts.get(key)
     if text is None:
-        text = texts[key] = _written(s, shape_text(shape), precision, grad, head)
+        text = texts[key] = _written(value, s, shape_text(shape), precision, grad, head)
     return text
 
 
-def _written(s: Stats, where: str, precision: int, grad: bool, head: int) -> str:
+def _statistics_of(value, precision: int, grad: bool) -> str:
+    """statistics_text of a preview, written once (a card's heatmap and the label share it)."""
+    _, s, texts = _known(value)
+    key = ("statistics", precision, grad)
+    text = texts.get(key)
+    if text is None:
+        text = texts[key] = statistics_text(s, precision, grad)
+    return text
+
+
+def _written(value, s: Stats, where: str, precision: int, grad: bool, head: int) -> str:
     n = lambda v: number(v, precision)  # noqa: E731
     if s.size <= SHOWN and len(s.head) == s.size:
         return f"shape {where} [{', '.join(map(n, s.head))}]"
@@ -147,7 +164,7 @@ def _written(s: Stats, where: str, precision: int, grad: bool, head: int) -> str
     parts = [f"shape {where}"]
     if head and s.head:
         parts.append(f"[{', '.join(map(n, s.head[:head]))}, …]")
-    parts.append(statistics_text(s, precision, grad))
+    parts.append(_statistics_of(value, precision, grad))
     return " ".join(parts)
 
 
@@ -264,7 +281,7 @@ def shown(value, precision: int = 4, grad: bool = False, digits: int = 6):
             "cells": _cells(items, digits),
             "limit": limit(value),
             "range": range_text(value, precision),
-            "stats": statistics_text(stats_of(value), precision, grad),
+            "stats": _statistics_of(value, precision, grad),
         }
     return out
 

@@ -1,22 +1,26 @@
 """1- and 2-d float32 convolution added up in the order of PyTorch's CPU kernel (oneDNN on
-AVX2), so a lesson's CNN prints torch's digits: each output is one chain of fused multiply-adds.
+AVX2), so a lesson's CNN prints torch's digits: chains of fused multiply-adds, as it runs them.
 
 Measured against torch 2.13 on one thread (tests/test_conv_order.py): the forward adds over
-kernel rows, kernel columns, then input channels (up to 16 of them), the bias last; the input's
-gradient over kernel rows, columns, then output channels (up to 16), in one chain where the
-strides tile the padded input's width, else in one chain per kernel column; the weight's
-gradient over batch, output rows, then output columns; the bias's gradient the same, by plain
-additions. Other cases (more channels,
-dilation, groups, a batch of one that torch sends to its im2col kernel, or more work than a
-lesson's layer) keep numpy's products, equal to a few ulps. A 1-d convolution runs as a 2-d
-one of height 1, as in torch."""
+kernel rows, kernel columns, then input channels, in one chain per block of 16 input
+channels, the first block's sum plus the bias, then each further block's sum added; the
+input's gradient likewise over kernel rows, columns, then output channels per block of 16,
+in one chain where the strides tile the padded input's width, else one per kernel column
+(strided: up to 16 output channels); the weight's gradient over batch, output rows, then
+output columns; the bias's gradient the same, by plain additions. Other cases (dilation,
+groups, a batch of one that torch sends to its im2col kernel, or more work than a lesson's
+layer) keep numpy's products, equal to a few ulps. A 1-d convolution runs as a 2-d one of
+height 1, as in torch."""
 
 import numpy as np
 
-from .fma import fma32
+from .fma import HALF29, LOW29, fma32
 
-_WORK = 3e7  # multiply-adds emulated at most per call (well under a second)
+_F32_TINY = float(np.finfo(np.float32).tiny)
+
+_WORK = 1e7  # multiply-adds emulated at most per call (about 0.2 s; numpy past that)
 _CHAIN = 20_000  # the weight gradient's chain: one numpy step per batch position
+_BLOCK = 16  # channels per chain: each block of 16 is summed on its own, then added
 
 
 def _line(options):
@@ -54,7 +58,7 @@ def _tap(x, i, j, stride, out):
 
 def _forward(x, w, b, stride, padding, dilation, groups):
     """conv2d(x, w) + b in oneDNN's order, or None where it does not apply."""
-    if not (_fits(x, w) and _onednn(x.shape, w.shape, dilation, groups) and x.shape[1] <= 16):
+    if not (_fits(x, w) and _onednn(x.shape, w.shape, dilation, groups)):
         return None
     n, c = x.shape[:2]
     o, _, kh, kw = w.shape
@@ -62,15 +66,19 @@ def _forward(x, w, b, stride, padding, dilation, groups):
     out = tuple((s - k) // st + 1 for s, k, st in zip(xp.shape[2:], (kh, kw), stride, strict=True))
     if n * o * out[0] * out[1] * c * kh * kw > _WORK:
         return None
-    acc = np.zeros((n, o, *out), np.float32)
-    for i in range(kh):
-        for j in range(kw):
-            tap = _tap(xp, i, j, stride, out)
-            for ch in range(c):
-                acc = fma32(tap[:, ch, None], w[None, :, ch, i, j, None, None], acc)
-    if b is not None:
-        acc += b.reshape(-1, 1, 1)
-    return acc
+    total = None
+    for first in range(0, c, _BLOCK):
+        acc = np.zeros((n, o, *out), np.float32)
+        for i in range(kh):
+            for j in range(kw):
+                tap = _tap(xp, i, j, stride, out)
+                for ch in range(first, min(c, first + _BLOCK)):
+                    acc = fma32(tap[:, ch, None], w[None, :, ch, i, j, None, None], acc)
+        if total is None:
+            total = acc if b is None else acc + b.reshape(-1, 1, 1)
+        else:
+            total += acc
+    return total
 
 
 def _input_grad(grad, w, x_shape, stride, padding, dilation, groups):
@@ -80,20 +88,25 @@ def _input_grad(grad, w, x_shape, stride, padding, dilation, groups):
     n, o, oh, ow = grad.shape
     _, c, kh, kw = w.shape
     full = (x_shape[2] + 2 * padding[0], x_shape[3] + 2 * padding[1])
-    if o > 16 or n * c * oh * ow * o * kh * kw > _WORK:
-        return None
+    strided = stride != (1, 1)
+    if (strided and o > _BLOCK) or n * c * oh * ow * o * kh * kw > _WORK:
+        return None  # a strided gradient of more than 16 channels adds up otherwise
     # Where the strided taps leave the padded input's last columns untouched, each kernel
     # column has its own accumulator, added up at the end; otherwise one chain for all.
     split = not _tiles(full[1], kw, stride[1])
-    parts = [np.zeros((n, c, *full), np.float32) for _ in range(kw if split else 1)]
-    for i in range(kh):
-        for j in range(kw):
-            tap = _tap(parts[j if split else 0], i, j, stride, (oh, ow))
-            for ch in range(o):
-                tap[...] = fma32(grad[:, ch, None], w[None, ch, :, i, j, None, None], tap)
-    dx = parts[0]
-    for part in parts[1:]:
-        dx += part
+    dx = None
+    for first in range(0, o, _BLOCK):
+        parts = [np.zeros((n, c, *full), np.float32) for _ in range(kw if split else 1)]
+        for i in range(kh):
+            for j in range(kw):
+                tap = _tap(parts[j if split else 0], i, j, stride, (oh, ow))
+                for ch in range(first, min(o, first + _BLOCK)):
+                    tap[...] = fma32(grad[:, ch, None], w[None, ch, :, i, j, None, None], tap)
+        for part in parts:
+            if dx is None:
+                dx = part
+            else:
+                dx += part
     (ph, pw) = padding
     return dx[:, :, ph : ph + x_shape[2], pw : pw + x_shape[3]]
 
@@ -112,13 +125,27 @@ def _weight_grad(x, grad, w_shape, stride, padding, dilation, groups):
         return None
     xp = _pad(x, padding)
     (sh, sw) = stride
-    dw = np.zeros(w_shape, np.float32)
+    # One position after another: the products exactly in float64 for a row of positions at
+    # a time, each sum rounded to float32 (fma32 itself only where that rounding is a tie).
+    acc = np.zeros(w_shape, np.float64)
     for b in range(n):
+        g = grad[b].astype(np.float64)
         for y in range(oh):
+            rows = xp[b, :, y * sh : y * sh + kh].astype(np.float64)
             for z in range(ow):
-                patch = xp[b, :, y * sh : y * sh + kh, z * sw : z * sw + kw]
-                dw = fma32(grad[b, :, y, z, None, None, None], patch[None], dw)
-    return dw
+                patch = rows[:, :, z * sw : z * sw + kw]
+                total = acc + g[:, y, z, None, None, None] * patch[None]
+                if ((total.view(np.int64) & LOW29) == HALF29).any() or _subnormal(total):
+                    patch32 = xp[b, :, y * sh : y * sh + kh, z * sw : z * sw + kw]
+                    rounded = fma32(grad[b, :, y, z, None, None, None], patch32[None], acc)
+                    acc = rounded.astype(np.float64)
+                else:
+                    acc = total.astype(np.float32).astype(np.float64)
+    return acc.astype(np.float32)
+
+
+def _subnormal(s) -> bool:
+    return bool(((np.abs(s) < _F32_TINY) & (s != 0)).any())
 
 
 def _bias_grad(grad, x_shape, w_shape, dilation, groups):

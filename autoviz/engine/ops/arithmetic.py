@@ -136,7 +136,8 @@ class Div(Op):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return unbroadcast(grad / b, shape_of(a)), unbroadcast(-grad * a / (b * b), shape_of(b))
+        # dz/db as torch's div_tensor_other_backward rounds it: -g · ((a / b) / b)
+        return unbroadcast(grad / b, shape_of(a)), unbroadcast(-grad * ((a / b) / b), shape_of(b))
 
 
 class Pow(Op):
@@ -865,7 +866,7 @@ def _mul(node, g):
 def _div(node, g):
     a, b = node._saved
     A, B = inp(node, 0, a), inp(node, 1, b)
-    return sum_to(g / B, np.shape(a)), sum_to(-g * A / (B * B), np.shape(b))
+    return sum_to(g / B, np.shape(a)), sum_to(-g * ((A / B) / B), np.shape(b))
 
 
 @rule(Pow)

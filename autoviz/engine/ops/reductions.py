@@ -57,8 +57,10 @@ class Sum(Op):
 
     @staticmethod
     def backward(ctx, grad):
+        # A broadcast view, as torch's grad.expand(sizes): a sum of it further down (a bias's
+        # gradient) then adds in the order torch's kernel takes for stride-0 memory.
         shape, axes, keepdim = ctx.info
-        return np.array(_expand(grad, shape, axes, keepdim))
+        return _expand(grad, shape, axes, keepdim)
 
 
 class SumDim(Sum):

@@ -395,7 +395,10 @@ class Diagonal(Op):
     @staticmethod
     def forward(ctx, a, offset=0, dim1=0, dim2=1):
         ctx.info = (np.shape(a), offset, dim1, dim2)
-        return np.diagonal(a, offset, dim1, dim2)
+        view = np.diagonal(a, offset, dim1, dim2)
+        if getattr(a, "flags", None) is not None and a.flags.writeable:
+            view.setflags(write=True)  # a view torch lets you write through: w.diagonal().zero_()
+        return view
 
     @staticmethod
     def backward(ctx, grad):

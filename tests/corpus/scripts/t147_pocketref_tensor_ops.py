@@ -48,7 +48,7 @@ print(torch.addcmul(a, a, a, value=0.5), torch.addcdiv(a, a, torch.full((3,), 2.
 m = torch.tensor([[2.0, 1.0], [1.0, 3.0]])
 print(torch.mm(m, m), torch.matmul(m, torch.tensor([1.0, 1.0])), torch.dot(a, a))
 print(torch.det(m), torch.inverse(m), torch.trace(m), torch.diag(m))
-print(torch.linalg.eigvalsh(m))
+print(torch.linalg.eigvalsh(m), torch.linalg.matrix_rank(m))
 print(torch.outer(a, a), torch.cross(torch.eye(3)[0], torch.eye(3)[1], dim=0))
 print(torch.einsum("ij,jk->ik", m, m), torch.kron(m, torch.eye(2))[0])
 print(torch.tril(torch.ones(3, 3)), torch.triu(torch.ones(3, 3), diagonal=1))
