@@ -542,6 +542,8 @@ torch = __import__(sys.argv[1])
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     x = torch.tensor(2.5, requires_grad=True)
+    with torch.no_grad():  # no warning while grad mode is off (an optimizer's step, say)
+        print(float(x), torch.tensor([x, x]).tolist(), len(caught))
     print(float(x), float(x * 2), float(x.detach()))
     vector, cube, matrix = torch.ones(3), torch.ones(2, 3, 4), torch.ones(2, 2)
     print(tuple(vector.T.shape), tuple(cube.T.shape), matrix.T.shape)
@@ -549,6 +551,7 @@ for w in caught:
     print(w.category.__name__, re.sub(r" \\(Triggered internally at [^)]*\\)", "", str(w.message)))
 """
 ONCE_OUTPUT = [
+    "2.5 [2.5, 2.5] 0",
     "2.5 5.0 2.5",
     "(3,) (4, 3, 2) torch.Size([2, 2])",
     "UserWarning Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
@@ -569,7 +572,8 @@ def _once(module: str) -> list[str]:
 
 
 def test_once_per_process_warnings():
-    """float() of a tensor that requires grad, and x.T of a non-matrix, warn once per process."""
+    """float() of a tensor that requires grad, and x.T of a non-matrix, warn once per process;
+    the first warns only while grad mode is on."""
     assert _once("autoviz") == ONCE_OUTPUT
 
 

@@ -188,11 +188,8 @@ class Tensor:
         return shape[0]
 
     def __float__(self) -> float:
-        if self.requires_grad and "scalar" not in _warned:
-            import warnings
-
-            _warned.add("scalar")
-            warnings.warn(SCALAR_WARNING, UserWarning, stacklevel=2)
+        if self.requires_grad:
+            _warn_scalar(stacklevel=3)
         return float(self._scalar())
 
     def __int__(self) -> int:
@@ -743,6 +740,15 @@ def _ragged(value, sizes=None, dim=0) -> str | None:
     return None
 
 
+def _warn_scalar(stacklevel: int) -> None:
+    """torch's once-per-process warning, given only while grad mode is on (as torch gives it)."""
+    if _state["enabled"] and "scalar" not in _warned:
+        import warnings
+
+        _warned.add("scalar")
+        warnings.warn(SCALAR_WARNING, UserWarning, stacklevel=stacklevel)
+
+
 def as_tensor_data(value, dtype=None):
     """Python numbers, lists and arrays as an ndarray with PyTorch's default dtypes."""
     if isinstance(value, (list, tuple)):
@@ -750,11 +756,8 @@ def as_tensor_data(value, dtype=None):
         value = _tensors_as_scalars(value, found)
         if found and dtype is None:  # each tensor counts with its dtype, as torch infers it
             dtype = functools.reduce(promote, map(_number_dtype, _flat(value)))
-        if any(t.requires_grad for t in found) and "scalar" not in _warned:
-            import warnings
-
-            _warned.add("scalar")
-            warnings.warn(SCALAR_WARNING, UserWarning, stacklevel=3)
+        if any(t.requires_grad for t in found):
+            _warn_scalar(stacklevel=4)
     try:
         arr = np.array(value, dtype=dtype)
     except ValueError:
