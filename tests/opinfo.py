@@ -27,14 +27,19 @@ DTYPES = ("float32", "float64")
 # Known deviations: a reason, then the ops it covers (OpInfo name with its variant after a
 # dot), each alone, as op:check (forward, dtype, grad, method, inplace, error) or as op@dtype
 # (that dtype's samples only). Kept short.
+# Deviations that show on some CPUs only: the test does not require them to show here.
+FLOAT32_SUMS = (
+    "matmul@float32 pow:grad logcumsumexp:grad linalg.multi_dot:grad erfinv:forward "
+    "addbmm:forward linalg.lstsq@float32 linalg.lstsq.grad_oriented@float32 "
+    "triangular_solve:grad"
+)
+PLATFORM_DEPENDENT = set(FLOAT32_SUMS.split()) | {
+    "nn.functional.scaled_dot_product_attention@float32"
+}
 DEVIATIONS = (
     (
-        "a wrong argument gets numpy's error or none, not torch's message (out= of another "
-        "dtype, or aliasing its input, in amax, amin, gather and cat)",
-        "arange:error dot:error linspace:error linspace.tensor_overload:error logspace:error "
-        "logspace.tensor_overload:error amax:error amin:error aminmax:error vdot:error "
-        "cov:error gradient:error ldexp:error lcm:error gcd:error nextafter:error "
-        "masked_scatter:error gather cat",
+        "out= of another dtype, or aliasing an input, is not refused with torch's message",
+        "arange:error amax:error amin:error aminmax:error gather cat",
     ),
     (
         "out= is not accepted by these functions",
@@ -52,10 +57,9 @@ DEVIATIONS = (
     ),
     (
         "float32 sums in another order than torch's kernels (up to 3e-4 relative; lstsq's "
-        "gradient goes through LAPACK's float32 pseudo-inverse)",
-        "matmul:method pow:grad logcumsumexp:grad linalg.multi_dot:grad erfinv:forward "
-        "addbmm:forward linalg.lstsq@float32 linalg.lstsq.grad_oriented@float32 "
-        "triangular_solve:grad",
+        "gradient goes through LAPACK's float32 pseudo-inverse); which samples cross the "
+        "tolerance depends on the CPU (AVX2 or AVX-512 kernels)",
+        FLOAT32_SUMS,
     ),
     (
         "not differentiable in autoviz: the random functions, frexp, combinations of one row",

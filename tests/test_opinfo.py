@@ -29,12 +29,15 @@ def test_op_matches_torch_on_its_opinfo_samples(name):
 
 @pytest.mark.skipif(not OP_DB, reason="needs torch and expecttest (torch's test helpers)")
 def test_known_deviations_are_real_and_few():
-    """Each KNOWN entry names an op autoviz has, and still differs there (or is removed)."""
+    """Each KNOWN entry names an op autoviz has, and still differs there (or is removed),
+    but for the CPU-dependent float32 ones, which need only name an op autoviz has."""
     assert len(opinfo.DEVIATIONS) <= 15
     for key in opinfo.KNOWN:
         op, _, check = key.partition(":")
         op, _, dtype = op.partition("@")
         assert op in OPS, f"KNOWN names {op}, which autoviz does not have"
+        if key in opinfo.PLATFORM_DEPENDENT:
+            continue
         report = _report(op)
         checks = {c for c, _, _ in report.problems}
         dtypes = {s.split()[0] for _, s, _ in report.problems}

@@ -106,6 +106,31 @@ def _number(value):
     return value.item() if isinstance(value, Tensor) else value
 
 
+def _endpoints(op: str, start, end):
+    """start and end as numbers: tensors must be 0-d, as torch's linspace and logspace say."""
+    shaped = [t for t in (start, end) if isinstance(t, Tensor)]
+    if any(t.dim() for t in shaped):
+        dims = [t.dim() if isinstance(t, Tensor) else 0 for t in (start, end)]
+        raise RuntimeError(
+            f"{op} only supports 0-dimensional start and end tensors, but got start with "
+            f"{dims[0]} dimension(s) and end with {dims[1]} dimension(s)."
+        )
+    return _number(start), _number(end)
+
+
+def _check_steps(op: str, start, end, steps) -> None:
+    if not isinstance(steps, int) or isinstance(steps, bool):
+        raise TypeError(
+            f"{op}() received an invalid combination of arguments - got "
+            f"({type(start).__name__}, {type(end).__name__}, {type(steps).__name__}), but expected "
+            "one of:\n * (Number start, Number end, int steps, *, Tensor out = None, torch.dtype "
+            "dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory "
+            "= False, bool requires_grad = False)"
+        )
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+
+
 def arange(start, end=None, step=1, *, out=None, dtype=None, device=None, requires_grad=False):
     """start, start + step, ... below end, with the values PyTorch's CPU kernel computes."""
     start, end, step = _number(start), _number(end), _number(step)
@@ -113,6 +138,8 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, device=None, requir
         start, end = 0, start
     if step == 0:
         raise RuntimeError("step must be nonzero")
+    if not all(map(math.isfinite, (start, end))):
+        raise RuntimeError(f"unsupported range: {start:g} -> {end:g}")
     if (end - start) * step < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     ints = all(isinstance(v, int) for v in (start, end, step))
@@ -146,17 +173,8 @@ def _madd(a, b, c):
 def linspace(start, end, steps, *, out=None, dtype=None, device=None, requires_grad=False):
     """`steps` values from start to end, as PyTorch's CPU kernel computes them: the first half
     counts up from start, the second half down from end, each with one fused multiply-add."""
-    start, end = _number(start), _number(end)
-    if not isinstance(steps, int) or isinstance(steps, bool):
-        raise TypeError(
-            f"linspace() received an invalid combination of arguments - got "
-            f"({type(start).__name__}, {type(end).__name__}, {type(steps).__name__}), but expected "
-            "one of:\n * (Number start, Number end, int steps, *, Tensor out = None, torch.dtype "
-            "dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory "
-            "= False, bool requires_grad = False)"
-        )
-    if steps < 0:
-        raise RuntimeError("number of steps must be non-negative")
+    _check_steps("linspace", start, end, steps)
+    start, end = _endpoints("linspace", start, end)
     dt = _dt(dtype)
     arr = linspace_values(start, end, steps, dt)
     return _made(arr, requires_grad, None, device, out, "linspace")
@@ -177,10 +195,10 @@ def linspace_values(start, end, steps: int, dt) -> np.ndarray:
 
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
+    _check_steps("logspace", start, end, steps)
+    start, end = _endpoints("logspace", start, end)
     dt = _dt(dtype)
-    if steps < 0:
-        raise RuntimeError("number of steps must be non-negative")
-    exponents = linspace_values(_number(start), _number(end), steps, np.dtype(np.float64))
+    exponents = linspace_values(start, end, steps, np.dtype(np.float64))
     return _made(np.power(base, exponents).astype(dt), requires_grad, None, device, None, "")
 
 

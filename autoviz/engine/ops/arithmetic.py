@@ -679,7 +679,7 @@ def _bits(name, function, kinds="biu"):
 
     def op(input, other=None, *, out=None):
         need_tensor(name, input)
-        if name.startswith("logical") and other is not None:
+        if (name.startswith("logical") or name in ("gcd", "lcm")) and other is not None:
             need_tensor(name, other, 2, "other")
         a = np.asarray(input._data)
         args = (a,) if other is None else (a, np.asarray(getattr(other, "_data", other)))
@@ -810,6 +810,8 @@ lcm = _bits("lcm", np.lcm, "iu")
 
 def ldexp(input, other, *, out=None):
     """input · 2^other."""
+    need_tensor("ldexp", input)
+    need_tensor("ldexp", other, 2, "other")
     result = mul(input, pow(2.0, other) if isinstance(other, Tensor) else 2.0**other)
     return result if out is None else into(out, result, "ldexp")
 
@@ -820,7 +822,9 @@ def frexp(input, *, out=None):
 
 
 def nextafter(input, other, *, out=None):
-    other = getattr(other, "_data", other)
+    need_tensor("nextafter", input)
+    need_tensor("nextafter", other, 2, "other")
+    other = other._data
     return make(np.asarray(np.nextafter(np.asarray(input._data), other)))
 
 

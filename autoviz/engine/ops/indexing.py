@@ -688,13 +688,13 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
     if idx.dtype.kind not in "iu":
         raise RuntimeError("gather(): Expected dtype int32/int64 for index")
     dim = wrap_dim(dim, input.ndim)
-    _check_index(input, dim, idx, "input")
-    for d in range(idx.ndim):
+    for d in range(idx.ndim if idx.ndim == input.ndim else 0):  # checked before the bounds
         if d != dim and idx.shape[d] > input.shape[d]:
             raise RuntimeError(
                 f"Size does not match at dimension {d} expected index {list(idx.shape)} to be "
                 f"no larger than self {list(input.shape)} apart from dimension {dim}"
             )
+    _check_index(input, dim, idx, "input")
     return Gathered.apply(input, index=idx, dim=dim)
 
 
@@ -1042,7 +1042,13 @@ def _flat_positions(input, key):
 
 def masked_scatter(input, mask, source):
     """input with source's first elements, in order, where mask is True."""
-    cond = np.broadcast_to(np.asarray(getattr(mask, "_data", mask)), tuple(input.shape))
+    cond = np.asarray(getattr(mask, "_data", mask))
+    if cond.dtype != np.bool_:
+        raise RuntimeError(
+            "masked_scatter_ only supports boolean masks, but got mask with dtype "
+            f"{_word(cond)}"
+        )
+    cond = np.broadcast_to(cond, tuple(input.shape))
     count = int(cond.sum())
     positions = np.flatnonzero(cond)
     taken = source.reshape(-1).narrow(0, 0, count)

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..grad_mode import is_grad_enabled
 from ..higher import inp, rule, sum_to
+from ..dtypes import TYPE_NAMES
 from ..tensor import make
 from . import arithmetic, pointwise, reductions, shape
 from .base import Op, into, result, return_type, to_tensor, unbroadcast, wrap_dim
@@ -573,6 +574,11 @@ def mv(input, vec, *, out=None):
 def dot(input, other, *, out=None):
     if input.ndim != 1 or other.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
+    if input.dtype != other.dtype:
+        raise RuntimeError(
+            "dot : expected both vectors to have same dtype, but found "
+            f"{TYPE_NAMES[input._data.dtype.name]} and {TYPE_NAMES[other._data.dtype.name]}"
+        )
     return matmul(input, other, out=out)
 
 

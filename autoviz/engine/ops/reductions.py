@@ -935,6 +935,11 @@ ReturnAminmax = return_type("aminmax", ("min", "max"))
 
 
 def aminmax(input, *, dim=None, keepdim=False):
+    if dim is None and input.numel() == 0:
+        raise RuntimeError(
+            "aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
+            "identity."
+        )
     dims = () if dim is None else dim
     return ReturnAminmax(amin(input, dims, keepdim), amax(input, dims, keepdim))
 
@@ -1096,6 +1101,9 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
             f"{input.ndim} dimensions"
         )
     x = input if input.ndim == 2 else input.reshape(1, -1)
+    for name, weights in (("fweights", fweights), ("aweights", aweights)):
+        if weights is not None:
+            _check_cov_weights(name, weights, x.shape[1])
     w = None
     if fweights is not None:
         w = fweights.to(x.dtype)
@@ -1114,6 +1122,28 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
             norm_ = total - correction * sum(w * aweights) / total
         result = ((centred * w) @ centred.t()) / norm_
     return result if input.ndim == 2 and x.shape[0] > 1 else result.reshape(())
+
+
+def _check_cov_weights(name: str, weights, observations: int) -> None:
+    """torch's checks of cov's frequency (integer) and observation (float) weights."""
+    if weights.ndim > 1:
+        raise RuntimeError(
+            f"cov(): expected {name} to have one or fewer dimensions but got {name} with "
+            f"{weights.ndim} dimensions"
+        )
+    kind, want = ("iu", "integral") if name == "fweights" else ("f", "floating point")
+    if weights._data.dtype.kind not in kind:
+        raise RuntimeError(
+            f"cov(): expected {name} to have {want} dtype but got {name} with "
+            f"{TYPE_NAMES[weights._data.dtype.name]} dtype"
+        )
+    if weights.numel() != observations:
+        raise RuntimeError(
+            f"cov(): expected {name} to have the same numel as there are observations in the "
+            f"input but got {weights.numel()} != {observations}"
+        )
+    if (np.asarray(weights._data) < 0).any():
+        raise RuntimeError(f"cov(): {name} cannot be negative")
 
 
 def corrcoef(input):
@@ -1446,11 +1476,33 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
     data = np.asarray(input._data)
     dims = range(data.ndim) if dim is None else ([dim] if isinstance(dim, int) else list(dim))
     steps = spacing if isinstance(spacing, (list, tuple)) else [spacing] * len(dims)
+    dims = _gradient_dims(data.shape, dims, steps, edge_order)
     out = []
     for d, h in zip(dims, steps, strict=True):
         g = np.gradient(data, getattr(h, "_data", h), axis=d, edge_order=edge_order)
         out.append(make(np.asarray(g, data.dtype if data.dtype.kind == "f" else np.float32)))
     return tuple(out)
+
+
+def _gradient_dims(shape, dims, steps, edge_order: int) -> list:
+    """The dims torch.gradient differentiates along, after torch's checks of its arguments."""
+    if len(steps) != len(dims):
+        raise RuntimeError(
+            "torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim "
+            f"arguments to have the same length, but got a spacing argument of length "
+            f"{len(steps)} and a dim argument of length {len(dims)}."
+        )
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    wrapped = [wrap_dim(d, len(shape)) for d in dims]
+    for d in wrapped:
+        if wrapped.count(d) > 1:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        if shape[d] < edge_order + 1:
+            raise RuntimeError(
+                "torch.gradient expected each dimension size to be at least edge_order+1"
+            )
+    return wrapped
 
 
 # -- recorded gradients (create_graph=True) --------------------------------------------------

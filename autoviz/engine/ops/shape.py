@@ -538,8 +538,23 @@ def squeeze(input, dim=None):
     return SqueezeDim.apply(input, dim=wrap_dim(dim, input.ndim))
 
 
+def _tensor_list(function: str, tensors) -> list:
+    """cat's and stack's sequence of tensors, refused with torch's TypeErrors otherwise."""
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        raise TypeError(
+            f"{function}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+            f"{type(tensors).__name__}"
+        )
+    for k, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(
+                f"expected Tensor as element {k} in argument 0, but got {type(t).__name__}"
+            )
+    return tensors
+
+
 def cat(tensors, dim=0, *, out=None, axis=None):
-    result = Cat.apply(*map(to_tensor, tensors), dim=dim_arg(dim, axis))
+    result = Cat.apply(*_tensor_list("cat", tensors), dim=dim_arg(dim, axis))
     return result if out is None else into(out, result, "cat")
 
 
@@ -547,7 +562,7 @@ concat = concatenate = cat
 
 
 def stack(tensors, dim=0, *, out=None, axis=None):
-    result = Stack.apply(*map(to_tensor, tensors), dim=dim_arg(dim, axis))
+    result = Stack.apply(*_tensor_list("stack", tensors), dim=dim_arg(dim, axis))
     return result if out is None else into(out, result, "stack")
 
 
