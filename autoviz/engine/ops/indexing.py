@@ -1045,8 +1045,7 @@ def masked_scatter(input, mask, source):
     cond = np.asarray(getattr(mask, "_data", mask))
     if cond.dtype != np.bool_:
         raise RuntimeError(
-            "masked_scatter_ only supports boolean masks, but got mask with dtype "
-            f"{_word(cond)}"
+            f"masked_scatter_ only supports boolean masks, but got mask with dtype {_word(cond)}"
         )
     cond = np.broadcast_to(cond, tuple(input.shape))
     count = int(cond.sum())

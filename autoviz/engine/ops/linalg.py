@@ -6,9 +6,9 @@ import warnings
 
 import numpy as np
 
+from ..dtypes import TYPE_NAMES
 from ..grad_mode import is_grad_enabled
 from ..higher import inp, rule, sum_to
-from ..dtypes import TYPE_NAMES
 from ..tensor import make
 from . import arithmetic, pointwise, reductions, shape
 from .base import Op, into, result, return_type, to_tensor, unbroadcast, wrap_dim
