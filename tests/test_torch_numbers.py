@@ -104,8 +104,10 @@ def test_arange_is_pytorchs_to_the_bit(start, step, count, dtype):
 
 
 # Measured share of 10,000 float32 values where autoviz gives exactly torch's result (and
-# numpy's own float32 loop, for comparison); these floors hold with a margin.
-AGREEMENT = {"exp": 0.985, "log": 0.90, "sin": 0.93, "cos": 0.93, "tanh": 0.995, "sigmoid": 0.94}
+# numpy's own float32 loop, for comparison); these floors hold with a margin. torch's tanh is
+# MKL's, whose kernel depends on the CPU: 99.85% agree where MKL runs AVX2 code, 99.19% where
+# it runs AVX-512 code.
+AGREEMENT = {"exp": 0.985, "log": 0.90, "sin": 0.93, "cos": 0.93, "tanh": 0.99, "sigmoid": 0.94}
 
 
 @pytest.mark.parametrize("name", sorted(AGREEMENT))

@@ -1,12 +1,14 @@
 """Matrix products: one backward rule, named as PyTorch names each case."""
 
 import builtins
+import functools
 import math
 import warnings
 
 import numpy as np
 
 from ..dtypes import TYPE_NAMES
+from ..fidelity.fma import fma32
 from ..grad_mode import is_grad_enabled
 from ..higher import inp, rule, sum_to
 from ..tensor import make
@@ -143,22 +145,43 @@ def _mm_error(sa, sb):
     )
 
 
+@functools.cache
+def mkl_fuses() -> bool:
+    """Whether PyTorch's MKL runs its AVX-512 kernels here (Intel processors with AVX-512),
+    which add each term with a fused multiply-add; its AVX2 kernels multiply, then add."""
+    try:
+        from numpy._core._multiarray_umath import __cpu_features__
+    except ImportError:  # numpy 1
+        from numpy.core._multiarray_umath import __cpu_features__
+    if not __cpu_features__.get("AVX512F"):
+        return False
+    try:
+        with open("/proc/cpuinfo") as info:
+            return "AuthenticAMD" not in info.read(4096)  # MKL runs AVX2 code on AMD's
+    except OSError:
+        return True
+
+
 def product(a, b):
     """a @ b; for the small row-major float32 matrices of lessons, added up over the inner
     dimension one term after another, which is how PyTorch's CPU BLAS rounds them (measured:
-    outputs 2 to 8 columns wide, or one row); numpy's BLAS otherwise."""
+    outputs 2 to 8 columns wide, or one row, on AVX2; with one rounding per term, on AVX-512);
+    numpy's BLAS otherwise."""
     if (
         np.ndim(a) == 2
         and np.ndim(b) == 2
         and a.dtype == b.dtype == np.float32
         and a.shape[1] <= 64
-        and (2 <= b.shape[1] <= 8 or a.shape[0] == 1)
+        and (2 <= b.shape[1] <= 8 or (a.shape[0] == 1 and not mkl_fuses()))
         and a.flags.c_contiguous
         and b.flags.c_contiguous
     ):
-        out = a[:, :1] * b[:1]
+        out, fused = a[:, :1] * b[:1], mkl_fuses()
         for i in range(1, a.shape[1]):
-            out += a[:, i : i + 1] * b[i : i + 1]
+            if fused:
+                out = fma32(a[:, i : i + 1], b[i : i + 1], out)
+            else:
+                out += a[:, i : i + 1] * b[i : i + 1]
         return out
     return np.matmul(a, b)
 
