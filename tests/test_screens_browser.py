@@ -158,6 +158,7 @@ def shoot(page, name: str) -> None:
     folder = os.environ.get("AUTOVIZ_SCREENSHOTS")
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
+        page.wait_for_timeout(800)  # the camera's pan to the step's node is animated
         page.screenshot(path=str(Path(folder) / f"{name}.png"))
 
 
