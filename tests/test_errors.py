@@ -600,3 +600,55 @@ def test_nan_and_inf_results_give_no_numpy_warnings():
     )
     assert run.stderr == ""
     assert run.stdout == "tensor([-inf, nan], grad_fn=<LogBackward0>) tensor([nan, nan])\n"
+
+
+# A CNN lesson's pooling mistakes: each case runs under both libraries (`lib` is the module).
+POOLING_MISTAKES = {
+    "kernel of 0": lambda lib: lib.nn.functional.max_pool1d(lib.ones(2, 3, 8), 0),
+    "1-d stride of 0": lambda lib: lib.nn.functional.max_pool1d(lib.ones(2, 3, 8), 2, stride=0),
+    "1-d padding over half": lambda lib: lib.nn.functional.max_pool1d(
+        lib.ones(2, 3, 8), 2, padding=4
+    ),
+    "1-d window past the input": lambda lib: lib.nn.functional.max_pool1d(lib.ones(2, 2, 2), 5),
+    "1-d empty length": lambda lib: lib.nn.functional.max_pool1d(lib.ones(1, 10, 0), 1),
+    "negative padding": lambda lib: lib.nn.functional.max_pool2d(
+        lib.ones(1, 2, 6, 6), 2, padding=-1
+    ),
+    "dilation of 0": lambda lib: lib.nn.functional.max_pool2d(lib.ones(1, 2, 6, 6), 2, dilation=0),
+    "window past the input": lambda lib: lib.nn.MaxPool2d(7)(lib.ones(1, 2, 6, 6)),
+    "a matrix, not an image": lambda lib: lib.nn.MaxPool2d(2)(lib.ones(3, 3)),
+    "empty channels": lambda lib: lib.nn.functional.max_pool2d(lib.ones(1, 0, 10), 1),
+    "avg stride of 0": lambda lib: lib.nn.functional.avg_pool2d(lib.ones(1, 2, 6, 6), 2, stride=0),
+    "adaptive size of a matrix": lambda lib: lib.nn.AdaptiveAvgPool2d((2, 2))(lib.ones(2, 2)),
+    "adaptive negative size": lambda lib: lib.nn.functional.adaptive_avg_pool2d(
+        lib.ones(1, 1, 1, 1), (-1, 0)
+    ),
+    "adaptive max negative size": lambda lib: lib.nn.functional.adaptive_max_pool2d(
+        lib.ones(1, 1, 1, 1), (-1, 0)
+    ),
+    "adaptive 1-d of a vector": lambda lib: lib.nn.functional.adaptive_avg_pool1d(lib.ones(2), 2),
+}
+
+
+def _raised(action, lib) -> tuple:
+    try:
+        result = action(lib)
+    except Exception as error:  # the error is what is compared
+        return type(error).__name__, str(error)
+    return "no error", tuple(result.shape)
+
+
+@pytest.mark.parametrize("case", sorted(POOLING_MISTAKES))
+def test_pooling_mistakes_get_torchs_error(case):
+    """Pooling with a bad window or input raises torch's own exception and message."""
+    torch = pytest.importorskip("torch")
+    action = POOLING_MISTAKES[case]
+    assert _raised(action, autoviz) == _raised(action, torch)
+
+
+def test_an_empty_batch_pools_to_an_empty_batch():
+    """A batch of no images pools as torch pools it: to a batch of none, of the right shape."""
+    f = autoviz.nn.functional
+    assert f.max_pool2d(autoviz.ones(0, 1, 4, 4), 2).shape == (0, 1, 2, 2)
+    assert f.max_pool1d(autoviz.ones(0, 1, 49), 2).shape == (0, 1, 24)
+    assert f.avg_pool2d(autoviz.ones(0, 1, 4, 4), 2).shape == (0, 1, 2, 2)

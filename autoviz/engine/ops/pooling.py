@@ -80,7 +80,7 @@ def max_pool(x, kernel, stride, padding, dilation, ceil_mode):
         for n, k, s, p, d in zip(xb.shape[1:], kernel, stride, padding, dilation, strict=False)
     )
     padded = _padded(xb, kernel, stride, padding, dilation, out, _lowest(x.dtype))
-    flat = _windows(padded, kernel, stride, dilation, out).reshape(len(xb), *out, -1)
+    flat = _windows(padded, kernel, stride, dilation, out).reshape(len(xb), *out, math.prod(kernel))
     best = np.argmax(flat, axis=-1)
     values = np.take_along_axis(flat, best[..., None], -1)[..., 0]
     offsets = np.unravel_index(best, kernel)
@@ -323,27 +323,55 @@ _UNPOOL = {2: MaxUnpool2d, 3: MaxUnpool3d}
 
 
 def _check_input(input, nd: int) -> None:
-    if input.ndim not in (nd + 1, nd + 2) or input.numel() == 0:
+    """One sample or a batch of them (torch's first check)."""
+    if input.ndim not in (nd + 1, nd + 2):
         raise RuntimeError(
             f"non-empty {nd + 1}D or {nd + 2}D (batch mode) tensor expected for input"
         )
 
 
+_AXIS_LETTERS = {2: "HW", 3: "THW"}
+
+
+def _per_axis(prefix: str, values, nd: int) -> str:
+    return " ".join(
+        f"{prefix}{axis}: {v}" for axis, v in zip(_AXIS_LETTERS[nd], values, strict=True)
+    )
+
+
 def _window_options(kernel_size, stride, padding, dilation, nd):
+    """The window's sizes, checked in ATen's order: the output shape's checks, then the
+    pool's shape checks."""
     kernel = ntuple(kernel_size, nd, "kernel_size")
     stride = kernel if stride is None or stride == [] or stride == () else ntuple(stride, nd)
     padding, dilation = ntuple(padding, nd), ntuple(dilation, nd)
-    if any(k <= 0 for k in kernel):
-        raise RuntimeError("kernel size should be greater than zero")
     if any(s == 0 for s in stride):
         raise RuntimeError("stride should not be zero")
     for k, p, d in zip(kernel, padding, dilation, strict=True):
+        if p < 0:
+            raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
         if p > (d * (k - 1) + 1) // 2:
             raise RuntimeError(
                 f"pad should be at most half of effective kernel size, but got pad={p}, "
                 f"kernel_size={k} and dilation={d}"
             )
+    for word, prefix, values in (("kernel size", "k", kernel), ("stride", "d", stride)):
+        if any(v <= 0 for v in values):
+            got = _per_axis(prefix, values, nd)
+            raise RuntimeError(f"{word} should be greater than zero, but got {got}")
+    if any(d <= 0 for d in dilation):
+        got = _per_axis("dilation", dilation, nd)
+        raise RuntimeError(f"dilation should be greater than zero, but got {got}")
     return kernel, stride, padding, dilation
+
+
+def _check_planes(input, nd: int, name: str = "") -> None:
+    """Every dim but the batch's non-empty (a batch of none is allowed)."""
+    if not all(input.shape[input.ndim - nd - 1 + (input.ndim == nd + 1) :]) or not input.ndim:
+        raise RuntimeError(
+            f"{name}Expected {nd + 1}D or {nd + 2}D (batch mode) tensor with optional 0 dim "
+            f"batch size for input, but got:{size_list(input.shape)}"
+        )
 
 
 def _check_output(input, out, nd) -> None:
@@ -359,6 +387,7 @@ def _check_output(input, out, nd) -> None:
 def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, nd):
     _check_input(input, nd)
     kernel, stride, padding, dilation = _window_options(kernel_size, stride, padding, dilation, nd)
+    _check_planes(input, nd)
     out = [
         pooled_size(n, k, s, p, d, ceil_mode)
         for n, k, s, p, d in zip(
@@ -384,13 +413,13 @@ def _on_unsqueezed(input, pool):
 def max_pool1d_with_indices(
     input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
 ):
-    _check_input(input, 1)
+    _check_1d(input, "max_pool1d")
     return _on_unsqueezed(
         input,
         lambda x: _max_pool(
             x,
             (1, _one(kernel_size)),
-            (1, _one(stride or kernel_size)),
+            (1, _one(kernel_size if stride in (None, [], ()) else stride)),
             (0, _one(padding)),
             (1, _one(dilation)),
             ceil_mode,
@@ -407,8 +436,38 @@ def max_pool1d(
     input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
 ):
     """The largest value of each window along the last axis."""
+    if not return_indices:
+        _check_max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
     out = max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
     return out if return_indices else out[0]
+
+
+def _check_max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode) -> None:
+    """The checks of torch's own max_pool1d, made when no index is asked for (with indices,
+    it pools in 2-d, with that path's checks)."""
+    if input.ndim not in (2, 3) or not all(input.shape[-2:]):
+        raise RuntimeError(
+            "max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size "
+            f"for input, but got:{size_list(input.shape)}"
+        )
+    k, p, d = _one(kernel_size), _one(padding), _one(dilation)
+    s = k if stride in (None, [], ()) else _one(stride)
+    for ok, says in (
+        (k > 0, f"kernel_size must be greater than zero, but got {k}"),
+        (s > 0, f"stride must be greater than zero, but got {s}"),
+        (p >= 0, f"padding must be non-negative, but got {p}"),
+        (
+            p <= k // 2,
+            f"padding should be at most half of kernel size, but got padding={p} "
+            f"and kernel_size={k}",
+        ),
+        (d > 0, f"dilation must be greater than zero, but got {d}"),
+    ):
+        if not ok:
+            raise RuntimeError(f"max_pool1d() {says}")
+    out = pooled_size(input.shape[-1], k, s, p, d, ceil_mode)
+    if out <= 0:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {out}")
 
 
 def max_pool2d_with_indices(
@@ -444,6 +503,7 @@ def _avg_pool(
 ):
     _check_input(input, nd)
     kernel, stride, padding, _ = _window_options(kernel_size, stride, padding, 1, nd)
+    _check_planes(input, nd)
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     out = [
@@ -511,18 +571,59 @@ def avg_pool3d(
 
 
 def _output_size(input, output_size, nd: int, name: str) -> tuple:
+    """The output's spatial size (None: the input's), after torch's checks in its order:
+    nn.functional's, then the kernel's (whose words differ for max and avg)."""
+    is_max = "max" in name
     if isinstance(output_size, (list, tuple)):
+        if input.ndim <= len(output_size):
+            raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
         if len(output_size) != nd:
-            raise RuntimeError(f"{name}: output_size must be {nd}")
+            says = (
+                f"internal error: output_size.size() must be {nd}"
+                if is_max
+                else (f"output_size must be {nd}")
+            )
+            raise RuntimeError(f"{name}{'()' if is_max else ''}: {says}")
         sizes = output_size
     else:
         sizes = (output_size,) * nd
     if input.ndim not in (nd + 1, nd + 2):
         raise RuntimeError(
-            f"{name}(): Expected {nd + 1}D or {nd + 2}D tensor, but got {size_list(input.shape)}"
+            f"{name}(): Expected {nd + 1}D or {nd + 2}D tensor, but got{':' if is_max else ''} "
+            f"{size_list(input.shape)}"
         )
     spatial = input.shape[input.ndim - nd :]
-    return tuple(int(n if o is None else o) for o, n in zip(sizes, spatial, strict=True))
+    size = tuple(int(n if o is None else o) for o, n in zip(sizes, spatial, strict=True))
+    if any(o < 0 for o in size):
+        _negative_size(input, size, name, is_max)
+    return size
+
+
+def _negative_size(input, size: tuple, name: str, is_max: bool) -> None:
+    if is_max:  # torch makes the output tensor first
+        shape = size_list((*input.shape[: input.ndim - len(size)], *size))
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: {shape}")
+    received = ", ".join(map(str, size[:2])) + "".join(f",{o}" for o in size[2:])
+    raise RuntimeError(
+        f"{name}: elements of output_size must be greater than or equal to 0 but received "
+        f"{{{received}}}"
+    )
+
+
+def _one_size(output_size, name: str) -> int:
+    if isinstance(output_size, (list, tuple)) and len(output_size) != 1:
+        raise RuntimeError(
+            f"{name}() argument 'output_size' should contain one int (got {len(output_size)})"
+        )
+    return _one(output_size)
+
+
+def _check_1d(input, name: str) -> None:
+    if input.ndim not in (2, 3):
+        raise RuntimeError(
+            f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument "
+            f"#1 'self' (while checking arguments for {name})"
+        )
 
 
 def adaptive_avg_pool2d(input, output_size):
@@ -544,12 +645,10 @@ def adaptive_avg_pool3d(input, output_size):
 
 def adaptive_avg_pool1d(input, output_size):
     """Adaptive average pooling along the last axis."""
-    if input.ndim not in (2, 3):
-        raise RuntimeError(
-            f"adaptive_avg_pool1d(): Expected 2D or 3D tensor, but got {size_list(input.shape)}"
-        )
-    size = _one(output_size)
-    return _on_unsqueezed(input, lambda x: AdaptiveAvgPool2d.apply(x, output_size=(1, size)))
+    _check_1d(input, "adaptive_avg_pool1d")
+    size = (1, _one_size(output_size, "adaptive_avg_pool1d"))
+    size = _output_size(input.unsqueeze(-2), size, 2, "adaptive_avg_pool2d")
+    return _on_unsqueezed(input, lambda x: AdaptiveAvgPool2d.apply(x, output_size=size))
 
 
 def _adaptive_max(input, output_size, nd, name):
@@ -579,11 +678,8 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
 
 
 def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
-    if input.ndim not in (2, 3):
-        raise RuntimeError(
-            f"adaptive_max_pool1d(): Expected 2D or 3D tensor, but got {size_list(input.shape)}"
-        )
-    size = _one(output_size)
+    _check_1d(input, "adaptive_max_pool1d")
+    size = _one_size(output_size, "adaptive_max_pool1d")
     return _on_unsqueezed(input, lambda x: _adaptive_max(x, (1, size), 2, "adaptive_max_pool2d"))
 
 
