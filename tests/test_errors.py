@@ -602,8 +602,9 @@ def test_nan_and_inf_results_give_no_numpy_warnings():
     assert run.stdout == "tensor([-inf, nan], grad_fn=<LogBackward0>) tensor([nan, nan])\n"
 
 
-# A CNN lesson's pooling mistakes: each case runs under both libraries (`lib` is the module).
-POOLING_MISTAKES = {
+# A CNN lesson's pooling and convolution mistakes: each case runs under both libraries (`lib`
+# is the module).
+CNN_MISTAKES = {
     "kernel of 0": lambda lib: lib.nn.functional.max_pool1d(lib.ones(2, 3, 8), 0),
     "1-d stride of 0": lambda lib: lib.nn.functional.max_pool1d(lib.ones(2, 3, 8), 2, stride=0),
     "1-d padding over half": lambda lib: lib.nn.functional.max_pool1d(
@@ -627,10 +628,24 @@ POOLING_MISTAKES = {
         lib.ones(1, 1, 1, 1), (-1, 0)
     ),
     "adaptive 1-d of a vector": lambda lib: lib.nn.functional.adaptive_avg_pool1d(lib.ones(2), 2),
+    "conv weight of 2 dims": lambda lib: lib.nn.functional.conv1d(
+        lib.ones(1, 1, 4), lib.ones(1, 2)
+    ),
+    "conv weight of too many dims": lambda lib: lib.nn.functional.conv1d(
+        lib.ones(1, 1, 4), lib.ones(1, 1, 2, 2)
+    ),
+    "conv groups over the filters": lambda lib: lib.nn.functional.conv2d(
+        lib.ones(1, 2, 4, 4), lib.ones(2, 2, 1, 1), groups=3
+    ),
+    "conv bias of another dtype": lambda lib: lib.nn.functional.conv2d(
+        lib.ones(1, 1, 4, 4), lib.ones(1, 1, 2, 2), lib.ones(1, dtype=lib.float64)
+    ),
+    "conv input of other channels": lambda lib: lib.nn.Conv2d(3, 4, 3)(lib.ones(1, 1, 5, 5)),
+    "conv kernel past the input": lambda lib: lib.nn.Conv2d(1, 4, 7)(lib.ones(1, 1, 5, 5)),
 }
 
 
-def _raised(action, lib) -> tuple:
+def _outcome(action, lib) -> tuple:
     try:
         result = action(lib)
     except Exception as error:  # the error is what is compared
@@ -638,12 +653,13 @@ def _raised(action, lib) -> tuple:
     return "no error", tuple(result.shape)
 
 
-@pytest.mark.parametrize("case", sorted(POOLING_MISTAKES))
-def test_pooling_mistakes_get_torchs_error(case):
-    """Pooling with a bad window or input raises torch's own exception and message."""
+@pytest.mark.parametrize("case", sorted(CNN_MISTAKES))
+def test_cnn_mistakes_get_torchs_error(case):
+    """Pooling or convolving with a bad window, weight or input raises torch's own exception
+    and message."""
     torch = pytest.importorskip("torch")
-    action = POOLING_MISTAKES[case]
-    assert _raised(action, autoviz) == _raised(action, torch)
+    action = CNN_MISTAKES[case]
+    assert _outcome(action, autoviz) == _outcome(action, torch)
 
 
 def test_an_empty_batch_pools_to_an_empty_batch():

@@ -302,19 +302,50 @@ def _check_options(stride, padding, dilation) -> None:
         raise RuntimeError("dilation should be greater than zero")
 
 
+# The C++ names torch's message about a bias of another type uses.
+_C_TYPES = {
+    "float16": "c10::Half",
+    "float32": "float",
+    "float64": "double",
+    "int32": "int",
+    "int64": "long int",
+    "complex64": "c10::complex<float>",
+    "complex128": "c10::complex<double>",
+}
+
+
 def _check_same_type(input, weight, bias) -> None:
-    for other in (weight, bias):
-        if other is not None and other._data.dtype != input._data.dtype:
-            # PyTorch names the input's type as the one expected.
-            raise RuntimeError(
-                f"expected scalar type {dtype_word(input)} but found {dtype_word(other)}"
-            )
+    if weight._data.dtype != input._data.dtype:
+        # PyTorch names the input's type as the one expected.
+        raise RuntimeError(
+            f"expected scalar type {dtype_word(input)} but found {dtype_word(weight)}"
+        )
+    if bias is not None and bias._data.dtype != input._data.dtype:
+        mine, its = (_C_TYPES.get(t._data.dtype.name, t._data.dtype.name) for t in (input, bias))
+        raise RuntimeError(f"Input type ({mine}) and bias type ({its}) should be the same")
+
+
+def _check_weight(input, weight) -> None:
+    """A weight of (out, in / groups, *kernel), as many dims as the (batched) input."""
+    if weight.ndim < 3:
+        raise RuntimeError("weight should have at least three dimensions")
+    if weight.ndim != input.ndim:
+        raise RuntimeError(
+            f"Expected {weight.ndim}-dimensional input for {weight.ndim}-dimensional weight "
+            f"{size_list(weight.shape)}, but got {input.ndim}-dimensional input of size "
+            f"{size_list(input.shape)} instead"
+        )
 
 
 def _check_shapes(input, weight, bias, groups, transposed) -> None:
     w_shape = size_list(weight.shape)
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
+    if weight.shape[0] < groups:
+        raise RuntimeError(
+            f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, "
+            f"but got weight of size {w_shape} instead"
+        )
     if weight.shape[0] % groups:
         raise RuntimeError(
             f"Given groups={groups}, expected weight to be divisible by {groups} at dimension "
@@ -378,6 +409,7 @@ def _convolution(input, weight, bias, stride, padding, dilation, groups, nd, nam
     unbatched = _unbatched(input, nd, name)
     if unbatched:
         input = shape_ops.Unsqueeze.apply(input, dim=0)
+    _check_weight(input, weight)
     stride, dilation = ntuple(stride, nd, "stride"), ntuple(dilation, nd, "dilation")
     if isinstance(padding, str):
         if padding == "valid":
