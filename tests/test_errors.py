@@ -668,3 +668,29 @@ def test_an_empty_batch_pools_to_an_empty_batch():
     assert f.max_pool2d(autoviz.ones(0, 1, 4, 4), 2).shape == (0, 1, 2, 2)
     assert f.max_pool1d(autoviz.ones(0, 1, 49), 2).shape == (0, 1, 24)
     assert f.avg_pool2d(autoviz.ones(0, 1, 4, 4), 2).shape == (0, 1, 2, 2)
+
+
+# Layer arguments out of range: each case runs under both libraries (`lib` is the module).
+LAYER_MISTAKES = {
+    "rms_norm of no dims": lambda lib: lib.nn.functional.rms_norm(lib.ones(1, 2, 3), ()),
+    "rms_norm weight of another shape": lambda lib: lib.nn.functional.rms_norm(
+        lib.ones(1, 2, 3), (2, 3), lib.ones(2)
+    ),
+    "rms_norm shape not the input's end": lambda lib: lib.nn.RMSNorm([2, 2])(lib.ones(2, 2, 3)),
+    "rrelu bounds the wrong way": lambda lib: lib.nn.functional.rrelu(lib.ones(2), 0.3, 0.1),
+    "softshrink's negative lambda": lambda lib: lib.nn.Softshrink(-0.5)(lib.ones(1)),
+    "triplet margin of 0": lambda lib: lib.nn.TripletMarginLoss(margin=0.0)(
+        lib.ones(3, 4), lib.ones(3, 4), lib.ones(3, 4)
+    ),
+    "triplet of mixed dims": lambda lib: lib.nn.functional.triplet_margin_loss(
+        lib.ones(3), lib.ones(3, 4), lib.ones(3, 4)
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LAYER_MISTAKES))
+def test_layer_mistakes_get_torchs_error(case):
+    """A layer's argument out of range raises torch's own exception and message."""
+    torch = pytest.importorskip("torch")
+    action = LAYER_MISTAKES[case]
+    assert _outcome(action, autoviz) == _outcome(action, torch)

@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 
+from ..dtypes import TYPE_NAMES
 from ..fidelity import random as _random
 from ..higher import rule
 from ..tensor import make
@@ -578,6 +579,8 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """leaky_relu with a random slope from [lower, upper] for each negative element in
     training (drawn from the default generator as PyTorch draws it), the mean slope in
     evaluation."""
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     data = input._data
     dt = data.dtype
     if training:
@@ -626,7 +629,12 @@ def tanhshrink(input):
 def softshrink(input, lambd=0.5):
     """Shrink towards zero by λ, zero within ±λ."""
     if lambd < 0:
-        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+        dt = input._data.dtype
+        top = f"{float(np.finfo(dt).max):g}" if dt.kind == "f" else "inf"
+        word = TYPE_NAMES.get(dt.name, dt.name)
+        raise RuntimeError(
+            f"lambda must be in range [0, {top}] for input dtype {word}, but found {lambd}"
+        )
     return Softshrink.apply(input, lambd=lambd)
 
 

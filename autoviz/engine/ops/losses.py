@@ -805,7 +805,14 @@ def triplet_margin_loss(
 ):
     """max(0, d(a, p) - d(a, n) + margin), d the pairwise p-norm distance."""
     reduction = _reduction(size_average, reduce, reduction)
-    _same_dims("triplet_margin_loss", anchor=anchor, positive=positive, negative=negative)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    if len({anchor.ndim, positive.ndim, negative.ndim}) > 1:
+        raise RuntimeError(
+            "The anchor, positive, and negative tensors are expected to have the same number of "
+            f"dimensions, but got: anchor {anchor.ndim}D, positive {positive.ndim}D, and "
+            f"negative {negative.ndim}D inputs"
+        )
     d_pos = pairwise_distance(anchor, positive, p, eps)
     d_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:

@@ -378,11 +378,33 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
 def rms_norm(input, normalized_shape, weight=None, eps=None):
     """x / √(mean(x²) + eps) over the last axes, times weight (eps: the dtype's epsilon)."""
     shape = _shape(normalized_shape)
+    _check_normalized(input, shape, weight)
     dims = tuple(range(-len(shape), 0))
     if eps is None:
         eps = float(np.finfo(input._data.dtype).eps)
     out = input * (input.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
     return out * weight if weight is not None else out
+
+
+def _check_normalized(input, shape: tuple, weight) -> None:
+    """rms_norm's checks, in torch's words: a non-empty normalized_shape that ends the input's
+    shape, and a weight of that shape."""
+    if not shape:
+        raise RuntimeError(
+            "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
+            "one element, but got normalized_shape = []"
+        )
+    wanted = size_list(shape)
+    if weight is not None and tuple(weight.shape) != shape:
+        raise RuntimeError(
+            "Expected weight to be of same shape as normalized_shape, but got weight of shape "
+            f"{size_list(weight.shape)} and normalized_shape = {wanted}"
+        )
+    if input.ndim < len(shape) or tuple(input.shape[input.ndim - len(shape) :]) != shape:
+        raise RuntimeError(
+            f"Given normalized_shape={wanted}, expected input with shape [*{wanted[1:]}, but "
+            f"got input of size{size_list(input.shape)}"
+        )
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
