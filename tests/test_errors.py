@@ -619,6 +619,8 @@ CNN_MISTAKES = {
     "window past the input": lambda lib: lib.nn.MaxPool2d(7)(lib.ones(1, 2, 6, 6)),
     "a matrix, not an image": lambda lib: lib.nn.MaxPool2d(2)(lib.ones(3, 3)),
     "empty channels": lambda lib: lib.nn.functional.max_pool2d(lib.ones(1, 0, 10), 1),
+    "one image of no channels": lambda lib: lib.nn.functional.max_pool2d(lib.ones(0, 4, 4), 2),
+    "avg of no channels": lambda lib: lib.nn.functional.avg_pool2d(lib.ones(0, 4, 4), 2),
     "avg stride of 0": lambda lib: lib.nn.functional.avg_pool2d(lib.ones(1, 2, 6, 6), 2, stride=0),
     "adaptive size of a matrix": lambda lib: lib.nn.AdaptiveAvgPool2d((2, 2))(lib.ones(2, 2)),
     "adaptive negative size": lambda lib: lib.nn.functional.adaptive_avg_pool2d(

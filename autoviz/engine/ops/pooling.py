@@ -365,11 +365,12 @@ def _window_options(kernel_size, stride, padding, dilation, nd):
     return kernel, stride, padding, dilation
 
 
-def _check_planes(input, nd: int, name: str = "") -> None:
-    """Every dim but the batch's non-empty (a batch of none is allowed)."""
-    if not all(input.shape[input.ndim - nd - 1 + (input.ndim == nd + 1) :]) or not input.ndim:
+def _check_planes(input, nd: int) -> None:
+    """Every dim but a batch's non-empty (a batch of none is allowed; one sample has no batch
+    dim)."""
+    if not all(input.shape[input.ndim - nd - 1 :]):
         raise RuntimeError(
-            f"{name}Expected {nd + 1}D or {nd + 2}D (batch mode) tensor with optional 0 dim "
+            f"Expected {nd + 1}D or {nd + 2}D (batch mode) tensor with optional 0 dim "
             f"batch size for input, but got:{size_list(input.shape)}"
         )
 
