@@ -79,6 +79,21 @@ TYPE_NAMES = {
     "bool": "Bool",
 }
 
+# torch's C++ names for dtypes in some messages ("long int", "c10::complex<double>").
+C_TYPE_NAMES = {
+    "float16": "c10::Half",
+    "float32": "float",
+    "float64": "double",
+    "int8": "signed char",
+    "int16": "short int",
+    "int32": "int",
+    "int64": "long int",
+    "uint8": "unsigned char",
+    "bool": "bool",
+    "complex64": "c10::complex<float>",
+    "complex128": "c10::complex<double>",
+}
+
 # How far each numpy kind is from bool: a result may be stored only in a dtype at least as far
 # (PyTorch's "result type Float can't be cast to the desired output type Long").
 KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}

@@ -65,14 +65,10 @@ def _signature_error(args) -> TypeError:
     )
 
 
-_C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int"}
-_C_NAMES.update({"int32": "int", "int16": "short int", "int8": "signed char"})
-_C_NAMES.update({"uint8": "unsigned char", "bool": "bool"})
-
-
 def _options(np_dtype) -> str:
+    name = dtypes.C_TYPE_NAMES[np.dtype(np_dtype).name]
     return (
-        f"TensorOptions(dtype={_C_NAMES[np.dtype(np_dtype).name]}, device=cpu, layout=Strided, "
+        f"TensorOptions(dtype={name}, device=cpu, layout=Strided, "
         "requires_grad=false (default), pinned_memory=false (default), memory_format=(nullopt))"
     )
 

@@ -4,7 +4,7 @@ multinomial, the *_like functions, the in-place Tensor methods and the seeding f
 import numpy as np
 
 from . import events, versions
-from .dtypes import TYPE_NAMES, to_numpy_dtype
+from .dtypes import C_TYPE_NAMES, TYPE_NAMES, to_numpy_dtype
 from .fidelity import random as _random
 from .fidelity.random import generator_or_default
 from .grad_mode import _state
@@ -13,19 +13,6 @@ from .tensor import Tensor, make, new_leaf
 
 _F32 = np.dtype(np.float32)
 _I64 = np.dtype(np.int64)
-
-# torch's C++ names for dtypes in random_'s bounds errors ("to - 1 is out of bounds for ...")
-_CPP_NAMES = {
-    "float16": "c10::Half",
-    "float32": "float",
-    "float64": "double",
-    "int8": "signed char",
-    "int16": "short int",
-    "int32": "int",
-    "int64": "long int",
-    "uint8": "unsigned char",
-    "bool": "bool",
-}
 
 
 # -- shapes, dtypes, filling ---------------------------------------------------------------------
@@ -184,7 +171,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
 
 
 def _cpp(dt) -> str:
-    return dt.name if dt.kind != "f" else _CPP_NAMES[dt.name]
+    return dt.name if dt.kind != "f" else C_TYPE_NAMES[dt.name]
 
 
 def rand_like(input, *, generator=None, dtype=None, device=None, requires_grad=False):
@@ -498,7 +485,7 @@ def _check_bounds(low: int, top: int, dt) -> None:
         lo, hi = 0, 1
     else:
         lo, hi = int(np.iinfo(dt).min), int(np.iinfo(dt).max)
-    name = _CPP_NAMES.get(dt.name, dt.name)
+    name = C_TYPE_NAMES.get(dt.name, dt.name)
     for value, what in ((low, "from"), (top, "to - 1")):
         if not lo <= value <= hi:
             raise RuntimeError(f"{what} is out of bounds for {name}")
@@ -564,7 +551,7 @@ def exponential_(self, lambd=1.0, *, generator=None):
 def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
     """Fill with Cauchy numbers centred on median, of scale sigma."""
     dt = self._data.dtype
-    _need_continuous(dt, "Cauchy", _CPP_NAMES)
+    _need_continuous(dt, "Cauchy", C_TYPE_NAMES)
     if not sigma > 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_num(sigma)}")
     _inplace_target(self, "cauchy_")

@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 
+from ..dtypes import C_TYPE_NAMES
 from ..fidelity import onednn
 from . import shape as shape_ops
 from .arguments import dtype_word, ntuple, size_list
@@ -302,18 +303,6 @@ def _check_options(stride, padding, dilation) -> None:
         raise RuntimeError("dilation should be greater than zero")
 
 
-# The C++ names torch's message about a bias of another type uses.
-_C_TYPES = {
-    "float16": "c10::Half",
-    "float32": "float",
-    "float64": "double",
-    "int32": "int",
-    "int64": "long int",
-    "complex64": "c10::complex<float>",
-    "complex128": "c10::complex<double>",
-}
-
-
 def _check_same_type(input, weight, bias) -> None:
     if weight._data.dtype != input._data.dtype:
         # PyTorch names the input's type as the one expected.
@@ -321,7 +310,9 @@ def _check_same_type(input, weight, bias) -> None:
             f"expected scalar type {dtype_word(input)} but found {dtype_word(weight)}"
         )
     if bias is not None and bias._data.dtype != input._data.dtype:
-        mine, its = (_C_TYPES.get(t._data.dtype.name, t._data.dtype.name) for t in (input, bias))
+        mine, its = (
+            C_TYPE_NAMES.get(t.dtype.name, t.dtype.name) for t in (input._data, bias._data)
+        )
         raise RuntimeError(f"Input type ({mine}) and bias type ({its}) should be the same")
 
 

@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from ..dtypes import TYPE_NAMES
+from ..dtypes import C_TYPE_NAMES, TYPE_NAMES
 from ..fidelity.fma import fma32
 from ..grad_mode import is_grad_enabled
 from ..higher import inp, rule, sum_to
@@ -108,34 +108,28 @@ def check_matmul(a, b, a_grad=False, b_grad=False) -> None:
         _check_dtypes(a, b, fold)
 
 
-_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int32": "Int"}
-_NAMES.update({"int64": "Long", "uint8": "Byte", "bool": "Bool"})
-_C_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double", "int32": "int"}
-_C_NAMES.update({"int64": "long int", "uint8": "unsigned char", "bool": "bool"})
-
-
 def _check_dtypes(a, b, fold) -> None:
     """PyTorch's error when the two sides differ in dtype, from the kernel it would have used."""
     ta, tb = np.result_type(a).name, np.result_type(b).name
     if ta == tb:
         return
+    na, nb = (TYPE_NAMES.get(t, t) for t in (ta, tb))
     da, db = np.ndim(a), np.ndim(b)
     if da == 1 and db == 1:
         raise RuntimeError(
-            f"dot : expected both vectors to have same dtype, but found {_NAMES[ta]} and "
-            f"{_NAMES[tb]}"
+            f"dot : expected both vectors to have same dtype, but found {na} and {nb}"
         )
     if fold == "b":  # b is transposed and goes first
-        da, db, ta, tb = db, da, tb, ta
+        da, db, ta, tb, na, nb = db, da, tb, ta, nb, na
     if db == 1 and (da == 2 or fold is not None):
         raise RuntimeError(
-            f"addmv input tensors must have the same dtype, but got {_NAMES[tb]}, {_NAMES[ta]}, "
-            f"and {_NAMES[tb]}"
+            f"addmv input tensors must have the same dtype, but got {nb}, {na}, and {nb}"
         )
     if fold is None and max(da, db) >= 3:  # bmm
-        raise RuntimeError(f"expected scalar type {_NAMES[ta]} but found {_NAMES[tb]}")
+        raise RuntimeError(f"expected scalar type {na} but found {nb}")
     raise RuntimeError(
-        f"expected m1 and m2 to have the same dtype, but got: {_C_NAMES[ta]} != {_C_NAMES[tb]}"
+        f"expected m1 and m2 to have the same dtype, but got: {C_TYPE_NAMES.get(ta, ta)} != "
+        f"{C_TYPE_NAMES.get(tb, tb)}"
     )
 
 
@@ -597,11 +591,7 @@ def mv(input, vec, *, out=None):
 def dot(input, other, *, out=None):
     if input.ndim != 1 or other.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
-    if input.dtype != other.dtype:
-        raise RuntimeError(
-            "dot : expected both vectors to have same dtype, but found "
-            f"{TYPE_NAMES[input._data.dtype.name]} and {TYPE_NAMES[other._data.dtype.name]}"
-        )
+    _check_dtypes(input._data, other._data, None)  # before the sizes, as torch checks
     return matmul(input, other, out=out)
 
 
