@@ -1,5 +1,7 @@
 """Shared fixtures: layout engines, the lesson example, and no silent skips in CI."""
 
+import copy
+import json
 import os
 import shutil
 import sysconfig
@@ -120,3 +122,93 @@ def loop_timeline():
         q.backward()
         a.grad = None
     return tl
+
+
+# --- timeline files laid out two ways ------------------------------------------------------------
+# to_json writes version 3: each table as columns (tracing/columns.py). Tests that edit a file
+# record by record read it as version 2's layout, and may write it back as columns.
+
+TABLES = {"nodes": ("id", "n"), "edges": ("id", "e"), "steps": ("index", None)}
+
+
+def as_records(text: str) -> dict:
+    """A version 3 file as version 2 lays it out: a list of records per table, each step
+    holding its own line of code (an independent reading of the format, not columns.py's)."""
+    doc = json.loads(text)
+    assert doc["version"] == 3
+    out = {"format": doc["format"], "version": 2, "code": doc["code"]}
+    for table, (position, prefix) in TABLES.items():
+        columns = doc[table]
+        length = max(map(len, columns.values()), default=0)
+        rows = [{name: column[i] for name, column in columns.items()} for i in range(length)]
+        for i, row in enumerate(rows):
+            row[position] = f"{prefix}{i + 1}" if prefix else i
+        out[table] = rows
+    defaults = _record_defaults()
+    for table, rows in out.items():
+        for row in rows if table in TABLES else ():
+            for name, make in defaults[table].items():
+                row.setdefault(name, make())
+    for step in out["steps"]:
+        line = step["source"]
+        step["source"] = None if line is None else copy.deepcopy(doc["sources"][line])
+    return out
+
+
+def as_columns(doc: dict) -> str:
+    """A file in version 2's layout (perhaps edited) written as version 3's columns, or None
+    when no version 3 file says the same (a record's id not its position, a field missing or
+    unknown)."""
+    out = {"format": doc["format"], "version": 3, "code": doc.get("code", []), "sources": []}
+    for table, (position, prefix) in TABLES.items():
+        rows = doc.get(table)
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            return None
+        names = set(_record_defaults()[table]) | _required(table)
+        for i, row in enumerate(rows):
+            if (
+                row.get(position) != (f"{prefix}{i + 1}" if prefix else i)
+                or set(row) - {position} != names
+            ):
+                return None
+        out[table] = {name: [row[name] for row in rows] for name in sorted(names)}
+    lines = out["steps"].get("source", [])
+    for i, line in enumerate(lines):
+        if line is not None:
+            out["sources"].append(line)
+            lines[i] = len(out["sources"]) - 1
+    return json.dumps(out)
+
+
+def _record_defaults() -> dict:
+    """Each table's fields that have a default, and a function making it as JSON spells it."""
+    from dataclasses import MISSING, fields
+
+    from autoviz.tracing.model import Edge, Node, Step
+
+    out = {}
+    for table, cls in (("nodes", Node), ("edges", Edge), ("steps", Step)):
+        out[table] = {}
+        for f in fields(cls):
+            if f.name == TABLES[table][0]:
+                continue
+            if f.default_factory is not MISSING:
+                out[table][f.name] = f.default_factory
+            elif f.default is not MISSING:
+                value = list(f.default) if isinstance(f.default, tuple) else f.default
+                out[table][f.name] = lambda value=value: copy.deepcopy(value)
+    out["steps"]["caption"] = str
+    return out
+
+
+def _required(table: str) -> set:
+    from dataclasses import MISSING, fields
+
+    from autoviz.tracing.model import Edge, Node, Step
+
+    cls = {"nodes": Node, "edges": Edge, "steps": Step}[table]
+    return {
+        f.name
+        for f in fields(cls)
+        if f.default is MISSING and f.default_factory is MISSING and f.name != TABLES[table][0]
+    }

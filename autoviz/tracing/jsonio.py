@@ -1,4 +1,4 @@
-"""Timelines as JSON (`autoviz-timeline` version 2): byte-stable out, validated in."""
+"""Timelines as JSON (`autoviz-timeline` version 3): byte-stable out, validated in."""
 
 import dataclasses
 import json
@@ -6,30 +6,24 @@ import re
 
 from ..collector import collector_paused
 from ..errors import TimelineFormatError
-from . import schema
+from . import columns, schema
 from .model import Edge, Flow, Node, Source, Step
 from .preview import Summary
 from .source import CodeText
 from .timeline import Timeline
 
-FORMAT, VERSION = "autoviz-timeline", 2
+FORMAT, VERSION = "autoviz-timeline", 3
 # Version 2 added {"summary": ...} previews of large tensors and the traced code's text
-# (`code`); a version 1 file reads as it was, without code.
-READS = (1, 2)
+# (`code`); version 3 writes each table as columns (columns.py). Older files read as they were.
+READS = (1, 2, 3)
+GRAPH_VERSION = 2  # one graph's file (graph_dumps): records, as version 2 wrote them
+TOP = ("format", "version", "nodes", "edges", "steps", "sources", "code")  # version 3's fields
 
 
 def dumps(tl: Timeline) -> str:
     """Deterministic JSON: sorted keys, non-finite floats as {"float": "nan"}."""
-    return _dumps(
-        {
-            "format": FORMAT,
-            "version": VERSION,
-            "nodes": tl.nodes,
-            "edges": tl.edges,
-            "steps": tl.steps,
-            "code": tl.code,
-        }
-    )
+    with collector_paused():  # the columns are a copy of every field: nothing to free
+        return _dumps({"format": FORMAT, "version": VERSION, **columns.write(tl)})
 
 
 def graph_dumps(graph) -> str:
@@ -37,7 +31,7 @@ def graph_dumps(graph) -> str:
     return _dumps(
         {
             "format": "autoviz-graph",
-            "version": VERSION,
+            "version": GRAPH_VERSION,
             "nodes": graph.nodes,
             "edges": graph.edges,
             "backward_ran": graph.backward_ran,
@@ -126,7 +120,26 @@ def loads(text) -> Timeline:
     if not text.isascii() or "\\ud" in text or "\\uD" in text:  # maybe a lone surrogate
         schema.unicode_text(doc)
     with collector_paused():  # the records stay: collecting would walk them again and again
-        return _timeline(schema.document(doc))
+        if doc["version"] < 3:
+            return _timeline(schema.document(doc))
+        return _columns(doc)
+
+
+def _columns(doc: dict) -> Timeline:
+    """A version 3 file: checked a column at a time when plainly well-formed (what dumps
+    writes), else record by record, which names what is wrong."""
+    for key in doc:
+        if key not in TOP:
+            schema.fail(
+                "(top level)", f"unknown field {schema.short(key)} (expected one of {list(TOP)})"
+            )
+    tables = columns.tables(doc)
+    made = columns.read(doc, tables)
+    if made is None:
+        return _timeline(schema.document(columns.records(doc, tables)))
+    tl = Timeline(*made)
+    tl._code = [CodeText(**c) for c in schema._CODE(doc.get("code", []), "code", None)]
+    return tl
 
 
 def _no_constant(name: str):

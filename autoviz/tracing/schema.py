@@ -448,6 +448,7 @@ def null(value, path, ctx):
 
 # The caller is one level only: a Source whose own caller is null (or, as older files, absent).
 SOURCE = {**LINE, "caller": optional(record({**LINE, "caller": null}, required=list(LINE)))}
+_SOURCE = record(SOURCE, required=list(LINE))
 FLOW = {
     "edge": edge_index,
     "upstream": preview,
@@ -545,7 +546,7 @@ STEP = {
     "caption": text,
     "nodes": node_refs,
     "edges": edge_indices,
-    "source": optional(record(SOURCE, required=list(LINE))),
+    "source": optional(_SOURCE),
     "flows": list_of(check_flow),
     "changes": list_of(change),
     "details": record(DETAILS, required=["graph"]),
@@ -687,6 +688,13 @@ def check_step(value, path, ctx) -> dict:
             _change_fits(change, ((path, "changes"), i), ctx)
     else:
         fields = _STEP(value, path, ctx)
+    across(fields, path, ctx)
+    return fields
+
+
+def across(fields: dict, path, ctx) -> None:
+    """A step's checks across its fields: the nodes and details its kind needs, the gradients
+    it carries fit their tensor, and the change it makes first."""
     kinds, details = STEP_NEEDS.get(fields["kind"], ((None,), ()))
     nodes = fields["nodes"]
     if len(nodes) < len(kinds):
@@ -701,7 +709,6 @@ def check_step(value, path, ctx) -> dict:
     field = FIRST_CHANGE.get(fields["kind"])
     if field and (not fields["changes"] or fields["changes"][0][:2] != [nodes[0], field]):
         fail((path, "changes"), f"a {fields['kind']!r} step first changes its node's {field}")
-    return fields
 
 
 def _fits_its_node(step: dict, path, ctx) -> None:

@@ -1,0 +1,382 @@
+"""Version 3 timeline files: each table of records written as columns, one list per field.
+
+A column whose every value is the field's default is left out; ids and step indices are
+positions, never written; the lines of code steps share are written once (`sources`) and each
+step names its line by index. What a long timeline costs to read and write is then one list
+per field, not one object per record (issue 26 item 14: 89 s and 55 s for 100,000 ops).
+
+`read` checks a file's columns a column at a time and returns the records only when every
+field is plainly well-formed (what `write` produces); for any other file it returns None and
+jsonio checks it record by record with schema's tables, which name what is wrong. So a file
+loads as the same records, or is refused with the same message, whichever path it takes
+(tests/test_timeline_json.py holds the two equal on fuzzed files).
+"""
+
+from dataclasses import MISSING, fields
+from itertools import chain, repeat
+from operator import add, attrgetter, eq, is_not
+
+from ..errors import TimelineFormatError
+from . import plain, schema
+from .model import PERSISTENT, Edge, Flow, Node, Source, Step
+
+# Each table's columns in the file: the record's fields but its position (id, index).
+COLUMNS = {
+    "nodes": (Node, tuple(f.name for f in fields(Node) if f.name != "id")),
+    "edges": (Edge, tuple(f.name for f in fields(Edge) if f.name != "id")),
+    "steps": (Step, tuple(f.name for f in fields(Step) if f.name != "index")),
+}
+_PREFIX = {"nodes": "n", "edges": "e"}
+_STR, _BOOL, _INT, _LIST = {str}, {bool}, {int}, {list}
+_STR_OR_NONE, _INT_OR_NONE = {str, type(None)}, {int, type(None)}
+
+
+def _defaults(cls) -> dict:
+    """Field name -> a function making its default (a fresh list or dict each call)."""
+    out = {}
+    for f in fields(cls):
+        if f.default_factory is not MISSING:
+            out[f.name] = f.default_factory
+        elif f.default is not MISSING:
+            out[f.name] = (lambda value: lambda: value)(f.default)
+    return out
+
+
+DEFAULTS = {table: _defaults(cls) for table, (cls, _) in COLUMNS.items()}
+DEFAULTS["steps"]["caption"] = str  # Caption, a descriptor, stands for its default ""
+
+
+# --- writing ------------------------------------------------------------------------------------
+
+
+def write(tl) -> dict:
+    """The document's tables as columns (json's encoder writes Flow and Source records)."""
+    sources, numbers = [], {}
+    steps = _table("steps", tl.steps)
+    steps["source"] = [_number(s, sources, numbers) for s in steps["source"]]
+    return {
+        "nodes": _table("nodes", tl.nodes),
+        "edges": _table("edges", tl.edges),
+        "steps": steps,
+        "sources": sources,
+        "code": tl.code,
+    }
+
+
+def _table(table: str, records: list) -> dict:
+    """The records' columns, those holding only the default left out."""
+    _, names = COLUMNS[table]
+    rows = list(map(attrgetter(*names), records))
+    columns = list(zip(*rows, strict=True)) if rows else [()] * len(names)
+    out = {}
+    for name, column in zip(names, columns, strict=True):
+        make = DEFAULTS[table].get(name)
+        if make is None or name == "source" or column.count(make()) != len(column):
+            out[name] = column
+    return out
+
+
+def _number(source, sources: list, numbers: dict):
+    """A step's line as its index in `sources`, each line written once."""
+    if source is None:
+        return None
+    number = numbers.get(id(source))
+    if number is None:  # equal lines made apart are one entry too: the file is the same
+        key = _key(source)
+        number = numbers.get(key)
+        if number is None:
+            number = numbers[key] = len(sources)
+            sources.append(source)
+        numbers[id(source)] = number
+    return number
+
+
+def _key(source) -> tuple:
+    caller = source.caller
+    return (source.file, source.line, source.text, None if caller is None else _key(caller))
+
+
+# --- reading: the shape every path needs -------------------------------------------------------
+
+
+def tables(doc: dict) -> dict:
+    """Each table's columns, every field present (a left-out column made of its default):
+    refuses a table that is not columns of one length, naming it."""
+    out = {}
+    for table, (_, names) in COLUMNS.items():
+        columns = doc.get(table)
+        if not isinstance(columns, dict):
+            got = schema._type(columns)
+            schema.fail(table, "missing" if table not in doc else f"expected columns, got {got}")
+        for name in columns:
+            if name not in names:
+                wanted = f"(expected one of {list(names)})"
+                schema.fail(table, f"unknown column {schema.short(name)} {wanted}")
+        out[table] = _filled(table, columns, names)
+    sources = doc.get("sources", [])
+    if not isinstance(sources, list):
+        schema.fail("sources", f"expected a list, got {schema._type(sources)}")
+    return out
+
+
+def _filled(table: str, columns: dict, names: tuple) -> dict:
+    length = None
+    for name in names:
+        column = columns.get(name)
+        if column is None:
+            if name not in DEFAULTS[table]:
+                schema.fail((table, name), "missing")
+            continue
+        if not isinstance(column, list):
+            schema.fail((table, name), f"expected a list (a column), got {schema._type(column)}")
+        if length is None:
+            length, first = len(column), name
+        elif len(column) != length:
+            schema.fail((table, name), f"{len(column)} values, where {table}.{first} has {length}")
+    length = length or 0
+    return {
+        name: columns[name] if name in columns else _fresh(DEFAULTS[table][name], length)
+        for name in names
+    }
+
+
+def _fresh(make, length: int) -> list:
+    """A left-out column: its default as the file would spell it (a tuple as a list), a new
+    list or object for each record (loading fills them in)."""
+    value = make()
+    if type(value) in (tuple, list):
+        return [list(value) for _ in range(length)]
+    if type(value) is dict:
+        return [dict(value) for _ in range(length)]
+    return [value] * length
+
+
+def records(doc: dict, columns: dict) -> dict:
+    """The file as version 2 lays it out (a list of records per table, each line of code in
+    its steps), for schema's tables to check record by record: each line of `sources` is
+    checked here first, so that a bad one is named where it is."""
+    sources = doc.get("sources", [])
+    for i, line in enumerate(sources):
+        schema._SOURCE(line, ("sources", i), None)
+    out = {"code": doc.get("code", [])}
+    for table, (_, names) in COLUMNS.items():
+        rows = zip(*(columns[table][name] for name in names), strict=True)
+        out[table] = [dict(zip(names, row, strict=True)) for row in rows]
+    for i, record in enumerate(out["nodes"]):
+        record["id"] = f"n{i + 1}"
+    for i, record in enumerate(out["edges"]):
+        record["id"] = f"e{i + 1}"
+    for i, step in enumerate(out["steps"]):
+        step["index"] = i
+        step["source"] = _line(step["source"], sources, (("steps", i), "source"))
+    return out
+
+
+def _line(number, sources: list, path):
+    """A step's line of code from its index in `sources` (copied: loading fills it in)."""
+    if number is None:
+        return None
+    if type(number) is not int or not 0 <= number < len(sources):
+        within = f"0 to {len(sources) - 1}" if sources else "sources is empty"
+        schema.fail(path, f"expected an index into sources ({within}) or null, got {number!r}")
+    line = dict(sources[number])
+    if isinstance(line.get("caller"), dict):
+        line["caller"] = dict(line["caller"])
+    return line
+
+
+# --- reading: the fast path --------------------------------------------------------------------
+
+
+class _Plain(Exception):
+    """Raised inside `read` when a field is not plainly well-formed: schema's tables decide."""
+
+
+def read(doc: dict, columns: dict):
+    """(nodes, edges, steps) as records when every column is plainly well-formed, else None."""
+    try:
+        return _read(doc, columns)
+    except (_Plain, TimelineFormatError, TypeError):  # TypeError: an unhashable id, say
+        return None
+
+
+def _read(doc: dict, columns: dict):
+    n, e, s = (dict(columns[t]) for t in ("nodes", "edges", "steps"))  # columns stay as read
+    count = len(n["kind"]), len(e["source"]), len(s["phase"])
+    ids = [f"n{i}" for i in range(1, count[0] + 1)]
+    sources = [_source(line) for line in doc.get("sources", [])]
+    _ok(_types(n["shape"], _LIST))
+    shapes = list(map(tuple, n["shape"]))
+    ctx = _context(ids, shapes, n, e, count[2])
+    _nodes(n, ctx, s["details"])
+    _edges(e, ctx)
+    _steps(s, ctx, len(sources))
+    return (
+        _made(Node, n, {"id": ids, "shape": shapes}),
+        _made(Edge, e, {"id": [f"e{i}" for i in range(1, count[1] + 1)]}),
+        _steps_made(s, sources),
+    )
+
+
+def _ok(condition) -> None:
+    if not condition:
+        raise _Plain
+
+
+def _types(column, allowed: set) -> bool:
+    return set(map(type, column)) <= allowed
+
+
+def _ints(column, low: int, high: int) -> bool:
+    """Ints (not bools) from low to high."""
+    return _types(column, _INT) and (not column or (low <= min(column) and max(column) <= high))
+
+
+def _context(ids: list, shapes: list, n: dict, e: dict, steps: int) -> schema.Context:
+    """schema's Context, filled a column at a time (its cross-record checks read it)."""
+    ctx = schema.Context.__new__(schema.Context)
+    ctx.counts = {"nodes": len(ids), "edges": len(e["source"]), "steps": steps}
+    ctx.node_ids = set(ids)
+    ctx.node_kinds = dict(zip(ids, n["kind"], strict=True))
+    ctx.node_shapes = dict(zip(ids, shapes, strict=True))
+    ctx.edge_ends = list(zip(e["source"], e["target"], strict=True))
+    ctx.outputs = {}
+    return ctx
+
+
+def _nodes(n: dict, ctx, details: list) -> None:
+    steps = ctx.counts["steps"]
+    kinds, ops = n["kind"], n["op"]
+    _ok(_types(kinds, _STR) and set(kinds) <= plain._KINDS)
+    _ok(_types(n["name"], _STR) and _types(n["dtype"], _STR) and _types(ops, _STR_OR_NONE))
+    _ok(all(map(eq, map(eq, kinds, repeat("op")), map(is_not, ops, repeat(None)))))
+    for flag in ("requires_grad", "retains_grad", "detached", "made_in_no_grad", "freed", "error"):
+        _ok(_types(n[flag], _BOOL))
+    _ok(_ints(n["graph"], -1, steps) and _ints(n["step"], 0, steps - 1))
+    _ok(all(map(plain.sizes, n["shape"])))
+    for key in ("value", "grad"):
+        n[key] = _previews(n[key], key)
+        _ok(all(map(_fits, n[key], n["shape"])))
+    _ok(_types(n["module"], _LIST) and _types(n["saved"], _LIST))
+    _ok(all(map(plain._text_pairs, n["module"])) and all(map(plain._saved, n["saved"])))
+    _ok(_types(n["params"], {dict}) and all(map(plain._params, n["params"])))
+    _ok(_types(details, {dict}))
+    made_in = [d.get("graph") for d in details]
+    _ok(all(g == PERSISTENT or g == made_in[k] for g, k in zip(n["graph"], n["step"], strict=True)))
+
+
+def _previews(column: list, key: str) -> list:
+    """A node's previews as the model holds them: a nan, or a large tensor's summary, checked
+    by schema (a new list: the file's own stays for schema's tables, should they be needed)."""
+    if all(map(plain.preview, column)):
+        return column
+    return [x if plain.preview(x) else schema.preview(x, key, None) for x in column]
+
+
+def _fits(preview, shape: list) -> bool:
+    return preview is None or schema.preview_dims(preview) == tuple(shape)
+
+
+def _edges(e: dict, ctx) -> None:
+    sources, targets, kinds = e["source"], e["target"], e["kind"]
+    _ok(_types(sources, _STR) and _types(targets, _STR) and _types(kinds, _STR))
+    _ok(ctx.node_ids.issuperset(sources) and ctx.node_ids.issuperset(targets))
+    _ok(_ints(e["index"], 0, ctx.counts["edges"]) and set(kinds) <= plain._EDGE_KINDS)
+    op = ctx.node_kinds.__getitem__
+    from_op = [op(x) == "op" for x in sources]
+    ops = map(add, from_op, (op(x) == "op" for x in targets))
+    _ok(all(map(eq, ops, map(eq, kinds, repeat("data")))))
+    first = {}
+    for source, target, out, kind in zip(sources, targets, from_op, kinds, strict=True):
+        if out and kind == "data" and source not in first:
+            first[source] = target
+    ctx.outputs = first
+
+
+def _steps(s: dict, ctx, lines: int) -> None:
+    edges = ctx.counts["edges"]
+    _ok(_types(s["phase"], _STR) and set(s["phase"]) <= plain._PHASES)
+    _ok(_types(s["kind"], _STR) and set(s["kind"]) <= plain._STEP_KINDS)
+    _ok(_types(s["caption"], _STR) and _types(s["nodes"], _LIST) and _types(s["edges"], _LIST))
+    _ok(all(map(ctx.node_ids.issuperset, s["nodes"])))
+    _ok(_ints(list(chain.from_iterable(s["edges"])), 0, edges - 1))
+    numbers = [x for x in s["source"] if x is not None]
+    _ok(_types(s["source"], _INT_OR_NONE) and _ints(numbers, 0, lines - 1))
+    _ok(_types(s["flows"], _LIST) and _types(s["changes"], _LIST))
+    _ok(all(map(plain._flows, s["flows"], repeat(edges))))
+    _ok(all(plain._change(c, ctx.node_ids) for c in chain.from_iterable(s["changes"])))
+    _ok(all(map(plain._details, s["details"], repeat(ctx.node_ids), repeat(ctx.counts["steps"]))))
+    _flows_fit(s["flows"], ctx)
+    for change in chain.from_iterable(s["changes"]):
+        schema._change_fits(change, ("steps", "changes"), ctx)
+    names = ("kind", "nodes", "changes", "details")
+    for i, row in enumerate(zip(*map(s.__getitem__, names), strict=True)):
+        if not _plainly_across(*row, ctx):
+            schema.across(dict(zip(names, row, strict=True)), ("steps", i), ctx)
+
+
+def _flows_fit(flows: list, ctx) -> None:
+    """schema._flow_fits of every flow; a scalar one (most) checked inline, as it would be."""
+    ends, kinds, outputs, shapes = ctx.edge_ends, ctx.node_kinds, ctx.outputs, ctx.node_shapes
+    for flow in chain.from_iterable(flows):
+        target = ends[flow["edge"]][1]
+        made = outputs.get(target)
+        up, local, contribution = flow["upstream"], flow["local"], flow["contribution"]
+        _ok(kinds[target] == "op")
+        if flow["shape"] or list in {
+            type(up),
+            type(local),
+            type(contribution),
+            type(flow["total"]),
+        }:
+            schema._flow_fits(flow, ("steps", "flows"), ctx)
+            continue
+        _ok(contribution is not None)  # a scalar flow: its numbers and nulls have shape ()
+        _ok(up is None or made is None or shapes[made] == ())
+        _ok(local is None or up is not None)
+
+
+def _plainly_across(kind: str, nodes: list, changes: list, details: dict, ctx) -> bool:
+    """True when schema.across would pass a step of the two commonest kinds (an op, a
+    backward step), read without a call per check; False leaves the step to schema.across."""
+    if kind == "op":
+        return len(nodes) >= 2 and ctx.node_kinds[nodes[0]] == "op"
+    if kind != "backward" or not nodes or ctx.node_kinds[nodes[0]] != "op" or "grad" not in details:
+        return False
+    made = ctx.outputs.get(nodes[0])
+    dims = ctx.node_shapes[made] if made is not None else ()
+    grad, incoming = details["grad"], details.get("incoming")
+    return _fits(grad, dims) and _fits(incoming, dims)
+
+
+def _source(line):
+    """A line of `sources` as the model's Source, when plainly well-formed."""
+    _ok(plain._source(line) and line is not None)
+    caller = line["caller"]
+    return Source(**{**line, "caller": None if caller is None else Source(**caller)})
+
+
+def _made(cls, columns: dict, extra: dict) -> list:
+    """The records of a checked table, each holding its fields as they are (as jsonio's
+    _record: __init__ would copy them one by one)."""
+    names = tuple(f.name for f in fields(cls))
+    values = [extra[name] if name in extra else columns[name] for name in names]
+    out = list(map(object.__new__, repeat(cls, len(values[0]))))
+    for record, own in zip(
+        out, map(dict, map(zip, repeat(names), zip(*values, strict=True))), strict=True
+    ):
+        record.__dict__ = own
+    return out
+
+
+def _steps_made(s: dict, sources: list) -> list:
+    flows = [[_flow(f) for f in items] for items in s["flows"]]
+    lines = [None if x is None else sources[x] for x in s["source"]]
+    return _made(Step, s, {"index": range(len(lines)), "source": lines, "flows": flows})
+
+
+def _flow(checked: dict) -> Flow:
+    checked["shape"] = tuple(checked["shape"])  # as schema's dims: a node's shape is a tuple
+    flow = object.__new__(Flow)
+    flow.__dict__ = checked
+    return flow
