@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 
 import autoviz
 from autoviz.errors import TimelineFormatError
-from autoviz.tracing import plain, schema
+from autoviz.tracing import columns, plain, schema
 from autoviz.tracing.explain import explain
 from autoviz.tracing.model import Edge, Flow, Node, Source, Step
-from conftest import lesson_timeline, loop_timeline, mlp_timeline
+from conftest import as_columns, as_records, lesson_timeline, loop_timeline, mlp_timeline
 
 
 def freed_graph_timeline():
@@ -57,14 +57,32 @@ def texts() -> dict:
     }
 
 
+@functools.cache
+def records_texts() -> dict:
+    """The same timelines as version 2 wrote them: a list of records per table."""
+    return {name: json.dumps(as_records(text)) for name, text in texts().items()}
+
+
 def load(text):
     return autoviz.Timeline.from_json(text)
 
 
 def mutated(name: str, change) -> str:
-    doc = json.loads(texts()[name])
+    """A real timeline edited record by record, as a version 2 file."""
+    doc = as_records(texts()[name])
     change(doc)
     return json.dumps(doc)
+
+
+def both_layouts(text) -> list:
+    """A version 2 file, and the same written as version 3's columns where that can say it
+    (`as_columns`): each must load alike, or be refused naming the same field."""
+    try:
+        doc = json.loads(text)
+    except (TypeError, ValueError):
+        return [text]
+    again = as_columns(doc) if isinstance(doc, dict) and doc.get("version") == 2 else None
+    return [text] if again is None else [text, again]
 
 
 def nest(value, depth: int):
@@ -76,7 +94,7 @@ def nest(value, depth: int):
 def test_the_real_timelines_load_and_write_back_byte_for_byte():
     for name, text in texts().items():
         assert load(text).to_json() == text, name
-    kinds = {s["kind"] for text in texts().values() for s in json.loads(text)["steps"]}
+    kinds = {s["kind"] for text in texts().values() for s in as_records(text)["steps"]}
     assert {"leaf", "op", "seed", "backward", "accumulate", "free", "zero_grad"} <= kinds
     assert {"update", "detach", "no_grad", "constant", "retain_grad", "set_grad"} <= kinds
     assert "error" in kinds
@@ -143,32 +161,40 @@ def test_every_model_field_has_a_row_in_the_schema():
     ],
 )
 def test_each_bad_field_is_named(text, message):
-    with pytest.raises(TimelineFormatError) as raised:
-        load(text)
-    assert message in str(raised.value)
+    for each in both_layouts(text):
+        with pytest.raises(TimelineFormatError) as raised:
+            load(each)
+        assert message in str(raised.value)
 
 
 ACCUMULATE = 18  # the mlp timeline's first accumulate step (net.2.bias.grad, shape (1,))
 
 
 def test_a_bad_field_deep_in_the_file_is_named_by_its_path():
-    assert json.loads(texts()["mlp"])["steps"][ACCUMULATE]["kind"] == "accumulate"
+    assert as_records(texts()["mlp"])["steps"][ACCUMULATE]["kind"] == "accumulate"
     text = mutated(
         "mlp", lambda d: d["steps"][ACCUMULATE]["changes"][0].__setitem__(2, [[1.0, "x"]])
     )
-    with pytest.raises(TimelineFormatError, match=r"^steps\[18\]\.changes\[0\]\[2\]\[0\]\[1\]: "):
-        load(text)
+    assert len(both_layouts(text)) == 2
+    for each in both_layouts(text):
+        with pytest.raises(
+            TimelineFormatError, match=r"^steps\[18\]\.changes\[0\]\[2\]\[0\]\[1\]: "
+        ):
+            load(each)
 
 
 def test_a_grad_of_another_shape_than_its_tensor_is_refused():
     text = mutated("mlp", lambda d: d["steps"][ACCUMULATE]["changes"][0].__setitem__(2, [1.0, 2.0]))
-    with pytest.raises(TimelineFormatError, match=r"steps\[18\]\.changes\[0\]\[2\]: .*\(2,\)"):
-        load(text)
+    for each in both_layouts(text):
+        with pytest.raises(TimelineFormatError, match=r"steps\[18\]\.changes\[0\]\[2\]: .*\(2,\)"):
+            load(each)
 
 
 def test_non_finite_numbers_are_decoded_only_where_numbers_belong():
-    tl = load(mutated("lesson", lambda d: d["nodes"][0].update(value={"float": "-inf"})))
-    assert tl.nodes[0].value == float("-inf")
+    for each in both_layouts(
+        mutated("lesson", lambda d: d["nodes"][0].update(value={"float": "-inf"}))
+    ):
+        assert load(each).nodes[0].value == float("-inf")
     bad = mutated("lesson", lambda d: d["nodes"][0].update(name={"float": "nan"}))
     with pytest.raises(TimelineFormatError, match=r"nodes\[0\]\.name: expected a string"):
         load(bad)
@@ -238,22 +264,18 @@ def _alike(draw, old):
 
 
 @st.composite
-def mutants(draw):
-    """A real timeline's JSON with one to three values changed, removed or duplicated."""
+def mutants(draw, layouts=("columns", "records")):
+    """A real timeline's JSON (as to_json writes it, or as version 2 did) with one to three
+    values changed, removed or duplicated."""
     name = draw(st.sampled_from(sorted(texts())))
-    doc = json.loads(texts()[name])
+    layout = draw(st.sampled_from(layouts))
+    doc = json.loads((texts() if layout == "columns" else records_texts())[name])
     for _ in range(draw(st.integers(1, 3))):
         containers, leaves = _slots(doc)
         actions = ["alike", "alike", "alike", "replace", "remove", "copy", "repoint"]
         action = draw(st.sampled_from(actions))
         if action == "repoint":  # an edge led to another node of the file, as edited by hand
-            edges, nodes = doc.get("edges"), doc.get("nodes")
-            if not isinstance(edges, list) or not isinstance(nodes, list) or not edges:
-                continue  # an earlier change replaced the table itself
-            edge = draw(st.sampled_from(edges))
-            if isinstance(edge, dict):
-                end = draw(st.sampled_from(["source", "target"]))
-                edge[end] = f"n{draw(st.integers(1, max(1, len(nodes))))}"
+            _repoint(draw, doc)
             continue
         if action == "alike":
             where, key = draw(st.sampled_from(leaves))
@@ -271,6 +293,20 @@ def mutants(draw):
         else:
             where[key] = copy.deepcopy(where[draw(st.sampled_from(keys))])
     return name, json.dumps(doc, ensure_ascii=False)
+
+
+def _repoint(draw, doc) -> None:
+    """One end of an edge moved to another node of the file (if the tables are still there)."""
+    edges, nodes = doc.get("edges"), doc.get("nodes")
+    end = draw(st.sampled_from(["source", "target"]))
+    if isinstance(edges, dict) and isinstance(nodes, dict):  # columns
+        ends, count = edges.get(end), len(nodes.get("kind") or [None])
+        if isinstance(ends, list) and ends:
+            ends[draw(st.integers(0, len(ends) - 1))] = f"n{draw(st.integers(1, count))}"
+    elif isinstance(edges, list) and isinstance(nodes, list) and edges:
+        edge = draw(st.sampled_from(edges))
+        if isinstance(edge, dict):
+            edge[end] = f"n{draw(st.integers(1, max(1, len(nodes))))}"
 
 
 # More for a long local run: AUTOVIZ_FUZZ_EXAMPLES=5000 python -m pytest -k fuzz
@@ -309,7 +345,7 @@ def _loaded_or_refused(text):
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-@given(mutants())
+@given(mutants(layouts=("records",)))
 def test_the_one_expression_checks_load_what_the_tables_load(mutant):
     """tracing/plain.py's predicates pass a record in one call where its table would pass it
     as it is: with them or without, each fuzzed file loads as the same records or is refused
@@ -324,13 +360,43 @@ def test_the_one_expression_checks_load_what_the_tables_load(mutant):
     event("refused" if isinstance(fast, str) else "loaded")
 
 
-def test_what_to_json_writes_passes_in_one_expression():
-    """Every node, edge and step of the real timelines takes the one-call path (else loading
-    a long file would check field by field again)."""
+@settings(
+    max_examples=FUZZ_EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(mutants(layouts=("columns",)))
+def test_the_column_checks_load_what_the_tables_load(mutant):
+    """columns.read passes a version 3 file a column at a time, or gives it to schema's
+    tables record by record: either way each fuzzed file loads as the same records or is
+    refused with the same message."""
+    _, text = mutant
+    fast = _loaded_or_refused(text)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(columns, "read", lambda *args: None)
+        tables = _loaded_or_refused(text)
+    assert fast == tables
+    event("refused" if isinstance(fast, str) else "loaded")
+
+
+def test_what_to_json_writes_passes_a_column_at_a_time(monkeypatch):
+    """Every real timeline takes the column path (else loading a long file would check
+    field by field again), and reads as the records the tables would make."""
+    for name, text in texts().items():
+        doc = json.loads(text)
+        assert columns.read(doc, columns.tables(doc)) is not None, name
+    fast = [_loaded_or_refused(text) for text in texts().values()]
+    monkeypatch.setattr(columns, "read", lambda *args: None)
+    assert fast == [_loaded_or_refused(text) for text in texts().values()]
+
+
+def test_what_version_2_wrote_passes_in_one_expression():
+    """Every node, edge and step of the real timelines, as version 2 wrote them, takes the
+    one-call path."""
     assert set(plain.NODE_KEYS) == set(schema.NODE) and set(plain.EDGE_KEYS) == set(schema.EDGE)
     assert set(plain.STEP_KEYS) == set(schema.STEP) and set(plain.FLOW_KEYS) == set(schema.FLOW)
     assert set(plain.SOURCE_KEYS) == set(schema.SOURCE)
-    for name, text in texts().items():
+    for name, text in records_texts().items():
         doc = json.loads(text)
         ids, edges, steps = {n["id"] for n in doc["nodes"]}, len(doc["edges"]), len(doc["steps"])
         assert all(plain.node(n, i, steps) for i, n in enumerate(doc["nodes"])), name
@@ -407,18 +473,19 @@ def nul_in_path(d):
 def test_timelines_that_crashed_an_export_are_refused_naming_the_field(change, message):
     """The issue's cases: each loaded, then failed in a view (TypeError: must be real number,
     not list; ValueError: embedded null byte; UnicodeEncodeError)."""
-    doc = json.loads(texts()["mlp"])
+    doc = as_records(texts()["mlp"])
     assert doc["steps"][25]["kind"] == "backward" and doc["steps"][3]["source"]
     assert doc["steps"][60]["kind"] == "update" and doc["steps"][60]["changes"]
     change(doc)
-    for text in (json.dumps(doc), json.dumps(doc, ensure_ascii=False)):
+    written = [json.dumps(doc), as_columns(doc)]
+    for text in written + [json.dumps(json.loads(t), ensure_ascii=False) for t in written]:
         with pytest.raises(TimelineFormatError, match=message):
             load(text)
 
 
 def test_a_pair_of_surrogates_is_one_character_and_loads():
     doc = json.loads(texts()["lesson"])
-    doc["nodes"][0]["name"] = "w😈"  # written as "\ud83d\ude08" by json.dumps
+    doc["nodes"]["name"][0] = "w😈"  # written as "\ud83d\ude08" by json.dumps
     assert load(json.dumps(doc)).nodes[0].name == "w😈"
 
 
@@ -426,8 +493,11 @@ def test_a_pair_of_surrogates_is_one_character_and_loads():
 
 
 def reference_json(tl) -> str:
-    """The file as the format defines it: every record's fields (dataclasses.asdict), sorted
-    keys, non-finite floats spelled {"float": "nan"}; the writer must give exactly this."""
+    """The file as the format defines it (version 3): each table's records (dataclasses.asdict)
+    as columns, one list per field; a record's id or index (its position) and a column holding
+    only its field's default left out; each distinct line of code written once, in `sources`,
+    a step naming it by index; sorted keys, non-finite floats spelled {"float": "nan"}. The
+    writer must give exactly this."""
     import dataclasses
     import math
 
@@ -444,9 +514,38 @@ def reference_json(tl) -> str:
             return [encode(v) for v in obj]
         return obj
 
-    doc = {"format": "autoviz-timeline", "version": 2}
-    for key in ("nodes", "edges", "steps", "code"):
-        doc[key] = [dataclasses.asdict(r) for r in getattr(tl, key)]
+    def default(field):
+        if field.name == "caption":
+            return ""
+        if field.default_factory is not dataclasses.MISSING:
+            return field.default_factory()
+        return field.default
+
+    doc = {"format": "autoviz-timeline", "version": 3, "sources": []}
+    doc["code"] = [dataclasses.asdict(c) for c in tl.code]
+    for table, cls, position in (
+        ("nodes", Node, "id"),
+        ("edges", Edge, "id"),
+        ("steps", Step, "index"),
+    ):
+        rows = [dataclasses.asdict(r) for r in getattr(tl, table)]
+        doc[table] = {}
+        for field in dataclasses.fields(cls):
+            column = [row[field.name] for row in rows]
+            if field.name == position or (
+                (
+                    field.default is not dataclasses.MISSING
+                    or field.default_factory is not dataclasses.MISSING
+                )
+                and all(value == default(field) for value in column)
+            ):
+                continue
+            doc[table][field.name] = column
+    for i, line in enumerate(doc["steps"].get("source", [])):
+        if line is not None:
+            if line not in doc["sources"]:
+                doc["sources"].append(line)
+            doc["steps"]["source"][i] = doc["sources"].index(line)
     return json.dumps(encode(doc), sort_keys=True, separators=(",", ":"), allow_nan=False) + "\n"
 
 

@@ -2,7 +2,8 @@
 
 A column whose every value is the field's default is left out; ids and step indices are
 positions, never written; the lines of code steps share are written once (`sources`) and each
-step names its line by index. What a long timeline costs to read and write is then one list
+step names its line by index; the gradient flows of every step are one table (`flows`), each
+naming its step. What a long timeline costs to read and write is then one list
 per field, not one object per record (issue 26 item 14: 89 s and 55 s for 100,000 ops).
 
 `read` checks a file's columns a column at a time and returns the records only when every
@@ -12,23 +13,27 @@ loads as the same records, or is refused with the same message, whichever path i
 (tests/test_timeline_json.py holds the two equal on fuzzed files).
 """
 
+import math
 from dataclasses import MISSING, fields
-from itertools import chain, repeat
-from operator import add, attrgetter, eq, is_not
+from itertools import chain, compress, repeat
+from operator import add, and_, attrgetter, eq, is_not, methodcaller, or_
 
 from ..errors import TimelineFormatError
 from . import plain, schema
 from .model import PERSISTENT, Edge, Flow, Node, Source, Step
 
 # Each table's columns in the file: the record's fields but its position (id, index).
+FLOW_FIELDS = tuple(f.name for f in fields(Flow))
 COLUMNS = {
     "nodes": (Node, tuple(f.name for f in fields(Node) if f.name != "id")),
     "edges": (Edge, tuple(f.name for f in fields(Edge) if f.name != "id")),
-    "steps": (Step, tuple(f.name for f in fields(Step) if f.name != "index")),
+    "steps": (Step, tuple(f.name for f in fields(Step) if f.name not in ("index", "flows"))),
+    "flows": (Flow, ("step", *FLOW_FIELDS)),  # `step`: the index of the step it is in
 }
-_PREFIX = {"nodes": "n", "edges": "e"}
 _STR, _BOOL, _INT, _LIST = {str}, {bool}, {int}, {list}
 _STR_OR_NONE, _INT_OR_NONE = {str, type(None)}, {int, type(None)}
+_NUMBER = {int, float}
+_SCALAR = {int, float, type(None)}  # a preview of shape (), or none
 
 
 def _defaults(cls) -> dict:
@@ -50,28 +55,33 @@ DEFAULTS["steps"]["caption"] = str  # Caption, a descriptor, stands for its defa
 
 
 def write(tl) -> dict:
-    """The document's tables as columns (json's encoder writes Flow and Source records)."""
+    """The document's tables as columns (json's encoder writes the Source records)."""
     sources, numbers = [], {}
     steps = _table("steps", tl.steps)
-    steps["source"] = [_number(s, sources, numbers) for s in steps["source"]]
+    if "source" in steps:  # else no step has a line of code
+        steps["source"] = [_number(s, sources, numbers) for s in steps["source"]]
+    flows = [flow for step in tl.steps for flow in step.flows]
+    owners = [i for i, step in enumerate(tl.steps) for _ in step.flows]
     return {
         "nodes": _table("nodes", tl.nodes),
         "edges": _table("edges", tl.edges),
         "steps": steps,
+        "flows": {"step": owners, **_table("flows", flows, FLOW_FIELDS)},
         "sources": sources,
         "code": tl.code,
     }
 
 
-def _table(table: str, records: list) -> dict:
-    """The records' columns, those holding only the default left out."""
-    _, names = COLUMNS[table]
+def _table(table: str, records: list, names: tuple = ()) -> dict:
+    """The records' columns (all of the table's but those named), those holding only the
+    default left out."""
+    names = names or COLUMNS[table][1]
     rows = list(map(attrgetter(*names), records))
     columns = list(zip(*rows, strict=True)) if rows else [()] * len(names)
     out = {}
     for name, column in zip(names, columns, strict=True):
         make = DEFAULTS[table].get(name)
-        if make is None or name == "source" or column.count(make()) != len(column):
+        if make is None or column.count(make()) != len(column):
             out[name] = column
     return out
 
@@ -144,7 +154,9 @@ def _fresh(make, length: int) -> list:
     """A left-out column: its default as the file would spell it (a tuple as a list), a new
     list or object for each record (loading fills them in)."""
     value = make()
-    if type(value) in (tuple, list):
+    if type(value) is tuple:  # one list for all: read, never kept (the model holds a tuple)
+        return [list(value)] * length
+    if type(value) is list:
         return [list(value) for _ in range(length)]
     if type(value) is dict:
         return [dict(value) for _ in range(length)]
@@ -153,11 +165,9 @@ def _fresh(make, length: int) -> list:
 
 def records(doc: dict, columns: dict) -> dict:
     """The file as version 2 lays it out (a list of records per table, each line of code in
-    its steps), for schema's tables to check record by record: each line of `sources` is
-    checked here first, so that a bad one is named where it is."""
+    its steps, checked and named there: steps[3].source.file), for schema's tables to check
+    record by record. A line no step names is checked here (and then left out)."""
     sources = doc.get("sources", [])
-    for i, line in enumerate(sources):
-        schema._SOURCE(line, ("sources", i), None)
     out = {"code": doc.get("code", [])}
     for table, (_, names) in COLUMNS.items():
         rows = zip(*(columns[table][name] for name in names), strict=True)
@@ -169,6 +179,19 @@ def records(doc: dict, columns: dict) -> dict:
     for i, step in enumerate(out["steps"]):
         step["index"] = i
         step["source"] = _line(step["source"], sources, (("steps", i), "source"))
+        step["flows"] = []
+    for i, flow in enumerate(out.pop("flows")):  # each into its step, in the file's order
+        owner = flow.pop("step")
+        if type(owner) is not int or not 0 <= owner < len(out["steps"]):
+            last = len(out["steps"]) - 1
+            schema.fail(
+                (("flows", i), "step"), f"expected a step's index (0 to {last}), got {owner!r}"
+            )
+        out["steps"][owner]["flows"].append(flow)
+    used = set(columns["steps"]["source"])
+    for i, line in enumerate(sources):
+        if i not in used:
+            schema._SOURCE(line, ("sources", i), None)
     return out
 
 
@@ -201,20 +224,21 @@ def read(doc: dict, columns: dict):
 
 
 def _read(doc: dict, columns: dict):
-    n, e, s = (dict(columns[t]) for t in ("nodes", "edges", "steps"))  # columns stay as read
+    n, e, s, f = (dict(columns[t]) for t in COLUMNS)  # the columns stay as they were read
     count = len(n["kind"]), len(e["source"]), len(s["phase"])
-    ids = [f"n{i}" for i in range(1, count[0] + 1)]
+    ids = list(map("n{}".format, range(1, count[0] + 1)))
     sources = [_source(line) for line in doc.get("sources", [])]
     _ok(_types(n["shape"], _LIST))
     shapes = list(map(tuple, n["shape"]))
     ctx = _context(ids, shapes, n, e, count[2])
-    _nodes(n, ctx, s["details"])
+    _nodes(n, ctx, shapes, s["details"])
     _edges(e, ctx)
     _steps(s, ctx, len(sources))
+    flows = _flows(f, ctx)
     return (
         _made(Node, n, {"id": ids, "shape": shapes}),
-        _made(Edge, e, {"id": [f"e{i}" for i in range(1, count[1] + 1)]}),
-        _steps_made(s, sources),
+        _made(Edge, e, {"id": list(map("e{}".format, range(1, count[1] + 1)))}),
+        _steps_made(s, sources, flows, f["step"]),
     )
 
 
@@ -239,12 +263,12 @@ def _context(ids: list, shapes: list, n: dict, e: dict, steps: int) -> schema.Co
     ctx.node_ids = set(ids)
     ctx.node_kinds = dict(zip(ids, n["kind"], strict=True))
     ctx.node_shapes = dict(zip(ids, shapes, strict=True))
-    ctx.edge_ends = list(zip(e["source"], e["target"], strict=True))
+    ctx.edge_targets = e["target"]
     ctx.outputs = {}
     return ctx
 
 
-def _nodes(n: dict, ctx, details: list) -> None:
+def _nodes(n: dict, ctx, shapes: list, details: list) -> None:
     steps = ctx.counts["steps"]
     kinds, ops = n["kind"], n["op"]
     _ok(_types(kinds, _STR) and set(kinds) <= plain._KINDS)
@@ -253,28 +277,55 @@ def _nodes(n: dict, ctx, details: list) -> None:
     for flag in ("requires_grad", "retains_grad", "detached", "made_in_no_grad", "freed", "error"):
         _ok(_types(n[flag], _BOOL))
     _ok(_ints(n["graph"], -1, steps) and _ints(n["step"], 0, steps - 1))
-    _ok(all(map(plain.sizes, n["shape"])))
+    _ok(all(map(plain.sizes, filter(None, n["shape"]))))  # filter: a call for a non-scalar only
     for key in ("value", "grad"):
         n[key] = _previews(n[key], key)
-        _ok(all(map(_fits, n[key], n["shape"])))
+        _ok(_all_fit(n[key], shapes))
     _ok(_types(n["module"], _LIST) and _types(n["saved"], _LIST))
-    _ok(all(map(plain._text_pairs, n["module"])) and all(map(plain._saved, n["saved"])))
-    _ok(_types(n["params"], {dict}) and all(map(plain._params, n["params"])))
+    _ok(all(map(plain._text_pairs, filter(None, n["module"]))))
+    _ok(all(map(plain._saved, filter(None, n["saved"]))))
+    _ok(_types(n["params"], {dict}) and all(map(plain._params, filter(None, n["params"]))))
     _ok(_types(details, {dict}))
-    made_in = [d.get("graph") for d in details]
-    _ok(all(g == PERSISTENT or g == made_in[k] for g, k in zip(n["graph"], n["step"], strict=True)))
+    made_in = list(map(methodcaller("get", "graph"), details))
+    graphs = n["graph"]  # each PERSISTENT or its step's graph
+    _ok(
+        all(
+            map(
+                or_,
+                map(eq, graphs, repeat(PERSISTENT)),
+                map(eq, graphs, map(made_in.__getitem__, n["step"])),
+            )
+        )
+    )
 
 
 def _previews(column: list, key: str) -> list:
     """A node's previews as the model holds them: a nan, or a large tensor's summary, checked
     by schema (a new list: the file's own stays for schema's tables, should they be needed)."""
-    if all(map(plain.preview, column)):
+    if _plain_scalars(column) or all(map(plain.preview, column)):
         return column
     return [x if plain.preview(x) else schema.preview(x, key, None) for x in column]
 
 
-def _fits(preview, shape: list) -> bool:
-    return preview is None or schema.preview_dims(preview) == tuple(shape)
+def _plain_scalars(column: list) -> bool:
+    """Every preview null or a finite float, read without a call each: a sum of floats is
+    finite only when each is (an inf or nan stays in it)."""
+    if not set(map(type, column)) <= {float, type(None)}:
+        return False
+    return math.isfinite(sum(filter(None, column), 0.0))
+
+
+_NO_SHAPE = object()
+
+
+def _all_fit(previews: list, shapes, anything=_NO_SHAPE) -> bool:
+    """Each preview null or of its tensor's shape (a number: shape ()), as schema._fits; a
+    shape that is `anything` fits every preview."""
+    dims = schema.preview_dims
+    return all(
+        p is None or shape is anything or (not shape if type(p) in _NUMBER else dims(p) == shape)
+        for p, shape in zip(previews, shapes, strict=True)
+    )
 
 
 def _edges(e: dict, ctx) -> None:
@@ -283,14 +334,12 @@ def _edges(e: dict, ctx) -> None:
     _ok(ctx.node_ids.issuperset(sources) and ctx.node_ids.issuperset(targets))
     _ok(_ints(e["index"], 0, ctx.counts["edges"]) and set(kinds) <= plain._EDGE_KINDS)
     op = ctx.node_kinds.__getitem__
-    from_op = [op(x) == "op" for x in sources]
-    ops = map(add, from_op, (op(x) == "op" for x in targets))
-    _ok(all(map(eq, ops, map(eq, kinds, repeat("data")))))
-    first = {}
-    for source, target, out, kind in zip(sources, targets, from_op, kinds, strict=True):
-        if out and kind == "data" and source not in first:
-            first[source] = target
-    ctx.outputs = first
+    from_op = list(map(eq, map(op, sources), repeat("op")))
+    ops = map(add, from_op, map(eq, map(op, targets), repeat("op")))
+    data = list(map(eq, kinds, repeat("data")))
+    _ok(all(map(eq, ops, data)))
+    outputs = compress(zip(sources, targets, strict=True), map(and_, from_op, data))
+    ctx.outputs = dict(reversed(list(outputs)))  # an op's first data edge out: its tensor
 
 
 def _steps(s: dict, ctx, lines: int) -> None:
@@ -302,51 +351,52 @@ def _steps(s: dict, ctx, lines: int) -> None:
     _ok(_ints(list(chain.from_iterable(s["edges"])), 0, edges - 1))
     numbers = [x for x in s["source"] if x is not None]
     _ok(_types(s["source"], _INT_OR_NONE) and _ints(numbers, 0, lines - 1))
-    _ok(_types(s["flows"], _LIST) and _types(s["changes"], _LIST))
-    _ok(all(map(plain._flows, s["flows"], repeat(edges))))
+    _ok(_types(s["changes"], _LIST))
     _ok(all(plain._change(c, ctx.node_ids) for c in chain.from_iterable(s["changes"])))
     _ok(all(map(plain._details, s["details"], repeat(ctx.node_ids), repeat(ctx.counts["steps"]))))
-    _flows_fit(s["flows"], ctx)
     for change in chain.from_iterable(s["changes"]):
         schema._change_fits(change, ("steps", "changes"), ctx)
+    _across(s, ctx)
+
+
+def _flows(f: dict, ctx) -> list:
+    """The flows' columns checked as schema.check_flow checks each flow (its table, then
+    _flow_fits), and the Flow records they make."""
+    steps, edges = ctx.counts["steps"], ctx.counts["edges"]
+    _ok(_ints(f["step"], 0, steps - 1) and _ints(f["edge"], 0, edges - 1))
+    _ok(_types(f["shape"], _LIST) and all(map(plain.sizes, filter(None, f["shape"]))))
+    shapes = list(map(tuple, f["shape"]))
+    for key in ("upstream", "local", "contribution", "total"):
+        f[key] = _previews(f[key], key)
+    _ok(all(_all_fit(f[key], shapes) for key in ("contribution", "total", "local")))
+    targets = list(map(ctx.edge_targets.__getitem__, f["edge"]))
+    _ok(set(map(ctx.node_kinds.__getitem__, targets)) <= {"op"})  # a flow goes into an op
+    made = map(ctx.node_shapes.get, map(ctx.outputs.get, targets))  # None: the op made none
+    _ok(_all_fit(f["upstream"], made, anything=None))
+    scalar = zip(shapes, f["contribution"], f["local"], f["upstream"], strict=True)
+    for shape, contribution, local, up in scalar:
+        if not shape and (contribution is None or (local is not None and type(up) not in _NUMBER)):
+            raise _Plain  # a scalar flow carries a number; with a local derivative, upstream too
+    return list(
+        map(Flow, f["edge"], f["upstream"], f["local"], f["contribution"], shapes, f["total"])
+    )
+
+
+def _across(s: dict, ctx) -> None:
+    """schema.across of every step; one of the two commonest kinds (an op, a backward step
+    with a number or null for grad) checked inline, as it would be."""
+    kinds_of, outputs, shapes = ctx.node_kinds, ctx.outputs, ctx.node_shapes
     names = ("kind", "nodes", "changes", "details")
     for i, row in enumerate(zip(*map(s.__getitem__, names), strict=True)):
-        if not _plainly_across(*row, ctx):
-            schema.across(dict(zip(names, row, strict=True)), ("steps", i), ctx)
-
-
-def _flows_fit(flows: list, ctx) -> None:
-    """schema._flow_fits of every flow; a scalar one (most) checked inline, as it would be."""
-    ends, kinds, outputs, shapes = ctx.edge_ends, ctx.node_kinds, ctx.outputs, ctx.node_shapes
-    for flow in chain.from_iterable(flows):
-        target = ends[flow["edge"]][1]
-        made = outputs.get(target)
-        up, local, contribution = flow["upstream"], flow["local"], flow["contribution"]
-        _ok(kinds[target] == "op")
-        if flow["shape"] or list in {
-            type(up),
-            type(local),
-            type(contribution),
-            type(flow["total"]),
-        }:
-            schema._flow_fits(flow, ("steps", "flows"), ctx)
+        kind, nodes, _, details = row
+        if kind == "op" and len(nodes) >= 2 and kinds_of[nodes[0]] == "op":
             continue
-        _ok(contribution is not None)  # a scalar flow: its numbers and nulls have shape ()
-        _ok(up is None or made is None or shapes[made] == ())
-        _ok(local is None or up is not None)
-
-
-def _plainly_across(kind: str, nodes: list, changes: list, details: dict, ctx) -> bool:
-    """True when schema.across would pass a step of the two commonest kinds (an op, a
-    backward step), read without a call per check; False leaves the step to schema.across."""
-    if kind == "op":
-        return len(nodes) >= 2 and ctx.node_kinds[nodes[0]] == "op"
-    if kind != "backward" or not nodes or ctx.node_kinds[nodes[0]] != "op" or "grad" not in details:
-        return False
-    made = ctx.outputs.get(nodes[0])
-    dims = ctx.node_shapes[made] if made is not None else ()
-    grad, incoming = details["grad"], details.get("incoming")
-    return _fits(grad, dims) and _fits(incoming, dims)
+        if kind == "backward" and nodes and kinds_of[nodes[0]] == "op" and "grad" in details:
+            made = outputs.get(nodes[0])
+            grad, incoming = details["grad"], details.get("incoming")
+            if (made is None or not shapes[made]) and {type(grad), type(incoming)} <= _SCALAR:
+                continue
+        schema.across(dict(zip(names, row, strict=True)), ("steps", i), ctx)
 
 
 def _source(line):
@@ -357,26 +407,15 @@ def _source(line):
 
 
 def _made(cls, columns: dict, extra: dict) -> list:
-    """The records of a checked table, each holding its fields as they are (as jsonio's
-    _record: __init__ would copy them one by one)."""
-    names = tuple(f.name for f in fields(cls))
-    values = [extra[name] if name in extra else columns[name] for name in names]
-    out = list(map(object.__new__, repeat(cls, len(values[0]))))
-    for record, own in zip(
-        out, map(dict, map(zip, repeat(names), zip(*values, strict=True))), strict=True
-    ):
-        record.__dict__ = own
-    return out
+    """The records of a checked table, each holding its fields as they are: the dataclass's
+    own __init__ mapped over the columns (a call per record, no mapping of arguments made)."""
+    names = (f.name for f in fields(cls))
+    return list(map(cls, *(extra[name] if name in extra else columns[name] for name in names)))
 
 
-def _steps_made(s: dict, sources: list) -> list:
-    flows = [[_flow(f) for f in items] for items in s["flows"]]
+def _steps_made(s: dict, sources: list, flows: list, owners: list) -> list:
     lines = [None if x is None else sources[x] for x in s["source"]]
-    return _made(Step, s, {"index": range(len(lines)), "source": lines, "flows": flows})
-
-
-def _flow(checked: dict) -> Flow:
-    checked["shape"] = tuple(checked["shape"])  # as schema's dims: a node's shape is a tuple
-    flow = object.__new__(Flow)
-    flow.__dict__ = checked
-    return flow
+    each = [[] for _ in lines]
+    for owner, flow in zip(owners, flows, strict=True):
+        each[owner].append(flow)
+    return _made(Step, s, {"index": range(len(lines)), "source": lines, "flows": each})

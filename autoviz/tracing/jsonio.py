@@ -17,7 +17,7 @@ FORMAT, VERSION = "autoviz-timeline", 3
 # (`code`); version 3 writes each table as columns (columns.py). Older files read as they were.
 READS = (1, 2, 3)
 GRAPH_VERSION = 2  # one graph's file (graph_dumps): records, as version 2 wrote them
-TOP = ("format", "version", "nodes", "edges", "steps", "sources", "code")  # version 3's fields
+TOP = ("format", "version", "nodes", "edges", "steps", "flows", "sources", "code")  # version 3's fields
 
 
 def dumps(tl: Timeline) -> str:
@@ -117,26 +117,31 @@ def loads(text) -> Timeline:
     if doc.get("version") not in READS or isinstance(doc.get("version"), bool):
         want = " or ".join(map(str, READS))
         schema.fail("version", f"expected {want}, got {schema.short(doc.get('version'))}")
-    if not text.isascii() or "\\ud" in text or "\\uD" in text:  # maybe a lone surrogate
-        schema.unicode_text(doc)
+    halves = not text.isascii() or "\\ud" in text or "\\uD" in text  # a lone surrogate?
     with collector_paused():  # the records stay: collecting would walk them again and again
-        if doc["version"] < 3:
-            return _timeline(schema.document(doc))
-        return _columns(doc)
+        if doc["version"] == 3:
+            return _columns(doc, halves)
+        if halves:
+            schema.unicode_text(doc)
+        return _timeline(schema.document(doc))
 
 
-def _columns(doc: dict) -> Timeline:
+def _columns(doc: dict, halves: bool) -> Timeline:
     """A version 3 file: checked a column at a time when plainly well-formed (what dumps
-    writes), else record by record, which names what is wrong."""
+    writes), else record by record, which names what is wrong (a string that may hold half
+    of a UTF-16 pair too, named by its record: steps[1].caption)."""
     for key in doc:
         if key not in TOP:
             schema.fail(
                 "(top level)", f"unknown field {schema.short(key)} (expected one of {list(TOP)})"
             )
     tables = columns.tables(doc)
-    made = columns.read(doc, tables)
+    made = None if halves else columns.read(doc, tables)
     if made is None:
-        return _timeline(schema.document(columns.records(doc, tables)))
+        records = columns.records(doc, tables)
+        if halves:
+            schema.unicode_text(records)
+        return _timeline(schema.document(records))
     tl = Timeline(*made)
     tl._code = [CodeText(**c) for c in schema._CODE(doc.get("code", []), "code", None)]
     return tl

@@ -30,7 +30,7 @@ class Context:
         self.node_ids = {f"n{i}" for i in range(1, self.counts["nodes"] + 1)}
         self.node_kinds = {}  # node id -> kind, filled as the nodes are checked
         self.node_shapes = {}  # node id -> shape, likewise
-        self.edge_ends = []  # (source, target) of each edge, filled as the edges are checked
+        self.edge_targets = []  # the node each edge leads to, filled as the edges are checked
         self.outputs = {}  # op node id -> the tensor it made (its first data edge out)
 
 
@@ -473,7 +473,7 @@ def _flow_fits(fields: dict, path, ctx) -> None:
     """A checked flow's gradients fit its shape and the op it flows into."""
     for key in ("contribution", "total", "local"):
         _fits(fields[key], fields["shape"], (path, key), "this flow")
-    target = ctx.edge_ends[fields["edge"]][1]
+    target = ctx.edge_targets[fields["edge"]]
     if ctx.node_kinds[target] != "op":
         fail((path, "edge"), f"a gradient flows along an edge into an op, not into {target}")
     made = ctx.outputs.get(target)
@@ -647,7 +647,7 @@ def check_edge(value, path, ctx) -> dict:
         fail(path, f"a {kind} edge joins {joins}, not {source} and {target}")
     if kind == "data" and ctx.node_kinds[source] == "op":
         ctx.outputs.setdefault(source, target)
-    ctx.edge_ends.append((source, target))
+    ctx.edge_targets.append(target)
     return fields
 
 
