@@ -16,7 +16,7 @@ loads as the same records, or is refused with the same message, whichever path i
 import math
 from dataclasses import MISSING, fields
 from itertools import chain, compress, repeat
-from operator import add, and_, attrgetter, eq, is_not, methodcaller, or_
+from operator import add, and_, attrgetter, eq, is_not, itemgetter, le, methodcaller, not_, or_
 
 from ..errors import TimelineFormatError
 from . import plain, schema
@@ -283,7 +283,7 @@ def _nodes(n: dict, ctx, shapes: list, details: list) -> None:
         _ok(_all_fit(n[key], shapes))
     _ok(_types(n["module"], _LIST) and _types(n["saved"], _LIST))
     _ok(all(map(plain._text_pairs, filter(None, n["module"]))))
-    _ok(all(map(plain._saved, filter(None, n["saved"]))))
+    _ok(_saved(list(chain.from_iterable(n["saved"]))))
     _ok(_types(n["params"], {dict}) and all(map(plain._params, filter(None, n["params"]))))
     _ok(_types(details, {dict}))
     made_in = list(map(methodcaller("get", "graph"), details))
@@ -296,6 +296,21 @@ def _nodes(n: dict, ctx, shapes: list, details: list) -> None:
                 map(eq, graphs, map(made_in.__getitem__, n["step"])),
             )
         )
+    )
+
+
+def _saved(items: list) -> bool:
+    """The saved tensors of every node (plain._saved of each), a column at a time."""
+    if not _types(items, {dict}) or not all(
+        map(eq, map(dict.keys, items), repeat(plain.SAVED_KEYS))
+    ):
+        return False
+    shapes = list(map(itemgetter("shape"), items))
+    values = list(map(itemgetter("value"), items))
+    return (
+        _types(map(itemgetter("name"), items), _STR)
+        and all(map(plain.sizes, shapes))
+        and (_plain_scalars(values) or all(map(plain.preview, values)))
     )
 
 
@@ -321,6 +336,9 @@ _NO_SHAPE = object()
 def _all_fit(previews: list, shapes, anything=_NO_SHAPE) -> bool:
     """Each preview null or of its tensor's shape (a number: shape ()), as schema._fits; a
     shape that is `anything` fits every preview."""
+    shapes = list(shapes)
+    if not any(shapes) and set(map(type, previews)) <= _SCALAR:
+        return True  # numbers and nulls, each for a tensor of shape () (or of any shape)
     dims = schema.preview_dims
     return all(
         p is None or shape is anything or (not shape if type(p) in _NUMBER else dims(p) == shape)
@@ -383,20 +401,38 @@ def _flows(f: dict, ctx) -> list:
 
 
 def _across(s: dict, ctx) -> None:
-    """schema.across of every step; one of the two commonest kinds (an op, a backward step
-    with a number or null for grad) checked inline, as it would be."""
-    kinds_of, outputs, shapes = ctx.node_kinds, ctx.outputs, ctx.node_shapes
+    """schema.across of every step; those of the two commonest kinds (an op; a backward step
+    with numbers or nulls for its gradients) checked a column at a time, as it would be."""
     names = ("kind", "nodes", "changes", "details")
-    for i, row in enumerate(zip(*map(s.__getitem__, names), strict=True)):
-        kind, nodes, _, details = row
-        if kind == "op" and len(nodes) >= 2 and kinds_of[nodes[0]] == "op":
-            continue
-        if kind == "backward" and nodes and kinds_of[nodes[0]] == "op" and "grad" in details:
-            made = outputs.get(nodes[0])
-            grad, incoming = details["grad"], details.get("incoming")
-            if (made is None or not shapes[made]) and {type(grad), type(incoming)} <= _SCALAR:
-                continue
+    kinds = s["kind"]
+    plainly = {kind for kind in ("op", "backward") if _plainly(kind, s, ctx)}
+    rows = zip(*map(s.__getitem__, names), strict=True)
+    for i, row in compress(enumerate(rows), map(not_, map(plainly.__contains__, kinds))):
         schema.across(dict(zip(names, row, strict=True)), ("steps", i), ctx)
+
+
+def _plainly(kind: str, s: dict, ctx) -> bool:
+    """Every step of this kind passes schema.across (False: not known, each is checked)."""
+    of_kind = list(map(eq, s["kind"], repeat(kind)))
+    nodes = list(compress(s["nodes"], of_kind))
+    least = 2 if kind == "op" else 1  # STEP_NEEDS: an op's op node and its output
+    if not all(map(le, repeat(least), map(len, nodes))):
+        return False
+    firsts = list(map(itemgetter(0), nodes))
+    if not set(map(ctx.node_kinds.__getitem__, firsts)) <= {"op"}:
+        return False
+    if kind == "op":
+        return True
+    details = list(compress(s["details"], of_kind))
+    made = map(ctx.node_shapes.get, map(ctx.outputs.get, firsts))  # None: the op made none
+    grads = list(map(methodcaller("get", "grad", ...), details))  # ...: missing
+    incoming = map(methodcaller("get", "incoming"), details)
+    return (
+        ... not in grads
+        and not any(made)
+        and set(map(type, grads)) <= _SCALAR
+        and set(map(type, incoming)) <= _SCALAR
+    )
 
 
 def _source(line):
