@@ -126,33 +126,39 @@ def loop_timeline():
 
 # --- timeline files laid out two ways ------------------------------------------------------------
 # to_json writes version 3: each table as columns (tracing/columns.py). Tests that edit a file
-# record by record read it as version 2's layout, and may write it back as columns.
+# record by record read it as version 2's layout, and may write it back as columns. These
+# read and write the format independently of columns.py.
 
-TABLES = {"nodes": ("id", "n"), "edges": ("id", "e"), "steps": ("index", None)}
+POSITION = {"nodes": ("id", "n"), "edges": ("id", "e"), "steps": ("index", None)}
 
 
 def as_records(text: str) -> dict:
     """A version 3 file as version 2 lays it out: a list of records per table, each step
-    holding its own line of code (an independent reading of the format, not columns.py's)."""
+    holding its own line of code and its flows."""
     doc = json.loads(text)
     assert doc["version"] == 3
     out = {"format": doc["format"], "version": 2, "code": doc["code"]}
-    for table, (position, prefix) in TABLES.items():
-        columns = doc[table]
-        length = max(map(len, columns.values()), default=0)
-        rows = [{name: column[i] for name, column in columns.items()} for i in range(length)]
-        for i, row in enumerate(rows):
-            row[position] = f"{prefix}{i + 1}" if prefix else i
-        out[table] = rows
-    defaults = _record_defaults()
-    for table, rows in out.items():
-        for row in rows if table in TABLES else ():
-            for name, make in defaults[table].items():
-                row.setdefault(name, make())
+    for table in ("nodes", "edges", "steps", "flows"):
+        out[table] = _rows(table, doc[table])
     for step in out["steps"]:
-        line = step["source"]
+        line, step["flows"] = step["source"], []
         step["source"] = None if line is None else copy.deepcopy(doc["sources"][line])
+    for flow in out.pop("flows"):
+        out["steps"][flow.pop("step")]["flows"].append(flow)
     return out
+
+
+def _rows(table: str, columns: dict) -> list:
+    """A table's columns as records, a left-out column filled with its default."""
+    length = max(map(len, columns.values()), default=0)
+    rows = [{name: column[i] for name, column in columns.items()} for i in range(length)]
+    for i, row in enumerate(rows):
+        if table in POSITION:
+            position, prefix = POSITION[table]
+            row[position] = f"{prefix}{i + 1}" if prefix else i
+        for name, make in _fields(table)[1].items():
+            row.setdefault(name, make())
+    return rows
 
 
 def as_columns(doc: dict) -> str:
@@ -160,18 +166,22 @@ def as_columns(doc: dict) -> str:
     when no version 3 file says the same (a record's id not its position, a field missing or
     unknown)."""
     out = {"format": doc["format"], "version": 3, "code": doc.get("code", []), "sources": []}
-    for table, (position, prefix) in TABLES.items():
+    for table, (position, prefix) in POSITION.items():
         rows = doc.get(table)
         if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
             return None
-        names = set(_record_defaults()[table]) | _required(table)
+        names = _fields(table)[0]
         for i, row in enumerate(rows):
-            if (
-                row.get(position) != (f"{prefix}{i + 1}" if prefix else i)
-                or set(row) - {position} != names
-            ):
+            if row.get(position) != (f"{prefix}{i + 1}" if prefix else i):
+                return None
+            if set(row) - {position} != names | ({"flows"} if table == "steps" else set()):
                 return None
         out[table] = {name: [row[name] for row in rows] for name in sorted(names)}
+    flows = [(i, flow) for i, step in enumerate(doc["steps"]) for flow in step["flows"]]
+    if not all(isinstance(flow, dict) and set(flow) == _fields("flows")[0] for _, flow in flows):
+        return None
+    out["flows"] = {name: [flow[name] for _, flow in flows] for name in _fields("flows")[0]}
+    out["flows"]["step"] = [i for i, _ in flows]
     lines = out["steps"].get("source", [])
     for i, line in enumerate(lines):
         if line is not None:
@@ -180,35 +190,25 @@ def as_columns(doc: dict) -> str:
     return json.dumps(out)
 
 
-def _record_defaults() -> dict:
-    """Each table's fields that have a default, and a function making it as JSON spells it."""
+def _fields(table: str) -> tuple:
+    """A table's columns (not the record's position, nor a step's flows: their own table),
+    and those with a default, to a function making it as JSON spells it."""
     from dataclasses import MISSING, fields
 
-    from autoviz.tracing.model import Edge, Node, Step
+    from autoviz.tracing.model import Edge, Flow, Node, Step
 
-    out = {}
-    for table, cls in (("nodes", Node), ("edges", Edge), ("steps", Step)):
-        out[table] = {}
-        for f in fields(cls):
-            if f.name == TABLES[table][0]:
-                continue
-            if f.default_factory is not MISSING:
-                out[table][f.name] = f.default_factory
-            elif f.default is not MISSING:
-                value = list(f.default) if isinstance(f.default, tuple) else f.default
-                out[table][f.name] = lambda value=value: copy.deepcopy(value)
-    out["steps"]["caption"] = str
-    return out
-
-
-def _required(table: str) -> set:
-    from dataclasses import MISSING, fields
-
-    from autoviz.tracing.model import Edge, Node, Step
-
-    cls = {"nodes": Node, "edges": Edge, "steps": Step}[table]
-    return {
-        f.name
-        for f in fields(cls)
-        if f.default is MISSING and f.default_factory is MISSING and f.name != TABLES[table][0]
-    }
+    cls = {"nodes": Node, "edges": Edge, "steps": Step, "flows": Flow}[table]
+    skip = {POSITION[table][0], "flows"} if table in POSITION else set()
+    names, defaults = set(), {}
+    for f in fields(cls):
+        if f.name in skip:
+            continue
+        names.add(f.name)
+        if f.name == "caption":
+            defaults[f.name] = str
+        elif f.default_factory is not MISSING:
+            defaults[f.name] = f.default_factory
+        elif f.default is not MISSING:
+            value = list(f.default) if isinstance(f.default, tuple) else f.default
+            defaults[f.name] = lambda value=value: copy.deepcopy(value)
+    return names, defaults

@@ -79,7 +79,7 @@ def both_layouts(text) -> list:
     (`as_columns`): each must load alike, or be refused naming the same field."""
     try:
         doc = json.loads(text)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         return [text]
     again = as_columns(doc) if isinstance(doc, dict) and doc.get("version") == 2 else None
     return [text] if again is None else [text, again]
@@ -521,26 +521,27 @@ def reference_json(tl) -> str:
             return field.default_factory()
         return field.default
 
-    doc = {"format": "autoviz-timeline", "version": 3, "sources": []}
-    doc["code"] = [dataclasses.asdict(c) for c in tl.code]
-    for table, cls, position in (
-        ("nodes", Node, "id"),
-        ("edges", Edge, "id"),
-        ("steps", Step, "index"),
-    ):
-        rows = [dataclasses.asdict(r) for r in getattr(tl, table)]
-        doc[table] = {}
+    def columns(cls, rows: list, skip: tuple) -> dict:
+        out = {}
         for field in dataclasses.fields(cls):
             column = [row[field.name] for row in rows]
-            if field.name == position or (
-                (
-                    field.default is not dataclasses.MISSING
-                    or field.default_factory is not dataclasses.MISSING
-                )
-                and all(value == default(field) for value in column)
-            ):
+            has_default = dataclasses.MISSING is not field.default or (
+                dataclasses.MISSING is not field.default_factory
+            )
+            if field.name in skip or (has_default and column == [default(field)] * len(rows)):
                 continue
-            doc[table][field.name] = column
+            out[field.name] = column
+        return out
+
+    doc = {"format": "autoviz-timeline", "version": 3, "sources": []}
+    doc["code"] = [dataclasses.asdict(c) for c in tl.code]
+    doc["nodes"] = columns(Node, [dataclasses.asdict(n) for n in tl.nodes], ("id",))
+    doc["edges"] = columns(Edge, [dataclasses.asdict(e) for e in tl.edges], ("id",))
+    steps = [dataclasses.asdict(s) for s in tl.steps]
+    doc["steps"] = columns(Step, steps, ("index", "flows"))
+    flows = [flow for step in steps for flow in step["flows"]]
+    doc["flows"] = {"step": [i for i, s in enumerate(steps) for _ in s["flows"]]}
+    doc["flows"].update(columns(Flow, flows, ()))
     for i, line in enumerate(doc["steps"].get("source", [])):
         if line is not None:
             if line not in doc["sources"]:

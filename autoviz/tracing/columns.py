@@ -133,7 +133,7 @@ def _filled(table: str, columns: dict, names: tuple) -> dict:
     length = None
     for name in names:
         column = columns.get(name)
-        if column is None:
+        if name not in columns:
             if name not in DEFAULTS[table]:
                 schema.fail((table, name), "missing")
             continue
@@ -202,7 +202,10 @@ def _line(number, sources: list, path):
     if type(number) is not int or not 0 <= number < len(sources):
         within = f"0 to {len(sources) - 1}" if sources else "sources is empty"
         schema.fail(path, f"expected an index into sources ({within}) or null, got {number!r}")
-    line = dict(sources[number])
+    line = sources[number]
+    if not isinstance(line, dict):
+        return line  # the step's table names what it is
+    line = dict(line)
     if isinstance(line.get("caller"), dict):
         line["caller"] = dict(line["caller"])
     return line
