@@ -341,7 +341,7 @@ def test_torch_timeline_works_downstream(tmp_path, pure_engine):
     again = autoviz.Timeline.from_json(tl.to_json())
     assert again.to_json() == tl.to_json()
     doc = json.loads(tl.to_json())
-    assert [s["name"] for s in doc["nodes"][2]["saved"]] == ["_saved_self", "_saved_other"]
+    assert [s["name"] for s in doc["nodes"]["saved"][2]] == ["_saved_self", "_saved_other"]
     svg = tl.draw(step=8).svg()
     assert '<g id="n3" class="node op current' in svg
     paths = tl.save_frames(tmp_path)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import autoviz
 from autoviz.render.labels import MAX_ROW, escape, visible, visible_data, visible_lines
 from autoviz.tracing.model import Graph, Node
-from conftest import mlp_timeline
+from conftest import as_records, mlp_timeline
 
 SVG = "{http://www.w3.org/2000/svg}"
 HOSTILE = [
@@ -40,7 +40,7 @@ def _active_attribute(name: str, value: str) -> bool:
 
 def hostile_timeline():
     """The MLP's timeline with every free text of its file replaced by hostile text."""
-    doc = json.loads(mlp_timeline().to_json())
+    doc = as_records(mlp_timeline().to_json())
     texts = iter(HOSTILE * 1000)
     for node in doc["nodes"]:
         node["name"] = next(texts)

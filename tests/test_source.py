@@ -13,6 +13,7 @@ import pytest
 import autoviz
 from autoviz.tracing import source
 from autoviz.tracing.explain import code_lines
+from conftest import as_records
 
 SCRIPT = """\
 import autoviz as torch
@@ -63,9 +64,8 @@ def test_a_loaded_timeline_shows_its_own_code_and_opens_no_path(tmp_path, monkey
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     doc = json.loads(tl.to_json())
-    for step in doc["steps"]:
-        if step["source"]:
-            step["source"]["file"] = str(fifo)
+    for line in doc["sources"]:
+        line["file"] = str(fifo)
     for entry in doc["code"]:
         entry["file"] = str(fifo)
     text = json.dumps(doc)
@@ -108,7 +108,7 @@ def test_a_loaded_timeline_shows_its_own_code_and_opens_no_path(tmp_path, monkey
 def test_a_version_1_file_shows_each_steps_own_line(tmp_path):
     """A file written before timelines carried their code: each step's line, as it has it."""
     tl, _ = traced(tmp_path)
-    doc = json.loads(tl.to_json())
+    doc = as_records(tl.to_json())
     doc["version"] = 1
     del doc["code"]
     loaded = autoviz.Timeline.from_json(json.dumps(doc))

@@ -366,7 +366,7 @@ def test_json_round_trip_and_determinism():
     first, second = lesson_timeline().to_json(), lesson_timeline().to_json()
     assert first == second
     doc = json.loads(first)
-    assert (doc["format"], doc["version"]) == ("autoviz-timeline", 2)
+    assert (doc["format"], doc["version"]) == ("autoviz-timeline", 3)
     again = autoviz.Timeline.from_json(first)
     assert again.to_json() == first and len(again) == 12
     assert names(again[-1])["x"].grad == 3.0
@@ -386,10 +386,14 @@ def test_non_finite_values_survive_json():
     [
         (lambda t: t[: len(t) // 2], "not valid JSON"),
         (lambda t: '{"format": "other"}', "format: expected 'autoviz-timeline'"),
-        (lambda t: t.replace('"version":2', '"version":3'), "version: expected 1 or 2, got 3"),
-        (lambda t: t.replace('"kind":"leaf"', '"kind":"blob"', 1), r"nodes\[0\]\.kind"),
-        (lambda t: t.replace('"target":"n3"', '"target":"n99"', 1), r"edges\[0\]\.target"),
-        (lambda t: t.replace('"phase":"forward"', '"phase":7', 1), r"steps\[0\]\.phase"),
+        (lambda t: t.replace('"version":3', '"version":4'), "version: expected 1 or 2 or 3, got 4"),
+        (lambda t: t.replace('"kind":["leaf"', '"kind":["blob"', 1), r"nodes\[0\]\.kind"),
+        (lambda t: t.replace('"target":["n3"', '"target":["n99"', 1), r"edges\[0\]\.target"),
+        (lambda t: t.replace('"phase":["forward"', '"phase":[7', 1), r"steps\[0\]\.phase"),
+        (
+            lambda t: t.replace('"target":["n3",', '"target":[', 1),
+            r"edges\.target: \d+ values, where edges\.source has \d+",
+        ),
         (lambda t: "[1, 2]", r"\(top level\): expected a JSON object"),
     ],
 )

@@ -70,33 +70,28 @@ def _dumps(doc: dict) -> str:
     return text + "\n"
 
 
-_FIELDS = {}  # record class -> (its field names, those a descriptor computes on reading)
+_FIELDS = {}  # record class -> its field names
 
 
 def _fields(record) -> dict:
-    """A model record (Node, Edge, Step, Source, Flow, CodeText) as {field: value}; a large
-    tensor's Summary as {"summary": {...}}. A record's own __dict__ is that mapping (the encoder
-    sorts the keys) when it holds its fields only, each as read: no dict is built per record."""
+    """A model record (Node, Edge, Source, CodeText) as {field: value}; a large tensor's
+    Summary as {"summary": {...}}. A record's own __dict__ is that mapping (the encoder sorts
+    the keys) when it holds its fields only: no dict is built per record."""
     if type(record) is Summary:
         return {"summary": record.to_dict()}
-    known = _FIELDS.get(type(record))
-    if known is None:
-        known = _FIELDS[type(record)] = _field_names(record)
-    names, computed = known
+    names = _FIELDS.get(type(record))
+    if names is None:
+        names = _FIELDS[type(record)] = _field_names(record)
     own = record.__dict__
-    if len(own) == len(names) and (not computed or all(type(own[n]) is str for n in computed)):
+    if len(own) == len(names):
         return own
     return {name: getattr(record, name) for name in names}
 
 
 def _field_names(record) -> tuple:
-    """A record class's field names, and those whose value a descriptor writes on the first
-    read (Step.caption: its writer until then, a string after)."""
     if not dataclasses.is_dataclass(record) or isinstance(record, type):
         raise TypeError(f"Object of type {type(record).__name__} is not JSON serializable")
-    names = tuple(f.name for f in dataclasses.fields(record))
-    computed = tuple(n for n in names if hasattr(type(vars(type(record)).get(n)), "__set__"))
-    return names, computed
+    return tuple(f.name for f in dataclasses.fields(record))
 
 
 def loads(text) -> Timeline:
@@ -176,7 +171,7 @@ def _timeline(doc: dict) -> Timeline:
     for s in doc["steps"]:
         s["source"] = None if s["source"] is None else _source(s["source"])
         s["flows"] = [_record(Flow, f) for f in s["flows"]]
-    tl = Timeline(nodes, edges, [_record(Step, s) for s in doc["steps"]])
+    tl = Timeline(nodes, edges, [Step(**s) for s in doc["steps"]])  # its caption: Caption's
     tl._code = [CodeText(**c) for c in doc["code"]]
     return tl
 

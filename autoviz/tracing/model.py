@@ -86,16 +86,18 @@ class Caption:
     """Step.caption: its text, or a writer (anything with `.write(step)`) that writes it on
     the first read, so a long run's captions cost nothing until a view shows their steps."""
 
+    # Held as the step's `_caption` attribute: an instance's own attributes, not its __dict__,
+    # which CPython makes only when asked for (a dict per step of a long run).
     def __get__(self, step, owner=None) -> str:
         if step is None:
             return ""  # the field's default, as dataclasses asks for it
-        text = step.__dict__.get("caption", "")
+        text = step._caption
         if type(text) is not str:
-            text = step.__dict__["caption"] = text.write(step)
+            text = step._caption = text.write(step)
         return text
 
     def __set__(self, step, text) -> None:
-        step.__dict__["caption"] = text
+        step._caption = text
 
 
 @dataclass
