@@ -16,7 +16,7 @@ loads as the same records, or is refused with the same message, whichever path i
 import math
 from dataclasses import MISSING, fields
 from itertools import chain, compress, repeat
-from operator import add, and_, attrgetter, eq, is_not, itemgetter, le, methodcaller, not_, or_
+from operator import add, and_, attrgetter, eq, is_not, itemgetter, le, methodcaller, ne, not_, or_
 
 from ..errors import TimelineFormatError
 from . import plain, schema
@@ -234,9 +234,11 @@ def _read(doc: dict, columns: dict):
     _ok(_types(n["shape"], _LIST))
     shapes = list(map(tuple, n["shape"]))
     ctx = _context(ids, shapes, n, e, count[2])
-    _nodes(n, ctx, shapes, s["details"])
+    _ok(_types(s["details"], {dict}))
+    graphs = list(map(methodcaller("get", "graph"), s["details"]))  # each step's graph
+    _nodes(n, ctx, shapes, graphs)
     _edges(e, ctx)
-    _steps(s, ctx, len(sources))
+    _steps(s, ctx, len(sources), graphs)
     flows = _flows(f, ctx)
     return (
         _made(Node, n, {"id": ids, "shape": shapes}),
@@ -271,7 +273,7 @@ def _context(ids: list, shapes: list, n: dict, e: dict, steps: int) -> schema.Co
     return ctx
 
 
-def _nodes(n: dict, ctx, shapes: list, details: list) -> None:
+def _nodes(n: dict, ctx, shapes: list, made_in: list) -> None:
     steps = ctx.counts["steps"]
     kinds, ops = n["kind"], n["op"]
     _ok(_types(kinds, _STR) and set(kinds) <= plain._KINDS)
@@ -288,8 +290,6 @@ def _nodes(n: dict, ctx, shapes: list, details: list) -> None:
     _ok(all(map(plain._text_pairs, filter(None, n["module"]))))
     _ok(_saved(list(chain.from_iterable(n["saved"]))))
     _ok(_types(n["params"], {dict}) and all(map(plain._params, filter(None, n["params"]))))
-    _ok(_types(details, {dict}))
-    made_in = list(map(methodcaller("get", "graph"), details))
     graphs = n["graph"]  # each PERSISTENT or its step's graph
     _ok(
         all(
@@ -363,7 +363,7 @@ def _edges(e: dict, ctx) -> None:
     ctx.outputs = dict(reversed(list(outputs)))  # an op's first data edge out: its tensor
 
 
-def _steps(s: dict, ctx, lines: int) -> None:
+def _steps(s: dict, ctx, lines: int, graphs: list) -> None:
     edges = ctx.counts["edges"]
     _ok(_types(s["phase"], _STR) and set(s["phase"]) <= plain._PHASES)
     _ok(_types(s["kind"], _STR) and set(s["kind"]) <= plain._STEP_KINDS)
@@ -372,12 +372,31 @@ def _steps(s: dict, ctx, lines: int) -> None:
     _ok(_ints(list(chain.from_iterable(s["edges"])), 0, edges - 1))
     numbers = [x for x in s["source"] if x is not None]
     _ok(_types(s["source"], _INT_OR_NONE) and _ints(numbers, 0, lines - 1))
-    _ok(_types(s["changes"], _LIST))
-    _ok(all(plain._change(c, ctx.node_ids) for c in chain.from_iterable(s["changes"])))
-    _ok(all(map(plain._details, s["details"], repeat(ctx.node_ids), repeat(ctx.counts["steps"]))))
-    for change in chain.from_iterable(s["changes"]):
-        schema._change_fits(change, ("steps", "changes"), ctx)
+    _ok(_types(s["changes"], _LIST) and _changes(list(chain.from_iterable(s["changes"])), ctx))
+    _ok(_ints(graphs, 0, ctx.counts["steps"]))  # details.graph, each
+    more = compress(s["details"], map(ne, map(len, s["details"]), repeat(1)))  # than a graph
+    _ok(all(map(plain._details, more, repeat(ctx.node_ids), repeat(ctx.counts["steps"]))))
     _across(s, ctx)
+
+
+def _changes(items: list, ctx) -> bool:
+    """plain._change and schema._change_fits of every step's changes, a column at a time."""
+    if not _types(items, _LIST) or not all(map(eq, map(len, items), repeat(3))):
+        return False
+    ids, names, values = (list(map(itemgetter(k), items)) for k in range(3))
+    if not (_types(ids, _STR) and ctx.node_ids.issuperset(ids) and _types(names, _STR)):
+        return False
+    grads = list(map(plain._PREVIEWS.__contains__, names))  # a grad or value; else a flag
+    flags = list(map(not_, grads))
+    if not set(compress(names, flags)) <= plain._CHANGE_FLAGS:
+        return False
+    previews = list(compress(values, grads))
+    shapes = map(ctx.node_shapes.__getitem__, compress(ids, grads))
+    return (
+        _types(compress(values, flags), _BOOL)
+        and (_plain_scalars(previews) or all(map(plain.preview, previews)))
+        and _all_fit(previews, shapes)
+    )
 
 
 def _flows(f: dict, ctx) -> list:
