@@ -52,8 +52,12 @@ DIFFERENT |= {"t150_jovian_resnet_onecycle"}
 # Where MKL runs its AVX-512 code, its float32 tanh and its matrix-vector products (a layer one
 # output wide) round otherwise than where it runs AVX2 code: these two print torch's digits on
 # an AVX2 machine, and one float32 ulp apart on an AVX-512 one (d2l's weight norm after 100 SGD
-# steps, 13.077554702758789 against 13.077553749084473; a micrograd-style MLP's loss).
-CLOSE |= {"t96_d2l_weight_decay", "t103_micrograd_style"}
+# steps, 13.077554702758789 against 13.077553749084473; a micrograd-style MLP's loss). d2l's
+# LeNet prints torch's digits on an Intel Xeon and, on an AMD EPYC (Zen 4, AVX-512), its loss
+# after two SGD steps one digit off: 3.107740 against 3.107741 (its Linear layers' products),
+# as makemore's bigram net's loss at step 10 (1.4786607027053833 against 1.4786609411239624).
+CLOSE |= {"t96_d2l_weight_decay", "t103_micrograd_style", "t97_d2l_lenet_shapes"}
+CLOSE |= {"t102_makemore_bigram_nn"}
 LEVEL = {"identical": 3, "close": 2, "different": 1, "error": 0}
 
 

@@ -95,11 +95,11 @@ def test_captions_are_written_when_first_read_alike_in_any_order():
     from autoviz.tracing.captions import Pending
 
     forward, backward = sgd_loop(4), sgd_loop(4)
-    assert all(type(s.__dict__["caption"]) is Pending for s in backward.steps)  # none yet
+    assert all(type(s._caption) is Pending for s in backward.steps)  # none yet
     in_order = [s.caption for s in forward.steps]
     in_reverse = [s.caption for s in reversed(backward.steps)][::-1]
     assert in_order == in_reverse
-    assert all(type(s.__dict__["caption"]) is str for s in backward.steps)
+    assert all(type(s._caption) is str for s in backward.steps)
     # a caption reads the state its step found: zero_grad() left every grad None
     accumulated = [s.caption for s in forward.steps if s.kind == "accumulate"]
     assert accumulated and all(" is now " in text for text in accumulated)

@@ -1,6 +1,7 @@
 """The common shape of each timeline record, recognised in one expression: a node, edge or step
-that is plainly well-formed (what to_json writes) passes its table in one call; any other goes
-through schema's tables, which name what is wrong.
+of a version 2 file that is plainly well-formed (what to_json wrote) passes its table in one
+call; any other goes through schema's tables, which name what is wrong. Version 3's column
+checks (columns.py) use the predicates for a field's value.
 
 Each predicate is true only of a record its table (schema.NODE, EDGE, STEP) accepts as it is,
 so that the table would return equal fields; a predicate never raises and never decides a
