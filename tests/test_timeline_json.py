@@ -626,3 +626,68 @@ def test_a_loaded_timeline_holds_what_the_traced_one_held():
         back = load(tl.to_json())
         assert back.nodes == tl.nodes and back.edges == tl.edges
         assert back.steps == tl.steps, make.__name__
+
+
+# --- version 3: the columns themselves ----------------------------------------------------------
+
+
+def columns_mutated(name: str, change) -> str:
+    doc = json.loads(texts()[name])
+    change(doc)
+    return json.dumps(doc)
+
+
+def _drop_first(column: list) -> None:
+    del column[0]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.pop("flows"), r"^flows: missing"),
+        (lambda d: d.update(nodes=[]), r"^nodes: expected columns, got a list"),
+        (lambda d: d["nodes"].update(kind="leaf"), r"^nodes\.kind: expected a list \(a column\)"),
+        (lambda d: _drop_first(d["nodes"]["name"]), r"^nodes\.name: 6 values, where nodes\.kind"),
+        (lambda d: d["edges"].update(weight=[]), r"^edges: unknown column 'weight'"),
+        (lambda d: d["nodes"].pop("kind"), r"^nodes\.kind: missing"),
+        (lambda d: d["steps"]["source"].__setitem__(5, 99), r"^steps\[5\]\.source: expected an"),
+        (lambda d: d["sources"].append({"file": 1}), r"^sources\[3\]\.file: expected a string"),
+        (lambda d: d["flows"]["step"].__setitem__(0, 40), r"^flows\[0\]\.step: expected a step's"),
+        (
+            lambda d: d["flows"]["upstream"].__setitem__(0, "1"),
+            r"^steps\[6\]\.flows\[0\]\.upstream",
+        ),
+        (lambda d: d["sources"][0].update(file="a\0b"), r"^steps\[0\]\.source\.file: a file name"),
+        (lambda d: d.update(sources={}), r"^sources: expected a list"),
+        (lambda d: d.update(extra=1), r"unknown field 'extra'"),
+    ],
+)
+def test_a_bad_column_is_named(change, message):
+    """A version 3 file's structure (tables of columns of one length) is checked first and
+    named by table and column; a bad value is named by its record, as version 2 names it."""
+    doc = json.loads(texts()["lesson"])
+    assert len(doc["nodes"]["kind"]) == 7 and len(doc["sources"]) == 3
+    assert doc["flows"]["step"][0] == 6 and doc["steps"]["source"][0] == 0
+    with pytest.raises(TimelineFormatError, match=message):
+        load(columns_mutated("lesson", change))
+
+
+def test_a_version_2_file_loads_as_the_same_records_and_writes_back_as_version_3():
+    for name, text in texts().items():
+        old = load(records_texts()[name])
+        new = load(text)
+        assert (old.nodes, old.edges, old.steps, old.code) == (
+            new.nodes,
+            new.edges,
+            new.steps,
+            new.code,
+        )
+        assert old.to_json() == text, name
+
+
+def test_the_file_leaves_out_what_is_at_its_default_and_writes_each_line_once():
+    doc = json.loads(texts()["mlp"])
+    assert "detached" not in doc["nodes"] and "total" not in doc["flows"]
+    lines = [(s["file"], s["line"], s["text"]) for s in doc["sources"]]
+    assert len(lines) == len(set(lines)) < sum(x is not None for x in doc["steps"]["source"])
+    assert set(doc) == {"format", "version", "nodes", "edges", "steps", "flows", "sources", "code"}

@@ -185,7 +185,8 @@ def records(doc: dict, columns: dict) -> dict:
         if type(owner) is not int or not 0 <= owner < len(out["steps"]):
             last = len(out["steps"]) - 1
             schema.fail(
-                (("flows", i), "step"), f"expected a step's index (0 to {last}), got {owner!r}"
+                (("flows", i), "step"),
+                f"expected a step's index (0 to {last}), got {schema.short(owner)}",
             )
         out["steps"][owner]["flows"].append(flow)
     used = set(columns["steps"]["source"])
@@ -201,7 +202,8 @@ def _line(number, sources: list, path):
         return None
     if type(number) is not int or not 0 <= number < len(sources):
         within = f"0 to {len(sources) - 1}" if sources else "sources is empty"
-        schema.fail(path, f"expected an index into sources ({within}) or null, got {number!r}")
+        got = schema.short(number)
+        schema.fail(path, f"expected an index into sources ({within}) or null, got {got}")
     line = sources[number]
     if not isinstance(line, dict):
         return line  # the step's table names what it is
