@@ -17,16 +17,8 @@ FORMAT, VERSION = "autoviz-timeline", 3
 # (`code`); version 3 writes each table as columns (columns.py). Older files read as they were.
 READS = (1, 2, 3)
 GRAPH_VERSION = 2  # one graph's file (graph_dumps): records, as version 2 wrote them
-TOP = (
-    "format",
-    "version",
-    "nodes",
-    "edges",
-    "steps",
-    "flows",
-    "sources",
-    "code",
-)  # version 3's fields
+# A version 3 file's fields (loads checks format and version first).
+TOP = ("format", "version", "nodes", "edges", "steps", "flows", "sources", "code")
 
 
 def dumps(tl: Timeline) -> str:
