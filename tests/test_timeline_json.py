@@ -311,13 +311,14 @@ def _repoint(draw, doc) -> None:
 
 # More for a long local run: AUTOVIZ_FUZZ_EXAMPLES=5000 python -m pytest -k fuzz
 FUZZ_EXAMPLES = int(os.environ.get("AUTOVIZ_FUZZ_EXAMPLES", "150"))
-
-
-@settings(
+FUZZED = settings(
     max_examples=FUZZ_EXAMPLES,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
+
+
+@FUZZED
 @given(mutants())
 def test_fuzzed_timelines_load_and_show_or_are_refused(tmp_path_factory, mutant):
     _, text = mutant
@@ -340,11 +341,7 @@ def _loaded_or_refused(text):
     return tl.nodes, tl.edges, tl.steps, tl.code
 
 
-@settings(
-    max_examples=FUZZ_EXAMPLES,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+@FUZZED
 @given(mutants(layouts=("records",)))
 def test_the_one_expression_checks_load_what_the_tables_load(mutant):
     """tracing/plain.py's predicates pass a record in one call where its table would pass it
@@ -360,11 +357,7 @@ def test_the_one_expression_checks_load_what_the_tables_load(mutant):
     event("refused" if isinstance(fast, str) else "loaded")
 
 
-@settings(
-    max_examples=FUZZ_EXAMPLES,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+@FUZZED
 @given(mutants(layouts=("columns",)))
 def test_the_column_checks_load_what_the_tables_load(mutant):
     """columns.read passes a version 3 file a column at a time, or gives it to schema's

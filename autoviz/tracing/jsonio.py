@@ -168,7 +168,7 @@ def _timeline(doc: dict) -> Timeline:
     return tl
 
 
-_COUNTS = {cls: len(dataclasses.fields(cls)) for cls in (Node, Edge, Step, Source, Flow)}
+_COUNTS = {cls: len(dataclasses.fields(cls)) for cls in (Node, Edge, Source, Flow)}
 
 
 def _record(cls, fields: dict):
