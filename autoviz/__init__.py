@@ -73,6 +73,7 @@ _LAZY = {
     "accelerator": ("accelerator", None),
     "distributions": ("distributions", None),
     "linalg": ("linalg", None),
+    "special": ("special", None),
     "serialization": ("serialization", None),
     "save": ("serialization", "save"),
     "load": ("serialization", "load"),

@@ -31,6 +31,7 @@ ALIASES = {
     "torch.backends.cudnn": "autoviz.backends:cudnn",
     "torch.backends.mps": "autoviz.backends:mps",
     "torch.distributions": "autoviz.distributions",
+    "torch.special": "autoviz.special",
 }
 
 # Classes whose repr names torch's module under the alias: `type(t)` is

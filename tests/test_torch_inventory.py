@@ -1,7 +1,7 @@
-"""Every documented name of torch, torch.Tensor, torch.autograd and torch.linalg (the
-inventory tools/torch_names.py writes from real torch's docstring sources) is in autoviz,
-outside its scope by decision (torchnames.OUT_OF_SCOPE, said in its NotInAutoviz message), or
-one of the few gaps listed here, which shrink and never grow."""
+"""Every documented name of torch, torch.Tensor, torch.autograd, torch.linalg and
+torch.special (the inventory tools/torch_names.py writes from real torch's docstring sources)
+is in autoviz, outside its scope by decision (torchnames.OUT_OF_SCOPE, said in its NotInAutoviz
+message), or one of the few gaps listed here, which shrink and never grow."""
 
 import pytest
 
@@ -15,12 +15,14 @@ GAPS = {
     "documented torch.Tensor": "",
     "documented torch.autograd": "",
     "documented torch.linalg": "",
+    "documented torch.special": "",
 }
 OWNERS = {
     "documented torch": lambda: autoviz,
     "documented torch.Tensor": lambda: autoviz.ones(2, 2),
     "documented torch.autograd": lambda: autoviz.autograd,
     "documented torch.linalg": lambda: autoviz.linalg,
+    "documented torch.special": lambda: autoviz.special,
 }
 
 
@@ -56,6 +58,8 @@ def test_out_of_scope_names_say_so_and_why():
         autoviz.ones(1).to_sparse  # noqa: B018
     with pytest.raises(NotInAutoviz, match=r"^torch\.Tensor\.index is not in autoviz: functorch"):
         autoviz.ones(1).index  # noqa: B018
+    with pytest.raises(NotInAutoviz, match=r"^torch\.special\.bessel_j0 is not in autoviz: Bessel"):
+        autoviz.special.bessel_j0  # noqa: B018
     with pytest.raises(NotInAutoviz, match=r"^torch\.FileCheck is not in autoviz yet \("):
         autoviz.FileCheck  # noqa: B018
     assert len(OUT_OF_SCOPE) <= 12

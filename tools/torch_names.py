@@ -1,7 +1,7 @@
 """Write autoviz/torch_names.txt: the public names of PyTorch's modules and classes, and the
 documented ones (its API reference: the functions torch documents in _torch_docs.py and
 torch.functional, the Tensor methods of _tensor_docs.py and torch/_tensor.py, and the
-__all__ of torch.autograd, torch.autograd.functional and torch.linalg).
+__all__ of torch.autograd, torch.autograd.functional, torch.linalg and torch.special).
 
 autoviz reads the public names when a lookup fails, to tell an API that PyTorch has from a
 typo; tests/test_torch_inventory.py checks every documented name against autoviz. Run with
@@ -20,6 +20,7 @@ import torch.functional
 import torch.linalg
 import torch.nn.functional
 import torch.optim.lr_scheduler
+import torch.special
 import torch.utils.data
 
 OWNERS = {
@@ -39,6 +40,7 @@ OWNERS = {
     "torch.cuda": torch.cuda,
     "torch.distributions": torch.distributions,
     "torch.linalg": torch.linalg,
+    "torch.special": torch.special,
 }
 OUT = Path(__file__).resolve().parent.parent / "autoviz" / "torch_names.txt"
 
@@ -82,6 +84,7 @@ def documented() -> dict:
             for n in dir(torch.linalg)
             if not n.startswith("_") and callable(getattr(torch.linalg, n)) and n != "LinAlgError"
         },
+        "documented torch.special": set(torch.special.__all__),
     }
 
 

@@ -6,10 +6,10 @@ from typing import ClassVar
 import numpy as np
 
 from .. import engine
+from ..engine.ops.special import lgamma
 from ..engine.tensor import make
 from . import constraints
 from ._samplers import binomial
-from ._special import lgamma
 from .distribution import (
     BinaryParameter,
     Distribution,

@@ -5,10 +5,10 @@ from typing import ClassVar
 import numpy as np
 
 from .. import engine
+from ..engine.ops.special import digamma, lgamma
 from ..engine.tensor import make
 from . import constraints
 from ._samplers import dirichlet
-from ._special import digamma, lgamma
 from .distribution import as_size
 from .exp_family import ExponentialFamily
 from .utils import xlogy

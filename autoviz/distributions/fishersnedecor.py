@@ -6,8 +6,8 @@ from typing import ClassVar
 
 import numpy as np
 
+from ..engine.ops.special import lgamma
 from . import constraints
-from ._special import lgamma
 from .distribution import Distribution, as_size, broadcast_all
 from .gamma import Gamma
 

@@ -6,10 +6,10 @@ from typing import ClassVar
 import numpy as np
 
 from .. import engine
+from ..engine.ops.special import digamma, lgamma
 from ..engine.tensor import make
 from . import constraints
 from ._samplers import standard_gamma
-from ._special import digamma, lgamma
 from .distribution import as_size, broadcast_all
 from .exp_family import ExponentialFamily
 from .utils import xlogy
@@ -78,7 +78,7 @@ class Gamma(ExponentialFamily):
         )
 
     def cdf(self, value):
-        from ._special import gammainc
+        from ..engine.ops.special import igamma as gammainc
 
         if self._validate_args:
             self._validate_sample(value)

@@ -2,8 +2,8 @@
 
 from typing import ClassVar
 
+from ..engine.ops.special import digamma, lgamma
 from . import constraints
-from ._special import digamma, lgamma
 from .gamma import Gamma
 from .transformed_distribution import TransformedDistribution
 from .transforms import PowerTransform

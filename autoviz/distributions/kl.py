@@ -7,8 +7,8 @@ import numpy as np
 
 from .. import engine
 from ..engine.ops import linalg
+from ..engine.ops.special import digamma, lgamma
 from ..engine.tensor import make
-from ._special import digamma, lgamma
 from .bernoulli import Bernoulli
 from .beta import Beta
 from .binomial import Binomial

@@ -4,8 +4,8 @@ import math
 from typing import ClassVar
 
 from .. import engine
+from ..engine.ops.special import lgamma
 from . import constraints
-from ._special import lgamma
 from .distribution import broadcast_all
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, PowerTransform
@@ -60,7 +60,7 @@ class Kumaraswamy(TransformedDistribution):
         return log_mode.exp()
 
     def entropy(self):
-        from ._special import digamma
+        from ..engine.ops.special import digamma
 
         t1 = 1 - self.concentration1.reciprocal()
         t0 = 1 - self.concentration0.reciprocal()

@@ -7,8 +7,8 @@ from typing import ClassVar
 import numpy as np
 
 from .. import engine
+from ..engine.ops.special import lgamma, mvlgamma
 from . import constraints
-from ._special import lgamma, mvlgamma
 from .beta import Beta
 from .distribution import Distribution, as_size, broadcast_all
 

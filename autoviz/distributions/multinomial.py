@@ -66,7 +66,7 @@ class Multinomial(Distribution):
 
     def entropy(self):
         """n H(categorical) - log n! + Σ over the counts of E[log k!] (binomial marginals)."""
-        from ._special import lgamma
+        from ..engine.ops.special import lgamma
         from .binomial import Binomial
 
         n = engine.tensor(float(self.total_count), dtype=self.probs.dtype)

@@ -3,8 +3,8 @@
 from typing import ClassVar
 
 from .. import engine
+from ..engine.ops.special import lgamma
 from . import constraints
-from ._special import lgamma
 from .distribution import (
     BinaryParameter,
     Distribution,

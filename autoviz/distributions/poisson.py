@@ -5,10 +5,10 @@ from typing import ClassVar
 
 import numpy as np
 
+from ..engine.ops.special import lgamma
 from ..engine.tensor import make
 from . import constraints
 from ._samplers import poisson
-from ._special import lgamma
 from .distribution import as_size, broadcast_all
 from .exp_family import ExponentialFamily
 from .utils import xlogy

@@ -3,9 +3,9 @@
 from typing import ClassVar
 
 from .. import engine
+from ..engine.ops.special import lgamma
 from . import constraints
 from ._relaxed import RelaxedTransformed, temperature_tensor
-from ._special import lgamma
 from .categorical import Categorical
 from .distribution import Distribution, as_size, broadcast_all
 from .transforms import ExpTransform

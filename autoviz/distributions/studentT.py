@@ -4,8 +4,8 @@ import math
 import numbers
 from typing import ClassVar
 
+from ..engine.ops.special import lgamma
 from . import constraints
-from ._special import lgamma
 from .chi2 import Chi2
 from .distribution import Distribution, as_size, broadcast_all
 from .utils import standard_normal
@@ -67,7 +67,7 @@ class StudentT(Distribution):
         return -0.5 * (self.df + 1.0) * (y**2 / self.df).log1p() - z
 
     def entropy(self):
-        from ._special import digamma
+        from ..engine.ops.special import digamma
 
         lbeta = lgamma(0.5 * self.df) + math.lgamma(0.5) - lgamma(0.5 * (self.df + 1))
         return (

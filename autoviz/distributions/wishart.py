@@ -10,14 +10,19 @@ import numpy as np
 
 from .. import engine
 from ..engine.ops import linalg
+from ..engine.ops.special import digamma, mvlgamma
 from . import constraints
-from ._special import mvdigamma, mvlgamma
 from .chi2 import Chi2
 from .distribution import as_size, lazy_property
 from .exp_family import ExponentialFamily
 from .multivariate_normal import precision_to_scale_tril
 
 _LOG_2 = math.log(2)
+
+
+def _mvdigamma(x, p: int):
+    """Σ_j digamma(x - j/2), j = 0 … p-1 (the multivariate digamma, as torch's Wishart has it)."""
+    return digamma(x.unsqueeze(-1) - engine.arange(p, dtype=x.dtype) / 2).sum(-1)
 
 
 class Wishart(ExponentialFamily):
@@ -196,7 +201,7 @@ class Wishart(ExponentialFamily):
         return (
             (p + 1) * (p * _LOG_2 / 2 + half_log_det)
             + mvlgamma(nu / 2, p)
-            - (nu - p - 1) / 2 * mvdigamma(nu / 2, p)
+            - (nu - p - 1) / 2 * _mvdigamma(nu / 2, p)
             + nu * p / 2
         )
 

@@ -22,6 +22,7 @@ from .ops import (
     reductions,
     segments,
     shape,
+    special,
 )
 from .ops import linear as linear_ops
 from .tensor import Tensor
@@ -131,6 +132,9 @@ TABLE = (
     (reductions, "gradient histogramdd", "torch"),
     (reductions, "hash_tensor", "torch Tensor"),
     (segments, "segment_reduce", "torch"),
+    (special, "lgamma digamma i0 igamma igammac mvlgamma", "torch Tensor _"),
+    (special, "polygamma", "torch"),
+    (special, "polygamma=polygamma_method", "Tensor _"),
     (linalg, "vander=torch_vander", "torch"),
     (creation, "new new_zeros new_ones new_empty new_full new_tensor", "Tensor"),
     (sampling, "uniform_ normal_ random_ bernoulli_ exponential_", "Tensor"),
