@@ -52,3 +52,23 @@ def test_the_oracle_covers_the_ops_lessons_use():
     for name in ("add", "mul", "matmul", "sum", "mean", "exp", "log", "tanh", "sigmoid", "cat"):
         assert name in OPS
     assert len(OPS) >= 100
+
+
+@pytest.mark.skipif(not OP_DB, reason="needs torch and expecttest (torch's test helpers)")
+def test_the_readme_and_docs_state_the_oracles_counts():
+    """The counts the README and docs/pytorch.md give are this run's (ops, samples, error
+    inputs, deviations), so they cannot drift as ops are added."""
+    from pathlib import Path
+
+    reports = [_report(name) for name in OPS]
+    samples = sum(r.samples for r in reports)
+    errors = sum(r.errors for r in reports)
+    root = Path(__file__).resolve().parent.parent
+    readme = " ".join((root / "README.md").read_text(encoding="utf-8").split())
+    docs = " ".join((root / "docs" / "pytorch.md").read_text(encoding="utf-8").split())
+    assert f"{len(OPS)} ops are checked on {samples:,} float32 and float64 samples" in readme
+    assert f"and {errors} of torch's error inputs" in readme
+    assert f"with {len(opinfo.DEVIATIONS)} known deviations" in readme
+    assert f"{len(OPS)} of its {len(OP_DB)}" in docs and f"{samples:,} float32" in docs
+    assert f"and {errors} of torch's `error_inputs`" in docs
+    assert f"{len(opinfo.DEVIATIONS)} known deviations remain" in docs
