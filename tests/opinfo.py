@@ -38,12 +38,10 @@ PLATFORM_DEPENDENT = set(FLOAT32_SUMS.split()) | {
 }
 DEVIATIONS = (
     (
-        "out= of another dtype, or aliasing an input, is not refused with torch's message",
-        "arange:error amax:error amin:error aminmax:error gather cat",
-    ),
-    (
-        "out= is not accepted by these functions",
-        "take:error masked_select:error index_select:error multinomial:error kthvalue:error",
+        "out= overlapping an input or itself (torch's memory-overlap check), or of another "
+        "dtype than the result, is not refused with torch's message",
+        "arange:error amax:error amin:error aminmax:error gather cat take:error "
+        "masked_select:error index_select:error kthvalue:error",
     ),
     (
         "0-d or empty inputs along a dim",

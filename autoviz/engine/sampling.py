@@ -8,7 +8,7 @@ from .dtypes import C_TYPE_NAMES, TYPE_NAMES, to_numpy_dtype
 from .fidelity import random as _random
 from .fidelity.random import generator_or_default
 from .grad_mode import _state
-from .ops.base import Op
+from .ops.base import Op, into
 from .tensor import Tensor, make, new_leaf
 
 _F32 = np.dtype(np.float32)
@@ -303,8 +303,17 @@ class Poisson(Op):
         return np.zeros_like(grad)
 
 
-def multinomial(input, num_samples, replacement=False, *, generator=None) -> Tensor:
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None) -> Tensor:
     """Indices drawn from each row of non-negative weights: torch.multinomial."""
+    if out is not None and out._data.dtype != np.int64:
+        raise RuntimeError(
+            f"multinomial expects Long tensor out, got: {TYPE_NAMES[out._data.dtype.name]}"
+        )
+    drawn = _multinomial(input, num_samples, replacement, generator)
+    return drawn if out is None else into(out, drawn, "multinomial")
+
+
+def _multinomial(input, num_samples, replacement, generator) -> Tensor:
     probs = np.asarray(input._data)
     _check_multinomial(probs, num_samples, replacement)
     rows = probs.reshape(-1, probs.shape[-1])

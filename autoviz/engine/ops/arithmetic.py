@@ -23,6 +23,7 @@ from .base import (
     shape_of,
     to_tensor,
     unbroadcast,
+    writes_out,
 )
 
 
@@ -816,12 +817,14 @@ def ldexp(input, other, *, out=None):
     return result if out is None else into(out, result, "ldexp")
 
 
-def frexp(input, *, out=None):
+@writes_out
+def frexp(input):
     mantissa, exponent = np.frexp(np.asarray(input._data))
     return ReturnFrexp(make(mantissa), make(exponent.astype(np.int32)))
 
 
-def nextafter(input, other, *, out=None):
+@writes_out
+def nextafter(input, other):
     need_tensor("nextafter", input)
     need_tensor("nextafter", other, 2, "other")
     other = other._data

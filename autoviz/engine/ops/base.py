@@ -1,6 +1,8 @@
 """What every op family shares: the `Op` class and its fast paths, broadcasting, PyTorch's
 dtype rules, and its argument conventions (`dim`/`axis`, sizes as varargs, `out=`, in place)."""
 
+import functools
+import inspect
 import warnings
 from collections import namedtuple
 
@@ -374,6 +376,32 @@ def inplace(function):
     method.__name__ = method.__qualname__ = function.__name__ + "_"
     method.__doc__ = f"In-place `{function.__name__}`: changes this tensor and returns it."
     return method
+
+
+def writes_out(function):
+    """`function(..., out=t)` as torch has it: the result written into `out` (each of several
+    results into the matching tensor of a tuple), which is then returned."""
+    name = function.__name__.removeprefix("torch_").removeprefix("linalg_")
+
+    @functools.wraps(function)
+    def call(*args, out=None, **kwargs):
+        result = function(*args, **kwargs)
+        return result if out is None else into_each(out, result, name)
+
+    signature = inspect.signature(function)
+    extra = inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None)
+    call.__signature__ = signature.replace(parameters=[*signature.parameters.values(), extra])
+    return call
+
+
+def into_each(out, result, name: str):
+    """`into` for a function of one result, or of several (torch's return types)."""
+    if not isinstance(result, tuple):
+        return into(out, result, name)
+    if not isinstance(out, (tuple, list)) or len(out) != len(result):
+        raise TypeError(f"{name}(): argument 'out' must be tuple of {len(result)} Tensors")
+    written = [into(o, r, name) for o, r in zip(out, result, strict=True)]
+    return type(result)(*written) if hasattr(result, "_fields") else tuple(written)
 
 
 def need_tensor(function: str, value, position: int = 1, name: str = "input") -> None:

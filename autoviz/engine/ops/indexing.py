@@ -10,7 +10,7 @@ from ...errors import NotInAutoviz
 from ..fidelity.topk import keys, sort_row, topk_row
 from ..higher import mask, rule, sum_to
 from ..tensor import Tensor, make
-from .base import Op, into, return_type, unbroadcast, wrap_dim
+from .base import Op, into, return_type, unbroadcast, wrap_dim, writes_out
 from .shape import Alias, Unsqueeze
 
 
@@ -649,7 +649,8 @@ def _unstable_order(data, dim, descending):
     return np.moveaxis(flat.reshape(moved.shape), -1, dim)
 
 
-def sort(input, dim=-1, descending=False, stable=False, *, out=None):
+@writes_out
+def sort(input, dim=-1, descending=False, stable=False):
     data = np.asarray(input._data)
     if data.ndim == 0:
         return ReturnSort(make(data.copy()), make(np.zeros((), np.int64)))
@@ -665,7 +666,8 @@ def argsort(input, dim=-1, descending=False, stable=False):
     return sort(input, dim, descending, stable).indices
 
 
-def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
+@writes_out
+def topk(input, k, dim=-1, largest=True, sorted=True):
     """The k largest (or smallest) elements along dim, in PyTorch's order."""
     data = np.asarray(input._data)
     dim = wrap_dim(dim, max(data.ndim, 1))
@@ -682,7 +684,8 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     return ReturnTopk(TopkValues.apply(input, index=index, dim=dim), make(index))
 
 
-def gather(input, dim, index, *, sparse_grad=False, out=None):
+@writes_out
+def gather(input, dim, index, *, sparse_grad=False):
     """out[i][j] = input[i][index[i][j]] for dim 1 (and so on for other dims)."""
     idx = np.asarray(index._data if isinstance(index, Tensor) else index)
     if idx.dtype.kind not in "iu":
@@ -761,7 +764,8 @@ def _dim_key(input, dim, index):
     return (slice(None),) * dim + (index.reshape(-1) if input.ndim else index,)
 
 
-def index_select(input, dim, index, *, out=None):
+@writes_out
+def index_select(input, dim, index):
     """The slices of input at `index` (a 1-D tensor of integers) along dim."""
     idx = _index_array(index, "index_select", "int32 or int64")
     if idx.ndim > 1:
@@ -772,7 +776,8 @@ def index_select(input, dim, index, *, out=None):
     return IndexSelect.apply(input, key=_dim_key(input, dim, idx))
 
 
-def masked_select(input, mask, *, out=None):
+@writes_out
+def masked_select(input, mask):
     """input's elements where mask is True, as a 1-D tensor."""
     cond = np.asarray(mask._data if isinstance(mask, Tensor) else mask)
     if cond.dtype != np.bool_:
@@ -789,6 +794,7 @@ def _word(a) -> str:
     return TYPE_NAMES.get(a.dtype.name, a.dtype.name)
 
 
+@writes_out
 def take(input, index):
     """input's elements at `index`, counted in the flattened tensor."""
     idx = _index_array(index, "take")
@@ -801,7 +807,8 @@ def take(input, index):
     return Take.apply(input, index=idx)
 
 
-def take_along_dim(input, indices, dim=None, *, out=None):
+@writes_out
+def take_along_dim(input, indices, dim=None):
     """gather with broadcasting; without dim, over the flattened tensor."""
     if dim is None:
         return take(input, indices.reshape(-1))
@@ -1108,7 +1115,8 @@ def _masked_fill(node, g):
 
 
 # -- finding elements: nonzero, unique, searchsorted -----------------------------------------------
-def nonzero(input, *, out=None, as_tuple=False):
+@writes_out
+def nonzero(input, *, as_tuple=False):
     """The indices of the nonzero elements: one row each, or one tensor per dim."""
     data = np.asarray(input._data)
     if as_tuple:

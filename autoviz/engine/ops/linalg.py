@@ -13,7 +13,7 @@ from ..grad_mode import is_grad_enabled
 from ..higher import inp, rule, sum_to
 from ..tensor import make
 from . import arithmetic, pointwise, reductions, shape
-from .base import Op, into, result, return_type, to_tensor, unbroadcast, wrap_dim
+from .base import Op, into, result, return_type, to_tensor, unbroadcast, wrap_dim, writes_out
 
 
 def _shape_text(shape) -> str:
@@ -663,17 +663,20 @@ def _square(a, name: str) -> None:
         )
 
 
-def det(A, *, out=None):
+@writes_out
+def det(A):
     _square(A, "det")
     return Det.apply(A)
 
 
-def inv(A, *, out=None):
+@writes_out
+def inv(A):
     _square(A, "inv")
     return Inv.apply(A)
 
 
-def solve(A, B, *, left=True, out=None):
+@writes_out
+def solve(A, B, *, left=True):
     _square(A, "solve")
     return Solve.apply(A, B)
 
@@ -692,25 +695,30 @@ def _multi(a, kind: str, **params) -> tuple:
     return tuple(part.apply(a, parts=parts, which=i) for i in range(len(parts)))
 
 
-def svd(A, full_matrices=True, *, driver=None, out=None):
+@writes_out
+def svd(A, full_matrices=True, *, driver=None):
 
     return ReturnSvd(*_multi(A, "svd", full_matrices=full_matrices))
 
 
-def svdvals(A, *, driver=None, out=None):
+@writes_out
+def svdvals(A, *, driver=None):
     return svd(A, full_matrices=False).S
 
 
-def eigh(A, UPLO="L", *, out=None):
+@writes_out
+def eigh(A, UPLO="L"):
     _square(A, "eigh")
     return ReturnEigh(*_multi(A, "eigh", uplo=UPLO))
 
 
-def eigvalsh(A, UPLO="L", *, out=None):
+@writes_out
+def eigvalsh(A, UPLO="L"):
     return eigh(A, UPLO).eigenvalues
 
 
-def qr(A, mode="reduced", *, out=None):
+@writes_out
+def qr(A, mode="reduced"):
     return ReturnQr(*_multi(A, "qr", mode=mode))
 
 
@@ -774,12 +782,14 @@ def tensordot(a, b, dims=2, out=None):
     return result if out is None else into(out, result, "tensordot")
 
 
-def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
+@writes_out
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     x = x if dtype is None else x.to(dtype)
     return reductions.norm(x, p=ord, dim=dim, keepdim=keepdim)
 
 
-def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+@writes_out
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     """The Frobenius norm (the default), the nuclear norm, or ±1, ±2, ±inf matrix norms."""
     A = A if dtype is None else A.to(dtype)
     if ord == "fro":
@@ -806,7 +816,8 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     return value
 
 
-def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
+@writes_out
+def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     """torch.linalg.norm: a vector norm, or a matrix norm for 2 dims (or a matrix and ord)."""
     if isinstance(dim, int):
         dim = (dim,)
@@ -819,14 +830,16 @@ def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
     return vector_norm(A, ord, dim, keepdim, dtype=dtype)
 
 
-def multi_dot(tensors, *, out=None):
+@writes_out
+def multi_dot(tensors):
     result = tensors[0]
     for t in tensors[1:]:
         result = matmul(result, t)
     return result
 
 
-def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
+@writes_out
+def pinv(A, *, atol=None, rtol=None, hermitian=False):
     """The pseudo-inverse, through the SVD: V diag(1/S) Uᵀ (small singular values dropped);
     for a symmetric A (hermitian=True), through eigh: V diag(1/λ) Vᵀ."""
     if hermitian:
@@ -1019,7 +1032,8 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     return result if out is None else into(out, result, "addbmm")
 
 
-def chain_matmul(*matrices, out=None):
+@writes_out
+def chain_matmul(*matrices):
     return multi_dot(
         list(
             matrices[0]
@@ -1055,13 +1069,15 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     return reductions.norm(diff, p=p, dim=-1)
 
 
-def torch_svd(input, some=True, compute_uv=True, *, out=None):
+@writes_out
+def torch_svd(input, some=True, compute_uv=True):
     """torch.svd (the old one): (U, S, V) with V, not Vh."""
     u, s, vh = svd(input, full_matrices=not some)
     return ReturnSvdV(u, s, shape.transpose(vh, -2, -1))
 
 
-def torch_qr(input, some=True, *, out=None):
+@writes_out
+def torch_qr(input, some=True):
     return qr(input, "reduced" if some else "complete")
 
 
@@ -1072,15 +1088,18 @@ def logdet(input):
 ReturnSvdV = return_type("svd", ("U", "S", "V"))
 
 
-def vecdot(x, y, *, dim=-1, out=None):
+@writes_out
+def vecdot(x, y, *, dim=-1):
     return reductions.sum(arithmetic.mul(x, y), dim=dim)
 
 
-def inv_ex(A, *, check_errors=False, out=None):
+@writes_out
+def inv_ex(A, *, check_errors=False):
     return ReturnInvEx(inv(A), make(np.zeros(A.shape[:-2], np.int32)))
 
 
-def solve_ex(A, B, *, left=True, check_errors=False, out=None):
+@writes_out
+def solve_ex(A, B, *, left=True, check_errors=False):
     return ReturnSolveEx(solve(A, B), make(np.zeros(A.shape[:-2], np.int32)))
 
 
@@ -1256,17 +1275,20 @@ class CholeskyInverse(Op):
         return -(factor @ common) if ctx.info else -(common @ factor)
 
 
-def cholesky(A, *, upper=False, out=None):
+@writes_out
+def cholesky(A, *, upper=False):
     """torch.linalg.cholesky: the lower (or upper) factor of a symmetric positive-definite A."""
     _square(A, "cholesky")
     return Cholesky.apply(A, upper=upper)
 
 
-def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
+@writes_out
+def cholesky_ex(A, *, upper=False, check_errors=False):
     return ReturnCholeskyEx(cholesky(A, upper=upper), make(np.zeros(A.shape[:-2], np.int32)))
 
 
-def torch_cholesky(input, upper=False, *, out=None):
+@writes_out
+def torch_cholesky(input, upper=False):
     """torch.cholesky (deprecated): linalg.cholesky with its warning."""
     warnings.warn(
         "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in "
@@ -1293,13 +1315,15 @@ def _check_triangular(A, B, left: bool, name: str) -> None:
         )
 
 
-def solve_triangular(A, B, *, upper, left=True, unitriangular=False, out=None):
+@writes_out
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
     """torch.linalg.solve_triangular: X with A X = B (or X A = B), A triangular."""
     _check_triangular(A, B, left, "linalg.solve_triangular")
     return SolveTriangular.apply(A, B, upper=upper, left=left, unitriangular=unitriangular)
 
 
-def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False, *, out=None):
+@writes_out
+def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False):
     """torch.triangular_solve (deprecated): (solution, cloned_coefficient) of A X = input."""
     warnings.warn(
         "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangular"
@@ -1318,7 +1342,8 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False,
     return ReturnTriangularSolve(x, A.clone())
 
 
-def cholesky_solve(input, input2, upper=False, *, out=None):
+@writes_out
+def cholesky_solve(input, input2, upper=False):
     """torch.cholesky_solve: X with (L Lᵀ) X = input, L = input2 (or Uᵀ U with upper=True)."""
     n = input2.shape[-1]
     if input.ndim < 2 or input.shape[-2] != n:
@@ -1329,7 +1354,8 @@ def cholesky_solve(input, input2, upper=False, *, out=None):
     return CholeskySolve.apply(input, input2, upper=upper)
 
 
-def cholesky_inverse(input, upper=False, *, out=None):
+@writes_out
+def cholesky_inverse(input, upper=False):
     """torch.cholesky_inverse: (L Lᵀ)⁻¹ from the factor L (or (Uᵀ U)⁻¹)."""
     _square(input, "cholesky_inverse")
     return CholeskyInverse.apply(input, upper=upper)

@@ -12,7 +12,7 @@ from ..fidelity.fma import fma32
 from ..fidelity.sums import _seq, vec_reduce_all
 from . import shape as shape_ops
 from .arguments import size_list
-from .base import Op
+from .base import Op, writes_out
 
 
 class NativeBatchNorm(Op):
@@ -407,7 +407,8 @@ def _check_normalized(input, shape: tuple, weight) -> None:
         )
 
 
-def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+@writes_out
+def normalize(input, p=2.0, dim=1, eps=1e-12):
     """input / max(‖input‖_p along dim, eps): unit-length rows (or columns)."""
     denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
     return input / denom

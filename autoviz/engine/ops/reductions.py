@@ -14,7 +14,7 @@ from ..fidelity.topk import kth_index, sort_row
 from ..higher import inp, mask, out, rule
 from ..tensor import Tensor, make
 from . import arithmetic, pointwise
-from .base import Op, dim_arg, dtype_word, into, need_tensor, return_type, wrap_dim
+from .base import Op, dim_arg, dtype_word, into, need_tensor, return_type, wrap_dim, writes_out
 from .indexing import Scatter
 
 
@@ -934,6 +934,7 @@ def amin(input, dim=(), keepdim=False, *, out=None):
 ReturnAminmax = return_type("aminmax", ("min", "max"))
 
 
+@writes_out
 def aminmax(input, *, dim=None, keepdim=False):
     if dim is None and input.numel() == 0:
         raise RuntimeError(
@@ -1169,7 +1170,8 @@ def _kth_rows(rows, k):
     return picked
 
 
-def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
+@writes_out
+def kthvalue(input, k, dim=-1, keepdim=False):
     """The k-th smallest element along dim (1 is the smallest), and its index."""
     wrapped = _nonempty_along("kthvalue", input, dim)
     if not 1 <= k <= (input.shape[wrapped] if input.ndim else 1):
@@ -1301,7 +1303,8 @@ def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", ou
     return result if out is None else into(out, result, "nanquantile")
 
 
-def histc(input, bins=100, min=0, max=0, *, out=None):
+@writes_out
+def histc(input, bins=100, min=0, max=0):
     """Counts in `bins` equal bins over [min, max] (the data's range when both are 0)."""
     data = np.asarray(input._data).reshape(-1)
     lo, hi = (float(data.min()), float(data.max())) if min == max == 0 and data.size else (min, max)
@@ -1365,7 +1368,8 @@ def renorm(input, p, dim, maxnorm):
 ReturnHistogram = return_type("histogram", ("hist", "bin_edges"))
 
 
-def histogram(input, bins=100, *, range=None, weight=None, density=False, out=None):
+@writes_out
+def histogram(input, bins=100, *, range=None, weight=None, density=False):
     data = np.asarray(input._data).reshape(-1)
     edges_in = np.asarray(bins._data) if hasattr(bins, "_data") else bins
     w = None if weight is None else np.asarray(weight._data).reshape(-1)
@@ -1376,7 +1380,8 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False, out=No
 ReturnHistogramdd = return_type("histogramdd", ("hist", "bin_edges"))
 
 
-def histogramdd(input, bins, *, range=None, weight=None, density=False, out=None):
+@writes_out
+def histogramdd(input, bins, *, range=None, weight=None, density=False):
     """Counts (or weights) of the points input's last dim makes, in an N-d grid of bins: N
     edge tensors, N bin counts or one (equal bins over each coordinate's range)."""
     data = np.asarray(input._data)
