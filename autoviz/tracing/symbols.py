@@ -4,6 +4,8 @@ BINARY = {
     "AddBackward0": "+",
     "SubBackward0": "-",
     "MulBackward0": "*",
+    "MulBackward1": "*",  # by a number, inside torch's composite functions (special.ndtr)
+    "AddBackward1": "+",
     "DivBackward0": "/",
     "PowBackward0": "**",
     "PowBackward1": "**",
