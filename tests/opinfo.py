@@ -159,7 +159,7 @@ def autoviz_function(info):
     try:
         ours = _attribute(autoviz, name)
     except (AttributeError, NotInAutoviz, ImportError):
-        return None
+        return _method(info)
     try:
         theirs = _attribute(torch, name)
     except AttributeError:
@@ -167,6 +167,21 @@ def autoviz_function(info):
     if theirs is info.op:
         return ours
     return _rebound(info.op)
+
+
+def _method(info):
+    """For an OpInfo of a Tensor method or attribute torch has no function for (`x.expand`,
+    `x.T`, `x.__radd__`): autoviz's method, or the OpInfo's lambda run on autoviz tensors."""
+    import torch
+
+    name = info.name
+    try:
+        ours = getattr(autoviz.Tensor, name)
+    except (AttributeError, NotInAutoviz):
+        return None
+    if not hasattr(torch.Tensor, name):
+        return None
+    return ours if info.op is getattr(torch.Tensor, name) else _rebound(info.op)
 
 
 def _rebound(function):
@@ -349,7 +364,9 @@ def _check_sample(info, ours, sample, label: str, report: Report) -> None:
     if my_error is not None:
         report.add("forward", label, f"autoviz raised {type(my_error).__name__}: {my_error}")
         return
-    if info.has_nondeterministic_output or info.name.startswith(("empty", "rand", "normal")):
+    if info.has_nondeterministic_output or info.name.startswith(
+        ("empty", "new_empty", "rand", "normal")
+    ):
         why = _structure(theirs, mine)
     else:
         why = difference(theirs, mine)
@@ -423,7 +440,7 @@ def _check_variants(info, sample, label: str, report: Report) -> None:
         return
     for check, variant, method in (
         ("method", info.method_variant, name),
-        ("inplace", info.inplace_variant, name + "_"),
+        ("inplace", info.inplace_variant, name if name.endswith("_") else name + "_"),
     ):
         if variant is None:
             continue
@@ -446,7 +463,8 @@ def _check_variants(info, sample, label: str, report: Report) -> None:
         if my_error is not None:
             report.add(check, label, f"autoviz raised {type(my_error).__name__}: {my_error}")
             continue
-        why = difference(theirs, mine)
+        random = info.has_nondeterministic_output or name.startswith(("empty", "new_empty"))
+        why = _structure(theirs, mine) if random else difference(theirs, mine)
         if why:
             report.add(check, label, why)
 

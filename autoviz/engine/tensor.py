@@ -319,7 +319,7 @@ class Tensor:
 
     # -- operators (+, -, *, / and more methods are attached below) --------------------------
     def __rsub__(self, other):
-        return _arithmetic.Rsub.apply(self, c=other)
+        return _arithmetic.rsub(self, other)
 
     def __rtruediv__(self, other):
         return _base.binary(_arithmetic.Mul, _pointwise.Reciprocal.apply(self), other)
@@ -394,6 +394,8 @@ class Tensor:
 
     def __xor__(self, other):
         return make(np.asarray(self._data ^ _raw(other)))
+
+    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__  # `2 | mask`: both orders agree
 
     # -- views, copies, dtypes -------------------------------------------------------------
     @property
@@ -575,6 +577,8 @@ class Tensor:
 
     def zero_(self):
         self._check_inplace()
+        if self.requires_grad and _state["enabled"]:  # recorded: no gradient to old values
+            return _base._write_back(self, _pointwise.Zero.apply(self))
         self._storage()[...] = 0
         _versions.changed(self._data)
         if events.observers:
@@ -583,6 +587,11 @@ class Tensor:
 
     def fill_(self, value):
         self._check_inplace()
+        recorded = self.requires_grad or getattr(value, "requires_grad", False)
+        if recorded and _state["enabled"]:
+            if isinstance(value, Tensor):
+                return _base._write_back(self, _pointwise.FillTensor.apply(self, value))
+            return _base._write_back(self, _pointwise.Fill.apply(self, value=value))
         self._storage()[...] = value
         _versions.changed(self._data)
         if events.observers:

@@ -81,6 +81,30 @@ class Sub(Op):
         return unbroadcast(grad, a_shape), unbroadcast(-grad, b_shape)
 
 
+class RsubTensor(Op):
+    """z = b - alpha·a, `a.__rsub__(b)` for a tensor b;  dz/da = -alpha, dz/db = 1."""
+
+    _backward_name = "RsubBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, alpha=1):
+        ctx.info = (shape_of(a), shape_of(b), alpha)
+        return result(b - a * alpha if alpha != 1 else b - a, a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a_shape, b_shape, alpha = ctx.info
+        return unbroadcast(-grad * alpha, a_shape), unbroadcast(grad, b_shape)
+
+
+def rsub(input, other, *, alpha=1):
+    """torch.rsub: other - alpha × input (`x.__rsub__`, what `2 - x` calls)."""
+    need_tensor("rsub", input)
+    if isinstance(other, Tensor):
+        return RsubTensor.apply(input, other, alpha=alpha)
+    return Rsub.apply(input, c=other) if alpha == 1 else Rsub.apply(input * alpha, c=other)
+
+
 class Rsub(Op):
     """z = c - a for a number c;  dz/da = -1."""
 

@@ -108,6 +108,25 @@ class MaskedFill(Op):
         return unbroadcast(np.where(cond, np.zeros((), np.result_type(grad)), grad), shape)
 
 
+class MaskedFillTensor(Op):
+    """z = v where mask, else a, for a 0-d tensor v;  dz/da = 1 where the mask is False,
+    dz/dv = Σ g where it is True."""
+
+    _backward_name = "MaskedFillBackward1"
+
+    @staticmethod
+    def forward(ctx, a, v, cond=None):
+        ctx.info = (cond, np.shape(a))
+        return np.asarray(np.where(cond, np.asarray(v, np.result_type(a)), a), order="C")
+
+    @staticmethod
+    def backward(ctx, grad):
+        cond, shape = ctx.info
+        zero = np.zeros((), np.result_type(grad))
+        kept = np.where(cond, zero, grad)
+        return unbroadcast(kept, shape), unbroadcast(np.where(cond, grad, zero), ())
+
+
 ReturnSort = return_type("sort")
 
 
@@ -608,8 +627,19 @@ def masked_fill(input, mask, value):
             "masked_fill_ only supports boolean masks, but got mask with dtype "
             f"{_C_WORDS.get(np.result_type(cond).name, np.result_type(cond).name)}"
         )
-    fill = value._data if isinstance(value, Tensor) else value
-    return MaskedFill.apply(input, cond=cond, value=fill)
+    if isinstance(value, Tensor) and value.ndim:
+        raise RuntimeError(
+            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+            f"{value.ndim} dimension(s)."
+        )
+    kind = np.result_type(value._data if isinstance(value, Tensor) else value).kind
+    if kind == "c" and np.result_type(input._data).kind != "c":  # complex into a real tensor
+        name = np.result_type(input._data).name
+        word = {"int64": "int64_t", "float32": "float", "float64": "double"}.get(name, name)
+        raise RuntimeError(f"value cannot be converted to type {word} without overflow")
+    if isinstance(value, Tensor):
+        return MaskedFillTensor.apply(input, value, cond=cond)
+    return MaskedFill.apply(input, cond=cond, value=value)
 
 
 def _order(data, dim, descending, stable=True):

@@ -10,7 +10,7 @@ from ..fidelity.libm import libm
 from ..function import FREED, FREED_MESSAGE
 from ..higher import inp, mask, out, rule
 from ..tensor import Tensor, make
-from .base import _F32_SCALAR, Op, _float, into, need_tensor, result, to_tensor
+from .base import _F32_SCALAR, Op, _float, into, need_tensor, result, to_tensor, unbroadcast
 
 
 class Reciprocal(Op):
@@ -29,6 +29,48 @@ class Reciprocal(Op):
     def backward(ctx, grad):
         (out,) = ctx.saved_tensors
         return -grad * out * out
+
+
+class Zero(Op):
+    """z = 0, what `x.zero_()` records;  dz/da = 0: the old values get no gradient."""
+
+    _backward_name = "ZeroBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return np.zeros_like(a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return np.zeros_like(grad)
+
+
+class Fill(Op):
+    """z = v everywhere, what `x.fill_(v)` records for a number v;  dz/da = 0."""
+
+    _backward_name = "FillBackward2"
+
+    @staticmethod
+    def forward(ctx, a, value=0):
+        return np.full_like(a, value)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return np.zeros_like(grad)
+
+
+class FillTensor(Op):
+    """z = v everywhere, for a 0-d tensor v;  dz/da = 0, dz/dv = Σ g."""
+
+    _backward_name = "FillBackward3"
+
+    @staticmethod
+    def forward(ctx, a, v):
+        return np.full_like(a, v)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return np.zeros_like(grad), unbroadcast(grad, ())
 
 
 class Neg(Op):

@@ -943,7 +943,23 @@ def combinations(input, r=2, with_replacement=False):
 
 def sum_to_size(self, *size):
     shape = tuple(shape_arg(size))
+    have = tuple(self.shape)
+    fits = len(shape) <= len(have) and all(
+        n in (1, m) for n, m in zip(reversed(shape), reversed(have), strict=False)
+    )
+    if not fits:
+        raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(have)}}}.")
     return reshape(sum_to(self, shape), shape) if tuple(self.shape) != shape else self
+
+
+def zero_(input):
+    """torch.zero_(x): x.zero_()."""
+    return input.zero_()
+
+
+def resize_as_(input, the_template, *, memory_format=None):
+    """torch.resize_as_(x, t): x.resize_as_(t)."""
+    return input.resize_as_(the_template, memory_format=memory_format)
 
 
 def unfold_method(self, dimension, size, step):
@@ -955,6 +971,8 @@ def unfold_method(self, dimension, size, step):
     starts = range(0, length - size + 1, step)
     picks = np.array([[s + i for i in range(size)] for s in starts], np.int64).reshape(-1)
     taken = index_select(self if self.ndim else reshape(self, (1,)), d, make(picks))
+    if not self.ndim:  # a 0-d tensor's one window, as torch gives it: shape [size]
+        return taken
     shape = list(taken.shape)
     shape[d : d + 1] = [len(starts), size]
     return movedim(reshape(taken, tuple(shape)), d + 1, -1)
