@@ -69,6 +69,9 @@ def test_names_and_nodes_are_torchs():
         "SpecialZetaBackward1": S.zeta(3.0, x),
         "SpecialZetaBackward2": S.zeta(x + 1, 2.0),
         "SpecialXlog1PyBackward0": S.xlog1py(x, x),
+        "XlogyBackward1": autoviz.xlogy(2.0, x),  # torch's overloads of a number, named so
+        "XlogyBackward2": S.xlogy(x, 2.0),
+        "CopysignBackward1": autoviz.copysign(x, -1.0),
     }
     for name, out in nodes.items():
         assert type(out.grad_fn).__name__ == name

@@ -319,7 +319,9 @@ class Tensor:
 
     # -- operators (+, -, *, / and more methods are attached below) --------------------------
     def __rsub__(self, other):
-        return _arithmetic.rsub(self, other)
+        if isinstance(other, Tensor):  # called directly: x.__rsub__(y) is y - x
+            return _arithmetic.rsub(self, other)
+        return _arithmetic.Rsub.apply(self, c=other)  # `1 - x`, scalar code's hot path
 
     def __rtruediv__(self, other):
         return _base.binary(_arithmetic.Mul, _pointwise.Reciprocal.apply(self), other)

@@ -390,12 +390,12 @@ for op, (function, rule) in _POINTWISE.items():
 EXPRESSIONS |= {
     "Atan2Backward0": "atan2({0}, {1})",
     "HypotBackward0": "hypot({0}, {1})",
-    "CopysignBackward0": "copysign({0}, {1})",
+    **dict.fromkeys(("CopysignBackward0", "CopysignBackward1"), "copysign({0}, {1})"),
     "FmaxBackward0": "fmax({0}, {1})",
     "FminBackward0": "fmin({0}, {1})",
     "LogaddexpBackward0": "logaddexp({0}, {1})",
     "Logaddexp2Backward0": "logaddexp2({0}, {1})",
-    "XlogyBackward0": "xlogy({0}, {1})",
+    **dict.fromkeys(("XlogyBackward0", "XlogyBackward1", "XlogyBackward2"), "xlogy({0}, {1})"),
     **dict.fromkeys(("SpecialXlog1PyBackward0", "SpecialXlog1PyBackward1"), "xlog1py({0}, {1})"),
     "SpecialXlog1PyBackward2": "xlog1py({0}, {1})",
     **dict.fromkeys(("SpecialZetaBackward0", "SpecialZetaBackward1"), "zeta({0}, {1})"),
@@ -408,12 +408,18 @@ EXPRESSIONS |= {
 GRADIENTS |= {
     "Atan2Backward0": ("{g} × {1} / ({0}² + {1}²)", "−{g} × {0} / ({0}² + {1}²)"),
     "HypotBackward0": ("{g} × {0} / {out}", "{g} × {1} / {out}"),
-    "CopysignBackward0": ("{g} × sign({0}) × sign of {1} (0 where {0} is 0)", "0"),
+    **dict.fromkeys(
+        ("CopysignBackward0", "CopysignBackward1"),
+        ("{g} × sign({0}) × sign of {1} (0 where {0} is 0)", "0"),
+    ),
     "FmaxBackward0": ("{g} where {0} is the larger (or {1} is NaN)", "{g} where {1} is"),
     "FminBackward0": ("{g} where {0} is the smaller (or {1} is NaN)", "{g} where {1} is"),
     "LogaddexpBackward0": ("{g} × exp({0} − {out})", "{g} × exp({1} − {out})"),
     "Logaddexp2Backward0": ("{g} × 2^({0} − {out})", "{g} × 2^({1} − {out})"),
-    "XlogyBackward0": ("{g} × log({1}) (0 where {0} is 0)", "{g} × {0} / {1}"),
+    **dict.fromkeys(
+        ("XlogyBackward0", "XlogyBackward1", "XlogyBackward2"),
+        ("{g} × log({1}) (0 where {0} is 0)", "{g} × {0} / {1}"),
+    ),
     **dict.fromkeys(
         ("SpecialXlog1PyBackward0", "SpecialXlog1PyBackward1", "SpecialXlog1PyBackward2"),
         ("{g} × log(1 + {1}) (0 where {0} is 0)", "{g} × {0} / (1 + {1})"),

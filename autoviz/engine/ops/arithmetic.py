@@ -677,7 +677,35 @@ def _binary(op, name, tensor_other=False):
 atan2, hypot = _binary(Atan2, "atan2", True), _binary(Hypot, "hypot", True)
 logaddexp = _binary(Logaddexp, "logaddexp", True)
 logaddexp2 = _binary(Logaddexp2, "logaddexp2", True)
-xlogy, copysign = _binary(Xlogy, "xlogy"), _binary(Copysign, "copysign")
+
+
+def with_numbers(op, name, first=None, second=None):
+    """torch.name(input, other) where a side may be a Python number, as torch's overloads
+    allow: `first` and `second` are the digit of the node torch records for a number there
+    (`xlogy(2., x)` records XlogyBackward1), None where torch takes only a tensor."""
+    stem = op._backward_cls.__name__.removesuffix("0")
+    kinds = {
+        i: type(op.__name__, (op,), {"_backward_name": f"{stem}{i}", "__module__": op.__module__})
+        for i in {first, second} - {None}
+    }
+
+    def function(input, other, *, out=None):
+        number = not isinstance(input, Tensor), not isinstance(other, Tensor)
+        if number[0] and (first is None or number[1]):
+            need_tensor(name, input)
+        if number[1] and second is None:
+            need_tensor(name, other, 2, "other")
+        chosen = kinds[first] if number[0] else kinds[second] if number[1] else op
+        z = chosen.apply(input, other)
+        return z if out is None else into(out, z, name)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"torch.{name}: {op.__doc__}"
+    return function
+
+
+xlogy = with_numbers(Xlogy, "xlogy", first=1, second=2)
+copysign = with_numbers(Copysign, "copysign", second=1)
 fmax, fmin = _binary(Fmax, "fmax", True), _binary(Fmin, "fmin", True)
 arctan2 = atan2
 

@@ -7,9 +7,8 @@ import math
 
 import numpy as np
 
-from ..tensor import Tensor
 from . import specfun
-from .arithmetic import Add, Mul
+from .arithmetic import Add, Mul, with_numbers
 from .base import Op, _float, into, need_tensor, result, shape_of, unbroadcast
 from .pointwise import erf
 
@@ -319,27 +318,6 @@ def mvlgamma(input, p, *, out=None):
     return z if out is None else into(out, z, "mvlgamma")
 
 
-def _pair(op, name, numbers=True):
-    """torch.name(input, other): a number on either side where torch takes one (`numbers`)."""
-
-    stem = op._backward_cls.__name__.removesuffix("0")
-    with_number = [type(op.__name__, (op,), {"_backward_name": f"{stem}{i}"}) for i in (1, 2)]
-    with_number = with_number if numbers else [op, op]
-
-    def function(input, other, *, out=None):
-        if not numbers or not isinstance(other, Tensor):
-            need_tensor(name, input)
-        if not numbers:
-            need_tensor(name, other, 2, "other")
-        number = not isinstance(input, Tensor), not isinstance(other, Tensor)
-        chosen = with_number[0] if number[0] else with_number[1] if number[1] else op
-        z = chosen.apply(input, other)
-        return z if out is None else into(out, z, name)
-
-    function.__name__ = function.__qualname__ = name
-    function.__doc__ = f"torch.{name}: {op.__doc__}"
-    return function
-
-
-igamma, igammac = _pair(Igamma, "igamma", False), _pair(Igammac, "igammac", False)
-xlog1py, zeta = _pair(SpecialXlog1Py, "xlog1py"), _pair(SpecialZeta, "zeta")
+igamma, igammac = with_numbers(Igamma, "igamma"), with_numbers(Igammac, "igammac")
+xlog1py = with_numbers(SpecialXlog1Py, "xlog1py", first=1, second=2)
+zeta = with_numbers(SpecialZeta, "zeta", first=1, second=2)
