@@ -74,4 +74,4 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 
     tensors = _as_tuple(tensors)
     grads = _as_tuple(grad_tensors) if grad_tensors is not None else (None,) * len(tensors)
-    run_backward(tensors, grads, retain_graph, create_graph)
+    run_backward(tensors, grads, retain_graph, create_graph, inputs)

@@ -5,12 +5,15 @@ import weakref
 
 import numpy as np
 
+from ..errors import NotInAutoviz
 from . import events, versions
 from .function import FREED, AccumulateGrad, PostHook, RemovableHandle
 
 
-def run_backward(roots, grad_outputs, retain_graph=None, create_graph=False) -> None:
-    """Back-propagate from `roots`, seeding each with its grad output (1 for scalars)."""
+def run_backward(roots, grad_outputs, retain_graph=None, create_graph=False, inputs=None):
+    """Back-propagate from `roots`, seeding each with its grad output (1 for scalars); with
+    `inputs`, only into those tensors' `.grad` (leaves or not), running only the nodes on a
+    path to them, as PyTorch does."""
     seeds = {}
     for root, grad in zip(roots, grad_outputs, strict=True):
         node = _root_node(root)
@@ -20,12 +23,32 @@ def run_backward(roots, grad_outputs, retain_graph=None, create_graph=False) -> 
 
             seed = record_seed(grad if grad is not None else seed)
         seeds[node] = _add(seeds.get(node), seed)
+    if inputs is not None:
+        _backward_into(seeds, inputs, bool(retain_graph), create_graph)
+        return
     if create_graph:
         from .higher import execute_graph
 
         execute_graph(seeds)
         return
     execute(seeds, bool(retain_graph))
+
+
+def _backward_into(seeds, inputs, retain_graph: bool, create_graph: bool) -> None:
+    inputs = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    if create_graph:
+        raise NotInAutoviz("backward(inputs=...) with create_graph=True is not in autoviz yet")
+    targets = {}
+    for t in inputs:
+        if not t.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+        targets[t.grad_fn if t.grad_fn is not None else t._accumulator()] = t
+    captured = execute(seeds, retain_graph, capture=set(targets), into_leaves=True)
+    for node, t in targets.items():
+        if t.grad_fn is not None and node in captured:  # a leaf's AccumulateGrad ran already
+            t._accumulate(captured[node])
 
 
 def _root_node(tensor):
@@ -89,11 +112,12 @@ def leading_to(roots, targets) -> set:
     return {node for node, ok in reach.items() if ok}
 
 
-def execute(seeds: dict, retain_graph: bool, capture: set | None = None) -> dict:
+def execute(seeds: dict, retain_graph: bool, capture: set | None = None, into_leaves=False):
     """Run every node once all its gradients have arrived, latest-created first.
 
     With `capture`, the gradients arriving at those nodes are returned instead, and no
-    AccumulateGrad runs (that is `autograd.grad`).
+    AccumulateGrad runs (that is `autograd.grad`), but for the captured ones when
+    `into_leaves` (that is `backward(inputs=...)`).
     """
     captured = {}
     deps = dependencies(seeds)
@@ -124,7 +148,7 @@ def execute(seeds: dict, retain_graph: bool, capture: set | None = None) -> dict
         if capture is not None:
             if grad is not None and node in capture:
                 captured[node] = grad
-            if isinstance(node, AccumulateGrad):
+            if isinstance(node, AccumulateGrad) and not (into_leaves and node in capture):
                 grad = None
         if grad is None:
             grads = (None,) * len(node._next)  # nothing to pass on, but every edge is done

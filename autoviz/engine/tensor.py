@@ -80,7 +80,8 @@ class Tensor:
 
     @property
     def grad(self):
-        if self.grad_fn is not None and not self._retains_grad and self.requires_grad:
+        # torch warns only while the non-leaf's grad is unset (backward(inputs=[h]) sets it)
+        if self._grad is None and self.grad_fn is not None and not self._retains_grad:
             import warnings
 
             warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
@@ -309,7 +310,7 @@ class Tensor:
         """Compute the gradient of this tensor with respect to the graph's leaves."""
         from .backward import run_backward
 
-        run_backward((self,), (gradient,), retain_graph, create_graph)
+        run_backward((self,), (gradient,), retain_graph, create_graph, inputs)
 
     def retain_grad(self) -> None:
         """Keep `.grad` on this non-leaf tensor after backward."""

@@ -40,22 +40,55 @@ def add_hook(hooks: dict, hook, prepend: bool = False) -> RemovableHandle:
     return handle
 
 
-def run_pre_hooks(module, args: tuple) -> tuple:
-    """Each pre-hook may return new inputs (one value or a tuple)."""
-    for hook in list(module._forward_pre_hooks.values()):
+def run_pre_hooks(module, args: tuple, kwargs: dict) -> tuple:
+    """Each pre-hook may return new inputs (one value or a tuple; with_kwargs, new (args,
+    kwargs)). Returns (args, kwargs)."""
+    with_kwargs = getattr(module, "_forward_pre_hooks_with_kwargs", {})
+    for key, hook in list(module._forward_pre_hooks.items()):
+        if key in with_kwargs:
+            result = hook(module, args, kwargs)
+            if result is not None:
+                if not (isinstance(result, tuple) and len(result) == 2):
+                    raise RuntimeError(
+                        "forward pre-hook must return None or a tuple of (new_args, new_kwargs),"
+                        f" but got {result}."
+                    )
+                args, kwargs = result
+            continue
         result = hook(module, args)
         if result is not None:
             args = result if isinstance(result, tuple) else (result,)
-    return args
+    return args, kwargs
 
 
-def run_forward_hooks(module, args: tuple, output):
-    """Each forward hook may return a new output."""
-    for hook in list(module._forward_hooks.values()):
-        result = hook(module, args, output)
+def run_forward_hooks(module, args: tuple, kwargs: dict, output):
+    """Each forward hook may return a new output (with_kwargs: it is given kwargs too)."""
+    with_kwargs = getattr(module, "_forward_hooks_with_kwargs", {})
+    for key, hook in list(module._forward_hooks.items()):
+        result = (
+            hook(module, args, kwargs, output) if key in with_kwargs else hook(module, args, output)
+        )
         if result is not None:
             output = result
     return output
+
+
+def run_always_called(module, args: tuple, kwargs: dict) -> None:
+    """After forward raised: the hooks registered with always_call=True, given output None
+    (an error of theirs is a warning, so forward's own error is the one raised)."""
+    always = getattr(module, "_forward_hooks_always_called", {})
+    with_kwargs = getattr(module, "_forward_hooks_with_kwargs", {})
+    for key, hook in list(module._forward_hooks.items()):
+        if key not in always:
+            continue
+        try:
+            hook(module, args, kwargs, None) if key in with_kwargs else hook(module, args, None)
+        except Exception as error:  # forward's own error is the one to raise
+            warnings.warn(
+                "module forward hook with ``always_call=True`` raised an exception that was "
+                f"silenced as another error was raised in forward: {error}",
+                stacklevel=4,
+            )
 
 
 class BackwardHookFunction(Function):

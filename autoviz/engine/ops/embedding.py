@@ -15,14 +15,18 @@ class Embedding(Op):
     _backward_name = "EmbeddingBackward0"
 
     @staticmethod
-    def forward(ctx, weight, indices=None, padding_idx=None):
-        ctx.info = (np.shape(weight), indices, padding_idx)
+    def forward(ctx, weight, indices=None, padding_idx=None, scale_grad_by_freq=False):
+        ctx.info = (np.shape(weight), indices, padding_idx, scale_grad_by_freq)
         return np.asarray(np.asarray(weight)[indices])
 
     @staticmethod
     def backward(ctx, grad):
-        shape, indices, padding_idx = ctx.info
+        shape, indices, padding_idx, by_freq = ctx.info
         full = np.zeros(shape, np.result_type(grad))
+        if by_freq:  # each row's gradient ÷ how often the batch picked that row
+            rows = np.asarray(indices) % shape[0]
+            counts = np.bincount(rows.reshape(-1), minlength=shape[0])
+            grad = grad * (1 / counts[rows]).astype(full.dtype)[..., None]
         np.add.at(full, indices, grad)
         if padding_idx is not None:
             full[padding_idx] = 0
@@ -117,7 +121,10 @@ def embedding(
         padding_idx += weight.shape[0]
     if max_norm is not None:
         _renorm(weight, indices, max_norm, norm_type)
-    return Embedding.apply(weight, indices=indices, padding_idx=padding_idx)
+    # sparse=True: the gradient is the same numbers, dense (sparse layouts are out of scope)
+    return Embedding.apply(
+        weight, indices=indices, padding_idx=padding_idx, scale_grad_by_freq=scale_grad_by_freq
+    )
 
 
 def embedding_bag(

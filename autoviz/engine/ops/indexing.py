@@ -1185,6 +1185,8 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
 
 
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    if dim is not None:
+        return _unique_consecutive_along(input, return_inverse, return_counts, dim)
     data = np.asarray(input._data).reshape(-1)
     starts = np.flatnonzero(np.r_[True, data[1:] != data[:-1]]) if data.size else np.zeros(0, int)
     out = [make(data[starts].copy())]
@@ -1197,8 +1199,25 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     return out[0] if len(out) == 1 else tuple(out)
 
 
+def _unique_consecutive_along(input, return_inverse, return_counts, dim):
+    """unique_consecutive over the slices along dim: each run of equal slices kept once."""
+    data = np.asarray(input._data)
+    dim = wrap_dim(dim, data.ndim)
+    moved = np.moveaxis(data, dim, 0).reshape(data.shape[dim], -1)
+    new = np.r_[True, (moved[1:] != moved[:-1]).any(axis=1)][: len(moved)]
+    starts = np.flatnonzero(new)
+    out = [make(np.ascontiguousarray(np.take(data, starts, axis=dim)))]
+    if return_inverse:
+        out.append(make((np.cumsum(new) - 1).astype(np.int64)))
+    if return_counts:
+        out.append(make(np.diff(np.r_[starts, len(moved)]).astype(np.int64)))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None):
     seq = np.asarray(sorted_sequence._data)
+    if sorter is not None:  # the order that sorts an unsorted sequence, as numpy's sorter
+        seq = np.take_along_axis(seq, np.asarray(sorter._data), axis=-1)
     values = np.asarray(getattr(input, "_data", input))
     where = "right" if right or side == "right" else "left"
     if seq.ndim <= 1:

@@ -371,12 +371,15 @@ def _singular(name: str):
 
 
 class Solve(Op):
-    """x = A⁻¹ b;  dL/db = A⁻ᵀ g, dL/dA = -(A⁻ᵀ g) xᵀ."""
+    """x = A⁻¹ b;  dL/db = A⁻ᵀ g, dL/dA = -(A⁻ᵀ g) xᵀ. With left=False, x = b A⁻¹, the same
+    problem for Aᵀ and bᵀ (xᵀ = A⁻ᵀ bᵀ), its gradients transposed back."""
 
     _backward_name = "LinalgSolveExBackward0"
 
     @staticmethod
-    def forward(ctx, a, b):
+    def forward(ctx, a, b, left=True):
+        if not left:
+            a, b = _t(a), _t(b)
         vector = np.ndim(b) == np.ndim(a) - 1
         try:
             x = np.linalg.solve(a, b[..., None] if vector else b)
@@ -384,17 +387,19 @@ class Solve(Op):
             raise _singular("linalg.solve") from None
         x = x[..., 0] if vector else x
         ctx.save_for_backward(a, x)
-        ctx.info = (vector, np.shape(b))
-        return np.asarray(x, np.result_type(a, b))
+        ctx.info = (vector, np.shape(b), left)
+        return np.asarray(x if left else _t(x), np.result_type(a, b))
 
     @staticmethod
     def backward(ctx, grad):
         a, x = ctx.saved_tensors
-        vector, b_shape = ctx.info
+        vector, b_shape, left = ctx.info
+        grad = grad if left else _t(grad)
         g = grad[..., None] if vector else grad
         gb = np.linalg.solve(_t(a), g)
         ga = -gb @ _t(x[..., None] if vector else x)
-        return unbroadcast(ga, np.shape(a)), (gb[..., 0] if vector else gb).reshape(b_shape)
+        ga, gb = unbroadcast(ga, np.shape(a)), (gb[..., 0] if vector else gb).reshape(b_shape)
+        return (ga, gb) if left else (_t(ga), _t(gb))
 
 
 class _Part(Op):
@@ -678,7 +683,13 @@ def inv(A):
 @writes_out
 def solve(A, B, *, left=True):
     _square(A, "solve")
-    return Solve.apply(A, B)
+    if not left and B.ndim == A.ndim - 1:  # a vector is a column, which X A = B cannot take
+        n = A.shape[-1]
+        raise RuntimeError(
+            "linalg.solve: Incompatible shapes of A and B for the equation XA = B "
+            f"({n}x{n} and {B.shape[-1]}x1)"
+        )
+    return Solve.apply(A, B, left=left)
 
 
 _DECOMPOSITIONS = {"svd": (_svd_parts, SvdPart), "eigh": (_eigh_parts, EighPart)}
@@ -1100,7 +1111,7 @@ def inv_ex(A, *, check_errors=False):
 
 @writes_out
 def solve_ex(A, B, *, left=True, check_errors=False):
-    return ReturnSolveEx(solve(A, B), make(np.zeros(A.shape[:-2], np.int32)))
+    return ReturnSolveEx(solve(A, B, left=left), make(np.zeros(A.shape[:-2], np.int32)))
 
 
 def linalg_diagonal(A, *, offset=0, dim1=-2, dim2=-1):

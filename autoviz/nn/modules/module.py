@@ -58,6 +58,10 @@ class Module:
         object.__setattr__(self, "_forward_pre_hooks", {})
         object.__setattr__(self, "_forward_hooks", {})
         object.__setattr__(self, "_backward_hooks", {})
+        # the ids of the hooks registered with_kwargs=True, which get forward's kwargs too
+        object.__setattr__(self, "_forward_pre_hooks_with_kwargs", {})
+        object.__setattr__(self, "_forward_hooks_with_kwargs", {})
+        object.__setattr__(self, "_forward_hooks_always_called", {})
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError(
@@ -77,21 +81,37 @@ class Module:
 
     def _call_with_hooks(self, args, kwargs):
         """forward between the hooks, in PyTorch's order: pre-hooks, forward, forward hooks."""
-        args = hooks.run_pre_hooks(self, args)
+        args, kwargs = hooks.run_pre_hooks(self, args, kwargs)
         backward = hooks.BackwardHook(self) if self._backward_hooks else None
         if backward is not None:
             args = backward.setup_inputs(args)
-        output = hooks.run_forward_hooks(self, args, self.forward(*args, **kwargs))
+        try:
+            result = self.forward(*args, **kwargs)
+        except Exception:
+            hooks.run_always_called(self, args, kwargs)
+            raise
+        output = hooks.run_forward_hooks(self, args, kwargs, result)
         return backward.setup_outputs(output) if backward is not None else output
 
     # -- hooks -------------------------------------------------------------------------------
     def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
-        """Call `hook(module, args)` before each forward; it may return new args."""
-        return hooks.add_hook(self._forward_pre_hooks, hook, prepend)
+        """Call `hook(module, args)` before each forward; it may return new args. With
+        with_kwargs, `hook(module, args, kwargs)`, which may return new (args, kwargs)."""
+        handle = hooks.add_hook(self._forward_pre_hooks, hook, prepend)
+        if with_kwargs:
+            self._forward_pre_hooks_with_kwargs[handle.id] = True
+        return handle
 
     def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
-        """Call `hook(module, args, output)` after each forward; it may return a new output."""
-        return hooks.add_hook(self._forward_hooks, hook, prepend)
+        """Call `hook(module, args, output)` after each forward (`hook(module, args, kwargs,
+        output)` with with_kwargs); it may return a new output. always_call: also when forward
+        raised."""
+        handle = hooks.add_hook(self._forward_hooks, hook, prepend)
+        if with_kwargs:
+            self._forward_hooks_with_kwargs[handle.id] = True
+        if always_call:
+            self._forward_hooks_always_called[handle.id] = True
+        return handle
 
     def register_full_backward_hook(self, hook, prepend=False):
         """Call `hook(module, grad_input, grad_output)` once backward has reached this module's

@@ -1,0 +1,111 @@
+"""Arguments that used to be accepted and ignored now do what torch's do: backward(inputs=),
+linalg.solve(left=False), searchsorted(sorter=), unique_consecutive(dim=), forward hooks with
+kwargs or always called, embedding's scale_grad_by_freq; compared with torch where it is
+installed."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import autoviz
+
+
+def test_backward_into_chosen_inputs_only():
+    x = autoviz.tensor([1.0, 2.0], requires_grad=True)
+    w = autoviz.tensor([3.0, 4.0], requires_grad=True)
+    h = x * w
+    y = (h * 3).sum()
+    y.backward(inputs=[w, h], retain_graph=True)
+    assert x.grad is None and w.grad.tolist() == [3.0, 6.0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # torch warns only while a non-leaf's grad is unset
+        assert h.grad.tolist() == [3.0, 3.0]
+    autoviz.autograd.backward(y, inputs=w)
+    assert w.grad.tolist() == [6.0, 12.0]  # accumulated, as .grad always is
+    with pytest.raises(RuntimeError, match=r"^`inputs` argument to `backward\(\)` cannot be empty"):
+        y.backward(inputs=[])
+
+
+def _both(f):
+    torch = pytest.importorskip("torch")
+    theirs, ours = f(torch), f(autoviz)
+    theirs = theirs if isinstance(theirs, tuple) else (theirs,)
+    ours = ours if isinstance(ours, tuple) else (ours,)
+    for a, b in zip(theirs, ours, strict=True):
+        np.testing.assert_allclose(np.asarray(b.tolist()), np.asarray(a.tolist()), rtol=1e-12)
+        assert str(a.dtype) == repr(b.dtype)
+
+
+def _solve_left_false(t):
+    a = t.tensor([[2.0, 1.0], [0.5, 3.0]], dtype=t.float64, requires_grad=True)
+    b = t.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], dtype=t.float64, requires_grad=True)
+    x = t.linalg.solve(a, b, left=False)
+    (x * t.arange(6.0, dtype=t.float64).reshape(3, 2)).sum().backward()
+    return x, a.grad, b.grad
+
+
+def test_solve_on_the_right():
+    x, *_ = _solve_left_false(autoviz)
+    a = np.array([[2.0, 1.0], [0.5, 3.0]])
+    np.testing.assert_allclose(x.detach().numpy() @ a, [[1, 2], [3, 4], [5, 6]], rtol=1e-12)
+    _both(_solve_left_false)
+
+
+CASES = {
+    "searchsorted sorter": lambda t: t.searchsorted(
+        t.tensor([3, 1, 2, 5]), t.tensor([2, 4]), sorter=t.tensor([1, 2, 0, 3])
+    ),
+    "unique_consecutive dim 0": lambda t: t.unique_consecutive(
+        t.tensor([[1, 1], [1, 1], [2, 3], [1, 1]]), dim=0, return_inverse=True, return_counts=True
+    ),
+    "unique_consecutive dim 1": lambda t: t.unique_consecutive(
+        t.tensor([[1, 1, 2, 2], [3, 3, 4, 5]]), dim=1, return_counts=True
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_selection_arguments_are_torchs(name):
+    _both(CASES[name])
+
+
+def _embedding_by_frequency(t):
+    t.manual_seed(0)
+    e = t.nn.Embedding(6, 3, scale_grad_by_freq=True, padding_idx=0)
+    (e(t.tensor([[1, 2, 1], [3, 1, 0]])) * t.arange(18.0).reshape(2, 3, 3)).sum().backward()
+    return e.weight.grad
+
+
+def test_embedding_scales_each_rows_gradient_by_its_frequency():
+    grad = _embedding_by_frequency(autoviz)
+    # row 1 is picked three times: the mean of its three upstream rows, not their sum
+    assert grad[1].tolist() == [(0 + 6 + 12) / 3, (1 + 7 + 13) / 3, (2 + 8 + 14) / 3]
+    _both(_embedding_by_frequency)
+
+
+def _hooks(t):
+    seen = []
+
+    class Scaled(t.nn.Module):
+        def forward(self, x, scale=1.0):
+            if scale < 0:
+                raise ValueError("negative scale")
+            return x * scale
+
+    m = Scaled()
+    m.register_forward_pre_hook(
+        lambda mod, a, k: (a, {**k, "scale": k.get("scale", 1.0) * 2}), with_kwargs=True
+    )
+    m.register_forward_hook(lambda mod, a, k, out: seen.append(sorted(k)), with_kwargs=True)
+    m.register_forward_hook(lambda mod, a, out: seen.append(out is None), always_call=True)
+    y = m(t.tensor([1.0, 2.0]), scale=3.0)
+    with pytest.raises(ValueError, match="negative scale"):
+        m(t.tensor([1.0]), scale=-1.0)
+    return y.tolist(), seen
+
+
+def test_forward_hooks_with_kwargs_and_always_called():
+    assert _hooks(autoviz) == ([6.0, 12.0], [["scale"], False, True])
+    torch = pytest.importorskip("torch")
+    assert _hooks(torch) == _hooks(autoviz)
