@@ -109,3 +109,31 @@ def test_forward_hooks_with_kwargs_and_always_called():
     assert _hooks(autoviz) == ([6.0, 12.0], [["scale"], False, True])
     torch = pytest.importorskip("torch")
     assert _hooks(torch) == _hooks(autoviz)
+
+
+def _pinv_cutoffs(t):
+    a = t.tensor([[1.0, 2.0], [2.0, 4.0], [3.0, 6.1]], dtype=t.float64)
+    s = t.tensor([[2.0, 1.0], [1.0, 2.0]], dtype=t.float64)
+    return (
+        t.linalg.pinv(a),
+        t.linalg.pinv(a, atol=0.1),  # drops the small singular value: a rank-1 inverse
+        t.linalg.pinv(a, rtol=0.5),
+        t.linalg.pinv(s, hermitian=True, atol=1.5),
+    )
+
+
+def test_pinv_drops_singular_values_under_atol_and_rtol():
+    full, dropped, *_ = _pinv_cutoffs(autoviz)
+    assert float(full.abs().max()) > 20 and float(dropped.abs().max()) < 0.1
+    _both(_pinv_cutoffs)
+
+
+def _svd_without_uv(t):
+    m = t.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=t.float64)
+    return tuple(t.svd(m, compute_uv=False))
+
+
+def test_svd_without_uv_gives_zero_filled_u_and_v():
+    u, _, v = _svd_without_uv(autoviz)
+    assert tuple(u.shape) == (2, 2) and tuple(v.shape) == (3, 3) and not u.any() and not v.any()
+    _both(_svd_without_uv)

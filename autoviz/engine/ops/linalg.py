@@ -9,7 +9,7 @@ import numpy as np
 
 from ..dtypes import C_TYPE_NAMES, TYPE_NAMES
 from ..fidelity.fma import fma32
-from ..grad_mode import is_grad_enabled
+from ..grad_mode import is_grad_enabled, no_grad
 from ..higher import inp, rule, sum_to
 from ..tensor import make
 from . import arithmetic, pointwise, reductions, shape
@@ -851,25 +851,29 @@ def multi_dot(tensors):
 
 @writes_out
 def pinv(A, *, atol=None, rtol=None, hermitian=False):
-    """The pseudo-inverse, through the SVD: V diag(1/S) Uᵀ (small singular values dropped);
-    for a symmetric A (hermitian=True), through eigh: V diag(1/λ) Vᵀ."""
+    """The pseudo-inverse, through the SVD: V diag(1/S) Uᵀ, singular values at or below
+    max(atol, rtol · the largest) dropped (rtol eps · max(m, n) when neither is given, 0 when
+    only atol is, as torch's); for a symmetric A (hermitian=True), through eigh."""
     if hermitian:
         w, v = eigh(A)
-        cutoff = (rtol if rtol is not None else 1e-15 * A.shape[-1]) * reductions.amax(
-            w.abs(), -1, True
-        )
-        keep = (w.abs() > cutoff).to(w.dtype)
+        keep = (w.abs() > _cutoff(A, w.abs(), atol, rtol)).to(w.dtype)
         inverse = keep / (w + (1 - keep))
         return matmul(v * shape.unsqueeze(inverse, -2), shape.transpose(v, -2, -1))
     u, s, vh = svd(A, full_matrices=False)
-    cutoff = (rtol if rtol is not None else 1e-15 * max(A.shape[-2:])) * reductions.amax(
-        s, -1, True
-    )
-    keep = (s > cutoff).to(s.dtype)
+    keep = (s > _cutoff(A, s, atol, rtol)).to(s.dtype)
     inverse = keep / (s + (1 - keep))
     return matmul(
         shape.transpose(vh, -2, -1) * shape.unsqueeze(inverse, -2), shape.transpose(u, -2, -1)
     )
+
+
+def _cutoff(A, values, atol, rtol):
+    """torch's pinv threshold: max(atol, rtol · max |value|) per matrix."""
+    if rtol is None:
+        rtol = 0.0 if atol is not None else np.finfo(A._data.dtype).eps * max(A.shape[-2:])
+    with no_grad():
+        cutoff = reductions.amax(values.detach(), -1, True) * rtol
+        return cutoff if atol is None else pointwise.clamp_min(cutoff, atol)
 
 
 def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, tol=None, out=None):
@@ -1082,7 +1086,13 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
 
 @writes_out
 def torch_svd(input, some=True, compute_uv=True):
-    """torch.svd (the old one): (U, S, V) with V, not Vh."""
+    """torch.svd (the old one): (U, S, V) with V, not Vh; with compute_uv=False, U and V are
+    zero-filled (m, m) and (n, n) matrices, as torch's."""
+    if not compute_uv:
+        m, n = input.shape[-2:]
+        zeros = functools.partial(np.zeros, dtype=input._data.dtype)
+        u, v = zeros((*input.shape[:-2], m, m)), zeros((*input.shape[:-2], n, n))
+        return ReturnSvdV(make(u), svdvals(input), make(v))
     u, s, vh = svd(input, full_matrices=not some)
     return ReturnSvdV(u, s, shape.transpose(vh, -2, -1))
 
