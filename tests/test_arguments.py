@@ -137,3 +137,32 @@ def test_svd_without_uv_gives_zero_filled_u_and_v():
     u, _, v = _svd_without_uv(autoviz)
     assert tuple(u.shape) == (2, 2) and tuple(v.shape) == (3, 3) and not u.any() and not v.any()
     _both(_svd_without_uv)
+
+
+def _schedules_stepped_to_an_epoch(t):
+    w = t.nn.Parameter(t.ones(1))
+    rates, messages = [], set()
+    schedules = (
+        (t.optim.lr_scheduler.StepLR, {"step_size": 2, "gamma": 0.5}),
+        (t.optim.lr_scheduler.ExponentialLR, {"gamma": 0.9}),
+        (t.optim.lr_scheduler.CosineAnnealingLR, {"T_max": 10}),
+    )
+    for schedule, options in schedules:
+        opt = t.optim.SGD([w], lr=1.0)
+        scheduler = schedule(opt, **options)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for epoch in (3, 7, 5):  # the closed form at that epoch, as torch's deprecated path
+                opt.step()
+                scheduler.step(epoch)
+                rates.append(round(opt.param_groups[0]["lr"], 12))
+        messages |= {str(c.message)[:45] for c in caught}
+    return rates, messages
+
+
+def test_scheduler_step_with_an_epoch_jumps_there_with_torchs_warning():
+    rates, messages = _schedules_stepped_to_an_epoch(autoviz)
+    assert rates[:3] == [0.5, 0.125, 0.25]  # StepLR at epochs 3, 7, 5: 0.5^(epoch // 2)
+    assert messages == {"The epoch parameter in `scheduler.step()` was"}
+    torch = pytest.importorskip("torch")
+    assert _schedules_stepped_to_an_epoch(torch) == (rates, messages)

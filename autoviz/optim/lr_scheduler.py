@@ -28,6 +28,13 @@ __all__ = [
     "StepLR",
 ]
 
+_EPOCH_WARNING = (
+    "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated where "
+    "possible. Please use `scheduler.step()` to step the scheduler. During the deprecation, if "
+    "epoch is different from None, the closed form is used instead of the new chainable form, "
+    "where available. Please open an issue if you are unable to replicate your use case: "
+    "https://github.com/pytorch/pytorch/issues/new/choose."
+)
 _ORDER_WARNING = (
     "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and "
     "later, you should call them in the opposite order: `optimizer.step()` before "
@@ -62,10 +69,9 @@ class LRScheduler:
         if self._step_count == 1 and not getattr(self.optimizer, "_stepped", True):
             warnings.warn(_ORDER_WARNING, UserWarning, stacklevel=2)
         self._step_count += 1
-        self.last_epoch += 1
-        for group, lr in zip(self.optimizer.param_groups, self.get_lr(), strict=True):
-            group["lr"] = lr
-        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
+        if epoch is not None:
+            warnings.warn(_EPOCH_WARNING, UserWarning, stacklevel=2)
+        self._update_lr(epoch)
 
     def state_dict(self) -> dict:
         return {k: v for k, v in self.__dict__.items() if k != "optimizer"}
