@@ -166,3 +166,25 @@ def test_scheduler_step_with_an_epoch_jumps_there_with_torchs_warning():
     assert messages == {"The epoch parameter in `scheduler.step()` was"}
     torch = pytest.importorskip("torch")
     assert _schedules_stepped_to_an_epoch(torch) == (rates, messages)
+
+
+def _functional_call_strict(t):
+    m = t.nn.Linear(2, 1)
+    call = t.nn.utils.stateless.functional_call
+    given = {"weight": t.ones(1, 2), "bias": t.zeros(1)}
+    messages = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        out = call(m, given, (t.ones(2),), strict=True)
+        for wrong in ({"weight": t.ones(1, 2)}, {**given, "extra": t.ones(1)}):
+            with pytest.raises(RuntimeError) as error:
+                call(m, wrong, (t.ones(2),), strict=True)
+            messages.append(str(error.value))
+    return out.tolist(), messages
+
+
+def test_functional_call_strict_names_missing_and_unexpected_keys():
+    out, messages = _functional_call_strict(autoviz)
+    assert out == [2.0] and messages[0].endswith("Missing key(s): 'bias'.")
+    torch = pytest.importorskip("torch")
+    assert _functional_call_strict(torch) == (out, messages)

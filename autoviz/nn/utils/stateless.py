@@ -27,6 +27,22 @@ def _swapped(module, tensors: dict):
             getattr(owner, store)[name] = value
 
 
+def _check_keys(module, given: dict) -> None:
+    """strict=True: every parameter and buffer given, and nothing else (torch's message)."""
+    names = [n for n, _ in module.named_parameters()] + [n for n, _ in module.named_buffers()]
+    missing = [n for n in names if n not in given]
+    unexpected = [n for n in given if n not in names]
+    errors = []
+    if missing:
+        errors.append("Missing key(s): " + ", ".join(repr(n) for n in missing) + ".")
+    if unexpected:
+        errors.append("Unexpected key(s): " + ", ".join(repr(n) for n in unexpected) + ".")
+    if errors:
+        raise RuntimeError(
+            f"Error(s) in reparametrizing for {type(module).__name__}:\n\t" + "\n\t".join(errors)
+        )
+
+
 def functional_call(
     module, parameter_and_buffer_dicts, args=None, kwargs=None, *, tie_weights=True, strict=False
 ):
@@ -49,6 +65,8 @@ def functional_call(
                     "is ambiguous"
                 )
         merged.update(d)
+    if strict:
+        _check_keys(module, merged)
     args = () if args is None else (args if isinstance(args, tuple) else (args,))
     with _swapped(module, merged):
         return module(*args, **(kwargs or {}))
