@@ -188,3 +188,26 @@ def test_functional_call_strict_names_missing_and_unexpected_keys():
     assert out == [2.0] and messages[0].endswith("Missing key(s): 'bias'.")
     torch = pytest.importorskip("torch")
     assert _functional_call_strict(torch) == (out, messages)
+
+
+def _assigned_and_looked_up(t):
+    m = t.nn.Sequential(t.nn.Linear(2, 2), t.nn.BatchNorm1d(2))
+    m[0].weight.requires_grad_(False)
+    state = {k: v.detach().clone() + 1 for k, v in m.state_dict().items()}
+    m.load_state_dict(state, assign=True)
+    p = m.get_parameter("0.weight")
+    found = [type(p).__name__, p.requires_grad, p.data_ptr() == state["0.weight"].data_ptr()]
+    found.append(m.get_buffer("1.running_mean").data_ptr() == state["1.running_mean"].data_ptr())
+    found.append(type(m.get_submodule("1")).__name__)
+    for wrong in (lambda: m.get_submodule("0.x"), lambda: m.get_parameter("1.running_mean")):
+        with pytest.raises(AttributeError) as error:
+            wrong()
+        found.append(str(error.value))
+    return found
+
+
+def test_load_state_dict_assign_and_the_dotted_lookups():
+    found = _assigned_and_looked_up(autoviz)
+    assert found[:3] == ["Parameter", False, True]  # the state dict's own tensor, frozen still
+    torch = pytest.importorskip("torch")
+    assert _assigned_and_looked_up(torch) == found

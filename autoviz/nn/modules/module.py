@@ -341,7 +341,9 @@ class Module:
         return out
 
     def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False):
-        """Copy values into the existing tensors in place; report missing or extra keys."""
+        """Copy values into the existing tensors in place (assign=True: take the state dict's
+        tensors themselves, parameters keeping their requires_grad); report missing or extra
+        keys."""
         own = self.state_dict(keep_vars=True)
         missing = [k for k in own if k not in state_dict]
         unexpected = [k for k in state_dict if k not in own]
@@ -352,13 +354,70 @@ class Module:
             errors.insert(0, f"Missing key(s) in state_dict: {_quoted(missing)}. ")
         for key, target in own.items():
             if key in state_dict:
-                errors += _copy_into(key, target, state_dict[key])
+                wrong = _copy_into(key, target, state_dict[key], copy=not assign)
+                errors += wrong
+                if assign and not wrong:
+                    self._assign(key, target, state_dict[key])
         if errors:
             raise RuntimeError(
                 f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
                 + "\n\t".join(errors)
             )
         return _IncompatibleKeys(missing, unexpected)
+
+    def get_submodule(self, target: str = "") -> "Module":
+        """The submodule at a dotted path (`"encoder.0"`); "" is this module."""
+        module = self
+        for item in target.split(".") if target else ():
+            if not hasattr(module, item):
+                raise AttributeError(f"{module._get_name()} has no attribute `{item}`")
+            module = getattr(module, item)
+            if not isinstance(module, Module):
+                raise AttributeError(f"`{item}` is not an nn.Module")
+        return module
+
+    def set_submodule(self, target: str, module: "Module", strict: bool = False) -> None:
+        """Put `module` at a dotted path (strict: only where a submodule is already)."""
+        if target == "":
+            raise ValueError("Cannot set the submodule without a target name!")
+        path, _, name = target.rpartition(".")
+        owner = self.get_submodule(path)
+        if strict and not hasattr(owner, name):
+            raise AttributeError(f"{owner._get_name()} has no attribute `{name}`")
+        if hasattr(owner, name) and not isinstance(getattr(owner, name), Module):
+            raise AttributeError(f"`{name}` is not an nn.Module")
+        setattr(owner, name, module)
+
+    def get_parameter(self, target: str) -> Parameter:
+        """The parameter at a dotted path (`"0.weight"`)."""
+        path, _, name = target.rpartition(".")
+        owner = self.get_submodule(path)
+        if not hasattr(owner, name):
+            raise AttributeError(f"{owner._get_name()} has no attribute `{name}`")
+        value = getattr(owner, name)
+        if not isinstance(value, Parameter):
+            raise AttributeError(f"`{name}` is not an nn.Parameter")
+        return value
+
+    def get_buffer(self, target: str) -> Tensor:
+        """The buffer at a dotted path (`"1.running_mean"`)."""
+        path, _, name = target.rpartition(".")
+        owner = self.get_submodule(path)
+        if not hasattr(owner, name):
+            raise AttributeError(f"{owner._get_name()} has no attribute `{name}`")
+        if name not in owner._buffers:
+            raise AttributeError(f"`{name}` is not a buffer")
+        return owner._buffers[name]
+
+    def _assign(self, key: str, target, value) -> None:
+        """load_state_dict(assign=True): the state dict's tensor in place of `target`."""
+        *path, name = key.split(".")
+        owner = self.get_submodule(".".join(path)) if path else self
+        if isinstance(target, Parameter) and not isinstance(value, Parameter):
+            value = Parameter(value, requires_grad=target.requires_grad)
+        elif isinstance(target, Parameter):
+            value.requires_grad_(target.requires_grad)
+        setattr(owner, name, value)
 
     # -- printing -----------------------------------------------------------------------------
     def extra_repr(self) -> str:
@@ -383,13 +442,15 @@ def _quoted(keys) -> str:
     return ", ".join(f'"{k}"' for k in keys)
 
 
-def _copy_into(key: str, target, value) -> list:
-    """Copy `value` into `target`'s storage; an error message (as a list) on a shape mismatch."""
+def _copy_into(key: str, target, value, copy: bool = True) -> list:
+    """Copy `value` into `target`'s storage (or only check, without `copy`); an error message
+    (as a list) on a shape mismatch."""
     data = value._data if isinstance(value, Tensor) else np.asarray(value)
     if np.shape(data) != tuple(target.shape):
         return [
             f"size mismatch for {key}: copying a param with shape {Size(np.shape(data))!r} from "
             f"checkpoint, the shape in current model is {target.shape!r}."
         ]
-    target._storage()[...] = data
+    if copy:
+        target._storage()[...] = data
     return []
