@@ -211,3 +211,26 @@ def test_load_state_dict_assign_and_the_dotted_lookups():
     assert found[:3] == ["Parameter", False, True]  # the state dict's own tensor, frozen still
     torch = pytest.importorskip("torch")
     assert _assigned_and_looked_up(torch) == found
+
+
+def _backward_pre_hooked(t):
+    t.manual_seed(0)
+    lin = t.nn.Linear(2, 1)
+    seen = []
+
+    def doubled(module, grad_output):
+        seen.append(grad_output[0].tolist())
+        return (grad_output[0] * 2,)
+
+    lin.register_full_backward_pre_hook(doubled)
+    lin.register_full_backward_hook(lambda m, gi, go: seen.append(go[0].tolist()))
+    x = t.tensor([[1.0, 2.0]], requires_grad=True)
+    lin(x).sum().backward()
+    return seen, x.grad.tolist(), lin.weight.grad.tolist()
+
+
+def test_a_full_backward_pre_hook_may_replace_the_output_gradient():
+    seen, _, weight_grad = _backward_pre_hooked(autoviz)
+    assert seen == [[[1.0]], [[2.0]]] and weight_grad == [[2.0, 4.0]]  # doubled on its way in
+    torch = pytest.importorskip("torch")
+    assert _backward_pre_hooked(torch) == _backward_pre_hooked(autoviz)

@@ -155,13 +155,33 @@ class BackwardHook:
             if self.grad_outputs is None:
                 self.grad_outputs = [None] * len(self.outputs)
             self.grad_outputs[index] = grad
+            replaced = self._pre_hooks(index) if self.module._backward_pre_hooks else None
             if self.input_index is None and all(
                 g is not None for g, t in zip(self.grad_outputs, self.outputs, strict=True) if t
             ):
                 self._call_without_input()
-            return None
+            return replaced
 
         return catch
+
+    def _pre_hooks(self, index: int):
+        """The full backward pre-hooks on the output's gradient, which they may replace."""
+        if sum(self.outputs) > 1:
+            raise NotInAutoviz(
+                "register_full_backward_pre_hook on a module with several outputs that require "
+                "grad is not in autoviz yet"
+            )
+        for hook in list(self.module._backward_pre_hooks.values()):
+            result = hook(self.module, tuple(self.grad_outputs))
+            if result is None:
+                continue
+            if len(result) != len(self.grad_outputs):
+                raise RuntimeError(
+                    "Backward pre hook returned an invalid number of grad_output, got "
+                    f"{len(result)}, but expected {len(self.grad_outputs)}"
+                )
+            self.grad_outputs = list(result)
+        return self.grad_outputs[index]
 
     def _call_without_input(self) -> None:
         warnings.warn(
@@ -172,6 +192,9 @@ class BackwardHook:
             UserWarning,
             stacklevel=2,
         )
+        if not self.module._backward_hooks:  # pre-hooks alone (torch warns all the same)
+            self.grad_outputs = None
+            return
         grad_input = (None,) * self.n_inputs
         for hook in list(self.module._backward_hooks.values()):
             result = hook(self.module, grad_input, tuple(self.grad_outputs))

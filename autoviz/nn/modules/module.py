@@ -58,6 +58,7 @@ class Module:
         object.__setattr__(self, "_forward_pre_hooks", {})
         object.__setattr__(self, "_forward_hooks", {})
         object.__setattr__(self, "_backward_hooks", {})
+        object.__setattr__(self, "_backward_pre_hooks", {})
         # the ids of the hooks registered with_kwargs=True, which get forward's kwargs too
         object.__setattr__(self, "_forward_pre_hooks_with_kwargs", {})
         object.__setattr__(self, "_forward_hooks_with_kwargs", {})
@@ -73,7 +74,12 @@ class Module:
         stack = module_stack
         stack.append(stack[-1] + (self,) if stack else (self,))
         try:
-            if self._forward_pre_hooks or self._forward_hooks or self._backward_hooks:
+            if (
+                self._forward_pre_hooks
+                or self._forward_hooks
+                or self._backward_hooks
+                or self._backward_pre_hooks
+            ):
                 return self._call_with_hooks(args, kwargs)
             return self.forward(*args, **kwargs)
         finally:
@@ -82,7 +88,9 @@ class Module:
     def _call_with_hooks(self, args, kwargs):
         """forward between the hooks, in PyTorch's order: pre-hooks, forward, forward hooks."""
         args, kwargs = hooks.run_pre_hooks(self, args, kwargs)
-        backward = hooks.BackwardHook(self) if self._backward_hooks else None
+        backward = (
+            hooks.BackwardHook(self) if self._backward_hooks or self._backward_pre_hooks else None
+        )
         if backward is not None:
             args = backward.setup_inputs(args)
         try:
@@ -117,6 +125,11 @@ class Module:
         """Call `hook(module, grad_input, grad_output)` once backward has reached this module's
         input; it may return a new grad_input."""
         return hooks.add_hook(self._backward_hooks, hook, prepend)
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        """Call `hook(module, grad_output)` when the gradient at this module's output arrives,
+        before it flows into the module; it may return a new grad_output."""
+        return hooks.add_hook(self._backward_pre_hooks, hook, prepend)
 
     # -- registration ------------------------------------------------------------------------
     def __setattr__(self, name: str, value) -> None:
