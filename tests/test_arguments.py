@@ -234,3 +234,26 @@ def test_a_full_backward_pre_hook_may_replace_the_output_gradient():
     assert seen == [[[1.0]], [[2.0]]] and weight_grad == [[2.0, 4.0]]  # doubled on its way in
     torch = pytest.importorskip("torch")
     assert _backward_pre_hooked(torch) == _backward_pre_hooked(autoviz)
+
+
+def _step_hooked(t):
+    w = t.nn.Parameter(t.tensor([1.0, 2.0]))
+    opt = t.optim.SGD([w], lr=0.5)
+    seen = []
+    handle = opt.register_step_pre_hook(lambda o, a, k: seen.append(("pre", w.tolist())))
+    opt.register_step_post_hook(lambda o, a, k: seen.append(("post", w.tolist())))
+    (w * w).sum().backward()
+    opt.step()
+    handle.remove()
+    opt.step()
+    return seen
+
+
+def test_optimizer_step_hooks_run_around_each_step():
+    assert _step_hooked(autoviz) == [
+        ("pre", [1.0, 2.0]),
+        ("post", [0.0, 0.0]),
+        ("post", [-1.0, -2.0]),
+    ]
+    torch = pytest.importorskip("torch")
+    assert _step_hooked(torch) == _step_hooked(autoviz)

@@ -1,15 +1,57 @@
 """The Optimizer base: parameter groups, per-parameter state, zero_grad and step."""
 
+import functools
+
 import numpy as np
 
 from ..engine import events
 from ..engine.backward import zero_grads
 from ..engine.grad_mode import enable_grad, no_grad
 from ..engine.tensor import Tensor, make
+from ..nn.hooks import add_hook
+
+
+def _with_step_hooks(step):
+    """`step` between the optimizer's step pre-hooks and post-hooks, as torch runs them."""
+
+    @functools.wraps(step)
+    def hooked(self, *args, **kwargs):
+        for hook in list(self.__dict__.get("_optimizer_step_pre_hooks", {}).values()):
+            result = hook(self, args, kwargs)
+            if result is None:
+                continue
+            if not (isinstance(result, tuple) and len(result) == 2):
+                raise RuntimeError(
+                    f"{hook} must return None or a tuple of (new_args, new_kwargs), but got "
+                    f"{result}."
+                )
+            args, kwargs = result
+        out = step(self, *args, **kwargs)
+        for hook in list(self.__dict__.get("_optimizer_step_post_hooks", {}).values()):
+            hook(self, args, kwargs)
+        return out
+
+    hooked._hooked = True
+    return hooked
 
 
 class Optimizer:
     """Updates parameters in place from their `.grad`; subclasses define `_update`."""
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        step = cls.__dict__.get("step")
+        if step is not None and not getattr(step, "_hooked", False):
+            cls.step = _with_step_hooks(step)
+
+    def register_step_pre_hook(self, hook):
+        """Call `hook(optimizer, args, kwargs)` before each step; it may return new (args,
+        kwargs)."""
+        return add_hook(self.__dict__.setdefault("_optimizer_step_pre_hooks", {}), hook)
+
+    def register_step_post_hook(self, hook):
+        """Call `hook(optimizer, args, kwargs)` after each step."""
+        return add_hook(self.__dict__.setdefault("_optimizer_step_post_hooks", {}), hook)
 
     def __init__(self, params, defaults: dict) -> None:
         if isinstance(params, Tensor):
@@ -47,6 +89,7 @@ class Optimizer:
         """Reset every parameter's gradient: to None by default, as PyTorch ≥ 2.0 does."""
         zero_grads([p for group in self.param_groups for p in group["params"]], set_to_none)
 
+    @_with_step_hooks
     def step(self, closure=None):
         """Apply one update to every parameter that has a gradient; returns closure()'s loss."""
         self._stepped = True  # a learning-rate scheduler checks that step() came first
