@@ -3,12 +3,16 @@ linalg.solve(left=False), searchsorted(sorter=), unique_consecutive(dim=), forwa
 kwargs or always called, embedding's scale_grad_by_freq; compared with torch where it is
 installed."""
 
+import ast
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import autoviz
+
+ROOT = Path(autoviz.__file__).resolve().parent
 
 
 def test_backward_into_chosen_inputs_only():
@@ -257,3 +261,69 @@ def test_optimizer_step_hooks_run_around_each_step():
     ]
     torch = pytest.importorskip("torch")
     assert _step_hooked(torch) == _step_hooked(autoviz)
+
+
+# Arguments autoviz may take and not read, each with why that is true to torch: what they
+# choose (a device, a memory layout, a kernel, a speed-up) does not change a result here.
+UNREAD = {
+    "device devices non_blocking pin_memory layout memory_format": "one CPU, dense strided memory",
+    "foreach driver compute_mode output_size assume_unique vectorize strategy "
+    "outer_jacobian_strategy set_priority": "a kernel or speed-up choice, same numbers",
+    "sparse sparse_grad": "the same gradient, dense (sparse layouts are out of scope)",
+    "_stacklevel relevant_args _instance _use_new_zipfile_serialization map_location "
+    "pickle_module mmap check_available": "torch's plumbing, no effect on a CPU result",
+    "only_inputs eps num_averaged": "ignored by torch itself (deprecated or unused)",
+    "return_indices": "the *_with_indices functions always return them, as torch's",
+    "sorted": "torch's CPU unique and topk sort either way",
+    "seed": "torch.cuda's seeding: no CUDA device to seed",
+    "tie_weights": "autoviz swaps tensors by name, so tied weights stay tied",
+    "check_errors": "a singular matrix raises torch's LinAlgError either way",
+}
+# Functions (file:function) whose unread arguments are their signature's, as torch documents
+# them, but whose effect autoviz lacks: each a known gap.
+GAPS = {
+    "autoviz/engine/autograd.py:grad": "is_grads_batched (vmap) is out of scope",
+    "autoviz/engine/ops/embedding.py:embedding_bag": "scale_grad_by_freq of bags",
+    "autoviz/nn/utils/parametrizations.py:orthogonal": "only the matrix_exp-free map",
+    "autoviz/nn/utils/prune.py:global_unstructured": "importance_scores",
+    "autoviz/autograd/functional.py:jacobian": "strict",
+    "autoviz/autograd/functional.py:hessian": "strict",
+    "autoviz/autograd/functional.py:vjp": "strict",
+    "autoviz/autograd/functional.py:jvp": "strict",
+    "autoviz/autograd/functional.py:vhp": "strict",
+    "autoviz/autograd/functional.py:hvp": "strict",
+    "autoviz/autograd/gradcheck.py:gradcheck": "its optional extra checks",
+    "autoviz/autograd/gradcheck.py:gradgradcheck": "gen_non_contig_grad_outputs",
+}
+PUBLIC = ("engine", "nn", "optim", "autograd", "distributions", "utils", "special.py")
+
+
+def _unread_arguments():
+    allowed = {name for names in UNREAD for name in names.split()}
+    found = []
+    for path in sorted(ROOT.rglob("*.py")):
+        if not str(path.relative_to(ROOT)).startswith(PUBLIC):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.FunctionDef) or node.name.startswith("_"):
+                continue
+            if node.name in ("forward", "backward", "setup_context", "log_abs_det_jacobian"):
+                continue  # an op's or a transform's fixed signature, not a user's argument
+            args = node.args.args + node.args.kwonlyargs + node.args.posonlyargs
+            read = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+            unread = [a.arg for a in args if a.arg not in read | {"self", "cls"} | allowed]
+            key = f"autoviz/{path.relative_to(ROOT)}:{node.name}"
+            if unread and key not in GAPS and len(node.body) > 1 + _docstring(node):
+                found.append(f"{key} {unread}")
+    return found
+
+
+def _docstring(node) -> int:
+    first = node.body[0]
+    return int(isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant))
+
+
+def test_no_argument_is_taken_and_silently_ignored():
+    """An argument that changes torch's result must change autoviz's: a new one that is never
+    read fails here (list it in UNREAD with the reason, or implement it)."""
+    assert _unread_arguments() == []

@@ -37,7 +37,6 @@ class Add(Op):
     """z = a + b;  dz/da = 1, dz/db = 1."""
 
     _backward_name = "AddBackward0"
-    symbol = "+"
 
     @staticmethod
     def forward(ctx, a, b):
@@ -62,7 +61,6 @@ class Sub(Op):
     """z = a - b;  dz/da = 1, dz/db = -1."""
 
     _backward_name = "SubBackward0"
-    symbol = "-"
 
     @staticmethod
     def forward(ctx, a, b):
@@ -125,7 +123,6 @@ class Mul(Op):
 
     _backward_name = "MulBackward0"
     _saved_names = ("self", "other")
-    symbol = "*"
 
     @staticmethod
     def forward(ctx, a, b):
@@ -151,7 +148,6 @@ class Div(Op):
 
     _backward_name = "DivBackward0"
     _saved_names = ("self", "other")
-    symbol = "/"
 
     @staticmethod
     def forward(ctx, a, b):
@@ -606,7 +602,7 @@ def _broadcast_in_order(*values) -> None:
         try:
             shape = np.broadcast_shapes(shape, other)
         except ValueError:
-            check_broadcast("", np.broadcast_to(0, shape), np.broadcast_to(0, other))
+            check_broadcast(np.broadcast_to(0, shape), np.broadcast_to(0, other))
 
 
 def maximum(input, other, *, out=None):

@@ -43,7 +43,6 @@ class Op(Function):
     """A built-in op: forward and backward work on numpy arrays, not tensors."""
 
     _builtin = True
-    symbol = "op"
 
     @classmethod
     def apply(cls, *inputs, **params):
@@ -62,7 +61,7 @@ class Op(Function):
             out = cls.forward(ctx, *data, **params)
         except ValueError:
             if len(data) == 2:  # shapes that do not broadcast: PyTorch's message
-                check_broadcast(cls.symbol, *data)
+                check_broadcast(*data)
             raise
         if ctx is not NO_CONTEXT:
             return attach(ctx, out, inputs)
@@ -92,7 +91,7 @@ def unbroadcast(grad, shape):
     return cascade_sum(grad, axes).reshape(shape)  # added up in PyTorch's order
 
 
-def check_broadcast(op: str, a, b) -> None:
+def check_broadcast(a, b) -> None:
     """PyTorch's message, word for word, when two shapes cannot broadcast (lessons on
     broadcasting print it)."""
     sa, sb = np.shape(a), np.shape(b)
@@ -133,7 +132,7 @@ def binary_method(op):
     What Op.apply, new_node and attach do, written out in one function for two inputs: scalar
     code spends its time here, and each call saved is a tenth of an op's cost.
     """
-    symbol, forward, backward_cls = op.symbol, op.forward, op._backward_cls
+    forward, backward_cls = op.forward, op._backward_cls
 
     def method(a, b):
         if isinstance(b, Tensor):
@@ -149,7 +148,7 @@ def binary_method(op):
             try:
                 out = make(forward(NO_CONTEXT, a_data, b_data))
             except ValueError:
-                check_broadcast(symbol, a_data, b_data)
+                check_broadcast(a_data, b_data)
                 raise
             if _state["inference"]:
                 out._inference = True
@@ -187,7 +186,7 @@ def binary_method(op):
         except ValueError:
             # Shapes that do not broadcast: raise PyTorch's message, naming the op and both
             # shapes. Checked only on failure, as comparing shapes before every op costs time.
-            check_broadcast(symbol, a_data, b_data)
+            check_broadcast(a_data, b_data)
             raise
         out = _new(Tensor)
         out._data = node._out = data

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from ..dtypes import TYPE_NAMES
+from ..dtypes import TYPE_NAMES, to_numpy_dtype
 from ..higher import rule, sum_to
 from ..tensor import Tensor, make
 from .base import Op, dim_arg, into, shape_arg, to_tensor, unbroadcast, wrap_dim
@@ -910,17 +910,22 @@ def diagflat(input, offset=0):
     return diag(reshape(input, (-1,)), offset)
 
 
-def _triangle_indices(row, col, offset, upper):
+def _triangle_indices(row, col, offset, upper, dtype):
+    kind = np.int64 if dtype is None else to_numpy_dtype(dtype)
+    if np.dtype(kind).kind not in "iu":
+        name = TYPE_NAMES.get(np.dtype(kind).name, np.dtype(kind).name)
+        which = "triu" if upper else "tril"
+        raise NotImplementedError(f"\"{which}_indices\" not implemented for '{name}'")
     r, c = np.triu_indices(row, offset, col) if upper else np.tril_indices(row, offset, col)
-    return make(np.stack([r, c]).astype(np.int64))
+    return make(np.stack([r, c]).astype(kind))
 
 
 def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
-    return _triangle_indices(row, col, offset, False)
+    return _triangle_indices(row, col, offset, False, dtype)
 
 
 def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
-    return _triangle_indices(row, col, offset, True)
+    return _triangle_indices(row, col, offset, True, dtype)
 
 
 def unravel_index(indices, shape):
