@@ -286,12 +286,6 @@ GAPS = {
     "autoviz/engine/ops/embedding.py:embedding_bag": "scale_grad_by_freq of bags",
     "autoviz/nn/utils/parametrizations.py:orthogonal": "only the matrix_exp-free map",
     "autoviz/nn/utils/prune.py:global_unstructured": "importance_scores",
-    "autoviz/autograd/functional.py:jacobian": "strict",
-    "autoviz/autograd/functional.py:hessian": "strict",
-    "autoviz/autograd/functional.py:vjp": "strict",
-    "autoviz/autograd/functional.py:jvp": "strict",
-    "autoviz/autograd/functional.py:vhp": "strict",
-    "autoviz/autograd/functional.py:hvp": "strict",
     "autoviz/autograd/gradcheck.py:gradcheck": "its optional extra checks",
     "autoviz/autograd/gradcheck.py:gradgradcheck": "gen_non_contig_grad_outputs",
 }
@@ -327,3 +321,32 @@ def test_no_argument_is_taken_and_silently_ignored():
     """An argument that changes torch's result must change autoviz's: a new one that is never
     read fails here (list it in UNREAD with the reason, or implement it)."""
     assert _unread_arguments() == []
+
+
+def _strict_failures(t):
+    functional, x, y = t.autograd.functional, t.ones(2), t.ones(2)
+    calls = (
+        lambda: functional.jacobian(lambda a: t.ones(2), x, strict=True),
+        lambda: functional.jacobian(lambda a, b: a * 2, (x, y), strict=True),
+        lambda: functional.vjp(lambda a, b: a * 2, (x, y), t.ones(2), strict=True),
+        lambda: functional.jvp(lambda a, b: a * 2, (x, y), (t.ones(2), t.ones(2)), strict=True),
+        lambda: functional.hessian(lambda a, b: (a * 2).sum(), (x, y), strict=True),
+        lambda: functional.hvp(lambda a, b: (a * 2).sum(), (x, y), (x, y), strict=True),
+        lambda: functional.hessian(lambda a, b: (a * a * b).sum(), (x, y), strict=True),
+    )
+    messages = []
+    for call in calls:
+        with pytest.raises(RuntimeError) as error:
+            call()
+        messages.append(str(error.value))
+    messages.append(functional.jacobian(lambda a: a * a, x, strict=True).tolist())
+    return messages
+
+
+def test_strict_functional_derivatives_refuse_what_torch_refuses():
+    messages = _strict_failures(autoviz)
+    assert messages[1].startswith(
+        "Output 0 of the user-provided function is independent of input 1"
+    )
+    torch = pytest.importorskip("torch")
+    assert _strict_failures(torch) == messages

@@ -51,6 +51,43 @@ def _grads(outputs, inputs, seeds, create_graph: bool) -> tuple:
     )
 
 
+_STRICT = "This is not allowed in strict mode."
+
+
+def _check_strict(outputs, leaves, each_output: bool) -> None:
+    """strict=True: every output computed differentiably from the inputs, and depending on
+    each input (jacobian names the output, vjp and jvp speak of the outputs together)."""
+    for i, out in enumerate(outputs):
+        if not out.requires_grad:
+            raise RuntimeError(
+                f"Output {i} of the user-provided function does not require gradients. The "
+                "outputs must be computed in a differentiable manner from the input when running "
+                "in strict mode."
+            )
+    groups = [[o] for o in outputs] if each_output else [list(outputs)]
+    for i, group in enumerate(groups):
+        seeds = [make(np.ones(np.shape(o._data), o._data.dtype)) for o in group]
+        used = grad(group, list(leaves), seeds, retain_graph=True, allow_unused=True)
+        for j, g in enumerate(used):
+            if g is None:
+                whose = f"Output {i} of the" if each_output else "The output of the"
+                raise RuntimeError(
+                    f"{whose} user-provided function is independent of input {j}. {_STRICT}"
+                )
+
+
+def _check_twice_differentiable(first) -> None:
+    """strict=True for the Hessian: each input's gradient must still depend on the inputs."""
+    for j, g in enumerate(first):
+        if not g.requires_grad:
+            raise RuntimeError(
+                "While computing the hessian, found that the jacobian of the user-provided "
+                f"function with respect to input {j} is independent of the input. {_STRICT} You "
+                "should ensure that your function is twice differentiable and that the jacobian "
+                "depends on the inputs (this would be violated by a linear function for example)."
+            )
+
+
 def _detached(items, create_graph: bool) -> tuple:
     return tuple(t if create_graph else make(t._data) for t in items)
 
@@ -70,6 +107,8 @@ def jacobian(
     with enable_grad():
         leaves = _grad_leaves(inputs, create_graph)
         out_tuple, outputs = _as_tuple(func(*leaves), "outputs", "jacobian")
+        if strict:
+            _check_strict(outputs, leaves, each_output=True)
         blocks = []
         for out in outputs:
             rows = [[] for _ in leaves]
@@ -123,9 +162,14 @@ def hessian(
     def gradient(*xs):
         out = func(*xs)
         _check_scalar(out, "hessian")
-        return _grads((out,), xs, (make(np.ones((), out._data.dtype)),), True)
+        first = _grads((out,), xs, (make(np.ones((), out._data.dtype)),), True)
+        if strict:
+            _check_twice_differentiable(first)
+        return first
 
-    result = jacobian(gradient, inputs if in_tuple else inputs[0], create_graph=create_graph)
+    result = jacobian(
+        gradient, inputs if in_tuple else inputs[0], create_graph=create_graph, strict=strict
+    )
     return result if in_tuple else result[0]
 
 
@@ -158,6 +202,8 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
     with enable_grad():
         leaves = _grad_leaves(inputs, create_graph)
         out_tuple, outputs = _as_tuple(func(*leaves), "outputs", "vjp")
+        if strict:
+            _check_strict(outputs, leaves, each_output=False)
         vs = _vector(v, outputs, "vjp")
         grads = _grads(outputs, leaves, vs, create_graph)
     outs = _detached(outputs, create_graph)
@@ -175,6 +221,8 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     with enable_grad():
         leaves = _grad_leaves(inputs, True)
         out_tuple, outputs = _as_tuple(func(*leaves), "outputs", "jvp")
+        if strict:
+            _check_strict(outputs, leaves, each_output=False)
         dummies = tuple(
             make(np.zeros(np.shape(o._data), o._data.dtype)).requires_grad_(True) for o in outputs
         )
@@ -186,15 +234,15 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
 
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), vᵀ · H) for a function returning one number."""
-    return _hessian_product("vhp", func, inputs, v, create_graph)
+    return _hessian_product("vhp", func, inputs, v, create_graph, strict)
 
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), H · v); the Hessian is symmetric, so this is vhp."""
-    return _hessian_product("hvp", func, inputs, v, create_graph)
+    return _hessian_product("hvp", func, inputs, v, create_graph, strict)
 
 
-def _hessian_product(fn, func, inputs, v, create_graph):
+def _hessian_product(fn, func, inputs, v, create_graph, strict):
     in_tuple, inputs = _as_tuple(inputs, "inputs", fn)
     with enable_grad():
         leaves = _grad_leaves(inputs, True)
@@ -207,6 +255,8 @@ def _hessian_product(fn, func, inputs, v, create_graph):
             )
         vs = _as_tuple(v, "v", fn)[1] if v is not None else (make(np.ones_like(leaves[0]._data)),)
         first = _grads((out,), leaves, (make(np.ones((), out._data.dtype)),), True)
+        if strict:
+            _check_twice_differentiable(first)
         products = _grads(first, leaves, vs, create_graph)
     value = out if create_graph else make(out._data)
     return value, (products if in_tuple else products[0])
