@@ -285,7 +285,6 @@ GAPS = {
     "autoviz/engine/autograd.py:grad": "is_grads_batched (vmap) is out of scope",
     "autoviz/engine/ops/embedding.py:embedding_bag": "scale_grad_by_freq of bags",
     "autoviz/nn/utils/parametrizations.py:orthogonal": "only the matrix_exp-free map",
-    "autoviz/nn/utils/prune.py:global_unstructured": "importance_scores",
     "autoviz/autograd/gradcheck.py:gradcheck": "its optional extra checks",
     "autoviz/autograd/gradcheck.py:gradgradcheck": "gen_non_contig_grad_outputs",
 }
@@ -350,3 +349,35 @@ def test_strict_functional_derivatives_refuse_what_torch_refuses():
     )
     torch = pytest.importorskip("torch")
     assert _strict_failures(torch) == messages
+
+
+def _pruned_again(t):
+    import importlib
+
+    prune = importlib.import_module(t.__name__ + ".nn.utils.prune")
+    t.manual_seed(0)
+    a, b = t.nn.Linear(5, 4), t.nn.Linear(3, 2)
+    kept = []
+    for amount in (0.3, 0.3, 2):  # each a share of what is still unpruned, as torch's container
+        prune.l1_unstructured(a, "weight", amount=amount)
+        kept.append(int(a.weight_mask.sum()))
+    prune.ln_structured(a, "weight", amount=1, n=2, dim=0)  # on top of the unstructured mask
+    kept.append(a.weight_mask.sum(1).tolist())
+    both = [(a, "bias"), (b, "weight")]
+    for _ in range(2):
+        prune.global_unstructured(both, pruning_method=prune.L1Unstructured, amount=0.3)
+        kept.append([int(a.bias_mask.sum()), int(b.weight_mask.sum())])
+    c = t.nn.Linear(4, 3)
+    scores = {(c, "weight"): t.arange(12.0).reshape(3, 4)}
+    prune.global_unstructured(
+        [(c, "weight")], pruning_method=prune.L1Unstructured, amount=0.5, importance_scores=scores
+    )
+    kept.append(c.weight_mask.tolist())
+    return kept
+
+
+def test_pruning_again_prunes_what_is_left_and_importance_scores_choose():
+    kept = _pruned_again(autoviz)
+    assert kept[:3] == [14, 10, 8] and kept[-1][0] == [0.0] * 4
+    torch = pytest.importorskip("torch")
+    assert _pruned_again(torch) == kept

@@ -55,10 +55,12 @@ class BasePruningMethod:
             orig = getattr(module, name + "_orig")
             default_mask = make(np.ones(orig.shape, orig._data.dtype))
             previous = None
-        scores = importance_scores if importance_scores is not None else orig
-        mask = method.compute_mask(scores, default_mask)
-        if previous is not None:
-            mask = make(np.asarray(mask._data) * np.asarray(default_mask._data))
+        if previous is None:
+            scores = importance_scores if importance_scores is not None else orig
+            mask = method.compute_mask(scores, default_mask)
+        else:  # pruned again: by the pruned values, on what is still unpruned
+            scores = importance_scores if importance_scores is not None else getattr(module, name)
+            mask = _combined(method, scores, default_mask)
         module.register_buffer(name + "_mask", mask)
         setattr(module, name, method.apply_mask(module))
         module.__dict__.setdefault("_prune_hooks", {})[name] = method
@@ -72,6 +74,27 @@ class BasePruningMethod:
         del module._buffers[name + "_mask"]
         module.__dict__.pop(name, None)
         module.register_parameter(name, Parameter(weight))
+
+
+def _combined(method, t, mask):
+    """A new pruning on top of `mask`, as torch's PruningContainer makes it: the method sees
+    only what is unpruned (the entries still 1, or the channels not yet wholly cut), so its
+    amount is a share of those."""
+    values, old = np.asarray(t._data), np.asarray(mask._data)
+    if method.PRUNING_TYPE == "unstructured":
+        where = old == 1
+    elif method.PRUNING_TYPE == "structured":
+        dim = method.dim % values.ndim
+        others = tuple(d for d in range(values.ndim) if d != dim)
+        where = tuple(
+            old.sum(axis=others) != 0 if d == dim else slice(None) for d in range(old.ndim)
+        )
+    else:
+        where = (slice(None),) * values.ndim
+    partial = method.compute_mask(make(values[where]), make(old[where]))
+    new = old.astype(values.dtype)
+    new[where] = np.asarray(partial._data)
+    return make(new)
 
 
 class Identity(BasePruningMethod):
@@ -162,6 +185,8 @@ class RandomStructured(LnStructured):
 class CustomFromMask(BasePruningMethod):
     """The mask given."""
 
+    PRUNING_TYPE = "global"
+
     def __init__(self, mask) -> None:
         self.mask = mask
 
@@ -202,12 +227,18 @@ def custom_from_mask(module, name, mask):
 
 
 def global_unstructured(parameters, pruning_method, importance_scores=None, **kwargs):
-    """One mask over several parameters together (e.g. the smallest 20% of all weights)."""
+    """One mask over several parameters together (e.g. the smallest 20% of all weights), by
+    their values or by `importance_scores[(module, name)]`, on top of earlier masks."""
     parameters = list(parameters)
-    scores = [getattr(m, n) for m, n in parameters]
+    importance_scores = importance_scores or {}
+    scores = [importance_scores.get((m, n), getattr(m, n)) for m, n in parameters]
     flat = make(np.concatenate([np.ravel(np.asarray(s._data)) for s in scores]))
-    default = make(np.ones(flat.shape, flat._data.dtype))
-    mask = pruning_method(**kwargs).compute_mask(flat, default)._data
+    masks = [  # an earlier pruning's mask, so pruning again keeps what it cut
+        np.ravel(np.asarray(getattr(m, n + "_mask", make(np.ones(s.shape)))._data))
+        for (m, n), s in zip(parameters, scores, strict=True)
+    ]
+    default = make(np.concatenate(masks).astype(flat._data.dtype))
+    mask = _combined(pruning_method(**kwargs), flat, default)._data
     start = 0
     for (module, name), s in zip(parameters, scores, strict=True):
         n = s.numel()
