@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import autoviz
+from autoviz.errors import NotInAutoviz
 
 ROOT = Path(autoviz.__file__).resolve().parent
 
@@ -25,6 +26,8 @@ def test_backward_into_chosen_inputs_only():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # torch warns only while a non-leaf's grad is unset
         assert h.grad.tolist() == [3.0, 3.0]
+    with pytest.raises(NotInAutoviz, match=r"is_grads_batched=True\) is not in autoviz: it runs"):
+        autoviz.autograd.grad(y, w, is_grads_batched=True)
     autoviz.autograd.backward(y, inputs=w)
     assert w.grad.tolist() == [6.0, 12.0]  # accumulated, as .grad always is
     with pytest.raises(RuntimeError, match=r"^`inputs` argument to `backward\(\)` cannot be empty"):
@@ -282,7 +285,6 @@ UNREAD = {
 # Functions (file:function) whose unread arguments are their signature's, as torch documents
 # them, but whose effect autoviz lacks: each a known gap.
 GAPS = {
-    "autoviz/engine/autograd.py:grad": "is_grads_batched (vmap) is out of scope",
     "autoviz/engine/ops/embedding.py:embedding_bag": "scale_grad_by_freq of bags",
     "autoviz/nn/utils/parametrizations.py:orthogonal": "only the matrix_exp-free map",
     "autoviz/autograd/gradcheck.py:gradcheck": "its optional extra checks",

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ..errors import NotInAutoviz
 from .backward import _root_node, _seed, execute
 from .function import Function
 from .tensor import make
@@ -26,6 +27,11 @@ def grad(
 ):
     """The gradients of `outputs` with respect to `inputs`, without touching any `.grad`;
     with create_graph=True they are recorded, so they can be differentiated again."""
+    if is_grads_batched:
+        raise NotInAutoviz(
+            "autograd.grad(is_grads_batched=True) is not in autoviz: it runs on vmap, and "
+            "functional transforms are outside its scope"
+        )
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
     grad_outputs = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outputs)
     allow_unused = allow_unused or materialize_grads
