@@ -383,3 +383,18 @@ def test_pruning_again_prunes_what_is_left_and_importance_scores_choose():
     assert kept[:3] == [14, 10, 8] and kept[-1][0] == [0.0] * 4
     torch = pytest.importorskip("torch")
     assert _pruned_again(torch) == kept
+
+
+def _cast_modules(t):
+    m = t.nn.Sequential(t.nn.Linear(2, 2), t.nn.BatchNorm1d(2))
+    m.half()
+    halves = [str(x.dtype) for x in [*m.parameters(), *m.buffers()]]
+    m.type(t.float64)  # every tensor, the integer batch counter too
+    return halves, [str(x.dtype) for x in [*m.parameters(), *m.buffers()]]
+
+
+def test_module_half_and_type_cast_as_torchs():
+    halves, doubles = _cast_modules(autoviz)
+    assert halves[-1] == "torch.int64" and set(doubles) == {"torch.float64"}
+    torch = pytest.importorskip("torch")
+    assert _cast_modules(torch) == (halves, doubles)

@@ -307,10 +307,11 @@ class Module:
         zero_grads(list(self.parameters()), set_to_none)
 
     # -- dtypes -------------------------------------------------------------------------------
-    def _cast_floats(self, np_dtype):
-        """Convert every floating parameter and buffer in place, keeping the same objects."""
+    def _cast_floats(self, np_dtype, floats_only: bool = True):
+        """Convert every floating parameter and buffer (every one, without floats_only) in
+        place, keeping the same objects."""
         for tensor in list(self.parameters()) + list(self.buffers()):
-            if tensor._data.dtype.kind == "f":
+            if tensor._data.dtype.kind == "f" or not floats_only:
                 tensor._data = np.asarray(tensor._data, dtype=np_dtype)
                 if tensor._grad is not None:
                     tensor._grad._data = np.asarray(tensor._grad._data, dtype=np_dtype)
@@ -321,6 +322,14 @@ class Module:
 
     def float(self):
         return self._cast_floats(np.float32)
+
+    def half(self):
+        """Floating-point parameters and buffers as float16 (numpy's half precision)."""
+        return self._cast_floats(np.float16)
+
+    def type(self, dst_type):
+        """Every parameter and buffer cast to `dst_type` (a dtype), integer buffers too."""
+        return self._cast_floats(dst_type.numpy, floats_only=False)
 
     def to(self, *args, **kwargs):
         """Only dtypes change anything: the one device autoviz has is the CPU."""
