@@ -398,3 +398,34 @@ def test_module_half_and_type_cast_as_torchs():
     assert halves[-1] == "torch.int64" and set(doubles) == {"torch.float64"}
     torch = pytest.importorskip("torch")
     assert _cast_modules(torch) == (halves, doubles)
+
+
+def _legacy_backward_hook(t):
+    seen = []
+    lin = t.nn.Linear(2, 1)
+
+    def shapes(module, grad_input, grad_output):
+        seen.append([None if g is None else tuple(g.shape) for g in (*grad_input, *grad_output)])
+
+    lin.register_backward_hook(shapes)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        lin(t.ones(3, 2, requires_grad=True)).sum().backward()
+    seen.append(sorted({str(c.message)[:60] for c in caught}))
+    with pytest.raises(RuntimeError, match="Cannot use both regular backward hooks"):
+        lin.register_full_backward_hook(shapes)
+    relu = t.nn.ReLU()
+    relu.register_backward_hook(lambda m, grad_input, grad_output: (grad_input[0] * 0,))
+    y = t.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        (relu(y * 2) * 3).sum().backward()
+    seen.append(y.grad.tolist())  # the hook's grad_input replaced the node's
+    return seen
+
+
+def test_the_deprecated_backward_hook_sits_on_the_output_node():
+    seen = _legacy_backward_hook(autoviz)
+    assert seen[0] == [(1,), (3, 2), (2, 1), (3, 1)]  # addmm's bias, input, weightᵀ; output
+    torch = pytest.importorskip("torch")
+    assert _legacy_backward_hook(torch) == seen

@@ -59,6 +59,7 @@ class Module:
         object.__setattr__(self, "_forward_hooks", {})
         object.__setattr__(self, "_backward_hooks", {})
         object.__setattr__(self, "_backward_pre_hooks", {})
+        object.__setattr__(self, "_non_full_backward_hooks", {})  # register_backward_hook's
         # the ids of the hooks registered with_kwargs=True, which get forward's kwargs too
         object.__setattr__(self, "_forward_pre_hooks_with_kwargs", {})
         object.__setattr__(self, "_forward_hooks_with_kwargs", {})
@@ -79,6 +80,7 @@ class Module:
                 or self._forward_hooks
                 or self._backward_hooks
                 or self._backward_pre_hooks
+                or self._non_full_backward_hooks
             ):
                 return self._call_with_hooks(args, kwargs)
             return self.forward(*args, **kwargs)
@@ -99,6 +101,8 @@ class Module:
             hooks.run_always_called(self, args, kwargs)
             raise
         output = hooks.run_forward_hooks(self, args, kwargs, result)
+        if self._non_full_backward_hooks:
+            hooks.hook_output_node(self, args, output)
         return backward.setup_outputs(output) if backward is not None else output
 
     # -- hooks -------------------------------------------------------------------------------
@@ -124,7 +128,16 @@ class Module:
     def register_full_backward_hook(self, hook, prepend=False):
         """Call `hook(module, grad_input, grad_output)` once backward has reached this module's
         input; it may return a new grad_input."""
+        if self._non_full_backward_hooks:
+            raise RuntimeError(hooks.BOTH_KINDS)
         return hooks.add_hook(self._backward_hooks, hook, prepend)
+
+    def register_backward_hook(self, hook):
+        """The deprecated hook: `hook(module, grad_input, grad_output)` on the node that made the
+        module's output, its grad_input that node's (torch warns it misses the rest)."""
+        if self._backward_hooks or self._backward_pre_hooks:
+            raise RuntimeError(hooks.BOTH_KINDS)
+        return hooks.add_hook(self._non_full_backward_hooks, hook)
 
     def register_full_backward_pre_hook(self, hook, prepend=False):
         """Call `hook(module, grad_output)` when the gradient at this module's output arrives,
