@@ -1,7 +1,7 @@
-"""Arguments that used to be accepted and ignored now do what torch's do: backward(inputs=),
-linalg.solve(left=False), searchsorted(sorter=), unique_consecutive(dim=), forward hooks with
-kwargs or always called, embedding's scale_grad_by_freq; compared with torch where it is
-installed."""
+"""Arguments do what torch's do, not only parse: backward(inputs=), solve(left=False),
+searchsorted's sorter, pinv's tolerances, strict modes, scheduler epochs, pruning again, module
+and optimizer hooks, each compared with torch where it is installed; and a check that no public
+argument is taken and silently ignored."""
 
 import ast
 import warnings
