@@ -285,7 +285,6 @@ UNREAD = {
 # Functions (file:function) whose unread arguments are their signature's, as torch documents
 # them, but whose effect autoviz lacks: each a known gap.
 GAPS = {
-    "autoviz/engine/ops/embedding.py:embedding_bag": "scale_grad_by_freq of bags",
     "autoviz/nn/utils/parametrizations.py:orthogonal": "only the matrix_exp-free map",
     "autoviz/autograd/gradcheck.py:gradcheck": "its optional extra checks",
     "autoviz/autograd/gradcheck.py:gradgradcheck": "gen_non_contig_grad_outputs",
@@ -429,3 +428,26 @@ def test_the_deprecated_backward_hook_sits_on_the_output_node():
     assert seen[0] == [(1,), (3, 2), (2, 1), (3, 1)]  # addmm's bias, input, weightᵀ; output
     torch = pytest.importorskip("torch")
     assert _legacy_backward_hook(torch) == seen
+
+
+def _bags_by_frequency(t):
+    grads = []
+    cases = (
+        ("sum", None, (1, 2, 1, 3, 1, 0)),
+        ("mean", 1, (1, 2, 1, 3, 1, 0)),
+        ("sum", None, (5, 5, 2, 4, 2, 5)),
+    )
+    for mode, padding_idx, indices in cases:
+        t.manual_seed(0)
+        bag = t.nn.EmbeddingBag(6, 2, mode=mode, scale_grad_by_freq=True, padding_idx=padding_idx)
+        out = bag(t.tensor(indices), t.tensor([0, 2, 4]))
+        (out * t.arange(6.0).reshape(3, 2)).sum().backward()
+        grads.append(bag.weight.grad.tolist())
+    return grads
+
+
+def test_embedding_bag_scales_by_frequency_as_torchs_kernel():
+    grads = _bags_by_frequency(autoviz)
+    assert grads[0][1] == [2.0, 3.0]  # row 1, picked 3 times: its contributions (6, 9) ÷ 3
+    torch = pytest.importorskip("torch")
+    assert _bags_by_frequency(torch) == grads

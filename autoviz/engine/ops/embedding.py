@@ -42,7 +42,14 @@ class EmbeddingBag(Op):
 
     @staticmethod
     def forward(
-        ctx, weight, indices=None, bags=None, mode="mean", per_sample=None, padding_idx=None
+        ctx,
+        weight,
+        indices=None,
+        bags=None,
+        mode="mean",
+        per_sample=None,
+        padding_idx=None,
+        by_freq=False,
     ):
         out = np.zeros((len(bags), weight.shape[1]), weight.dtype)
         chosen = np.zeros((len(bags), weight.shape[1]), np.int64)
@@ -62,13 +69,15 @@ class EmbeddingBag(Op):
                 for row in picked:  # one row after another, as PyTorch adds them
                     total += row
                 out[b] = total / weight.dtype.type(len(rows)) if mode == "mean" else total
-        ctx.info = (np.shape(weight), indices, bags, mode, per_sample, padding_idx, chosen)
+        ctx.info = (np.shape(weight), indices, bags, mode, per_sample, padding_idx, chosen, by_freq)
         return out
 
     @staticmethod
     def backward(ctx, grad):
-        shape, indices, bags, mode, per_sample, padding_idx, chosen = ctx.info
+        shape, indices, bags, mode, per_sample, padding_idx, chosen, by_freq = ctx.info
         full = np.zeros(shape, grad.dtype)
+        if by_freq and mode != "max":
+            return _by_frequency(full, grad, indices, bags, mode, per_sample, padding_idx)
         for b, members in enumerate(bags):
             rows = [i for i in members if padding_idx is None or indices[i] != padding_idx]
             if not rows:
@@ -80,6 +89,25 @@ class EmbeddingBag(Op):
             for i in rows:
                 full[indices[i]] += g * per_sample[i] if per_sample is not None else g
         return full
+
+
+def _by_frequency(full, grad, indices, bags, mode, per_sample, padding_idx):
+    """The bags' gradient with scale_grad_by_freq, as torch's CPU kernel makes it: each
+    contribution times 1 / a count and 1 / its bag's size (mean), one double scale. That
+    kernel divides the k-th distinct index (in sorted order) by the frequency of the k-th
+    entry of the sorted indices, not of that index itself; autoviz gives torch's numbers."""
+    sorted_indices = np.sort(indices, kind="stable")
+    frequency = np.bincount(indices, minlength=full.shape[0])
+    divisor = {u: frequency[sorted_indices[k]] for k, u in enumerate(np.unique(indices))}
+    for b, members in enumerate(bags):
+        rows = [i for i in members if padding_idx is None or indices[i] != padding_idx]
+        for i in rows:
+            scale = float(per_sample[i]) if per_sample is not None else 1.0
+            scale /= divisor[indices[i]]
+            if mode == "mean":
+                scale /= len(rows)
+            full[indices[i]] += grad[b] * grad.dtype.type(scale)
+    return full
 
 
 def _indices(input, what="embedding") -> np.ndarray:
@@ -188,6 +216,7 @@ def embedding_bag(
         mode=mode,
         per_sample=per_sample,
         padding_idx=padding_idx,
+        by_freq=scale_grad_by_freq,
     )
 
 
