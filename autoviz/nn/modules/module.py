@@ -423,12 +423,18 @@ class Module:
             raise AttributeError(f"`{name}` is not an nn.Module")
         setattr(owner, name, module)
 
-    def get_parameter(self, target: str) -> Parameter:
-        """The parameter at a dotted path (`"0.weight"`)."""
+    def _owner_of(self, target: str):
+        """(the submodule holding a dotted path's last name, that name), torch's error when
+        it has no such attribute."""
         path, _, name = target.rpartition(".")
         owner = self.get_submodule(path)
         if not hasattr(owner, name):
             raise AttributeError(f"{owner._get_name()} has no attribute `{name}`")
+        return owner, name
+
+    def get_parameter(self, target: str) -> Parameter:
+        """The parameter at a dotted path (`"0.weight"`)."""
+        owner, name = self._owner_of(target)
         value = getattr(owner, name)
         if not isinstance(value, Parameter):
             raise AttributeError(f"`{name}` is not an nn.Parameter")
@@ -436,10 +442,7 @@ class Module:
 
     def get_buffer(self, target: str) -> Tensor:
         """The buffer at a dotted path (`"1.running_mean"`)."""
-        path, _, name = target.rpartition(".")
-        owner = self.get_submodule(path)
-        if not hasattr(owner, name):
-            raise AttributeError(f"{owner._get_name()} has no attribute `{name}`")
+        owner, name = self._owner_of(target)
         if name not in owner._buffers:
             raise AttributeError(f"`{name}` is not a buffer")
         return owner._buffers[name]
