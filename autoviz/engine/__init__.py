@@ -24,6 +24,7 @@ generator and its kernels, float summation order, fused multiply-adds.
 Imports go one way: fidelity <- core <- ops <- surface <- this package.
 """
 
+import math as _math
 import warnings as _warnings
 from types import ModuleType as _ModuleType
 
@@ -129,6 +130,10 @@ half = float16
 long = int64
 int = int32
 short = int16
+
+# torch's math constants (`-torch.inf` in an attention mask, `torch.pi` in GELU's formula)
+inf, nan, pi, e = _math.inf, _math.nan, _math.pi, _math.e
+newaxis = None
 
 
 def numel(input) -> "int":

@@ -70,10 +70,22 @@ def _fill_dtype(fill_value):
     return "int64" if isinstance(fill_value, int) else "float32"
 
 
+def _filled(shape, fill_value, dtype) -> np.ndarray:
+    """np.full, converting fill_value as PyTorch does: -9 in uint8 wraps to 247, 2.7 in int64
+    truncates to 2, and a value out of the dtype's range is refused."""
+    dtype = np.dtype(dtype)
+    if dtype.kind in "iu" and not isinstance(fill_value, bool):
+        info = np.iinfo(dtype)
+        low = -int(info.max) if isinstance(fill_value, int) and dtype.kind == "u" else info.min
+        if not low <= fill_value <= info.max:
+            raise RuntimeError(f"value cannot be converted to type {dtype.name}_t without overflow")
+    return np.full(shape, np.array(fill_value).astype(dtype), dtype)
+
+
 def full(size, fill_value, *, out=None, dtype=None, device=None, requires_grad=False, name=None):
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
-    arr = np.full(_shape((size,)), fill_value, _dt(dtype, _fill_dtype(fill_value)))
+    arr = _filled(_shape((size,)), fill_value, _dt(dtype, _fill_dtype(fill_value)))
     return _made(arr, requires_grad, name, device, out, "full")
 
 
@@ -99,7 +111,7 @@ def empty_like(input, *, dtype=None, device=None, requires_grad=False) -> Tensor
 
 def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     shape, dt = _like(input, dtype, device)
-    return new_leaf(np.full(shape, fill_value, dt), requires_grad)
+    return new_leaf(_filled(shape, fill_value, dt), requires_grad)
 
 
 def _number(value):
@@ -291,7 +303,8 @@ def torch_range(
 
 
 def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return _made(np.array(s, _dt(dtype)), requires_grad, None, device, None, "scalar_tensor")
+    arr = _filled((), s, _dt(dtype))
+    return _made(arr, requires_grad, None, device, None, "scalar_tensor")
 
 
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):

@@ -229,6 +229,13 @@ def attach() -> None:
             setattr(Tensor, name + "_", base.inplace_view(method))
     Tensor.__imod__ = Tensor.remainder_
     Tensor.__ifloordiv__ = Tensor.floor_divide_
+    Tensor.__iand__, Tensor.__ior__, Tensor.__ixor__ = (
+        Tensor.bitwise_and_,
+        Tensor.bitwise_or_,
+        Tensor.bitwise_xor_,
+    )
+    Tensor.__ilshift__ = Tensor.bitwise_left_shift_
+    Tensor.__irshift__ = Tensor.bitwise_right_shift_
     mark_missing(Tensor, "torch.Tensor")  # the rest of torch.Tensor's names: "not in autoviz yet"
 
 

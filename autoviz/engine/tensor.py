@@ -390,15 +390,44 @@ class Tensor:
         return make(np.asarray(~self._data))
 
     def __and__(self, other):
-        return make(np.asarray(self._data & _raw(other)))
+        return _arithmetic.bitwise_and(self, other)
 
     def __or__(self, other):
-        return make(np.asarray(self._data | _raw(other)))
+        return _arithmetic.bitwise_or(self, other)
 
     def __xor__(self, other):
-        return make(np.asarray(self._data ^ _raw(other)))
+        return _arithmetic.bitwise_xor(self, other)
 
     __rand__, __ror__, __rxor__ = __and__, __or__, __xor__  # `2 | mask`: both orders agree
+
+    def __lshift__(self, other):
+        return _arithmetic.bitwise_left_shift(self, other)
+
+    def __rshift__(self, other):
+        return _arithmetic.bitwise_right_shift(self, other)
+
+    def __rlshift__(self, other):  # `1 << t`
+        return _arithmetic.bitwise_left_shift(_base.to_tensor(other), self)
+
+    def __rrshift__(self, other):
+        return _arithmetic.bitwise_right_shift(_base.to_tensor(other), self)
+
+    def __rmatmul__(self, other):
+        return _linalg.matmul(other, self)
+
+    def __index__(self) -> int:
+        """`names[t]`, `range(n)[t]`: a one-element integer tensor as a Python int."""
+        if np.size(self._data) != 1 or np.result_type(self._data).kind not in "iu":
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    # numpy hands `array * t` to the tensor's __rmul__, as with torch, instead of converting it
+    __array_priority__ = 1000
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        """`np.asarray(t)`: the values, as `t.numpy()` gives them (refused when t needs grad)."""
+        data = self.numpy()
+        return data if dtype is None else data.astype(dtype, copy=False)
 
     # -- views, copies, dtypes -------------------------------------------------------------
     @property

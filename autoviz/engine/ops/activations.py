@@ -354,9 +354,9 @@ class Softshrink(Op):
         ctx.save_for_backward(x)
         ctx.info = lambd
         t = np.result_type(x).type
-        return np.where(x > lambd, x - t(lambd), np.where(x < -lambd, x + t(lambd), t(0))).astype(
-            np.result_type(x)
-        )
+        # x·0 inside the band, as PyTorch's kernel: -0.0 for negatives, NaN for NaN
+        inside = np.where(x < -lambd, x + t(lambd), x * t(0))
+        return np.where(x > lambd, x - t(lambd), inside).astype(np.result_type(x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -373,7 +373,7 @@ class Hardshrink(Op):
     def forward(ctx, x, lambd=0.5):
         ctx.save_for_backward(x)
         ctx.info = lambd
-        return np.where(np.abs(x) > lambd, x, 0).astype(np.result_type(x))
+        return np.where((x >= -lambd) & (x <= lambd), 0, x).astype(np.result_type(x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -390,7 +390,7 @@ class Threshold(Op):
     def forward(ctx, x, threshold=0.0, value=0.0):
         ctx.save_for_backward(x)
         ctx.info = threshold
-        return np.where(x > threshold, x, value).astype(np.result_type(x))
+        return np.where(x <= threshold, value, x).astype(np.result_type(x))  # NaN stays NaN
 
     @staticmethod
     def backward(ctx, grad):
@@ -444,10 +444,10 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
-    """softmax(-input): the smallest value gets the largest weight."""
-    if dtype is not None:
-        input = input.to(dtype)
-    return reductions.softmax(-input, _softmax_dim(input.ndim) if dim is None else dim)
+    """softmax(-input): the smallest value gets the largest weight. As in PyTorch, -input is
+    taken in input's dtype (a uint8 0, 1, 3 gives 0, 255, 253) before `dtype` applies."""
+    dim = _softmax_dim(input.ndim) if dim is None else dim
+    return reductions.softmax(-input, dim, dtype=dtype)
 
 
 def gumbel_softmax(logits, tau=1.0, hard=False, eps=1e-10, dim=-1):

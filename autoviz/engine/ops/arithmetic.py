@@ -4,6 +4,7 @@ backward follows when it records itself (create_graph=True)."""
 
 import numpy as np
 
+from ..dtypes import result_type
 from ..fidelity.fma import fma32, fma64
 from ..function import FREED, FREED_MESSAGE
 from ..higher import inp, mask, out, rule, sum_to
@@ -19,9 +20,11 @@ from .base import (
     dtype_word,
     into,
     need_tensor,
+    refuse_bool,
     result,
     shape_of,
     to_tensor,
+    type_word,
     unbroadcast,
     writes_out,
 )
@@ -64,10 +67,15 @@ class Sub(Op):
 
     @staticmethod
     def forward(ctx, a, b):
-        out = a - b
+        try:
+            out = a - b
+        except TypeError:  # numpy's word for bool - bool
+            refuse_bool_sub(a, b)
+            raise
         if type(out) is _F32_SCALAR and type(a) is _F32_SCALAR:
             ctx.info = _SCALARS
             return out
+        refuse_bool_sub(a, b)
         ctx.info = (a.shape, getattr(b, "shape", ()))
         return out if _same(out.dtype, a, b) else result(out, a, b)
 
@@ -79,6 +87,24 @@ class Sub(Op):
         return unbroadcast(grad, a_shape), unbroadcast(-grad, b_shape)
 
 
+def _is_bool(x) -> bool:
+    return isinstance(x, bool) or getattr(x, "dtype", None) == np.bool_
+
+
+def refuse_bool_sub(a, b) -> None:
+    """PyTorch refuses `-` with a bool operand, and says what to use instead."""
+    if _is_bool(a) and _is_bool(b):
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
+            "or `logical_xor()` operator instead."
+        )
+    if _is_bool(a) or _is_bool(b):
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+            "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+
+
 class RsubTensor(Op):
     """z = b - alpha·a, `a.__rsub__(b)` for a tensor b;  dz/da = -alpha, dz/db = 1."""
 
@@ -86,6 +112,7 @@ class RsubTensor(Op):
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
+        refuse_bool_sub(a, b)
         ctx.info = (shape_of(a), shape_of(b), alpha)
         return result(b - a * alpha if alpha != 1 else b - a, a, b)
 
@@ -110,6 +137,8 @@ class Rsub(Op):
 
     @staticmethod
     def forward(ctx, a, c=0):
+        if type(a) is not _F32_SCALAR:  # scalar code's `1 - x` skips the check
+            refuse_bool_sub(a, c)
         ctx.info = c
         return result(c - a, a)
 
@@ -161,6 +190,27 @@ class Div(Op):
         return unbroadcast(grad / b, shape_of(a)), unbroadcast(-grad * ((a / b) / b), shape_of(b))
 
 
+def _integral(x) -> bool:
+    dtype = getattr(x, "dtype", None)
+    return dtype.kind in "biu" if dtype is not None else isinstance(x, int)
+
+
+def integer_power(a, b):
+    """PyTorch's a ** b on integers and bools: in the promoted dtype, wrapping as C does, and
+    for b < 0: 1 where a is 1, ±1 where a is -1, else 0."""
+    dtype = result_type(a, b)
+    if dtype == np.bool_:
+        return np.asarray(np.logical_or(a, np.logical_not(b)))  # a ** True is a, ** False 1
+    a, b = np.asarray(a).astype(dtype), np.asarray(b)
+    with np.errstate(over="ignore"):
+        out = np.power(a, np.where(b < 0, 0, b).astype(np.int64)).astype(dtype)
+    if (b < 0).any():
+        odd = np.where(np.asarray(b) % 2 == 1, -1, 1).astype(dtype)
+        negative = np.where(a == 1, 1, np.where(a == -1, odd, 0)).astype(dtype)
+        out = np.where(b < 0, negative, out)
+    return np.asarray(out)
+
+
 class Pow(Op):
     """z = a ** p for a number p;  dz/da = p * a ** (p - 1)."""
 
@@ -171,6 +221,10 @@ class Pow(Op):
     def forward(ctx, a, p=1):
         ctx.save_for_backward(a)
         ctx.info = p
+        if isinstance(p, int) and _integral(a):
+            if p < 0 and np.result_type(a).kind != "b":
+                raise RuntimeError("Integers to negative integer powers are not allowed.")
+            return integer_power(a, p)
         return result(np.power(_float(a) if p < 0 or isinstance(p, float) else a, p), a)
 
     @staticmethod
@@ -190,7 +244,12 @@ class PowTensor(Op):
 
     @staticmethod
     def forward(ctx, a, b):
-        out = result(np.power(_float(a), b), a, b)
+        if _integral(a) and _integral(b):
+            if np.result_type(a).kind == np.result_type(b).kind == "b":
+                raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+            out = integer_power(a, b)
+        else:
+            out = result(np.power(_float(a), b), a, b)
         ctx.save_for_backward(a, b, out)
         return out
 
@@ -212,7 +271,11 @@ class PowScalarBase(Op):
 
     @staticmethod
     def forward(ctx, b, c=1):
-        out = np.asarray(result(np.power(c, _float(b)), b), order="C")  # row-major, as PyTorch
+        if isinstance(c, int) and _integral(b):
+            out = integer_power(c, b)
+        else:
+            out = result(np.power(c, _float(b)), b)
+        out = np.asarray(out, order="C")  # row-major, as PyTorch
         ctx.save_for_backward(out)
         ctx.info = c
         return out
@@ -381,12 +444,21 @@ class Heaviside(Op):
         raise RuntimeError("derivative for aten::heaviside is not implemented")
 
 
-def _elementwise(name, forward, grads, doc):
+def _elementwise(name, forward, grads, doc, integers="float"):
     """A two-input elementwise op z = forward(a, b) whose gradients are
-    `grads(g, a, b, z) -> (dL/da, dL/db)` before the broadcast sum."""
+    `grads(g, a, b, z) -> (dL/da, dL/db)` before the broadcast sum. On two integer (or bool)
+    inputs it computes in float32 (`integers="float"`), in their dtype ("keep") or, as
+    PyTorch's kernel, not at all ("refuse")."""
 
     def fwd(ctx, a, b):
-        out = np.asarray(result(forward(_float(a), b), a, b))
+        if integers != "float" and _integral(a) and _integral(b):
+            if integers == "refuse":
+                word = type_word(np.result_type(a, b))
+                raise NotImplementedError(f"\"{kernel}\" not implemented for '{word}'")
+            data = forward(a, b)
+        else:
+            data = forward(_float(a), _float(b))
+        out = np.asarray(result(data, a, b))
         ctx.save_for_backward(a, b, out)
         return out
 
@@ -400,6 +472,7 @@ def _elementwise(name, forward, grads, doc):
             unbroadcast(np.asarray(gb, dtype), np.shape(b)),
         )
 
+    kernel = f"{name.removesuffix('Backward0').lower()}_cpu"
     body = {"_backward_name": name, "forward": staticmethod(fwd)}
     body.update({"backward": staticmethod(backward), "__doc__": doc, "__module__": __name__})
     return type(name.removesuffix("Backward0"), (Op,), body)
@@ -430,6 +503,7 @@ Hypot = _elementwise(
     np.hypot,
     lambda g, a, b, z: (g * a / z, g * b / z),
     "z = √(a² + b²);  dz/da = a / z, dz/db = b / z.",
+    integers="refuse",
 )
 Logaddexp = _elementwise(
     "LogaddexpBackward0",
@@ -460,12 +534,14 @@ Fmax = _elementwise(
     np.fmax,
     lambda g, a, b, z: _fmax_grads(g, a, b, z, np.greater_equal),
     "z = max(a, b), NaN losing to a number;  the gradient goes to the one taken.",
+    integers="keep",
 )
 Fmin = _elementwise(
     "FminBackward0",
     np.fmin,
     lambda g, a, b, z: _fmax_grads(g, a, b, z, np.less_equal),
     "z = min(a, b), NaN losing to a number;  the gradient goes to the one taken.",
+    integers="keep",
 )
 
 
@@ -731,22 +807,22 @@ def _bits(name, function, kinds="biu"):
         if (name.startswith("logical") or name in ("gcd", "lcm")) and other is not None:
             need_tensor(name, other, 2, "other")
         a = np.asarray(input._data)
-        args = (a,) if other is None else (a, np.asarray(getattr(other, "_data", other)))
+        args = (a,) if other is None else (a, getattr(other, "_data", other))
         for x in args:
-            if x.dtype.kind not in kinds:
-                raise RuntimeError(f"\"{name}_cpu\" not implemented for '{_type_word(x)}'")
-        result = make(np.asarray(function(*args)))
-        return result if out is None else into(out, result, name)
+            if np.result_type(x).kind not in kinds:
+                raise NotImplementedError(f"\"{kernel}\" not implemented for '{type_word(x)}'")
+        data = np.asarray(function(*args))
+        logical = name.startswith("logical")
+        made = make(data if logical or other is None else result(data, *args))
+        return made if out is None else into(out, made, name)
+
+    kernel = {"bitwise_left_shift": "lshift_cpu", "bitwise_right_shift": "rshift_cpu"}.get(
+        name, f"{name}_cpu"
+    )
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"torch.{name}: elementwise, on integer and bool tensors."
     return op
-
-
-def _type_word(x) -> str:
-    from ..dtypes import TYPE_NAMES
-
-    return TYPE_NAMES.get(x.dtype.name, x.dtype.name)
 
 
 bitwise_and = _bits("bitwise_and", np.bitwise_and)
@@ -880,6 +956,8 @@ def nextafter(input, other):
 
 
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    for side in (elements, test_elements):
+        refuse_bool(side, "Unsupported input type encountered for isin(): Bool")
     data = np.asarray(getattr(elements, "_data", elements))
     found = np.isin(data, np.asarray(getattr(test_elements, "_data", test_elements)), invert=invert)
     return make(np.asarray(found))

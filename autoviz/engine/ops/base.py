@@ -412,6 +412,18 @@ def need_tensor(function: str, value, position: int = 1, name: str = "input") ->
         )
 
 
+def refuse_bool(x, message: str, error=RuntimeError) -> None:
+    """PyTorch's refusal of a bool tensor where an op needs numbers (argmax, topk, median)."""
+    if np.result_type(getattr(x, "_data", x)) == np.bool_:
+        raise error(message)
+
+
+def type_word(a) -> str:
+    """PyTorch's word for a's dtype in "not implemented for 'Long'" messages."""
+    name = np.result_type(a).name
+    return TYPE_NAMES.get(name, name)
+
+
 def dtype_word(a) -> str:
     """PyTorch's word for a's dtype in some messages ("Long", "Bool", else numpy's name)."""
     return {"i": "Long", "b": "Bool"}.get(np.result_type(a).kind, str(np.result_type(a)))

@@ -10,7 +10,7 @@ from ...errors import NotInAutoviz
 from ..fidelity.topk import keys, sort_row, topk_row
 from ..higher import mask, rule, sum_to
 from ..tensor import Tensor, make
-from .base import Op, into, return_type, unbroadcast, wrap_dim, writes_out
+from .base import Op, into, refuse_bool, return_type, unbroadcast, wrap_dim, writes_out
 from .shape import Alias, Unsqueeze
 
 
@@ -327,7 +327,9 @@ def _reduced(a, src, key, index, reduce, include_self):
     hit[key] = True
     if not include_self:
         fill = _IDENTITY[reduce]
-        if out.dtype.kind in "iub" and np.isinf(fill):
+        if out.dtype.kind == "b":
+            fill = bool(fill > 0)
+        elif out.dtype.kind in "iu" and np.isinf(fill):
             info = np.iinfo(out.dtype)
             fill = info.min if fill < 0 else info.max
         out[hit] = fill
@@ -336,7 +338,7 @@ def _reduced(a, src, key, index, reduce, include_self):
         count = np.full(np.shape(a), 1 if include_self else 0, np.int64)
         np.add.at(count, key, 1)
         count = np.maximum(count, 1)
-        out = out // count if out.dtype.kind in "iu" else (out / count).astype(out.dtype)
+        out = (out // count if out.dtype.kind in "iu" else out / count).astype(out.dtype)
     return out, hit
 
 
@@ -699,6 +701,7 @@ def argsort(input, dim=-1, descending=False, stable=False):
 @writes_out
 def topk(input, k, dim=-1, largest=True, sorted=True):
     """The k largest (or smallest) elements along dim, in PyTorch's order."""
+    refuse_bool(input, "topk does not support bool dtypes on CPU")
     data = np.asarray(input._data)
     dim = wrap_dim(dim, max(data.ndim, 1))
     size = data.shape[dim] if data.ndim else 1
@@ -893,6 +896,9 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=Non
     idx = _index_array(index, "scatter_reduce")
     if src._data.dtype != input._data.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if reduce == "mean":
+        message = "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'"
+        refuse_bool(input, message, NotImplementedError)
     if not input.ndim:  # a 0-d tensor: its one element along dim 0
         one = scatter_reduce(
             input.reshape(1), 0, idx.reshape(-1), src.reshape(-1), reduce, include_self=include_self
@@ -917,6 +923,9 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=No
             f"{reduce}."
         )
     idx = _index_array(index, "index_reduce").reshape(-1)
+    kernel = "div_floor_cpu" if include_self else "index_reduce_func_exclude_input_init"
+    if reduce == "mean" or not include_self:
+        refuse_bool(input, f"\"{kernel}\" not implemented for 'Bool'", NotImplementedError)
     if not input.ndim:  # a 0-d tensor: its one element along dim 0
         one = index_reduce(
             input.reshape(1), 0, idx, source.reshape(-1), reduce, include_self=include_self

@@ -108,10 +108,22 @@ def check_matmul(a, b, a_grad=False, b_grad=False) -> None:
         _check_dtypes(a, b, fold)
 
 
+def _kernel(a, b, fold) -> str:
+    """The kernel PyTorch runs `a @ b` with, as its messages name it."""
+    da, db = np.ndim(a), np.ndim(b)
+    if da == 1 and db == 1:
+        return "dot"
+    if fold is None and max(da, db) >= 3:
+        return "bmm"
+    return "addmv_impl_cpu" if 1 in (da, db) and fold is None else "addmm_impl_cpu_"
+
+
 def _check_dtypes(a, b, fold) -> None:
     """PyTorch's error when the two sides differ in dtype, from the kernel it would have used."""
     ta, tb = np.result_type(a).name, np.result_type(b).name
     if ta == tb:
+        if ta == "bool":
+            raise NotImplementedError(f"\"{_kernel(a, b, fold)}\" not implemented for 'Bool'")
         return
     na, nb = (TYPE_NAMES.get(t, t) for t in (ta, tb))
     da, db = np.ndim(a), np.ndim(b)
@@ -268,6 +280,8 @@ class Baddbmm(Op):
         ctx.save_for_backward(a, b)
         ctx.info = (np.shape(c), beta, alpha)
         product = np.matmul(a, b)
+        if product.dtype.kind in "iu":  # β and α in the integer type, as PyTorch's kernel
+            beta, alpha = int(beta), int(alpha)
         return np.asarray(
             result(beta * c + alpha * product if (beta, alpha) != (1, 1) else c + product, c, a, b)
         )
@@ -628,8 +642,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
 
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
-    product = matmul(mat1, mat2)
-    result = (input if beta == 1 else input * beta) + (product if alpha == 1 else product * alpha)
+    result = plus_scaled(input, matmul(mat1, mat2), beta, alpha)
     return result if out is None else into(out, result, "addmm")
 
 
@@ -1025,25 +1038,39 @@ def inner(input, other, *, out=None):
     return tensordot(input, other, dims=([-1], [-1]), out=out)
 
 
+def plus_scaled(input, product, beta, alpha):
+    """β·input + α·product as PyTorch's kernels compute it: input ignored when β is 0 (its NaNs
+    too); for integer tensors β and α in their type (0.2 is 0), for bools logical."""
+    kind = product._data.dtype.kind
+    if kind == "b":
+        kept = np.logical_and(input._data, bool(beta)) if beta else False
+        return make(np.asarray(np.logical_or(kept, np.logical_and(product._data, bool(alpha)))))
+    if kind in "iu":
+        beta, alpha = int(beta), int(alpha)
+    scaled = product if alpha == 1 else product * alpha
+    if beta == 0:
+        return scaled
+    return (input if beta == 1 else input * beta) + scaled
+
+
 def ger(input, vec2, *, out=None):
     return outer(input, vec2, out=out)
 
 
 def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
-    product = mv(mat, vec)
-    result = (input if beta == 1 else input * beta) + (product if alpha == 1 else product * alpha)
+    result = plus_scaled(input, mv(mat, vec), beta, alpha)
     return result if out is None else into(out, result, "addmv")
 
 
 def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
-    product = outer(vec1, vec2)
-    result = (input if beta == 1 else input * beta) + (product if alpha == 1 else product * alpha)
+    result = plus_scaled(input, outer(vec1, vec2), beta, alpha)
     return result if out is None else into(out, result, "addr")
 
 
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
-    product = reductions.sum(bmm(batch1, batch2), dim=0)
-    result = (input if beta == 1 else input * beta) + (product if alpha == 1 else product * alpha)
+    products = bmm(batch1, batch2)
+    total = reductions.sum(products, dim=0, dtype=products.dtype)  # int32 stays int32
+    result = plus_scaled(input, total, beta, alpha)
     return result if out is None else into(out, result, "addbmm")
 
 
@@ -1131,7 +1158,8 @@ def linalg_diagonal(A, *, offset=0, dim1=-2, dim2=-1):
 def vander(x, N=None):
     """Columns x^0, x^1, ..., x^(N-1) (torch.linalg.vander's increasing powers)."""
     n = x.shape[-1] if N is None else N
-    return shape.stack([arithmetic.pow(x, float(k)) if k else x * 0 + 1 for k in range(n)], dim=-1)
+    x = x.to(np.int64) if x._data.dtype.kind in "biu" else x  # as PyTorch's cumprod
+    return shape.stack([arithmetic.pow(x, k) if k else x * 0 + 1 for k in range(n)], dim=-1)
 
 
 def torch_vander(x, N=None, increasing=False):

@@ -702,11 +702,11 @@ def poisson_nll_loss(
     target = as_tensor(target)
     losses = input.exp() - target * input if log_input else input - target * (input + eps).log()
     if full:
-        t = target._data.astype(np.float64)
+        t = target._data
+        t = t if t.dtype.kind == "f" else t.astype(np.float32)  # torch.log of integers
         with np.errstate(divide="ignore", invalid="ignore"):
             stirling = t * np.log(t) - t + 0.5 * np.log(2 * math.pi * t)
-        stirling = np.where(t <= 1, 0, stirling).astype(input._data.dtype)
-        losses = losses + make(stirling)
+        losses = losses + make(np.where(t <= 1, np.zeros((), t.dtype), stirling))
     return _apply_reduction(losses, reduction)
 
 

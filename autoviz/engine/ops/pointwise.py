@@ -6,11 +6,22 @@ import math
 
 import numpy as np
 
+from ..dtypes import result_type
 from ..fidelity.libm import libm
 from ..function import FREED, FREED_MESSAGE
 from ..higher import inp, mask, out, rule
 from ..tensor import Tensor, make
-from .base import _F32_SCALAR, Op, _float, into, need_tensor, result, to_tensor, unbroadcast
+from .base import (
+    _F32_SCALAR,
+    Op,
+    _float,
+    into,
+    need_tensor,
+    result,
+    to_tensor,
+    type_word,
+    unbroadcast,
+)
 
 
 class Reciprocal(Op):
@@ -97,7 +108,10 @@ def _unary(name, fwd, chain, saves="input"):
     (written in PyTorch's order of operations, so it rounds as PyTorch's does)."""
 
     def forward(ctx, a):
-        out = result(fwd(_float(a)), a)
+        if getattr(a, "dtype", None) == np.float16:  # PyTorch computes in float, rounds once
+            out = np.asarray(fwd(a.astype(np.float32))).astype(np.float16)
+        else:
+            out = result(fwd(_float(a)), a)
         ctx.save_for_backward(a if saves == "input" else out)
         return out
 
@@ -161,7 +175,23 @@ Log = _unary("LogBackward0", wide_log, lambda g, a: g / a)  # dz/da = 1 / a
 Sqrt = _unary("SqrtBackward0", np.sqrt, lambda g, z: g / (2 * z), saves="output")
 
 
-Abs = _unary("AbsBackward0", np.abs, lambda g, a: g * np.sign(a))  # dz/da = sign(a)
+class Abs(Op):
+    """z = |a|;  dz/da = sign(a). Integers stay integers, as in PyTorch."""
+
+    _backward_name = "AbsBackward0"
+    _saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a):
+        if getattr(a, "dtype", None) == np.bool_:
+            raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
+        ctx.save_for_backward(a)
+        return np.abs(a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return grad * np.sign(a)
 
 
 Sin = _unary("SinBackward0", wide_sin, lambda g, a: g * wide_cos(a))  # dz/da = cos(a)
@@ -338,7 +368,8 @@ class ClampTensor(Op):
     def forward(ctx, a, lo, hi):
         ctx.save_for_backward(a, lo, hi)
         out = a if lo is None else np.maximum(a, lo)
-        return np.asarray(result(out if hi is None else np.minimum(out, hi), a))
+        out = out if hi is None else np.minimum(out, hi)
+        return np.asarray(result(out, a, *(bound for bound in (lo, hi) if bound is not None)))
 
     @staticmethod
     def backward(ctx, grad):
@@ -373,10 +404,12 @@ class Relu(Op):
     def forward(ctx, a):
         if type(a) is _F32_SCALAR or isinstance(a, np.floating):
             # A numpy scalar, what ops on 0-d data return: comparing is ten times quicker than
-            # the ufunc. NaN stays NaN and -0.0 becomes 0.0, as with np.maximum.
-            out = type(a)(0) if a <= 0 else a
+            # the ufunc. NaN stays NaN and -0.0 stays -0.0, as in PyTorch's kernel.
+            out = type(a)(0) if a < 0 else a
         else:
-            out = np.maximum(a, 0).astype(np.result_type(a))
+            if a.dtype == np.bool_:
+                raise RuntimeError("Boolean inputs not supported for relu")
+            out = np.where(a < 0, np.zeros((), a.dtype), a)
         ctx._saved = (out,)
         return out
 
@@ -403,7 +436,11 @@ class Clamp(Op):
     def forward(ctx, a, lo=None, hi=None):
         ctx.save_for_backward(a)
         ctx.info = (lo, hi)
-        return np.clip(a, lo, hi).astype(np.result_type(a))
+        want = result_type(a, *(bound for bound in (lo, hi) if bound is not None))
+        out = np.asarray(a, want)  # a bound of 0.5 lifts an int tensor to float
+        # std::min(std::max(a, lo), hi), as PyTorch's kernel: NaN and -0.0 stay as they are
+        out = out if lo is None else np.where(out < lo, want.type(lo), out)
+        return np.asarray(out if hi is None else np.where(out > hi, want.type(hi), out))
 
     @staticmethod
     def backward(ctx, grad):
@@ -496,13 +533,20 @@ reciprocal = _pointwise(Reciprocal)
 
 
 def _rounding(op):
-    """sign, floor, ceil, round, trunc: integer tensors come back unchanged in dtype."""
+    """sign, sgn, floor, ceil, round, trunc, frac: integer tensors come back in their dtype (a
+    bool's sign is itself), or are refused with PyTorch's kernel's words."""
     pointwise = _pointwise(op)
+    kernel = f"{pointwise.__name__}_cpu" if op is Frac else f"{pointwise.__name__}_vml_cpu"
 
     def function(input, *, out=None):
-        if np.result_type(input._data).kind in "biu":
-            data = input._data if op is not Sign else np.sign(input._data)
-            result = make(np.array(data))
+        data = input._data if isinstance(input, Tensor) else None
+        kind = np.result_type(data).kind if data is not None else "f"
+        if kind in "biu":
+            signs = op is Sign or op is Sgn
+            if op is Frac or (kind == "b" and not signs):
+                word = type_word(data)
+                raise NotImplementedError(f"\"{kernel}\" not implemented for '{word}'")
+            result = make(np.array(np.sign(data) if signs and kind != "b" else data))
             return result if out is None else into(out, result, pointwise.__name__)
         return pointwise(input, out=out)
 
@@ -588,7 +632,7 @@ asin, acos, atan = _pointwise(Asin), _pointwise(Acos), _pointwise(Atan)
 sinh, cosh = _pointwise(Sinh), _pointwise(Cosh)
 asinh, acosh, atanh = _pointwise(Asinh), _pointwise(Acosh), _pointwise(Atanh)
 erf, erfc, erfinv, sinc = _pointwise(Erf), _pointwise(Erfc), _pointwise(Erfinv), _pointwise(Sinc)
-deg2rad, rad2deg, frac = _pointwise(Deg2Rad), _pointwise(Rad2Deg), _pointwise(Frac)
+deg2rad, rad2deg, frac = _pointwise(Deg2Rad), _pointwise(Rad2Deg), _rounding(Frac)
 sgn = _rounding(Sgn)
 arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
 fix = trunc

@@ -15,7 +15,7 @@ from ..tensor import make
 from . import pointwise, reductions
 from . import shape as shape_ops
 from .arguments import ntuple, size_list
-from .base import Op
+from .base import Op, refuse_bool, type_word
 
 
 def pooled_size(n: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:
@@ -128,6 +128,11 @@ def _divisors(spatial, out, kernel, stride, padding, count_include_pad):
     return divisor
 
 
+def _truncated(total, divisor):
+    """Integer division rounding toward zero, as C++ does in PyTorch's int64 average pooling."""
+    return np.abs(total) // np.abs(divisor) * (np.sign(total) * np.sign(divisor))
+
+
 class AvgPool2d(Op):
     """z = the mean of each window (its sum / its size, or / divisor_override);  dz/dx = each
     window's gradient divided by that size, spread over the window."""
@@ -163,7 +168,8 @@ class AvgPool2d(Op):
             divisor = np.full_like(divisor, divisor_override)
         divisor = divisor.astype(x.dtype)
         ctx.info = (np.shape(x), kernel, stride, padding, out, divisor)
-        return (total / divisor).reshape(*lead, *out)
+        mean = total / divisor if x.dtype.kind == "f" else _truncated(total, divisor)
+        return mean.reshape(*lead, *out)
 
     @staticmethod
     def backward(ctx, grad):
@@ -389,6 +395,7 @@ def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, nd):
     _check_input(input, nd)
     kernel, stride, padding, dilation = _window_options(kernel_size, stride, padding, dilation, nd)
     _check_planes(input, nd)
+    refuse_bool(input, f"\"max_pool{nd}d\" not implemented for 'Bool'", NotImplementedError)
     out = [
         pooled_size(n, k, s, p, d, ceil_mode)
         for n, k, s, p, d in zip(
@@ -469,6 +476,7 @@ def _check_max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode) 
     out = pooled_size(input.shape[-1], k, s, p, d, ceil_mode)
     if out <= 0:
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {out}")
+    _floats_only(input, "max_pool1d_impl")
 
 
 def max_pool2d_with_indices(
@@ -505,6 +513,11 @@ def _avg_pool(
     _check_input(input, nd)
     kernel, stride, padding, _ = _window_options(kernel_size, stride, padding, 1, nd)
     _check_planes(input, nd)
+    if input._data.dtype.kind in "biu" and input._data.dtype != np.int64:
+        kernel_name = "avg_pool2d" if nd == 2 else "avg_pool3d_out_frame"
+        raise NotImplementedError(
+            f"\"{kernel_name}\" not implemented for '{type_word(input._data)}'"
+        )
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     out = [
@@ -627,12 +640,19 @@ def _check_1d(input, name: str) -> None:
         )
 
 
+def _floats_only(input, kernel: str) -> None:
+    """PyTorch's refusal of integer and bool inputs by its float-only CPU kernels."""
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{type_word(input._data)}'")
+
+
 def adaptive_avg_pool2d(input, output_size):
     """The mean of each of output_size windows of near-equal size over the last two axes;
     (1, 1) is the global average, recorded as a mean over those axes (as PyTorch does)."""
     size = _output_size(input, output_size, 2, "adaptive_avg_pool2d")
     if size == (1, 1):
         return reductions.mean(input, dim=(-1, -2), keepdim=True)
+    _floats_only(input, "adaptive_avg_pool2d")
     return AdaptiveAvgPool2d.apply(input, output_size=size)
 
 
@@ -641,6 +661,7 @@ def adaptive_avg_pool3d(input, output_size):
     size = _output_size(input, output_size, 3, "adaptive_avg_pool3d")
     if size == (1, 1, 1):
         return reductions.mean(input, dim=(-1, -2, -3), keepdim=True)
+    _floats_only(input, "adaptive_avg_pool3d_cpu")
     return AdaptiveAvgPool3d.apply(input, output_size=size)
 
 
@@ -649,11 +670,13 @@ def adaptive_avg_pool1d(input, output_size):
     _check_1d(input, "adaptive_avg_pool1d")
     size = (1, _one_size(output_size, "adaptive_avg_pool1d"))
     size = _output_size(input.unsqueeze(-2), size, 2, "adaptive_avg_pool2d")
+    _floats_only(input, "adaptive_avg_pool2d")
     return _on_unsqueezed(input, lambda x: AdaptiveAvgPool2d.apply(x, output_size=size))
 
 
 def _adaptive_max(input, output_size, nd, name):
     size = _output_size(input, output_size, nd, name)
+    _floats_only(input, name if nd == 2 else f"{name}_cpu")
     pooled = adaptive_max(input._data, size)
     return _ADAPTIVE_MAX[nd].apply(input, pooled=pooled, nd=nd), make(pooled[1])
 

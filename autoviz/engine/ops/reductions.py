@@ -8,13 +8,23 @@ import warnings
 
 import numpy as np
 
-from ..dtypes import TYPE_NAMES
+from ..dtypes import DEFAULT_FLOAT, TYPE_NAMES
 from ..fidelity.sums import cascade_sum
 from ..fidelity.topk import kth_index, sort_row
 from ..higher import inp, mask, out, rule
 from ..tensor import Tensor, make
 from . import arithmetic, pointwise
-from .base import Op, dim_arg, dtype_word, into, need_tensor, return_type, wrap_dim, writes_out
+from .base import (
+    Op,
+    dim_arg,
+    dtype_word,
+    into,
+    need_tensor,
+    refuse_bool,
+    return_type,
+    wrap_dim,
+    writes_out,
+)
 from .indexing import Scatter
 
 
@@ -281,7 +291,9 @@ class Cumsum(Op):
     @staticmethod
     def forward(ctx, a, dim=0):
         ctx.info = dim if np.ndim(a) else None
-        return np.asarray(np.cumsum(a, axis=dim), order="C") if np.ndim(a) else np.array(a)
+        if not np.ndim(a):
+            return np.array(a)
+        return np.asarray(np.cumsum(a, axis=dim, dtype=np.result_type(a)), order="C")
 
     @staticmethod
     def backward(ctx, grad):
@@ -749,11 +761,13 @@ def _arg(find, input, dim, keepdim):
 
 def argmax(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
     keepdim = keepdims if keepdims is not None else keepdim
+    refuse_bool(input, "argmax(): does not support bool input")
     return _arg(np.argmax, input, dim_arg(dim, axis), keepdim)
 
 
 def argmin(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
     keepdim = keepdims if keepdims is not None else keepdim
+    refuse_bool(input, "argmin(): does not support bool input")
     return _arg(np.argmin, input, dim_arg(dim, axis), keepdim)
 
 
@@ -871,6 +885,11 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     return _done(result, out, "norm")
 
 
+def _floating(input):
+    """Integers and bools in the default float dtype, where PyTorch's op computes in floats."""
+    return input.to(DEFAULT_FLOAT) if input._data.dtype.kind in "biu" else input
+
+
 def _promoted(input):
     """Integers and bools are summed and multiplied as int64, as PyTorch does."""
     return input.to(np.int64) if input._data.dtype.kind in "biu" else input
@@ -895,6 +914,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None, axis=None, kee
 
 
 def logsumexp(input, dim, keepdim=False, *, out=None, axis=None, keepdims=None):
+    input = _floating(input)
     result = Logsumexp.apply(input, dim=dim_arg(dim, axis), keepdim=_keep(keepdim, keepdims))
     return _done(result, out, "logsumexp")
 
@@ -989,7 +1009,7 @@ def cummin(input, dim):
 
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
-    input = input.to(dtype) if dtype is not None else input
+    input = input.to(dtype) if dtype is not None else _promoted(input)
     return Nansum.apply(input, dim=dim, keepdim=keepdim)
 
 
@@ -1043,6 +1063,7 @@ def _median_rows(rows, ignore_nan):
 
 def median(input, dim=None, keepdim=False):
     """The lower median of all elements, or along dim with the index of each."""
+    refuse_bool(input, "\"median_cpu\" not implemented for 'Bool'", NotImplementedError)
     if dim is None:
         return Median.apply(input)
     rows = functools.partial(_median_rows, ignore_nan=False)
@@ -1101,6 +1122,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
             "cov(): expected input to have two or fewer dimensions but got an input with "
             f"{input.ndim} dimensions"
         )
+    input = _floating(input)
     x = input if input.ndim == 2 else input.reshape(1, -1)
     for name, weights in (("fweights", fweights), ("aweights", aweights)):
         if weights is not None:
@@ -1173,6 +1195,7 @@ def _kth_rows(rows, k):
 @writes_out
 def kthvalue(input, k, dim=-1, keepdim=False):
     """The k-th smallest element along dim (1 is the smallest), and its index."""
+    refuse_bool(input, "\"kthvalue_cpu\" not implemented for 'Bool'", NotImplementedError)
     wrapped = _nonempty_along("kthvalue", input, dim)
     if not 1 <= k <= (input.shape[wrapped] if input.ndim else 1):
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {wrapped}")
@@ -1212,6 +1235,7 @@ ReturnNanmedian = return_type("nanmedian")
 
 def nanmedian(input, dim=None, keepdim=False):
     """median leaving NaNs out (NaN only where a slice has nothing else)."""
+    refuse_bool(input, "\"median_cpu\" not implemented for 'Bool'", NotImplementedError)
     if dim is None:
         return Nanmedian.apply(input)
     rows = functools.partial(_median_rows, ignore_nan=True)

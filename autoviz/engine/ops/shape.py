@@ -900,7 +900,8 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     zeros = make(np.zeros((*input.shape[:-1], abs(offset)), input._data.dtype))
     padded = cat([input, zeros], -1)  # out[r, r + k] = v[r] above the diagonal, v[c] below
     on_diagonal = make(np.eye(n, k=offset, dtype=bool))
-    full = arithmetic.where(on_diagonal, unsqueeze(padded, -1 if offset >= 0 else -2), 0.0)
+    # False: a zero of input's own dtype (bool, integer or float) under PyTorch's promotion
+    full = arithmetic.where(on_diagonal, unsqueeze(padded, -1 if offset >= 0 else -2), False)
     if wrap_dim(dim1, full.ndim) == wrap_dim(dim2, full.ndim):
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
     return full if (dim1, dim2) == (-2, -1) else movedim(full, (-2, -1), (dim1, dim2))
@@ -954,7 +955,9 @@ def sum_to_size(self, *size):
     )
     if not fits:
         raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(have)}}}.")
-    return reshape(sum_to(self, shape), shape) if tuple(self.shape) != shape else self
+    if have == shape:  # PyTorch hands back the tensor itself, but a 0-d one's sum
+        return self if shape else self.sum()
+    return reshape(sum_to(self, shape), shape)
 
 
 def zero_(input):

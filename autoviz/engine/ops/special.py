@@ -181,7 +181,7 @@ def _two(name, kernel, grads, saved=("self", "other"), doc=""):
 
     def forward(ctx, a, b):
         with np.errstate(all="ignore"):
-            out = np.asarray(result(kernel(_float(a), b), a, b))
+            out = np.asarray(result(kernel(_float(a), _float(b)), a, b))
         ctx.save_for_backward(a, b)
         return out
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..fidelity.fma import fma32, fma64
 from .arguments import ntuple
-from .base import Op
+from .base import Op, type_word
 from .convolution import pad_zeros, windows
 
 
@@ -182,6 +182,8 @@ def _source(n_in, n_out, align_corners, factor, cubic, f):
 
 
 def _linear_matrix(n_in, n_out, align_corners, factor, f):
+    if n_in == n_out:  # PyTorch's linear kernels copy an axis whose size stays, whatever the scale
+        return np.eye(n_in, dtype=f)
     src = _source(n_in, n_out, align_corners, factor, False, f)
     i0 = np.floor(src).astype(np.int64)
     i1 = i0 + (i0 < n_in - 1)
@@ -228,13 +230,42 @@ def interpolation_matrix(mode, n_in, n_out, align_corners, factor, dtype=np.floa
     return _linear_matrix(n_in, n_out, align_corners, factor, f)
 
 
+def _fixed_point(m: np.ndarray) -> tuple[np.ndarray, int]:
+    """m's weights as integers scaled by 2**precision, the largest precision (below 22) at
+    which the biggest weight still fits in int16, rounded half away from zero."""
+    precision = 0
+    while precision < 22 and int(0.5 + m.max() * (1 << (precision + 1))) < (1 << 15):
+        precision += 1
+    scaled = m * (1 << precision)
+    return np.where(m < 0, -np.floor(0.5 - scaled), np.floor(0.5 + scaled)).astype(
+        np.int64
+    ), precision
+
+
+def _resized_uint8(x: np.ndarray, matrices) -> np.ndarray:
+    """PyTorch's bilinear and bicubic uint8 resize: one axis at a time (the last first) in fixed point, each pass
+    rounded to the nearest integer and clamped to 0..255 before the next; an axis whose size
+    stays is copied, whatever the scale."""
+    y = x.astype(np.int64)
+    for k in reversed(range(len(matrices))):
+        axis = x.ndim - len(matrices) + k
+        if matrices[k].shape[0] == matrices[k].shape[1]:
+            continue
+        weights, precision = _fixed_point(matrices[k])
+        y = np.moveaxis(np.tensordot(y, weights, axes=([axis], [1])), -1, axis)
+        y = np.clip((y + (1 << precision >> 1)) >> precision, 0, 255)
+    return np.ascontiguousarray(y.astype(np.uint8))
+
+
 class _Upsample(Op):
     """z = x resized along its last axes, each by its interpolation matrix M (PyTorch's
     source positions and weights);  dz/dx = the gradient through each Mᵀ in turn."""
 
     @staticmethod
-    def forward(ctx, x, matrices=()):
+    def forward(ctx, x, matrices=(), fixed_point=False):
         ctx.info = matrices
+        if fixed_point:
+            return _resized_uint8(x, matrices)
         nd = len(matrices)
         y = x
         for k in reversed(range(nd)):  # the last axis first, as PyTorch's kernels weigh
@@ -378,6 +409,26 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
 _MODES_BY_RANK = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
 
 
+def _integer_kernel(mode: str, nd: int) -> str:
+    """The PyTorch CPU kernel that refuses integer inputs for this mode."""
+    if nd == 2 and mode in ("nearest", "nearest-exact", "bilinear"):
+        return f"upsample_{mode.split('-')[0]}2d_channels_last"
+    if mode == "bicubic":
+        return "compute_indices_weights_cubic"
+    return f"compute_indices_weights_{'nearest' if mode.startswith('nearest') else 'linear'}"
+
+
+def _check_dtype(input, mode: str, nd: int) -> None:
+    """PyTorch resizes floats, and uint8 images in every mode but linear and trilinear."""
+    kind = input._data.dtype
+    if kind.kind == "f" or mode == "area":  # area: adaptive pooling says it
+        return
+    if kind == np.uint8 and mode not in ("linear", "trilinear"):
+        return
+    kernel = _integer_kernel(mode, nd)
+    raise NotImplementedError(f"\"{kernel}\" not implemented for '{type_word(kind)}'")
+
+
 def interpolate(
     input,
     size=None,
@@ -405,6 +456,7 @@ def interpolate(
         raise NotImplementedError(
             f"Got {input.ndim}D input, but {mode} mode needs {_MODES_BY_RANK[mode] + 2}D input"
         )
+    _check_dtype(input, mode, nd)
     if antialias:
         raise NotImplementedError("autoviz: interpolate(antialias=True) is not in autoviz yet")
     if nd not in (1, 2, 3):
@@ -441,11 +493,13 @@ def interpolate(
         pool = {1: adaptive_avg_pool1d, 2: adaptive_avg_pool2d, 3: adaptive_avg_pool3d}[nd]
         return pool(input, out if nd > 1 else out[0])
     corners = bool(align_corners)
+    weights = np.float64 if input._data.dtype == np.uint8 else input._data.dtype
     matrices = tuple(
-        interpolation_matrix(mode, n, o, corners, f, input._data.dtype)
+        interpolation_matrix(mode, n, o, corners, f, weights)
         for n, o, f in zip(spatial, out, factors, strict=True)
     )
-    return UPSAMPLE[mode, nd].apply(input, matrices=matrices)
+    fixed_point = input._data.dtype == np.uint8 and mode in ("bilinear", "bicubic")
+    return UPSAMPLE[mode, nd].apply(input, matrices=matrices, fixed_point=fixed_point)
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
