@@ -243,9 +243,9 @@ def _fixed_point(m: np.ndarray) -> tuple[np.ndarray, int]:
 
 
 def _resized_uint8(x: np.ndarray, matrices) -> np.ndarray:
-    """PyTorch's bilinear and bicubic uint8 resize: one axis at a time (the last first) in fixed point, each pass
-    rounded to the nearest integer and clamped to 0..255 before the next; an axis whose size
-    stays is copied, whatever the scale."""
+    """PyTorch's bilinear and bicubic uint8 resize: one axis at a time (the last first) in
+    fixed point, each pass rounded to the nearest integer and clamped to 0..255 before the
+    next; an axis whose size stays is copied, whatever the scale."""
     y = x.astype(np.int64)
     for k in reversed(range(len(matrices))):
         axis = x.ndim - len(matrices) + k
