@@ -62,6 +62,19 @@ __all__ = [
     "utils",
 ]
 
+# torch's process-wide switches (threads, deterministic algorithms): autoviz.runtime.
+_RUNTIME = (
+    "set_num_threads",
+    "get_num_threads",
+    "set_num_interop_threads",
+    "get_num_interop_threads",
+    "use_deterministic_algorithms",
+    "are_deterministic_algorithms_enabled",
+    "is_deterministic_algorithms_warn_only_enabled",
+    "set_deterministic_debug_mode",
+    "get_deterministic_debug_mode",
+)
+
 # Submodules loaded on first use (`torch.nn`, `torch.utils.data`, ...), by the name PyTorch
 # gives them, and functions that live in one: {name: (module, attribute or None)}.
 _LAZY = {
@@ -78,6 +91,8 @@ _LAZY = {
     "save": ("serialization", "save"),
     "load": ("serialization", "load"),
     "as_torch": ("compat", "as_torch"),
+    "testing": ("testing", None),
+    **{name: ("runtime", name) for name in _RUNTIME},
     "set_printoptions": ("engine.fidelity.printing", "set_printoptions"),
     "get_printoptions": ("engine.fidelity.printing", "get_printoptions"),
 }

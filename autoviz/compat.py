@@ -32,6 +32,8 @@ ALIASES = {
     "torch.backends.mps": "autoviz.backends:mps",
     "torch.distributions": "autoviz.distributions",
     "torch.special": "autoviz.special",
+    "torch.testing": "autoviz.testing",
+    "torch.utils.checkpoint": "autoviz.utils.checkpoint",
 }
 
 # Classes whose repr names torch's module under the alias: `type(t)` is

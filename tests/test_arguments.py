@@ -281,6 +281,8 @@ UNREAD = {
     "seed": "torch.cuda's seeding: no CUDA device to seed",
     "tie_weights": "autoviz swaps tensors by name, so tied weights stay tied",
     "check_errors": "a singular matrix raises torch's LinAlgError either way",
+    "preserve_rng_state segments": "checkpointing's recomputation: autoviz runs each function "
+    "once, so random draws and numbers are the same",
 }
 # Functions (file:function) whose unread arguments are their signature's, as torch documents
 # them, but whose effect autoviz lacks: each a known gap.

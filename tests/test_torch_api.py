@@ -570,6 +570,94 @@ snippet(
     """,
 )
 
+# -- process-wide switches, torch.testing, checkpointing, SyncBatchNorm (issue 27) ---------------
+snippet(
+    "runtime switches",
+    """
+    import torch
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    print(torch.get_num_threads())
+    torch.use_deterministic_algorithms(True)
+    print(torch.are_deterministic_algorithms_enabled(), torch.get_deterministic_debug_mode())
+    torch.set_deterministic_debug_mode("warn")
+    print(torch.is_deterministic_algorithms_warn_only_enabled())
+    torch.use_deterministic_algorithms(False)
+    print(torch.are_deterministic_algorithms_enabled(), torch.get_deterministic_debug_mode())
+    torch.set_num_threads(threads)
+    """,
+    "torch.set_num_threads(0)",
+    "torch.set_num_threads(1.5)",
+    "torch.use_deterministic_algorithms(1)",
+    "torch.set_deterministic_debug_mode('loud')",
+)
+snippet(
+    "assert_close",
+    """
+    import torch
+    from torch.testing import assert_close
+    pairs = [
+        (torch.tensor([1.0, 2.0, 3.0]), torch.tensor([1.0, 2.5, 3.0])),
+        (torch.tensor([1, 2]), torch.tensor([1, 3])),
+        (torch.ones(2, 2), torch.tensor([[1.0, 1.0], [1.0, 1.1]])),
+        (torch.tensor(float("nan")), torch.tensor(float("nan"))),
+        (torch.ones(2), torch.ones(2, dtype=torch.float64)),
+        (torch.ones(2), torch.ones(3)),
+        ([1.0, 2.0], [1.0, 2.5]),
+        (3, 4),
+        (2, 2.0),
+        (torch.tensor([1.0, float("inf")]), torch.tensor([1.0, float("inf")])),
+    ]
+    for actual, expected in pairs:
+        try:
+            assert_close(actual, expected)
+            print("close")
+        except AssertionError as error:
+            print(error)
+    assert_close(torch.tensor(float("nan")), torch.tensor(float("nan")), equal_nan=True)
+    assert_close(torch.ones(2), torch.ones(2).double() * 1.1, rtol=0.2, atol=0.0, check_dtype=False)
+    """,
+    "assert_close(torch.ones(2), torch.ones(2) * 1.1, rtol=0.2)",
+    "assert_close(torch.ones(2), [1.0, 1.0])",
+)
+snippet(
+    "checkpoint and SyncBatchNorm",
+    """
+    import torch
+    from torch.utils.checkpoint import checkpoint, checkpoint_sequential
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1))
+    x = torch.randn(5, 3)
+    y = checkpoint(net, x, use_reentrant=False)
+    y.sum().backward()
+    print(y.grad_fn.name(), net[0].weight.grad)
+    print(checkpoint_sequential(net, 2, x, use_reentrant=False).flatten())
+    bn = torch.nn.BatchNorm1d(3)
+    bn.weight.data.fill_(2.0)
+    model = torch.nn.SyncBatchNorm.convert_sync_batchnorm(torch.nn.Sequential(bn, torch.nn.ReLU()))
+    print(model, model[0].weight is bn.weight, model[0].running_mean is bn.running_mean)
+    print(model(x).mean(0), model[0].running_mean)
+    """,
+    "torch.nn.SyncBatchNorm(3)(torch.ones(3))",
+    "torch.nn.SyncBatchNorm(0)(torch.ones(2, 0))",
+)
+
+snippet(
+    "gradgradcheck's random grad_outputs",
+    """
+    import torch
+    torch.manual_seed(3)
+    x = torch.randn(3, dtype=torch.float64, requires_grad=True)
+    w = torch.randn(3, dtype=torch.float64, requires_grad=True)
+    print(torch.autograd.gradgradcheck(lambda a: (a.sin() * a).sum(0, keepdim=True) * a, (x,)))
+    print(torch.rand(2))  # the check drew its grad_outputs from the same generator
+    print(torch.autograd.gradgradcheck(lambda a, b: ((a * b).tanh(), a.exp()), (x, w)))
+    print(torch.rand(2))
+    ones = (torch.ones(3, dtype=torch.float64),)
+    print(torch.autograd.gradgradcheck(lambda a, b: (a * b).tanh(), (x, w), ones), torch.rand(2))
+    """,
+)
+
 # -- error text for what autoviz does not have -----------------------------------------------------
 
 

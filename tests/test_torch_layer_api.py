@@ -23,7 +23,6 @@ _FUSED_CE = (
 )
 OUT_OF_SCOPE = {
     "torch.nn.DataParallel": _DEVICES,
-    "torch.nn.SyncBatchNorm": _DEVICES,
     "torch.nn.parallel": _DEVICES,
     "torch.nn.backends": "PyTorch's internal thread-local flags for nn's C++ backends",
     "torch.nn.cpp": "wrappers of C++ frontend modules",

@@ -131,28 +131,32 @@ def gradgradcheck(
     """gradcheck of the gradients themselves: the second derivatives of func, backward's
     (through create_graph=True) against central differences of the first."""
     inputs = _as_tuple(inputs)
-    outputs = _outputs(func, inputs)
-    if grad_outputs is None:
-        rng = np.random.default_rng(0)
-        grad_outputs = tuple(
-            make(rng.standard_normal(tuple(o.shape)).astype(o._data.dtype)) for o in outputs
-        )
+    if grad_outputs is None:  # torch's: uniform in [-1, 1) from the global generator, checked too
+        grad_outputs = tuple(_random_like(o) for o in _outputs(func, inputs) if o.requires_grad)
     grad_outputs = _as_tuple(grad_outputs)
-    wanted = [t for t in inputs if isinstance(t, Tensor) and t.requires_grad]
+    count = len(grad_outputs)
 
-    def first_derivatives(*xs):
+    def first_derivatives(*args):
         from ..engine.grad_mode import enable_grad
 
+        xs, gs = args[: len(args) - count], args[len(args) - count :]
         with enable_grad():  # gradcheck's differences run under no_grad: the inner needs a graph
-            outs = _outputs(func, xs)
+            outs = [o for o in _outputs(func, xs) if o.requires_grad]
             leaves = [x for x in xs if isinstance(x, Tensor) and x.requires_grad]
-            return grad(outs, leaves, grad_outputs, create_graph=True, allow_unused=True)
+            grads = grad(outs, leaves, gs, create_graph=True, allow_unused=True)
+        return tuple(g for g in grads if g is not None)
 
     return gradcheck(
         first_derivatives,
-        tuple(wanted) if len(wanted) == len(inputs) else inputs,
+        inputs + grad_outputs,
         eps=eps,
         atol=atol,
         rtol=rtol,
         raise_exception=raise_exception,
     )
+
+
+def _random_like(output) -> Tensor:
+    """torch.testing.make_tensor(shape, low=-1, high=1, requires_grad=True): one uniform_ draw."""
+    dtype = output._data.dtype if output._data.dtype.kind == "f" else np.float64
+    return make(np.zeros(tuple(output.shape), dtype)).uniform_(-1, 1).requires_grad_()

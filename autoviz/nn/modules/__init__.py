@@ -39,6 +39,7 @@ from .batchnorm import (
     LazyBatchNorm1d,
     LazyBatchNorm2d,
     LazyBatchNorm3d,
+    SyncBatchNorm,
 )
 from .channelshuffle import (
     ChannelShuffle,
@@ -351,6 +352,7 @@ __all__ = [
     "Softplus",
     "Softshrink",
     "Softsign",
+    "SyncBatchNorm",
     "Tanh",
     "Tanhshrink",
     "Threshold",

@@ -119,6 +119,57 @@ class BatchNorm3d(_BatchNorm):
             raise ValueError(f"expected 5D input (got {input.ndim}D input)")
 
 
+class SyncBatchNorm(_BatchNorm):
+    """Batch normalisation whose statistics span every process of a distributed run; in one
+    process (autoviz's only kind) it is the batch norm of any (N, C, ...) input."""
+
+    def __init__(
+        self,
+        num_features,
+        eps=1e-5,
+        momentum=0.1,
+        affine=True,
+        track_running_stats=True,
+        process_group=None,
+        device=None,
+        dtype=None,
+        *,
+        bias=True,
+    ) -> None:
+        super().__init__(
+            num_features, eps, momentum, affine, track_running_stats, device, dtype, bias
+        )
+        self.process_group = process_group
+
+    def _check_input_dim(self, input) -> None:
+        if input.ndim < 2:
+            raise ValueError(f"expected at least 2D input (got {input.ndim}D input)")
+        if input.shape[1] == 0:
+            raise ValueError("SyncBatchNorm number of input channels should be non-zero")
+
+    @classmethod
+    def convert_sync_batchnorm(cls, module, process_group=None):
+        """module with every BatchNorm*d in it replaced by a SyncBatchNorm sharing its
+        parameters and running statistics."""
+        converted = module
+        if isinstance(module, _BatchNorm) and not isinstance(module, SyncBatchNorm):
+            converted = cls(
+                module.num_features,
+                module.eps,
+                module.momentum,
+                module.affine,
+                module.track_running_stats,
+                process_group,
+                bias=module._bias,
+            )
+            for name in ("weight", "bias", "running_mean", "running_var", "num_batches_tracked"):
+                setattr(converted, name, getattr(module, name))
+            converted.training = module.training
+        for name, child in module.named_children():
+            converted.add_module(name, cls.convert_sync_batchnorm(child, process_group))
+        return converted
+
+
 class _LazyNorm:
     """A norm layer whose num_features is read from its first input's axis 1."""
 
