@@ -40,7 +40,7 @@ SEEDED = {
     "t36_linear_regression_synthetic",
     "t90_d2l_batchnorm_concise",
 }
-_ADDRESS = re.compile(r" object at 0x[0-9a-fA-F]+")  # differs from run to run, in torch too
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")  # an object's address differs from run to run
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|\bnan\b|\binf\b")
 
 
@@ -66,7 +66,7 @@ def _run_one(path: Path, engine: str) -> dict:
     finally:
         os.chdir(here)
         _reset(engine)
-    return {"stdout": _ADDRESS.sub(" object at 0x…", out.getvalue()), "error": error}
+    return {"stdout": _ADDRESS.sub(" at 0x…", out.getvalue()), "error": error}
 
 
 def _engine(engine: str):
