@@ -58,6 +58,10 @@ DIFFERENT |= {"t150_jovian_resnet_onecycle"}
 # as makemore's bigram net's loss at step 10 (1.4786607027053833 against 1.4786609411239624).
 CLOSE |= {"t96_d2l_weight_decay", "t103_micrograd_style", "t97_d2l_lenet_shapes"}
 CLOSE |= {"t102_makemore_bigram_nn"}
+# A seq2seq GRU with additive attention, trained 6 epochs: tanh's backward is torch's bit for bit
+# (tests/test_torch_numbers.py), but its float32 tanh and products are not in every element,
+# and the attention weights' row sums print 1.0000 for torch's, 1. for autoviz's.
+CLOSE |= {"t139_seq2seq_attention"}
 LEVEL = {"identical": 3, "close": 2, "different": 1, "error": 0}
 
 

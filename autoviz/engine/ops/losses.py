@@ -4,7 +4,9 @@ composes (l1, kl_div, the embedding and ranking losses, poisson and gaussian nll
 distances they use (pairwise_distance, cosine_similarity, pdist). Reductions add up in
 PyTorch's order (cascade_sum), so means round as its do."""
 
+import functools
 import math
+import operator
 import warnings
 
 import numpy as np
@@ -74,6 +76,34 @@ def _class_last(a):
     return np.moveaxis(np.reshape(a, (1, -1)) if np.ndim(a) == 1 else a, 1, -1)
 
 
+def _frame_sums(picked, w, kept, weight):
+    """Σ -w·picked and Σ w in the order of PyTorch's nll_loss kernel: eight levels of partial
+    sums, each carried up to the next every 16 items of the level below."""
+    zero = picked.dtype.type(0)
+    loss, weights = [zero] * 8, [zero] * 8
+    for b in range(picked.size):
+        if not kept[b]:
+            continue  # an ignored item skips the carry too, as in PyTorch's loop
+        if weight is None:
+            loss[0] -= picked[b]
+        else:
+            weights[0] += w[b]
+            loss[0] -= picked[b] * w[b]
+        for j in range(7):
+            if b & (15 << (4 * j)):
+                break
+            loss[j + 1] += loss[j]
+            weights[j + 1] += weights[j]
+            loss[j], weights[j] = zero, zero
+    total = functools.reduce(operator.add, loss, zero)
+    count = (
+        picked.dtype.type(kept.sum())
+        if weight is None
+        else functools.reduce(operator.add, weights, zero)
+    )
+    return total, count
+
+
 class NllLoss(Op):
     """z = reduce(-w[t] * logp[t]);  dz/dlogp = -w[t] / Σw at each target class, 0 elsewhere."""
 
@@ -93,6 +123,10 @@ class NllLoss(Op):
         # so that drawings show it as the loss's input.
         ctx.info = (np.shape(logp), scores.shape, safe, w, reduction, labels)
         losses = (-w * picked).reshape(np.shape(target))
+        if reduction != "none" and scores.ndim <= 2 and np.ndim(logp) <= 2:
+            total, count = _frame_sums(picked.reshape(-1), w.reshape(-1), kept.reshape(-1), weight)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return np.asarray(total if reduction == "sum" else total / count, logp.dtype)
         with np.errstate(invalid="ignore"):  # every target ignored: the mean is nan, as in torch
             return _reduce(losses, reduction, np.sum(w))
 
