@@ -12,6 +12,8 @@ MAGIC = b"AUTOVIZ1"  # files start with it; PyTorch's own files are zip archives
 # plain containers of a state dict.
 _SAFE = {
     ("autoviz.engine.tensor", "_rebuild"),
+    ("autoviz.engine.tensor", "_rebuild_view"),
+    ("autoviz.engine.storage", "rebuild_storage"),
     ("autoviz.engine.tensor", "_rebuild_size"),
     ("autoviz.nn.parameter", "rebuild_parameter"),
     ("autoviz.engine.dtypes", "from_name"),
@@ -111,6 +113,43 @@ def _tensor_args(data, dtype, shape, requires_grad, *rest) -> None:
         )
 
 
+def _storage_args(*args) -> None:
+    if len(args) != 1 or not isinstance(args[0], bytes):
+        raise _bad_file("a storage is rebuilt from its bytes alone")
+
+
+def _view_args(storage, dtype, shape, strides, offset, requires_grad, *rest) -> None:
+    """What `_rebuild_view` is given: a rebuilt storage, and a view of it that stays inside."""
+    if rest:
+        raise _bad_file(f"a view is rebuilt from 6 values, the file gives {6 + len(rest)}")
+    if not (isinstance(storage, np.ndarray) and storage.dtype == np.uint8 and storage.ndim == 1):
+        raise _bad_file("a view's storage must be one that the file rebuilt")
+    kind = _dtype_of(dtype)
+    numbers = (shape, strides)
+    if not all(isinstance(v, tuple | list) for v in numbers) or len(shape) != len(strides):
+        raise _bad_file(
+            f"a view's shape and strides must be lists of one length, got {shape!r:.60}"
+        )
+    values = [*shape, *strides, offset]
+    if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in values):
+        raise _bad_file("a view's sizes, strides and offset must be integers >= 0")
+    if len(shape) > 64:
+        raise _bad_file(f"a tensor of {len(shape)} dimensions (at most 64)")
+    if all(shape):  # its last element's last byte must lie in the storage
+        end = offset + sum((n - 1) * s for n, s in zip(shape, strides, strict=True))
+        if end + kind.itemsize > storage.size:
+            raise _bad_file(
+                f"a view reaches byte {end + kind.itemsize} of a storage of {storage.size} bytes"
+            )
+    if not isinstance(requires_grad, bool):
+        raise _bad_file(f"requires_grad must be True or False, got {requires_grad!r:.40}")
+    if requires_grad and not kind.is_floating_point:
+        raise _bad_file(
+            f"a tensor of dtype {kind!r} requires grad: only tensors of floating point dtype "
+            "can require gradients"
+        )
+
+
 def _dtype_of(name):
     """One of autoviz's dtypes, named as numpy names it ("float32")."""
     from .engine.dtypes import from_numpy_dtype
@@ -131,6 +170,8 @@ def _no_arguments(*args) -> None:
 
 _CHECKS = {
     ("autoviz.engine.tensor", "_rebuild"): _tensor_args,
+    ("autoviz.engine.tensor", "_rebuild_view"): _view_args,
+    ("autoviz.engine.storage", "rebuild_storage"): _storage_args,
     ("autoviz.nn.parameter", "rebuild_parameter"): _tensor_args,
     ("autoviz.engine.dtypes", "from_name"): _dtype_of,
     ("__builtin__", "bytes"): _no_arguments,

@@ -106,3 +106,56 @@ def test_a_file_asking_for_a_large_bytes_object_is_refused():
     file = io.BytesIO(serialization.MAGIC + pickle.dumps(Huge(), protocol=2))
     with pytest.raises(pickle.UnpicklingError, match="without arguments"):
         autoviz.load(file)
+
+
+def test_a_view_and_its_base_saved_together_share_one_storage_again():
+    """As in PyTorch: the loaded view keeps its offset and strides, and writes into its base."""
+    t = autoviz.arange(12.0).reshape(3, 4)
+    buffer = io.BytesIO()
+    autoviz.save({"full": t, "row": t[1, 1:], "column": t[:, 2], "flipped": t.t()}, buffer)
+    buffer.seek(0)
+    back = autoviz.load(buffer)
+    assert back["row"].storage_offset() == 5 and back["column"].stride() == (4,)
+    assert back["flipped"].stride() == (1, 4) and back["flipped"].tolist() == t.t().tolist()
+    back["column"][0] = -1.0
+    assert back["full"][0, 2].item() == -1.0 and back["flipped"][2, 0].item() == -1.0
+    assert t[0, 2].item() == 2.0  # the saved tensor is untouched
+
+
+class _CraftedView:
+    """A pickle of a view over a storage of `size` bytes with the given layout."""
+
+    def __init__(self, size, dtype, shape, strides, offset):
+        self.args = (size, dtype, shape, strides, offset)
+
+    def __reduce__(self):
+        from autoviz.engine.tensor import _rebuild_view
+
+        size, dtype, shape, strides, offset = self.args
+        return (_rebuild_view, (_Storage(size), dtype, shape, strides, offset, False))
+
+
+class _Storage:
+    def __init__(self, size):
+        self.size = size
+
+    def __reduce__(self):
+        from autoviz.engine.storage import rebuild_storage
+
+        return (rebuild_storage, (b"\0" * self.size,))
+
+
+@pytest.mark.parametrize(
+    ("layout", "message"),
+    [
+        ((16, "float32", (5,), (4,), 0), "reaches byte 20 of a storage of 16"),
+        ((16, "float32", (2,), (4,), 12), "reaches byte 20"),
+        ((16, "float32", (2,), (-4,), 4), "integers >= 0"),
+        ((16, "float32", (2, 2), (4,), 0), "one length"),
+        ((16, "object", (1,), (8,), 0), "dtype"),
+    ],
+)
+def test_a_weights_only_load_refuses_a_view_outside_its_storage(layout, message):
+    data = io.BytesIO(serialization.MAGIC + pickle.dumps(_CraftedView(*layout), protocol=2))
+    with pytest.raises(pickle.UnpicklingError, match=message):
+        autoviz.load(data)

@@ -1,5 +1,7 @@
 """A tensor's memory as PyTorch shows it: storages shared by views, data pointers, strides."""
 
+import weakref
+
 import numpy as np
 
 
@@ -96,3 +98,48 @@ def strides(array) -> tuple:
 
 def storage_offset(array: np.ndarray) -> int:
     return (address(array) - address(root(array))) // array.itemsize
+
+
+class _Record:
+    """One storage as torch.save writes it: every tensor saved with it points to this one
+    object, so pickle writes its bytes once and a load rebuilds one shared storage."""
+
+    __slots__ = ("__weakref__", "array")
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = array
+
+    def __reduce__(self):
+        return (rebuild_storage, (self.array.tobytes(),))
+
+
+_RECORDS = weakref.WeakValueDictionary()  # {id(owner): record}, alive while a save holds it
+
+
+def saved_view(array) -> tuple | None:
+    """(storage record, dtype name, shape, byte strides, byte offset) of `array` for
+    torch.save, or None where its memory is not one C-ordered block of non-negative strides."""
+    if not isinstance(array, np.ndarray) or any(s < 0 for s in array.strides):
+        return None
+    owner = root(array)
+    if not owner.flags.c_contiguous:
+        return None
+    record = _RECORDS.get(id(owner))
+    if record is None or record.array is not owner:
+        record = _Record(owner)
+        _RECORDS[id(owner)] = record
+    offset = address(array) - address(owner)
+    return (record, array.dtype.name, array.shape, array.strides, offset)
+
+
+def rebuild_storage(data: bytes) -> np.ndarray:
+    """A storage's bytes, writable (torch.load)."""
+    return np.frombuffer(data, np.uint8).copy()
+
+
+def viewed(storage, dtype: str, shape: tuple, strides: tuple, offset: int) -> np.ndarray:
+    """The array `saved_view` described, over `storage` (still the record under copy.copy,
+    which shares the memory, as PyTorch's does)."""
+    if isinstance(storage, _Record):
+        storage = storage.array
+    return np.ndarray(shape, np.dtype(dtype), buffer=storage, offset=offset, strides=strides)

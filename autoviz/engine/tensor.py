@@ -681,8 +681,12 @@ class Tensor:
 
     def __reduce_ex__(self, protocol):
         # Data as bytes, not a numpy array: torch.load(weights_only=True) then needs to trust
-        # only this function (pickle.py's weakref to the AccumulateGrad is never saved).
-        return (_rebuild, _saved(self))
+        # only these functions (pickle.py's weakref to the AccumulateGrad is never saved).
+        # A view and its base saved together share one storage record, as in PyTorch.
+        view = _memory.saved_view(self._data)
+        if view is None:
+            return (_rebuild, _saved(self))
+        return (_rebuild_view, (*view, self.requires_grad))
 
 
 class Size(tuple):
@@ -721,6 +725,11 @@ def _rebuild(data: bytes, dtype: str, shape: tuple, requires_grad: bool) -> Tens
     """A tensor from what `__reduce_ex__` saved (torch.save, pickle, copy)."""
     arr = np.frombuffer(data, dtype=np.dtype(dtype)).reshape(shape).copy()
     return new_leaf(arr, requires_grad)
+
+
+def _rebuild_view(storage, dtype: str, shape: tuple, strides: tuple, offset: int, requires_grad):
+    """A tensor over a storage torch.load rebuilt once for all the tensors that share it."""
+    return new_leaf(_memory.viewed(storage, dtype, shape, strides, offset), requires_grad)
 
 
 def make(data, requires_grad=False, grad_fn=None, name=None) -> Tensor:
