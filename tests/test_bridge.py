@@ -547,3 +547,117 @@ def test_trace_torch_restores_the_collectors_settings_after_an_error():
         (w * 2).sum().backward()
         (w @ torch.ones(3)).backward()  # a shape mismatch: the block raises
     assert inside[2] > 10**6 and gc.get_threshold() == before
+
+
+def several_outputs(lib, tracer):
+    """A custom Function returning two differentiable tensors, each used apart."""
+
+    class Pair(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * 2, x * x
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            (x,) = ctx.saved_tensors
+            return g1 * 2 + g2 * 2 * x
+
+    x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with tracer() as tl:
+        a, b = Pair.apply(x)
+        loss = (a * 3).sum() + b.sum()
+        loss.backward()
+    return tl
+
+
+def test_a_function_of_several_outputs_is_one_node_with_an_edge_to_each():
+    ours = several_outputs(autoviz, autoviz.trace)
+    theirs = several_outputs(torch, autoviz.trace_torch)
+    assert steps(theirs) == steps(ours)
+    for k in range(len(ours)):
+        assert facts(theirs[k]) == facts(ours[k]), f"graph after step {k}"
+    final = by_name(ours[-1])
+    pair = next(n for n in ours.nodes if n.op == "PairBackward")
+    assert sum(n.op == "PairBackward" for n in ours.nodes) == 1
+    made = {(e.target, e.index) for e in ours.edges if e.source == pair.id}
+    assert made == {(final["a"].id, 0), (final["b"].id, 1)}
+    # its ops inside forward and backward are the Function's own: no node of the graph
+    assert not [n for n in ours.nodes if n.kind == "constant" and n.name != "3"]
+    step = next(s for s in ours.steps if s.kind == "backward" and s.nodes == [pair.id])
+    # each output's own gradient, as torch's node hooks see them: 3 for a (3a), 1 for b
+    assert step.details["grads"] == [[final["a"].id, [3.0] * 3], [final["b"].id, [1.0] * 3]]
+    assert step.flows[0].contribution == [8.0, 10.0, 12.0] and step.flows[0].upstream is None
+    assert "gets the gradients of its outputs, a's" in step.caption
+    assert steps(type(ours).from_json(ours.to_json())) == steps(ours)
+
+
+def pieces(lib, tracer):
+    x = lib.arange(6.0, requires_grad=True)
+    with tracer() as tl:
+        a, b, c = x.split(2)
+        (a * b + c).sum().backward()
+    return tl, x.grad
+
+
+def test_the_pieces_of_split_are_outputs_of_its_one_node_in_both():
+    tl, grad = pieces(torch, autoviz.trace_torch)
+    ours, our_grad = pieces(autoviz, autoviz.trace)
+    assert steps(ours) == steps(tl) and our_grad.tolist() == grad.tolist()
+    for k in range(len(ours)):
+        assert facts(ours[k]) == facts(tl[k]), f"graph after step {k}"
+    split = [n for n in tl.nodes if n.op == "SplitBackward0"]
+    final = by_name(tl[-1])
+    assert len(split) == 1
+    made = sorted((e.index, e.target) for e in tl.edges if e.source == split[0].id)
+    assert made == [(0, final["a"].id), (1, final["b"].id), (2, final["c"].id)]
+    assert [final[n].value for n in "abc"] == [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]
+    step = next(s for s in tl.steps if s.kind == "backward" and s.nodes == [split[0].id])
+    got = {node: grad for node, grad in step.details["grads"]}
+    assert got == {final["a"].id: [2.0, 3.0], final["b"].id: [0.0, 1.0], final["c"].id: [1.0, 1.0]}
+    assert step.flows[0].contribution == grad.tolist()
+
+
+def test_draw_of_several_outputs_walks_each_output_once():
+    def program(lib):
+        x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        p, q, r = x.split(1)
+        loss = (p * q * r).sum()
+        names = dict(x=x, p=p, q=q, r=r, loss=loss)
+        return autoviz.tracing.graph_of(loss, names, _view(lib))
+
+    graph = program(torch)
+    split = [n for n in graph.nodes if n.op == "SplitBackward0"]
+    assert len(split) == 1
+    made = sorted(
+        (e.index, by_id.name)
+        for e in graph.edges
+        if e.source == split[0].id
+        for by_id in [graph.node(e.target)]
+    )
+    assert made == [(0, "p"), (1, "q"), (2, "r")]
+
+
+def test_draw_of_a_function_of_several_outputs_is_torchs_drawing():
+    def program(lib):
+        class Pair(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2, x * x
+
+            @staticmethod
+            def backward(ctx, g1, g2):
+                return g1
+
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        a, b = Pair.apply(x)
+        loss = (a * b).sum()
+        graph = autoviz.tracing.graph_of(loss, dict(x=x, a=a, b=b, loss=loss), _view(lib))
+        return [(n.kind, n.name, n.op) for n in graph.nodes], facts(graph)[1]
+
+    assert program(torch) == program(autoviz)
+    nodes, edges = program(autoviz)
+    assert [n for n in nodes if n[2]] == [("op", "PairBackward", "PairBackward")] + [
+        ("op", op, op) for op in ("MulBackward0", "SumBackward0")
+    ]
+    assert ("n2", "n3", 0) in edges and ("n2", "n4", 1) in edges

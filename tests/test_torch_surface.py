@@ -1034,3 +1034,118 @@ def test_finfo_iinfo_base_and_diagonal_views_as_in_torch():
 
     theirs, ours = both(program)
     assert ours == theirs
+
+
+def test_custom_function_of_several_differentiable_outputs_is_one_node_as_in_torch():
+    """Both outputs share one node; backward runs once with each output's gradient (zeros, or
+    None without materialize_grads, where none came); tensor hooks, node hooks, autograd.grad
+    with respect to an output, a saved output changed in place, and create_graph all as torch."""
+
+    def program(t):
+        class Pair(t.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, y):
+                ctx.save_for_backward(x, y)
+                return x * y, x + y, 7
+
+            @staticmethod
+            def backward(ctx, g1, g2, g3):
+                x, y = ctx.saved_tensors
+                print("backward got", g1, g2, g3)
+                return g1 * y + g2, g1 * x + g2
+
+        x = t.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = t.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        a, b, n = Pair.apply(x, y)
+        print(a.grad_fn.name(), type(b.grad_fn).__name__, a.output_nr, b.output_nr, n)
+        print(repr(a.grad_fn).split(" object")[0], len(a.grad_fn.next_functions))
+        c = a * 3 + b.exp()
+        print([(type(f).__name__, k) for f, k in c.grad_fn.next_functions[0][0].next_functions])
+        print(c.grad_fn.next_functions[1][0].next_functions[0][1])
+        a.register_hook(lambda g: print("hook a", g))
+        b.register_hook(lambda g: print("hook b", g))
+        a.grad_fn.register_prehook(lambda gs: print("prehook", gs))
+        a.grad_fn.register_hook(lambda gi, go: print("posthook", gi, go))
+        c.sum().backward(retain_graph=True)
+        print(x.grad, y.grad)
+        x.grad = y.grad = None
+        a.sum().backward()  # b's gradient never arrives: zeros for backward, None for its hook
+        print(x.grad, y.grad)
+        a, b, n = Pair.apply(x, y)
+        print(t.autograd.grad((a * b).sum(), [a, b, x]))
+
+        class Lazy(t.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.set_materialize_grads(False)
+                return x.clone(), x * 2
+
+            @staticmethod
+            def backward(ctx, g1, g2):
+                print("Lazy got", g1, g2)
+                return (g1 if g1 is not None else 0) + (2 * g2 if g2 is not None else 0)
+
+        _, q = Lazy.apply(x)
+        q.sum().backward()
+        print(x.grad)
+
+        class Saves(t.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                u, v = x * 2, x * 3
+                ctx.save_for_backward(u, v)
+                return u, v
+
+            @staticmethod
+            def backward(ctx, gu, gv):
+                assert len(ctx.saved_tensors) == 2  # reading them checks their versions
+                return gu * 2 + gv * 3
+
+        u, v = Saves.apply(x)
+        v.add_(1)
+        try:
+            (u + v).sum().backward()
+        except RuntimeError as e:
+            print("RuntimeError:", e)
+
+        class Powers(t.autograd.Function):
+            @staticmethod
+            def forward(ctx, z):
+                ctx.save_for_backward(z)
+                return z * z, z * z * z
+
+            @staticmethod
+            def backward(ctx, g1, g2):
+                (z,) = ctx.saved_tensors
+                return g1 * 2 * z + g2 * 3 * z * z
+
+        z = t.tensor(2.0, requires_grad=True)
+        s1, s2 = Powers.apply(z)
+        (gz,) = t.autograd.grad(s1 + s2, z, create_graph=True)
+        print(gz, t.autograd.grad(gz, z))
+
+    theirs, ours = both(program)
+    assert ours == theirs
+    assert "hook b None" in ours and "output 1 of Saves" in ours
+
+
+def test_split_chunk_and_unbind_are_one_node_with_an_output_per_piece():
+    def program(t):
+        x = t.arange(6.0).reshape(3, 2).requires_grad_()
+        a, b = x.split([1, 2])
+        p, q, r = x.unbind()
+        c1, c2 = x.chunk(2, dim=1)
+        print(type(a.grad_fn).__name__, b.output_nr, r.output_nr, type(r.grad_fn).__name__)
+        print(
+            type(c2.grad_fn).__name__, c2.output_nr, [k for _, k in (q * 2).grad_fn.next_functions]
+        )
+        (b * 3).sum().backward(retain_graph=True)  # only one piece used: zeros for the other
+        print(x.grad)
+        rows = [row * (i + 1) for i, row in enumerate(x)]  # iterating is unbind
+        t.stack(rows).sum().backward()
+        print(x.grad)
+        (g,) = t.autograd.grad((p * q * c1.sum()).sum(), x, create_graph=True)
+        print(g, t.autograd.grad(g.sum(), x))
+
+    theirs, ours = both(program)
+    assert ours == theirs

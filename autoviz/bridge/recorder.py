@@ -61,6 +61,23 @@ _INTERNAL_DIRS = tuple(
 _INTERNAL = {}  # code object -> whether it is internal
 
 
+class _FunctionApply:
+    """torch.autograd.Function.apply routed through the recorder while it records (torch
+    hands a Function's apply to no TorchFunctionMode); `remove()` puts torch's back."""
+
+    def __init__(self, recorder) -> None:
+        self.original = torch.autograd.Function.__dict__["apply"]
+        function = self.original.__func__
+
+        def apply(cls, *args, **kwargs):
+            return recorder.apply(function, cls, args, kwargs)
+
+        torch.autograd.Function.apply = classmethod(apply)
+
+    def remove(self) -> None:
+        torch.autograd.Function.apply = self.original
+
+
 class _Mode(TorchFunctionMode):
     """Hands every torch function call to the recorder (calls made inside it are not seen)."""
 
@@ -99,6 +116,7 @@ class TorchRecorder:
         self.zero_checked = set()  # id(grad_fn) of scalar elementwise ops (see _before_node)
         self.hooked = set()  # id of every node hooked, when a backward first reached it
         self.user_globals = {}  # id -> globals of the user's modules seen (a script run by the CLI)
+        self.applying = 0  # custom autograd.Functions running: their inside is theirs
         self.active = False
         # The mode sees the calls of the thread that entered it only; hooks (modules,
         # optimizers, backward nodes) see every thread's and record this one's.
@@ -126,6 +144,7 @@ class TorchRecorder:
             optim_module.register_optimizer_step_pre_hook(self._enter_step),
             optim_module.register_optimizer_step_post_hook(self._exit_step),
         ]
+        self.handles.append(_FunctionApply(self))
         self.watch = Watch()  # the large results whose previews wait for a view
         WATCHES.append(self.watch)
         self.mode = _Mode(self)
@@ -215,7 +234,7 @@ class TorchRecorder:
     # -- every torch function call -----------------------------------------------------------------
     def call(self, func, args, kwargs):
         kind = kind_of(func)
-        if kind == "get" or (kind != "backward" and self._in_step()):
+        if kind == "get" or (kind != "backward" and (self.applying or self._in_step())):
             return func(*args, **kwargs)
         if kind == "backward":
             return self._backward(func, args, kwargs)
@@ -242,6 +261,20 @@ class TorchRecorder:
             self._detach(first, out)
         else:
             self._after(func, kind, args, kwargs, out, grad_enabled, needed_grad)
+        return out
+
+    def apply(self, apply, cls, args, kwargs):
+        """A custom autograd.Function's apply: one call, whose node (one or several outputs)
+        is recorded as a torch function's is, and none of the ops its forward runs."""
+        if not self.active or self.applying or threading.get_ident() != self.thread:
+            return apply(cls, *args, **kwargs)
+        grad_enabled = torch.is_grad_enabled()
+        self.applying += 1
+        try:
+            out = apply(cls, *args, **kwargs)
+        finally:
+            self.applying -= 1
+        self._after(apply, "call", args, kwargs, out, grad_enabled, False)
         return out
 
     def _after(self, func, kind, args, kwargs, out, grad_enabled, needed_grad) -> None:
@@ -322,6 +355,10 @@ class TorchRecorder:
             inputs, constants = self._inputs(nexts, args, by_edge, spare=gaps == [fn])
             value = out.value if type(out) is Seen else made_inside(fn)
             self.log.append(("op", src, fn, out, inputs, constants, value))
+            for t in outs:  # the node's later outputs (split's pieces), each a record
+                if t.output_nr and grad_fn_of(t) is fn:
+                    later = self.outputs[(id(fn), t.output_nr)]
+                    self.log.append(("op", src, fn, later, inputs, constants, later.value))
             self.op_stacks[id(fn)] = stack  # its saved tensors are read later (_read_saved)
             name = node_name(fn)
             # Kept only for ops that have them (the view reads none for the others).
@@ -566,9 +603,13 @@ class TorchRecorder:
 
     def _on_node(self, fn, grad_inputs, grad_outputs) -> None:
         if self.active and not self._other_thread():
-            upstream = next((g for g in grad_outputs if g is not None), None)
             grads = [keep_gradient(g) for g in grad_inputs]
             local = self.locals.pop(id(fn), None)
+            if len(grad_outputs) > 1:  # a node of several outputs: the gradient of each
+                several = tuple(map(keep_gradient, grad_outputs))
+                self.log.append(("node", None, fn, several, grads, local, None))
+                return
+            upstream = grad_outputs[0]
             full = before_sums(fn, upstream, grad_inputs)
             self.log.append(("node", None, fn, keep_gradient(upstream), grads, local, full))
 

@@ -99,11 +99,11 @@ class Unseen:
     """A tensor torch made inside one call and never handed to Python (the W.t() inside
     nn.Linear): only its shape and dtype are known."""
 
-    __slots__ = ("dtype", "grad_fn", "shape")
+    __slots__ = ("dtype", "grad_fn", "output_nr", "shape")
     requires_grad = True
 
     def __init__(self, fn, output_nr: int = 0) -> None:
-        self.grad_fn = fn
+        self.grad_fn, self.output_nr = fn, output_nr
         metadata = getattr(fn, "_input_metadata", ())
         known = metadata[output_nr] if output_nr < len(metadata) else None
         self.shape = tuple(known.shape) if known is not None else ()

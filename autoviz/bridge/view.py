@@ -137,8 +137,14 @@ class TorchView:
         return t.storage if type(t) is Seen else storage_of(t)
 
     @staticmethod
-    def stand_in(fn):
-        return Unseen(fn)
+    def output_nr(t) -> int:
+        """Which output of its grad_fn `t` is (SplitBackward0 has one per piece)."""
+        held = getattr(t, "_held", t)
+        return held.output_nr if isinstance(held, torch.Tensor) else getattr(t, "output_nr", 0)
+
+    @staticmethod
+    def stand_in(fn, output_nr: int = 0):
+        return Unseen(fn, output_nr)
 
     @staticmethod
     def constant_input(fn, index: int):

@@ -237,7 +237,7 @@ def retain_grad(tensor) -> None:
 
     def keep(grad):
         t = ref()
-        if t is not None:
+        if t is not None and grad is not None:
             t._accumulate(grad)
 
     tensor.grad_fn._add_prehook(keep)
@@ -269,11 +269,10 @@ def register_hook(tensor, hook) -> RemovableHandle:
         tensor._hook_owner = node  # keep the AccumulateGrad (and its hooks) alive
 
     def on_grad(grad):
-        out = hook(make(grad))
+        out = hook(None if grad is None else make(grad))
         return None if out is None else out._data
 
-    node._add_prehook(on_grad)
-    return RemovableHandle(node._pre_hooks, on_grad)
+    return node._add_prehook(on_grad)
 
 
 def register_post_accumulate(tensor, hook) -> RemovableHandle:
@@ -285,6 +284,4 @@ def register_post_accumulate(tensor, hook) -> RemovableHandle:
     node = tensor._accumulator()
     tensor._hook_owner = node
     ref = weakref.ref(tensor)
-    after = PostHook(lambda grad_inputs, grad_outputs: hook(ref()) and None)
-    node._add_prehook(after)
-    return RemovableHandle(node._pre_hooks, after)
+    return node._add_prehook(PostHook(lambda grad_inputs, grad_outputs: hook(ref()) and None))

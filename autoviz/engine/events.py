@@ -73,6 +73,18 @@ def _each(handlers):
     return call
 
 
+class unobserved:
+    """No observer is told of what runs inside (a custom Function's own forward and backward:
+    the ops they run are the Function's inside, not nodes of the graph)."""
+
+    def __enter__(self) -> None:
+        self.saved = observers[:]
+        observers.clear()  # in place: the engine reads this very list
+
+    def __exit__(self, *exc) -> None:
+        observers[:] = self.saved
+
+
 def emit(event: str, *args) -> None:
     """Call `event(*args)` on every observer that defines it."""
     for handler in _handlers.get(event, ()):

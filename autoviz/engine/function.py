@@ -80,34 +80,34 @@ class Node:
     @property
     def next_functions(self) -> tuple:
         """A (node, input_nr) pair per input, as PyTorch has them; (None, 0) for a constant."""
-        return tuple([(fn, 0) for fn in self._next])
+        return tuple(
+            [(fn, 0) if not isinstance(fn, Output) else (fn.node, fn.index) for fn in self._next]
+        )
 
     @property
     def needs_input_grad(self) -> tuple:
         return tuple([fn is not None for fn in self._next])
 
-    def _add_prehook(self, hook) -> None:
+    def _add_prehook(self, hook) -> "RemovableHandle":
         """Call `hook(grad)` (numpy data) on the incoming gradient before this node runs."""
         if self._pre_hooks is None:
             self._pre_hooks = []
         self._pre_hooks.append(hook)
+        return RemovableHandle(self._pre_hooks, hook)
 
     def register_prehook(self, hook) -> "RemovableHandle":
         """`hook(grad_outputs)` before this node runs; a returned tuple replaces them."""
 
         def before(grad):
-            result = hook((_tensor.make(grad),))
-            return None if result is None else _data(result[0])
+            result = hook(as_outputs(grad))
+            return None if result is None else as_received(grad, result)
 
-        self._add_prehook(before)
-        return RemovableHandle(self._pre_hooks, before)
+        return self._add_prehook(before)
 
     def register_hook(self, hook) -> "RemovableHandle":
         """`hook(grad_inputs, grad_outputs)` after this node ran; a returned tuple replaces the
         gradients it passes on."""
-        after = PostHook(hook)
-        self._add_prehook(after)
-        return RemovableHandle(self._pre_hooks, after)
+        return self._add_prehook(PostHook(hook))
 
     def __getattr__(self, name: str):
         """PyTorch's `_saved_self`, `_saved_other`, `_saved_result`, ...: what this node kept
@@ -153,7 +153,7 @@ class PostHook:
     def after(self, grads: tuple, grad) -> tuple:
         make = _tensor.make
         inputs = tuple(None if g is None else make(g) for g in grads)
-        result = self.hook(inputs, (make(grad),))
+        result = self.hook(inputs, as_outputs(grad))
         return grads if result is None else tuple(_data(g) for g in result)
 
 
@@ -198,13 +198,14 @@ class Function:
     """Base of every differentiable op: static `forward(ctx, ...)` and `backward(ctx, grad)`."""
 
     _backward_name: str | None = None
+    _node_slots = ()  # what a built-in op's node keeps besides Node's own
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
         name = cls.__dict__.get("_backward_name") or cls.__name__ + "Backward"
         body = {"_forward_cls": cls, "_builtin": cls._builtin, "__module__": cls.__module__}
         if cls._builtin:
-            body["__slots__"] = ()  # built-in nodes are many: keep them small
+            body["__slots__"] = cls._node_slots  # built-in nodes are many: keep them small
             # The op's own backward(ctx, grad) as the node's method, the node being ctx: the
             # engine makes one call per node instead of two.
             body["_gradients"] = cls.backward
@@ -238,7 +239,7 @@ class Function:
         record = _state["enabled"] and any(t.requires_grad for t in tensors)
         node = new_node(cls, args) if record else NO_CONTEXT
         separate = cls.setup_context is not Function.setup_context
-        with _no_grad():
+        with _no_grad(), events.unobserved():
             out = cls.forward(*args, **kwargs) if separate else cls.forward(node, *args, **kwargs)
             if separate:
                 cls.setup_context(node, args, out)
@@ -262,50 +263,178 @@ class Function:
 
 def _outputs(cls, node, outs: tuple, args, record: bool) -> tuple:
     """A forward's several results: the tensors marked non-differentiable as constants, the
-    one differentiable tensor recorded with the node (its backward gets a zero gradient for
-    each other output), anything else as it is."""
+    differentiable ones recorded with the node (one of them: as its output; several: each
+    through an Output of its own, so each one's gradient reaches backward in its place),
+    anything else as it is."""
     from .tensor import Tensor, wrap
 
+    if not record:
+        return outs
     marked = getattr(node, "_non_differentiable", ())
     tensors = [i for i, o in enumerate(outs) if isinstance(o, Tensor)]
-    live = [i for i in tensors if record and not any(o is outs[i] for o in marked)]
-    if len(live) > 1:
-        from ..errors import NotInAutoviz
-
-        raise NotInAutoviz(
-            f"{cls.__name__}.forward returned {len(live)} differentiable tensors: a custom "
-            "Function with several differentiable outputs is not in autoviz yet (mark all but "
-            "one with ctx.mark_non_differentiable, or split it into Functions of one output)"
-        )
-    results = [wrap(o._data) if record and i in tensors else o for i, o in enumerate(outs)]
-    if live:
-        node._saved = getattr(node, "_saved", ())
-        shapes = [(np.shape(outs[i]._data), np.result_type(outs[i]._data)) for i in tensors]
-        node._several = (tensors.index(live[0]), shapes)
+    live = [i for i in tensors if not any(o is outs[i] for o in marked)]
+    results = [wrap(o._data) if i in tensors else o for i, o in enumerate(outs)]
+    if not live:
+        return tuple(results)
+    node._saved = getattr(node, "_saved", ())
+    node._several = [
+        (np.shape(o._data), np.result_type(o._data)) if i in tensors else None
+        for i, o in enumerate(outs)
+    ]
+    if len(live) == 1:
+        node._position = live[0]
         results[live[0]] = attach(node, outs[live[0]]._data, args)
+        return tuple(results)
+    node._out = outs[live[0]]._data
+    node._outs = [outs[i]._data if i in live else None for i in range(len(outs))]
+    for i in live:
+        results[i] = attach_output(node, i, outs[i]._data, args)
     return tuple(results)
+
+
+def attach_output(node, index: int, data, inputs):
+    """Wrap `data` as output `index` of a node with several; observers are told of `node`."""
+    output = output_class(node._forward_cls)(node, index)
+    output._out = data
+    out = _tensor.make(data, True, output)
+    if events.observers:
+        events.on_op(node, out, inputs)
+    return out
+
+
+def output_class(cls) -> type:
+    """The grad_fn class of the outputs of op `cls` when it has several, named as its node
+    (made on first use: few ops have several outputs)."""
+    made = cls.__dict__.get("_output_cls")
+    if made is None:
+        name = cls._backward_cls.__name__
+        made = cls._output_cls = type(
+            name, (Output,), {"__slots__": (), "__module__": cls.__module__}
+        )
+    return made
+
+
+class Parts(tuple):
+    """The gradients arriving at a node with several outputs, one slot per output (None
+    where none has arrived); adding two adds them slot by slot."""
+
+    __slots__ = ()
+
+    def __add__(self, other) -> "Parts":
+        return Parts(
+            a if b is None else b if a is None else a + b for a, b in zip(self, other, strict=True)
+        )
+
+
+class Output(Node):
+    """Output `index` of a node with several differentiable outputs (a custom Function's
+    `return a, b`): the grad_fn its tensor holds, whose gradient it puts in the node's slot
+    `index`. Users see the node through it: its name, hooks, saved tensors and edges."""
+
+    __slots__ = ("index", "node")
+
+    def __init__(self, node, index: int) -> None:
+        self.node, self.index = node, index
+        self._next = (node,)
+        self._seq = node._seq  # runs right before its node, after every use of its output
+        self._pre_hooks = None
+        self._saved = ()
+        self._out = None
+        self.info = None
+
+    def _add_prehook(self, hook) -> "RemovableHandle":
+        """A hook on this output's gradient (a tensor hook, retain_grad) runs when its node
+        does, on this output's part, as torch runs the tensor hooks of a node's outputs."""
+        return self.node._add_prehook(_OnPart(self.index, hook))
+
+    def _gradients(self, grad) -> tuple:
+        parts = [None] * len(self.node._several)
+        parts[self.index] = grad
+        return (Parts(parts),)
+
+    def name(self) -> str:
+        return self.node.name()
+
+    def __repr__(self) -> str:
+        return repr(self.node)
+
+    @property
+    def next_functions(self) -> tuple:
+        return self.node.next_functions
+
+    def register_prehook(self, hook) -> "RemovableHandle":
+        return self.node.register_prehook(hook)
+
+    def register_hook(self, hook) -> "RemovableHandle":
+        return self.node.register_hook(hook)
+
+    def __getattr__(self, name: str):
+        if name.startswith("_") and not name.startswith("_saved_"):
+            raise AttributeError(f"'{self.name()}' object has no attribute '{name}'")
+        return getattr(self.node, name)
+
+
+class _OnPart:
+    """A hook on one output's gradient, run on its slot of the node's gradients."""
+
+    __slots__ = ("hook", "index")
+
+    def __init__(self, index: int, hook) -> None:
+        self.index, self.hook = index, hook
+
+    def __call__(self, grad):
+        result = self.hook(grad[self.index])
+        if result is None:
+            return None
+        return Parts(result if i == self.index else g for i, g in enumerate(grad))
+
+
+def as_outputs(grad) -> tuple:
+    """The gradient(s) a node received as the tuple of tensors its hooks and a user's
+    backward take, one per output (None where nothing arrived)."""
+    make = _tensor.make
+    if type(grad) is not Parts:
+        return (grad if isinstance(grad, _tensor.Tensor) else make(grad),)
+    return tuple(g if g is None or isinstance(g, _tensor.Tensor) else make(g) for g in grad)
+
+
+def as_received(grad, outputs) -> object:
+    """What hooks returned for `as_outputs(grad)`, back as the engine holds gradients."""
+    if type(grad) is not Parts:
+        return _data(outputs[0])
+    return Parts(_data(g) for g in outputs)
 
 
 def _grad_outputs(node, grad) -> tuple:
     """The gradients a user's backward takes: one per output of its forward (zeros, or None
-    without materialize_grads, for the outputs nothing flowed back to)."""
+    without materialize_grads, for the tensors nothing flowed back to; None for numbers)."""
     several = getattr(node, "_several", None)
     if several is None:
-        return (_tensor.make(grad),)
-    position, outputs = several
+        return as_outputs(grad)
+    if type(grad) is not Parts:
+        parts = [None] * len(several)
+        parts[node._position] = grad
+        grad = Parts(parts)
     zeros = getattr(node, "_materialize", True)
-    grads = [_tensor.make(np.zeros(shape, dtype)) if zeros else None for shape, dtype in outputs]
-    grads[position] = _tensor.make(grad)
-    return tuple(grads)
+    return tuple(
+        g if g is not None or meta is None or not zeros else _tensor.make(np.zeros(*meta))
+        for g, meta in zip(as_outputs(grad), several, strict=True)
+    )
+
+
+def user_backward(node, grad) -> tuple:
+    """A user Function's backward on the gradients of its outputs, one per input."""
+    grads = node._forward_cls.backward(node, *_grad_outputs(node, grad))
+    grads = grads if isinstance(grads, tuple) else (grads,)
+    missing = len(node._next) - len(grads)  # too few: the inputs left out get no gradient
+    return grads + (None,) * missing
 
 
 def _user_backward(node, grad) -> tuple:
     """A user Function's backward sees and returns tensors, as in PyTorch."""
-    with _no_grad():
-        grads = node._forward_cls.backward(node, *_grad_outputs(node, grad))
-    grads = grads if isinstance(grads, tuple) else (grads,)
-    missing = len(node._next) - len(grads)  # too few: the inputs left out get no gradient
-    return tuple(getattr(g, "_data", g) for g in grads) + (None,) * missing
+    with _no_grad(), events.unobserved():
+        grads = user_backward(node, grad)
+    return tuple(getattr(g, "_data", g) for g in grads)
 
 
 class _NoContext:

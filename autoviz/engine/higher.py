@@ -6,9 +6,10 @@ import heapq
 
 import numpy as np
 
+from ..errors import NotInAutoviz
 from . import versions
 from .backward import dependencies, leading_to
-from .function import FREED, FREED_MESSAGE, AccumulateGrad, PostHook
+from .function import FREED, FREED_MESSAGE, AccumulateGrad, Output, Parts, PostHook, user_backward
 from .grad_mode import enable_grad
 from .tensor import Tensor, make
 
@@ -77,6 +78,10 @@ def execute_graph(seeds: dict, capture: set | None = None) -> dict:
 
 
 def _run_hooks(node, grad):
+    if type(grad) is Parts:
+        raise NotInAutoviz(
+            "hooks on a node with several outputs under create_graph=True are not in autoviz yet"
+        )
     for hook in node._pre_hooks:
         if type(hook) is PostHook:
             continue  # (node hooks after a recorded backward are not in autoviz)
@@ -94,10 +99,10 @@ def _gradients(node, grad, capture) -> tuple:
         return ()
     if node._saved is FREED:
         raise RuntimeError(FREED_MESSAGE)
+    if isinstance(node, Output):
+        return node._gradients(grad)
     if not type(node)._builtin:  # a user Function's backward runs on tensors, recorded
-        grads = node._forward_cls.backward(node, grad)
-        grads = grads if isinstance(grads, tuple) else (grads,)
-        return grads + (None,) * (len(node._next) - len(grads))
+        return user_backward(node, grad)
     grads = _rule_for(node)(node, grad)
     return grads if isinstance(grads, tuple) else (grads,)
 

@@ -65,6 +65,11 @@ class Tensor:
         return self._retains_grad
 
     @property
+    def output_nr(self) -> int:
+        """Which output of its grad_fn this tensor is (0 for all but a node's later outputs)."""
+        return getattr(self.grad_fn, "index", 0)
+
+    @property
     def _base(self):
         """The tensor this one is a view of (the first of a chain of views), or None."""
         view, base = getattr(self, "_view", None), None

@@ -109,10 +109,19 @@ def _message(node, data, now: int, expected: int) -> str:
     entry = modified.get(id(root(data)))
     later = _latest(id(root(data)), entry)[1] if entry is not None else None
     # torch names a saved output by the node that saved it, a saved input by its node now
-    producer = node if node._out is data else later or _producer(node, data)
+    # (a saved output of a node with several outputs is named by its number among them)
+    outs = getattr(node, "_outs", ())
+    number = next((i for i, out in enumerate(outs) if out is data), None)
+    if number is not None:
+        producer = node
+    else:
+        producer = node if node._out is data else later or _producer(node, data)
+        number = getattr(producer, "index", 0)
     if producer is not None:
-        name = producer.name().removesuffix("Backward0")
-        what += f", which is output 0 of {'torch::autograd::' * (name == 'CopySlices')}{name}"
+        name = producer.name().removesuffix("Backward0").removesuffix("Backward")
+        what += (
+            f", which is output {number} of {'torch::autograd::' * (name == 'CopySlices')}{name}"
+        )
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
         f"operation: {what}{',' if producer is not None else ''} is at version {now}; expected "

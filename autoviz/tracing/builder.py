@@ -130,6 +130,7 @@ class Builder:
         self.tensor_types, self.acc_types = view.tensor_types, view.accumulate_types
         self.ids = {}  # key(tensor), id(grad_fn) or ("out", id(grad_fn)) -> node id
         self.input_edge = {}  # (op node id, input index) -> edge index
+        self.output_ids = {}  # (op node id, output_nr) -> its output's node id
         self.grad_owner = {}  # id(a .grad tensor) -> node id of its owner
         self.arrived = {}  # node id -> gradient summed so far in this backward pass
         self.values = {}  # id(constant tensor) -> its latest preview, for its copy in a new graph
@@ -285,9 +286,12 @@ class Builder:
 
     def op(self, src, fn, out, inputs, constants, value) -> None:
         # The engine's recorder leaves numpy scalars as they are and None for no new values.
-        constants = [None] * len(inputs) if constants is None else list(map(_plain, constants))
         value = _plain(value)
         self._next_graph()
+        op_id = self.ids.get(id(fn))
+        if op_id is not None and self._by_id(op_id).graph == self.graph_no:
+            return self._another_output(src, op_id, out, value)
+        constants = [None] * len(inputs) if constants is None else list(map(_plain, constants))
         # An input of None has no node: torch's next_functions has (None, 0) for an input
         # that needs no gradient, where the bridge cannot tell which argument it was.
         sources = [
@@ -331,9 +335,20 @@ class Builder:
             if source is not None:
                 edges.append(self._edge(source, op_id, index))
                 input_edge[(op_id, index)] = edges[-1]
-        edges.append(self._edge(op_id, out_id, 0))
-        self.ids[("out", id(fn))] = out_id
+        number = self.view.output_nr(out)
+        edges.append(self._edge(op_id, out_id, number))
+        self.ids[("out", id(fn))] = self.output_ids[(op_id, number)] = out_id
         self._step("forward", "op", src, [op_id, out_id], edges)
+
+    def _another_output(self, src, op_id: str, out, value) -> None:
+        """A later output of an op with several (a custom Function's `return a, b`, torch's
+        split): its box joins the op's ellipse by an edge numbered as the output."""
+        module = self._by_id(op_id).module
+        out_id = self._tensor(out, "intermediate", value, module=[list(p) for p in module])
+        number = self.view.output_nr(out)
+        self.output_ids[(op_id, number)] = out_id
+        edge = self._edge(op_id, out_id, number)
+        self._step("forward", "op", src, [op_id, out_id], [edge])
 
     def _argument_preview(self, value):
         if isinstance(value, self.tensor_types):
@@ -393,6 +408,16 @@ class Builder:
         op_id = self.ids.get(id(fn))
         if op_id is None or isinstance(fn, self.acc_types):
             return
+        details = {}
+        if type(grad_data) is not np.ndarray and isinstance(grad_data, tuple):
+            # a node with several outputs gets one gradient from each (None: nothing came)
+            ids = self.output_ids
+            details["grads"] = [
+                [ids[(op_id, i)], preview(g)]
+                for i, g in enumerate(grad_data)
+                if g is not None and (op_id, i) in ids
+            ]
+            grad_data = None
         grad, grad_shape = preview(grad_data), _shape(grad_data)
         grads = [None if g is None else (preview(g), _shape(g)) for g in grads_data]
         locals_ = local or _divide(fn, grad, grads)
@@ -424,7 +449,7 @@ class Builder:
             [op_id],
             [f.edge for f in flows],
             flows=flows,
-            details={"grad": grad},
+            details={"grad": grad, **details},
         )
         for source, edge_index, full, contribution, shape in reductions:
             total = self._arrive(source, contribution)

@@ -131,10 +131,19 @@ def _leaf(step: Step, c: Context) -> str:
 def _op(step: Step, c: Context) -> str:
     op, out = c.nodes[step.nodes[0]], c.nodes[step.nodes[1]]
     expr = expression(op.op, c.input_names(op.id), op.params, out.shape)
+    if step.edges:  # which piece of x.split(…)[k]: the number of its edge from the op
+        expr = expr.replace("[k]", f"[{c.tl.edges[step.edges[-1]].index}]")
     where = f" in {op.module[-1][0]} ({op.module[-1][1]})" if op.module else ""
     # A value torch made inside one call and kept nowhere readable is said to be unknown.
     value = f" = {_val(out, out.value)}" if out.value is not None else ""
     unknown = "" if value else f" (its value, shape {shape_text(out.shape)}, was not recorded)"
+    first = c.output_of(op.id)
+    if first is not None and first is not out:  # a later output of an op with several
+        return (
+            f"{out.name} = {expr}{value} is another output of the same {op.op} node"
+            f"{where}{unknown}: {out.name}.grad_fn is the node {first.name} came from, and "
+            f"backward will call it once, with the gradients of all its outputs."
+        )
     return (
         f"{out.name} = {expr}{value} is computed and recorded{where}{unknown}: "
         f"{out.name}.grad_fn is {op.op}."
@@ -171,6 +180,12 @@ def _backward(step: Step, c: Context) -> str:
         if flow.total is not None:
             part += f" (its running sum is now {value_text(flow.total, flow.shape, grad=True)})"
         parts.append(part)
+    several = step.details.get("grads")
+    if several is not None:  # a node with several outputs: one upstream gradient from each
+        got = [f"{c.name(i)}'s {value_text(g, c.nodes[i].shape, grad=True)}" for i, g in several]
+        got = ", ".join(got[:-1]) + " and " + got[-1] if len(got) > 1 else "".join(got)
+        chain = f" and applies the chain rule once: {'; '.join(parts)}" if parts else ""
+        return f"{op.op} gets the gradients of its outputs, {got}{chain}."
     if not parts:
         return f"{op.op} runs, but none of its inputs needs a gradient."
     how = ", upstream × local" if scalar else ""

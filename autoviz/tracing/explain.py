@@ -134,7 +134,14 @@ def explain(tl, k: int) -> str:
     op = c.nodes[step.nodes[0]]
     out = c.output_of(op.id)
     lines = []
-    if any(f.shape or f.local is None for f in step.flows):
+    several = step.details.get("grads")
+    if several is not None:  # an op with several outputs: an upstream gradient from each
+        root = c.root(step)
+        for node_id, grad in several:
+            got = c.nodes[node_id]
+            wrt = f"∂{root.name}/∂{got.name}" if root is not None else f"grad of {got.name}"
+            lines.append(f"{op.op}: upstream {wrt} = {value_text(grad, got.shape, grad=True)}")
+    elif any(f.shape or f.local is None for f in step.flows):
         root = c.root(step)
         wrt = f"∂{root.name}/∂{out.name}" if root is not None and out is not None else "upstream"
         shape = out.shape if out is not None else ()

@@ -17,7 +17,8 @@ def caller_namespace(depth: int = 2) -> dict:
 
 
 def names_by_identity(namespace: dict, is_tensor) -> dict:
-    """Map id(tensor) and ("fn", id(grad_fn)) to (name, tensor) of the first public variable."""
+    """Map id(tensor) and ("fn", id(node), output_nr) to (name, tensor) of the first public
+    variable (the node a tensor's gradient goes to, and which of its outputs it is)."""
     found = {}
     for name, value in namespace.items():
         if name.startswith("_") or not is_tensor(value):
@@ -28,7 +29,8 @@ def names_by_identity(namespace: dict, is_tensor) -> dict:
         except RuntimeError:  # torch's view whose base changed in place: it names no node
             fn = None
         if fn is not None:
-            found.setdefault(("fn", id(fn)), (name, value))
+            node = getattr(fn, "node", fn)  # an autoviz Output stands for output k of its node
+            found.setdefault(("fn", id(node), value.output_nr), (name, value))
     return found
 
 

@@ -195,9 +195,12 @@ GRADIENTS = {
     ),
     "SortBackward0": ("{g} put back at each element's place before sorting",),
     "TopkBackward0": ("{g} put back at the top k's places, 0 elsewhere",),
-    "SplitBackward0": ("{g} placed at this piece's slice, 0 elsewhere",),
-    "SplitWithSizesBackward0": ("{g} placed at this piece's slice, 0 elsewhere",),
-    "UnbindBackward0": ("{g} placed at this slice, 0 elsewhere",),
+    # one node for all the pieces: it gets each piece's gradient at once
+    "SplitBackward0": ("each piece's gradient put back at its slice, 0 for a piece none reached",),
+    "SplitWithSizesBackward0": (
+        "each piece's gradient put back at its slice, 0 for a piece none reached",
+    ),
+    "UnbindBackward0": ("each slice's gradient put back in its place, 0 for a slice none reached",),
     "CatBackward0": ("the slice of {g} along dim {dim} where input {i} was placed",),
     "StackBackward0": ("{g}'s slice {i} along dim {dim}",),
     "EmbeddingBackward0": (

@@ -538,6 +538,8 @@ DETAILS = {
     "message": text,
     "questions": list_of(record(QUESTION, required=["prompt", "answer"])),
     "shared": node_refs,  # an accumulate's: the nodes whose .grad is the same memory
+    # a backward step of an op with several outputs: [output node, the gradient it sent]
+    "grads": list_of(pair(node_ref, preview)),
 }
 STEP = {
     "index": index_here,
@@ -722,6 +724,8 @@ def _fits_its_node(step: dict, path, ctx) -> None:
     for key in ("grad", "incoming"):
         if key in details:
             _fits(details[key], dims, ((path, "details"), key), f"node {node}")
+    for i, (output, grad) in enumerate(details.get("grads", ())):
+        _fits(grad, ctx.node_shapes[output], (((path, "details"), "grads"), i), f"node {output}")
     if kind == "reduce" and tuple(details["to_shape"]) != tuple(dims):
         fail(((path, "details"), "to_shape"), f"a sum to the shape of node {node}, {_shape(dims)}")
 

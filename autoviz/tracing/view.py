@@ -5,6 +5,7 @@ import math
 import numpy as np
 
 from ..engine import AccumulateGrad, Tensor
+from ..engine.function import output_class
 from ..engine.tensor import make
 from .modules import ModuleNames
 from .preview import preview
@@ -78,9 +79,19 @@ class EngineView:
         return id(t._data)
 
     @staticmethod
-    def stand_in(fn):
-        """A tensor for what `fn` made, when no variable holds the one the program made."""
-        return make(fn._out, True, fn)
+    def output_nr(t) -> int:
+        """Which output of its grad_fn `t` is (a node may have several)."""
+        return getattr(t.grad_fn, "index", 0)
+
+    @staticmethod
+    def stand_in(fn, output_nr: int = 0):
+        """A tensor for what `fn` made (its output `output_nr`), when no variable holds the
+        one the program made."""
+        if getattr(fn, "_outs", None) is None:  # one output, the usual op
+            return make(fn._out, True, fn)
+        output = output_class(fn._forward_cls)(fn, output_nr)
+        output._out = fn._outs[output_nr]
+        return make(output._out, True, output)
 
     @staticmethod
     def constant_input(fn, index: int):

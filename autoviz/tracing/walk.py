@@ -38,7 +38,7 @@ def graph_of(root, namespace: dict | None = None, view=None, max_nodes: int | No
         # Held back: torch makes a node object per input of next_functions, and a fan-in of
         # 100,000 leaves set off full collections over the whole heap (0.8 s of 0.9 s).
         with collector_paused():
-            order = ops_in_order(root.grad_fn, view, max_nodes)
+            order = ops_in_order(getattr(root.grad_fn, "node", root.grad_fn), view, max_nodes)
             _add_ops(builder, root, found, view, order)
     _link_detached(builder, view)
     builder.finish({name for name in namespace or {} if isinstance(name, str)})
@@ -50,30 +50,37 @@ def graph_of(root, namespace: dict | None = None, view=None, max_nodes: int | No
 def _add_ops(builder: Builder, root, found: dict, view, order: list) -> None:
     """One op record per backward node; a node's inputs are the leaves, constants and the
     tensors earlier ops made (a variable's tensor, or a stand-in for one nobody holds)."""
-    made = {}  # id(grad_fn) -> the tensor standing for its output
+    made = {}  # (id(grad_fn), output_nr) -> the tensor standing for that output
+    top = (id(getattr(root.grad_fn, "node", root.grad_fn)), root.output_nr)
+    used = {top[0]: {top[1]}}  # id(grad_fn) -> the outputs of it the graph uses
+    for fn in order:
+        for child, number in fn.next_functions:
+            if child is not None:
+                used.setdefault(id(child), set()).add(number)
     for fn in order:
         if isinstance(fn, view.accumulate_types):
             continue  # a leaf: drawn as the input of the ops that use it
         inputs = []
-        for index, (child, _) in enumerate(fn.next_functions):
+        for index, (child, number) in enumerate(fn.next_functions):
             if child is None:
                 value = view.constant_input(fn, index)
                 inputs.append(UNKNOWN if value is None else value)
             elif isinstance(child, view.accumulate_types):
                 inputs.append(child.variable)
             else:
-                inputs.append(made[id(child)])
-        if fn is root.grad_fn:
-            out = root
-        else:
-            out = found.get(("fn", id(fn)), (None, None))[1]
-            out = view.stand_in(fn) if out is None else out
-        made[id(fn)] = out
+                inputs.append(made[(id(child), number)])
         previews = [
             view.value(v) if isinstance(v, view.tensor_types) else None if v is UNKNOWN else v
             for v in inputs
         ]
-        builder.op(None, fn, out, inputs, previews, view.value(out))
+        for number in sorted(used[id(fn)]):  # one record per output (split has several)
+            if (id(fn), number) == top:
+                out = root
+            else:
+                out = found.get(("fn", id(fn), number), (None, None))[1]
+                out = view.stand_in(fn, number) if out is None else out
+            made[(id(fn), number)] = out
+            builder.op(None, fn, out, inputs, previews, view.value(out))
 
 
 def ops_in_order(top, view=None, max_nodes: int | None = None) -> list:

@@ -16,6 +16,7 @@ from ..function import (
     Function,
     accumulator_for,
     attach,
+    attach_output,
     leaf_node,
     module_stack,
     new_node,
@@ -71,6 +72,33 @@ class Op(Function):
         if events.observers:
             events.on_untracked(out, inputs)
         return out
+
+
+class SeveralOutputs(Op):
+    """A built-in op with several outputs (split's pieces): one node, as PyTorch records it.
+    forward returns a tuple of arrays; backward gets one gradient per output (a Parts: None
+    for an output no gradient reached)."""
+
+    _node_slots = ("_outs", "_several")  # each output's data, shape and dtype
+
+    @classmethod
+    def apply(cls, *inputs, **params):
+        data = [t._data if isinstance(t, Tensor) else t for t in inputs]
+        record = _state["enabled"] and any(getattr(t, "requires_grad", False) for t in inputs)
+        ctx = new_node(cls, inputs) if record else NO_CONTEXT
+        outs = cls.forward(ctx, *data, **params)
+        if ctx is NO_CONTEXT:
+            results = tuple(map(make, outs))
+            for out in results:
+                if _state["inference"]:
+                    out._inference = True
+                if events.observers:
+                    events.on_untracked(out, inputs)
+            return results
+        ctx._several = [(out.shape, out.dtype) for out in outs]
+        ctx._outs = list(outs)
+        ctx._out = outs[0] if outs else None
+        return tuple(attach_output(ctx, i, out, inputs) for i, out in enumerate(outs))
 
 
 def shape_of(x) -> tuple:

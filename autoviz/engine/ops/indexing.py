@@ -10,7 +10,16 @@ from ...errors import NotInAutoviz
 from ..fidelity.topk import keys, sort_row, topk_row
 from ..higher import mask, rule, sum_to
 from ..tensor import Tensor, make
-from .base import Op, into, refuse_bool, return_type, unbroadcast, wrap_dim, writes_out
+from .base import (
+    Op,
+    SeveralOutputs,
+    into,
+    refuse_bool,
+    return_type,
+    unbroadcast,
+    wrap_dim,
+    writes_out,
+)
 from .shape import Alias, Unsqueeze
 
 
@@ -58,13 +67,37 @@ class Slice(Select):
     _backward_name = "SliceBackward0"
 
 
-class Unbind(Select):
-    """One of the slices `a.unbind(dim)` (and iterating over a) gives.
+class Pieces(SeveralOutputs):
+    """z_k = a[key_k], the pieces `split` and `chunk` give, one node with an output per piece;
+    dz/da = the pieces' gradients side by side, zeros for a piece none reached."""
 
-    PyTorch records one UnbindBackward0 node with an output per slice; here each slice has
-    its own node of that name, so the printed tensors are the same and the graph has a node
-    per slice.
-    """
+    _backward_name = "SplitBackward0"
+
+    @staticmethod
+    def forward(ctx, a, keys=(), dim=0):
+        ctx.info = (np.shape(a), np.result_type(a), keys, dim)
+        a = np.asarray(a)
+        return tuple(a[(*key, Ellipsis)] for key in keys)  # views, as torch's pieces are
+
+    @staticmethod
+    def backward(ctx, grads):
+        shape, dtype, keys, _ = ctx.info
+        full = np.zeros(shape, dtype=dtype)
+        for key, grad in zip(keys, grads, strict=True):
+            if grad is not None:
+                full[key] = grad
+        return full
+
+
+class SplitWithSizes(Pieces):
+    """The pieces of split with a list of sizes."""
+
+    _backward_name = "SplitWithSizesBackward0"
+
+
+class Unbind(Pieces):
+    """z_k = a.select(dim, k), the slices `a.unbind(dim)` (and iterating over a) gives;
+    dz/da = the slices' gradients stacked, zeros for a slice none reached."""
 
     _backward_name = "UnbindBackward0"
 
@@ -184,19 +217,6 @@ class TopkValues(_Selected):
 
 class Gathered(_Picked):
     _backward_name = "GatherBackward0"
-
-
-class SplitPiece(Select):
-    """One piece `split` and `chunk` give (PyTorch records one node with an output per piece;
-    here each piece has a node of that name, as unbind's pieces do)."""
-
-    _backward_name = "SplitBackward0"
-
-
-class SplitWithSizesPiece(Select):
-    """A piece of split with a list of sizes."""
-
-    _backward_name = "SplitWithSizesBackward0"
 
 
 class IndexSelect(Index):
@@ -611,7 +631,7 @@ def unbind(input, dim=0):
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     dim = wrap_dim(dim, input.ndim)
     before = (slice(None),) * dim
-    pieces = tuple(Unbind.apply(input, key=(*before, i)) for i in range(input.shape[dim]))
+    pieces = Unbind.apply(input, keys=[(*before, i) for i in range(input.shape[dim])], dim=dim)
     for i, piece in enumerate(pieces):
         piece._view = (input, (*before, i), True)  # torch refuses recorded in-place ops here
     return pieces
@@ -760,7 +780,7 @@ def split(tensor, split_size_or_sections, dim=0):
                 f"split expects split_size be non-negative, but got split_size={step}"
             )
         bounds = [*range(0, length, step), length] if length else [0, 0]
-        op = SplitPiece
+        op = Pieces
     else:
         sizes = list(split_size_or_sections)
         if sum(sizes) != length:
@@ -769,11 +789,10 @@ def split(tensor, split_size_or_sections, dim=0):
                 f"size at dimension {dim}), but got split_sizes={sizes}"
             )
         bounds = [0, *np.cumsum(sizes).tolist()]
-        op = SplitWithSizesPiece
+        op = SplitWithSizes
     before = (slice(None),) * dim
-    return tuple(
-        op.apply(tensor, key=(*before, slice(lo, hi))) for lo, hi in itertools.pairwise(bounds)
-    )
+    keys = [(*before, slice(lo, hi)) for lo, hi in itertools.pairwise(bounds)]
+    return op.apply(tensor, keys=keys, dim=dim)
 
 
 def chunk(input, chunks, dim=0):
@@ -1145,6 +1164,17 @@ def _scatter(node, g):
 def _index(node, g):
     shape, _, key = node.info
     return Scatter.apply(g, shape=shape, key=key)
+
+
+@rule(Pieces)
+def _pieces(node, grads):
+    shape, _, keys, _ = node.info
+    parts = [
+        Scatter.apply(g, shape=shape, key=k)
+        for k, g in zip(keys, grads, strict=True)
+        if g is not None
+    ]
+    return sum(parts[1:], parts[0]) if parts else None
 
 
 @rule(MaskedFill)

@@ -418,7 +418,7 @@ class Solve(Op):
 
 class _Part(Op):
     """One output of a decomposition (PyTorch records one node with several outputs; here
-    each output has a node of that name, as unbind's pieces do): its share of dL/dA."""
+    each output has a node of that name): its share of dL/dA."""
 
     @staticmethod
     def forward(ctx, a, parts=(), which=0):

@@ -4,8 +4,9 @@ transpose of a batch_first output; and one step of each cell (rnn, lstm, gru) fr
 ops, as ATen's RNN.cpp writes them.
 
 The fused LSTM layer has three outputs (the output sequence, the last hidden state and the
-last cell state); as for unbind, each output has a node of that name here, each propagating
-its own gradient through the whole sequence (their sum is the layer's gradient)."""
+last cell state); PyTorch records one node with three outputs, here each output has a node
+of that name, each propagating its own gradient through the whole sequence (their sum is the
+layer's gradient)."""
 
 import numpy as np
 
