@@ -352,7 +352,7 @@ class TorchRecorder:
             out = self.outputs.get((id(fn), 0))
             if out is None:  # made inside the call and never returned (W.t() in F.linear)
                 out = self.outputs[(id(fn), 0)] = Unseen(fn)
-            inputs, constants = self._inputs(nexts, args, by_edge, spare=gaps == [fn])
+            inputs, constants = self._inputs(nexts, args, by_edge, gaps == [fn], src)
             value = out.value if type(out) is Seen else made_inside(fn)
             self.log.append(("op", src, fn, out, inputs, constants, value))
             for t in outs:  # the node's later outputs (split's pieces), each a record
@@ -374,10 +374,12 @@ class TorchRecorder:
         if type(out) is Seen:
             self._expect_name(out._held, frame)
 
-    def _inputs(self, nexts, args, by_edge, spare: bool) -> tuple:
+    def _inputs(self, nexts, args, by_edge, spare: bool, src) -> tuple:
         """One input per entry of a node's next_functions `nexts` (a leaf, an earlier output, a
         constant or None), and the values of those that may change later in the block: a
-        leaf's at its first use (its node outlives every graph), a constant's."""
+        leaf's at its first use (its node outlives every graph), a constant's. A later output
+        of a node recorded before, made inside one call (an LSTM's last states), is recorded
+        as that node's output when first used."""
         constants = positional_constants(nexts, args)
         if constants is None and spare:
             constants = spare_constants(nexts, args)
@@ -402,6 +404,8 @@ class TorchRecorder:
                     known = by_edge.get(key)
                     item = seen(known) if known is not None else Unseen(child, nr)
                     self.outputs[key] = item
+                    if nr and id(child) in self.known:
+                        self.log.append(("op", src, child, item, [], None, None))
             inputs.append(item)
             values.append(value)
         return inputs, values

@@ -409,7 +409,7 @@ class Builder:
         if op_id is None or isinstance(fn, self.acc_types):
             return
         details = {}
-        if type(grad_data) is not np.ndarray and isinstance(grad_data, tuple):
+        if isinstance(grad_data, tuple):
             # a node with several outputs gets one gradient from each (None: nothing came)
             ids = self.output_ids
             details["grads"] = [

@@ -117,6 +117,8 @@ class Counter:
         if id(fn) not in self.graph or isinstance(fn, self.acc_types):
             return
         self.steps += 1
+        if isinstance(grad_data, tuple):
+            return  # a node of several outputs: no broadcast op, nothing to sum back
         grad_shape = _shape(grad_data)
         if not grad_shape:  # a scalar's gradient is no broadcast input's: nothing to sum back
             return

@@ -344,7 +344,9 @@ GRADIENTS |= {
     ),
     "PdistBackward0": ("Σ over pairs of {g} × (xᵢ − xⱼ) / dist, + to i and − to j",),
     "TransposeBackward1": ("{g} transposed back",),
-    "UnsafeSplitBackward0": ("{g} placed at this piece's slice, 0 elsewhere",),
+    "UnsafeSplitBackward0": (
+        "each gate's gradient put back at its slice, 0 for a gate none reached",
+    ),
     "PackPaddedSequenceBackward0": ("{g} placed back at each sequence's steps, 0 in the padding",),
     "TrilinearBackward0": ("{g} × {1}ᵀ {2}-weights", "{g} × {0} and {2}", "{g} × {0}ᵀ {1}"),
     "MkldnnRnnLayerBackward0": (

@@ -4,20 +4,20 @@ transpose of a batch_first output; and one step of each cell (rnn, lstm, gru) fr
 ops, as ATen's RNN.cpp writes them.
 
 The fused LSTM layer has three outputs (the output sequence, the last hidden state and the
-last cell state); PyTorch records one node with three outputs, here each output has a node
-of that name, each propagating its own gradient through the whole sequence (their sum is the
-layer's gradient)."""
+last cell state), and the gate pieces four: one node each, with an output per piece, as
+PyTorch records them."""
 
 import numpy as np
 
-from .base import Op
-from .indexing import Select
+from .base import Op, SeveralOutputs
+from .indexing import Pieces
 from .linear import linear
 from .shape import Transpose
 
 
-class UnsafeSplitPiece(Select):
-    """One gate of `gates.unsafe_chunk(n, 1)`;  dz/dgates = the gradient in that piece."""
+class UnsafeSplit(Pieces):
+    """The gates of `gates.unsafe_chunk(n, 1)`;  dz/dgates = each gate's gradient at its
+    slice, zeros for a gate none reached."""
 
     _backward_name = "UnsafeSplitBackward0"
 
@@ -50,9 +50,9 @@ def lstm_layer(x, w_ih, w_hh, b_ih, b_hh, h0, c0, reverse=False):
     return out, h, c, cache
 
 
-class MkldnnRnnLayer(Op):
-    """One output of an LSTM layer over a whole sequence (`computed`: lstm_layer's result;
-    `which`: 0 the output sequence, 1 the last hidden state, 2 the last cell state).
+class MkldnnRnnLayer(SeveralOutputs):
+    """An LSTM layer over a whole sequence (`computed`: lstm_layer's result): the output
+    sequence, the last hidden state and the last cell state, one node with three outputs.
     Backward is backpropagation through time: at each step, with c' = f c + i g and
     h' = o tanh(c'), dc' gathers dh' o (1 - tanh² c') and the next step's dc; the gates get
     di = dc' g, df = dc' c, dg = dc' i, do = dh' tanh c' (times their own derivatives), and
@@ -61,29 +61,30 @@ class MkldnnRnnLayer(Op):
     _backward_name = "MkldnnRnnLayerBackward0"
 
     @staticmethod
-    def forward(ctx, x, w_ih, w_hh, b_ih, b_hh, h0, c0, computed=None, which=0, reverse=False):
+    def forward(ctx, x, w_ih, w_hh, b_ih, b_hh, h0, c0, computed=None, reverse=False):
         ctx.save_for_backward(x, w_ih, w_hh)
-        ctx.info = (computed[3], which, reverse, b_ih is not None)
-        return computed[which]
+        ctx.info = (computed[3], reverse, b_ih is not None)
+        return computed[:3]
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx, grads):
         x, w_ih, w_hh = ctx.saved_tensors
-        cache, which, reverse, has_bias = ctx.info
+        cache, reverse, has_bias = ctx.info
+        g_out, g_h, g_c = grads
         steps = range(len(x)) if reverse else range(len(x) - 1, -1, -1)
         hidden = w_hh.shape[1]
         dh = np.zeros((x.shape[1], hidden), x.dtype)
         dc = np.zeros_like(dh)
-        if which == 1:
-            dh = dh + grad
-        elif which == 2:
-            dc = dc + grad
+        if g_h is not None:
+            dh = dh + g_h
+        if g_c is not None:
+            dc = dc + g_c
         d_pre = np.empty((*x.shape[:2], 4 * hidden), x.dtype)
         dw_hh = np.zeros_like(w_hh)
         for t in steps:
             h, c, i, f, g, o, tanh_c = cache[t]
-            if which == 0:
-                dh = dh + grad[t]
+            if g_out is not None:
+                dh = dh + g_out[t]
             dc = dc + dh * o * (1 - tanh_c * tanh_c)
             gates = np.concatenate(
                 [
@@ -138,10 +139,8 @@ def unsafe_chunk(t, chunks: int, dim: int = 1):
     """The gate pieces of t along dim, recorded as PyTorch's unsafe_chunk."""
     size = t.shape[dim] // chunks
     before = (slice(None),) * dim
-    return [
-        UnsafeSplitPiece.apply(t, key=(*before, slice(k * size, (k + 1) * size)))
-        for k in range(chunks)
-    ]
+    keys = [(*before, slice(k * size, (k + 1) * size)) for k in range(chunks)]
+    return list(UnsafeSplit.apply(t, keys=keys, dim=dim))
 
 
 # -- one step of each cell, as ATen's RNN.cpp computes it --------------------------------------

@@ -207,17 +207,14 @@ class RNNBase(Module):
         return x, h_n, c_n
 
     def _fused_layer(self, x, w, h0, c0, reverse):
-        """One layer and direction of a float32 LSTM: one node per output, as oneDNN's."""
+        """One layer and direction of a float32 LSTM: one node of three outputs, as oneDNN's."""
         data = [
             t._data if t is not None else None
             for t in (x, w["weight_ih"], w["weight_hh"], w["bias_ih"], w["bias_hh"], h0, c0)
         ]
         computed = lstm_layer(*data, reverse=reverse)
         inputs = (x, w["weight_ih"], w["weight_hh"], w["bias_ih"], w["bias_hh"], h0, c0)
-        return tuple(
-            MkldnnRnnLayer.apply(*inputs, computed=computed, which=k, reverse=reverse)
-            for k in range(3)
-        )
+        return MkldnnRnnLayer.apply(*inputs, computed=computed, reverse=reverse)
 
     def _layer(self, x, w, h, c, reverse):
         """One layer and direction step by step: the input projected once, then the cell."""
