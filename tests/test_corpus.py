@@ -42,9 +42,8 @@ DIFFERENT |= {"t98_uva_cnn_bn_adam"}
 # Zero to GANs' linear regression: w.grad of a 5x3 product summed by numpy's BLAS, not MKL's
 # (-1622.2406 against -1622.2405).
 CLOSE |= {"t134_jovian_linreg_logreg"}
-# MIT 6.S191's music LSTM: its first loss 3.0843129 against 3.0843132 (the LSTM's float32
-# products); distillation's KL at step 2 prints 0.15014 against 0.15013 after SGD's momentum.
-CLOSE |= {"t155_mit6s191_music_lstm", "t156_distillation_mixup_losses"}
+# Distillation's KL at step 2 prints 0.15014 against 0.15013 after SGD's momentum.
+CLOSE |= {"t156_distillation_mixup_losses"}
 # A ResNet9 on random images trained three one-cycle epochs: its convolutions are oneDNN's
 # order, but the input gradients of its strided 64-512-channel layers and its Linear are not,
 # and one accuracy moves (FINDINGS.md).

@@ -77,7 +77,7 @@ class Op(Function):
 class SeveralOutputs(Op):
     """A built-in op with several outputs (split's pieces): one node, as PyTorch records it.
     forward returns a tuple of arrays; backward gets one gradient per output (a Parts: None
-    for an output no gradient reached)."""
+    for an output no gradient reached; see `parts`)."""
 
     _node_slots = ("_outs", "_several")  # each output's data, shape and dtype
 
@@ -98,7 +98,14 @@ class SeveralOutputs(Op):
         ctx._several = [(out.shape, out.dtype) for out in outs]
         ctx._outs = list(outs)
         ctx._out = outs[0] if outs else None
+        if len(outs) == 1:  # one piece: an ordinary node (its gradient comes alone, as torch's)
+            return (attach(ctx, outs[0], inputs),)
         return tuple(attach_output(ctx, i, out, inputs) for i, out in enumerate(outs))
+
+
+def parts(grads) -> tuple:
+    """The gradients a SeveralOutputs op's backward gets, as a tuple even for one output."""
+    return grads if isinstance(grads, tuple) else (grads,)
 
 
 def shape_of(x) -> tuple:

@@ -14,6 +14,7 @@ from .base import (
     Op,
     SeveralOutputs,
     into,
+    parts,
     refuse_bool,
     return_type,
     unbroadcast,
@@ -83,7 +84,7 @@ class Pieces(SeveralOutputs):
     def backward(ctx, grads):
         shape, dtype, keys, _ = ctx.info
         full = np.zeros(shape, dtype=dtype)
-        for key, grad in zip(keys, grads, strict=True):
+        for key, grad in zip(keys, parts(grads), strict=True):
             if grad is not None:
                 full[key] = grad
         return full
@@ -1169,12 +1170,12 @@ def _index(node, g):
 @rule(Pieces)
 def _pieces(node, grads):
     shape, _, keys, _ = node.info
-    parts = [
+    found = [
         Scatter.apply(g, shape=shape, key=k)
-        for k, g in zip(keys, grads, strict=True)
+        for k, g in zip(keys, parts(grads), strict=True)
         if g is not None
     ]
-    return sum(parts[1:], parts[0]) if parts else None
+    return sum(found[1:], found[0]) if found else None
 
 
 @rule(MaskedFill)
