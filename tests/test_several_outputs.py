@@ -60,3 +60,13 @@ def test_a_split_backward_step_shows_each_pieces_own_gradient(shape, data):
             )
             assert np.array_equal(np.asarray(shown[node]), p.grad.numpy())
         assert np.array_equal(np.asarray(step.flows[0].contribution), x.grad.numpy())
+
+
+def test_backward_from_a_later_output_starts_at_that_output():
+    x = autoviz.arange(4.0, requires_grad=True)
+    with autoviz.trace() as tl:
+        _, b = x.split(2)
+        b.backward(autoviz.ones(2))
+    (seed,) = [s for s in tl.steps if s.kind == "seed"]
+    assert tl.nodes[int(seed.nodes[0][1:]) - 1].name == "b"
+    assert x.grad.tolist() == [0.0, 0.0, 1.0, 1.0]

@@ -290,7 +290,7 @@ class Builder:
         self._next_graph()
         op_id = self.ids.get(id(fn))
         if op_id is not None and self._by_id(op_id).graph == self.graph_no:
-            return self._another_output(src, op_id, out, value)
+            return self._another_output(src, fn, op_id, out, value)
         constants = [None] * len(inputs) if constants is None else list(map(_plain, constants))
         # An input of None has no node: torch's next_functions has (None, 0) for an input
         # that needs no gradient, where the bridge cannot tell which argument it was.
@@ -338,15 +338,19 @@ class Builder:
         number = self.view.output_nr(out)
         edges.append(self._edge(op_id, out_id, number))
         self.ids[("out", id(fn))] = self.output_ids[(op_id, number)] = out_id
+        if out.grad_fn is not fn:  # an autoviz Output: where backward from this output starts
+            self.ids[("out", id(out.grad_fn))] = out_id
         self._step("forward", "op", src, [op_id, out_id], edges)
 
-    def _another_output(self, src, op_id: str, out, value) -> None:
+    def _another_output(self, src, fn, op_id: str, out, value) -> None:
         """A later output of an op with several (a custom Function's `return a, b`, torch's
         split): its box joins the op's ellipse by an edge numbered as the output."""
         module = self._by_id(op_id).module
         out_id = self._tensor(out, "intermediate", value, module=[list(p) for p in module])
         number = self.view.output_nr(out)
         self.output_ids[(op_id, number)] = out_id
+        if out.grad_fn is not fn:  # an autoviz Output: where backward from this output starts
+            self.ids[("out", id(out.grad_fn))] = out_id
         edge = self._edge(op_id, out_id, number)
         self._step("forward", "op", src, [op_id, out_id], [edge])
 

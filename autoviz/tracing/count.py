@@ -87,6 +87,8 @@ class Counter:
             self._input(v)
         self.missing[id(fn)] = missing
         graph[id(fn)] = graph[("out", id(fn))] = graph[key(out)] = now
+        if out.grad_fn is not fn:  # an autoviz Output of a node with several: a seed's key
+            graph[("out", id(out.grad_fn))] = now
         self.steps += 1
 
     def detach(self, src, source, out, value) -> None:
