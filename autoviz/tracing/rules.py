@@ -494,9 +494,13 @@ _ONE_INPUT = {
         "L⁻ᵀ Φ(Lᵀ {g}) L⁻¹, Φ the lower triangle with half its diagonal, L = {out}",
     ),
     "CholeskyInverseBackward0": ("cholesky_inverse", "−({out} ({g} + {g}ᵀ) {out}) @ {0}"),
-    "LinalgEighBackward0": ("eigh", "{g} through the eigenvectors and eigenvalues (V (G∘F) Vᵀ)"),
-    "LinalgQrBackward0": ("qr", "{g} through Q and R (the QR derivative)"),
-    "LinalgSvdBackward0": ("svd", "{g} through U, S and V (the SVD derivative)"),
+    # one node for all the outputs: it gets the gradient of each at once
+    "LinalgEighBackward0": (
+        "eigh",
+        "the eigenvalues' and eigenvectors' gradients through V (G∘F) Vᵀ",
+    ),
+    "LinalgQrBackward0": ("qr", "Q's and R's gradients through the QR derivative"),
+    "LinalgSvdBackward0": ("svd", "U's, S's and Vh's gradients through the SVD derivative"),
 }
 for mode in ("Nearest1D", "Nearest2D", "Nearest3D", "NearestExact1D", "NearestExact2D"):
     _ONE_INPUT[f"Upsample{mode}Backward0"] = ("interpolate", "{g} summed over each copied block")

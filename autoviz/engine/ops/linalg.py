@@ -13,7 +13,18 @@ from ..grad_mode import is_grad_enabled, no_grad
 from ..higher import inp, rule, sum_to
 from ..tensor import make
 from . import arithmetic, pointwise, reductions, shape
-from .base import Op, into, result, return_type, to_tensor, unbroadcast, wrap_dim, writes_out
+from .base import (
+    Op,
+    SeveralOutputs,
+    into,
+    result,
+    return_type,
+    to_tensor,
+    unbroadcast,
+    wrap_dim,
+    writes_out,
+)
+from .base import parts as parts_of
 
 
 def _shape_text(shape) -> str:
@@ -416,22 +427,21 @@ class Solve(Op):
         return (ga, gb) if left else (_t(ga), _t(gb))
 
 
-class _Part(Op):
-    """One output of a decomposition (PyTorch records one node with several outputs; here
-    each output has a node of that name): its share of dL/dA."""
+class _Decomposition(SeveralOutputs):
+    """A decomposition's outputs (U, S, Vh; eigenvalues and eigenvectors; Q, R), one node of
+    several outputs as PyTorch records it: dL/dA from the gradients of those that got one."""
 
     @staticmethod
-    def forward(ctx, a, parts=(), which=0):
-        ctx.info = (parts, which)
-        return parts[which]
+    def forward(ctx, a, parts=()):
+        ctx.info = parts
+        return tuple(parts)
 
     @staticmethod
-    def backward(ctx, grad):
-        parts, which = ctx.info
-        grads = [None] * len(parts)
-        grads[which] = grad
+    def backward(ctx, grads):
+        grads = parts_of(grads)
         gradient = type(ctx)._forward_cls.gradient
-        return np.asarray(gradient(*parts, *grads), np.result_type(grad))
+        dtype = next(np.result_type(g) for g in grads if g is not None)
+        return np.asarray(gradient(*ctx.info, *grads), dtype)
 
 
 def _svd_parts(a, full_matrices=False):
@@ -509,21 +519,21 @@ def _qr_backward(q, r, gq, gr):
     return _t(np.linalg.solve(r, _t(gq + q @ copyltu)))
 
 
-class SvdPart(_Part):
+class Svd(_Decomposition):
     """U, S or Vh of A = U diag(S) Vh;  dL/dA by Wagner's formula (distinct singular values)."""
 
     _backward_name = "LinalgSvdBackward0"
     gradient = staticmethod(_svd_backward)
 
 
-class EighPart(_Part):
+class Eigh(_Decomposition):
     """The eigenvalues or eigenvectors of a symmetric A;  dL/dA = V (diag(gL) + F ∘ Vᵀ gV) Vᵀ."""
 
     _backward_name = "LinalgEighBackward0"
     gradient = staticmethod(_eigh_backward)
 
 
-class QrPart(_Part):
+class Qr(_Decomposition):
     """Q or R of A = QR;  dL/dA = (gQ + Q copyltu(M)) R⁻ᵀ with M = R gRᵀ - gQᵀ Q."""
 
     _backward_name = "LinalgQrBackward0"
@@ -705,18 +715,16 @@ def solve(A, B, *, left=True):
     return Solve.apply(A, B, left=left)
 
 
-_DECOMPOSITIONS = {"svd": (_svd_parts, SvdPart), "eigh": (_eigh_parts, EighPart)}
-_DECOMPOSITIONS["qr"] = (_qr_parts, QrPart)
+_DECOMPOSITIONS = {"svd": (_svd_parts, Svd), "eigh": (_eigh_parts, Eigh), "qr": (_qr_parts, Qr)}
 
 
 def _multi(a, kind: str, **params) -> tuple:
-    """A decomposition's outputs as tensors, each recorded with its own node when a needs
-    a gradient."""
-    compute, part = _DECOMPOSITIONS[kind]
+    """A decomposition's outputs as tensors, recorded as one node when a needs a gradient."""
+    compute, op = _DECOMPOSITIONS[kind]
     parts = compute(np.asarray(a._data), **params)
     if not (a.requires_grad and is_grad_enabled()):
         return tuple(make(np.ascontiguousarray(x)) for x in parts)
-    return tuple(part.apply(a, parts=parts, which=i) for i in range(len(parts)))
+    return op.apply(a, parts=parts)
 
 
 @writes_out
