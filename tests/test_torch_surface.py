@@ -1149,3 +1149,33 @@ def test_split_chunk_and_unbind_are_one_node_with_an_output_per_piece():
 
     theirs, ours = both(program)
     assert ours == theirs
+
+
+def test_data_has_its_own_version_counter_as_in_torch():
+    """An in-place change through `.data` is not seen by backward (the silent wrong gradient a
+    lesson warns of); through detach() it is (they share the counter)."""
+
+    def program(t):
+        p = t.tensor([1.0, 2.0], requires_grad=True)
+        y = (p * p).sum()
+        d = p.data
+        d.mul_(10)
+        print(p._version, d._version, p.data._version)
+        y.backward()
+        print(p.grad)
+        q = t.ones(2, requires_grad=True)
+        z = (q * q).sum()
+        q.detach().mul_(3)
+        print(q._version)
+        try:
+            z.backward()
+        except RuntimeError as e:
+            print(str(e)[:80])
+        w = t.ones(3, requires_grad=True)
+        with t.no_grad():
+            w.data.sub_(0.5)
+            w.sub_(0.1)
+        print(w._version, w)
+
+    theirs, ours = both(program)
+    assert ours == theirs

@@ -66,7 +66,7 @@ def _fill(t: Tensor, values: np.ndarray) -> Tensor:
     arr = t._storage()
     view = arr.transpose(_memory_order(arr))
     view[...] = values.reshape(view.shape)
-    versions.changed(arr)
+    versions.changed_by(t, arr)
     if events.observers:
         events.on_inplace(t)
     return t

@@ -223,7 +223,7 @@ class Tensor:
     @property
     def _version(self) -> int:
         """How many in-place changes this tensor's memory has had (shared with its views)."""
-        return _versions.version(self._data)
+        return _versions.version_of(self)
 
     # -- memory: sizes, strides, the storage views share ---------------------------------------
     def nelement(self) -> int:
@@ -384,7 +384,7 @@ class Tensor:
         except ValueError:  # shapes that do not broadcast: torch's expand message
             _shape.Expand.forward(NO_CONTEXT, np.asarray(_raw(value)), shape=np.shape(store[key]))
             raise
-        _versions.changed(self._data)
+        _versions.changed_by(self, self._data)
         if events.observers:
             announce_inplace(self)
 
@@ -446,7 +446,9 @@ class Tensor:
 
     @property
     def data(self):
-        return make(self._storage())
+        alias = make(self._storage())
+        _versions.data_alias(alias)
+        return alias
 
     @data.setter
     def data(self, value) -> None:
@@ -568,7 +570,7 @@ class Tensor:
             _versions.moved(self._data, out._data, node)
         else:
             at = None if node is None else node._seq
-            _versions.changed(self._data, None if view else out._data, at, node)
+            _versions.changed_by(self, self._data, None if view else out._data, at, node)
         self._data, self.grad_fn, self.requires_grad = out._data, out.grad_fn, True
         if events.observers:
             events.on_rebind(self, out)
@@ -583,7 +585,7 @@ class Tensor:
             self._become(ufunc(self, other))  # as PyTorch records it: this tensor gets the node
             return self
         store = self._storage()
-        _versions.changed(store)
+        _versions.changed_by(self, store)
         # Straight into the storage: no temporary as large as the tensor (an SGD step does
         # this for every parameter). _check_cast has ruled out results that cannot be stored.
         _RAW_UFUNC[ufunc](store, _raw(other), out=store)
@@ -617,7 +619,7 @@ class Tensor:
         if self.requires_grad and _state["enabled"]:  # recorded: no gradient to old values
             return _base._write_back(self, _pointwise.Zero.apply(self))
         self._storage()[...] = 0
-        _versions.changed(self._data)
+        _versions.changed_by(self, self._data)
         if events.observers:
             events.on_zero(self)
         return self
@@ -630,7 +632,7 @@ class Tensor:
                 return _base._write_back(self, _pointwise.FillTensor.apply(self, value))
             return _base._write_back(self, _pointwise.Fill.apply(self, value=value))
         self._storage()[...] = value
-        _versions.changed(self._data)
+        _versions.changed_by(self, self._data)
         if events.observers:
             announce_inplace(self)
         return self
@@ -638,7 +640,7 @@ class Tensor:
     def copy_(self, src):
         self._check_inplace()
         self._storage()[...] = _raw(src)
-        _versions.changed(self._data)
+        _versions.changed_by(self, self._data)
         if events.observers:
             announce_inplace(self)
         return self
@@ -649,7 +651,7 @@ class Tensor:
         store = self._storage()
         flat = store.reshape(-1)
         flat[...] = [callable(v) for v in flat.tolist()]
-        _versions.changed(store)
+        _versions.changed_by(self, store)
         return self
 
     def map_(self, tensor, callable):
@@ -661,7 +663,7 @@ class Tensor:
         flat[...] = [
             callable(a, b) for a, b in zip(flat.tolist(), other.reshape(-1).tolist(), strict=True)
         ]
-        _versions.changed(store)
+        _versions.changed_by(self, store)
         return self
 
     def register_post_accumulate_grad_hook(self, hook):

@@ -21,6 +21,34 @@ modified: dict = {}
 _LATER: dict = {}
 
 
+# id(tensor) -> [its count]: a tensor `.data` gave has a counter of its own, as in PyTorch, so
+# an in-place change through it goes unnoticed by backward (the lesson of why not to use it)
+own: dict = {}
+
+
+def data_alias(tensor) -> None:
+    """Give `tensor` (what `.data` returned) a version counter of its own."""
+    key = id(tensor)
+    own[key] = [0]
+    weakref.finalize(tensor, own.pop, key, None)
+
+
+def changed_by(tensor, data, *args) -> None:
+    """`changed(data, *args)`, an in-place change made through `tensor`: counted on its own
+    counter when it has one (a `.data` alias), else on its memory's."""
+    counter = own.get(id(tensor)) if own else None
+    if counter is not None:
+        counter[0] += 1
+        return
+    changed(data, *args)
+
+
+def version_of(tensor) -> int:
+    """`tensor._version`."""
+    counter = own.get(id(tensor)) if own else None
+    return counter[0] if counter is not None else version(tensor._data)
+
+
 def root(array):
     """The array that owns the memory `array` views."""
     while isinstance(getattr(array, "base", None), np.ndarray):

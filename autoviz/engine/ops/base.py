@@ -374,7 +374,7 @@ def _write_back(self, out):
             f"output type {TYPE_NAMES.get(have.name, have.name)}"
         )
     self._storage()[...] = out._data
-    versions.changed(self._data)
+    versions.changed_by(self, self._data)
     if events.observers:
         from ..tensor import announce_inplace
 
