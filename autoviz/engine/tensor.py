@@ -9,7 +9,7 @@ from .device import CPU, NO_CUDA, check_device
 from .dtypes import KIND_RANK, TYPE_NAMES, float32, float64, int64, promote, to_numpy_dtype
 from .dtypes import dtype as _dtype_class
 from .fidelity.printing import format_tensor
-from .function import NO_CONTEXT, accumulator_for
+from .function import NO_CONTEXT, Output, accumulator_for
 from .grad_mode import _state
 
 NON_LEAF_GRAD_WARNING = (
@@ -67,7 +67,8 @@ class Tensor:
     @property
     def output_nr(self) -> int:
         """Which output of its grad_fn this tensor is (0 for all but a node's later outputs)."""
-        return getattr(self.grad_fn, "index", 0)
+        fn = self.grad_fn
+        return fn.index if isinstance(fn, Output) else 0
 
     @property
     def _base(self):

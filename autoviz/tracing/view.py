@@ -5,7 +5,7 @@ import math
 import numpy as np
 
 from ..engine import AccumulateGrad, Tensor
-from ..engine.function import output_class
+from ..engine.function import Output, output_class
 from ..engine.tensor import make
 from .modules import ModuleNames
 from .preview import preview
@@ -81,7 +81,8 @@ class EngineView:
     @staticmethod
     def output_nr(t) -> int:
         """Which output of its grad_fn `t` is (a node may have several)."""
-        return getattr(t.grad_fn, "index", 0)
+        fn = t.grad_fn
+        return fn.index if isinstance(fn, Output) else 0  # (no getattr: Node's is Python's)
 
     @staticmethod
     def stand_in(fn, output_nr: int = 0):
