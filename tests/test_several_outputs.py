@@ -70,3 +70,32 @@ def test_backward_from_a_later_output_starts_at_that_output():
     (seed,) = [s for s in tl.steps if s.kind == "seed"]
     assert tl.nodes[int(seed.nodes[0][1:]) - 1].name == "b"
     assert x.grad.tolist() == [0.0, 0.0, 1.0, 1.0]
+
+
+def test_the_quiz_asks_how_often_a_node_of_several_outputs_runs():
+    """Predict before seeing: one call with all the outputs' gradients, not one per output
+    (the answer is the program's own: its backward counts its calls)."""
+    calls = []
+
+    class Pair(autoviz.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            calls.append((g1, g2))
+            return g1 * 2 + g2 * 3
+
+    x = autoviz.ones(2, requires_grad=True)
+    with autoviz.trace() as tl:
+        a, b = Pair.apply(x)
+        (a.sum() + b.sum()).backward()
+    from autoviz.tracing.quiz import candidates
+
+    step = next(s for s in tl.steps if s.kind == "backward" and s.details.get("grads"))
+    (q,) = [q for q in candidates(tl, step.index) if q.kind == "outputs"]
+    assert q.answer == len(calls) == 1
+    assert "a and b are outputs of one PairBackward node" in q.prompt
+    (wrong, name, hint) = q.mistakes[0]
+    assert (wrong, name) == (2, "runs-per-output") and "once per backward pass" in hint

@@ -24,6 +24,10 @@ MISTAKES = {
     "one-path-only": (
         "{name} is used more than once, so it gets the sum of the gradients of every path: {parts}."
     ),
+    "runs-per-output": (
+        "{op} runs once per backward pass, not once per output: the engine waits until the "
+        "gradients of {names} have all arrived, then calls it once with them together."
+    ),
     "mean-without-n": (
         "mean divides by the number of elements, so each of the {n} elements gets upstream / {n}."
     ),

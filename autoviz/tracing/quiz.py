@@ -23,6 +23,7 @@ KINDS = (
     "sign",
     "zero",
     "broadcast",
+    "outputs",
     "which-grad",
     "accumulation",
     "update",
@@ -358,6 +359,33 @@ def _number_question(prompt, answer, kind, wrong=(), **fields) -> Question:
 
 def _backward(tl, step, c: Context) -> list:
     op = c.nodes[step.nodes[0]]
+    several = step.details.get("grads") or ()
+    first = [_runs_once(c, op, several)] if len(several) > 1 else []
+    return first + _sent(tl, step, c, op)
+
+
+def _runs_once(c: Context, op, several: list) -> Question:
+    """A node of several outputs runs once, with all their gradients, not once per output."""
+    names = [c.name(node_id) for node_id, _ in several]
+    listed = ", ".join(names[:-1]) + " and " + names[-1]
+    n = len(names)
+    return _number_question(
+        f"{listed} are outputs of one {op.op} node, and each sends it a gradient. How many "
+        "times does its backward run in this pass?",
+        1,
+        "outputs",
+        [(n, "runs-per-output", mistake("runs-per-output", op=op.op, names=listed))],
+        hint=f"Backward runs a node when every gradient it waits for has arrived: {listed}'s.",
+        why=(
+            f"Once: the engine counts the {n} edges into {op.op} and runs it after the last "
+            f"gradient arrives, with {listed}'s gradients together."
+        ),
+        about=("runs", op.id),
+    )
+
+
+def _sent(tl, step, c: Context, op) -> list:
+    """What the op sends its inputs: one question of each kind, where the step has one."""
     scalar = [f for f in step.flows if not f.shape and isinstance(f.contribution, float)]
     if scalar:
         return [_scalar_flow(tl, step, c, op, scalar[0])]

@@ -1,5 +1,6 @@
 # D2L-style "Automatic Differentiation" chapter
 import torch
+
 torch.manual_seed(0)
 
 x = torch.arange(4.0)
@@ -38,6 +39,7 @@ x.grad.zero_()
 y.sum().backward()
 print("x.grad == 2*x:", x.grad == 2 * x)
 
+
 # gradients through python control flow
 def f(a):
     b = a * 2
@@ -48,6 +50,7 @@ def f(a):
     else:
         c = 100 * b
     return c
+
 
 a = torch.randn(size=(), requires_grad=True)
 print("a:", a)

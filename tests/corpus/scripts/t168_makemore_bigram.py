@@ -2,17 +2,28 @@
 import torch
 import torch.nn.functional as F
 
-words = ["emma", "olivia", "ava", "isabella", "sophia", "mia", "amelia", "harper", "evelyn", "abigail"]
+words = [
+    "emma",
+    "olivia",
+    "ava",
+    "isabella",
+    "sophia",
+    "mia",
+    "amelia",
+    "harper",
+    "evelyn",
+    "abigail",
+]
 chars = sorted(set("".join(words)))
 stoi = {s: i + 1 for i, s in enumerate(chars)}
-stoi['.'] = 0
+stoi["."] = 0
 itos = {i: s for s, i in stoi.items()}
 V = len(stoi)
 print("vocab size:", V)
 
 N = torch.zeros((V, V), dtype=torch.int32)
 for w in words:
-    chs = ['.'] + list(w) + ['.']
+    chs = ["."] + list(w) + ["."]
     for c1, c2 in zip(chs, chs[1:]):
         N[stoi[c1], stoi[c2]] += 1
 print("N[0]:", N[0])
@@ -32,7 +43,7 @@ for _ in range(3):
 
 log_likelihood, n = 0.0, 0
 for w in words:
-    chs = ['.'] + list(w) + ['.']
+    chs = ["."] + list(w) + ["."]
     for c1, c2 in zip(chs, chs[1:]):
         log_likelihood += torch.log(P[stoi[c1], stoi[c2]])
         n += 1
@@ -40,10 +51,12 @@ print(f"nll per char: {(-log_likelihood / n).item():.4f}")
 
 xs, ys = [], []
 for w in words:
-    chs = ['.'] + list(w) + ['.']
+    chs = ["."] + list(w) + ["."]
     for c1, c2 in zip(chs, chs[1:]):
-        xs.append(stoi[c1]); ys.append(stoi[c2])
-xs = torch.tensor(xs); ys = torch.tensor(ys)
+        xs.append(stoi[c1])
+        ys.append(stoi[c2])
+xs = torch.tensor(xs)
+ys = torch.tensor(ys)
 num = xs.nelement()
 print("examples:", num, xs.dtype)
 
@@ -54,7 +67,7 @@ for k in range(30):
     logits = xenc @ W
     counts = logits.exp()
     probs = counts / counts.sum(1, keepdims=True)
-    loss = -probs[torch.arange(num), ys].log().mean() + 0.01 * (W ** 2).mean()
+    loss = -probs[torch.arange(num), ys].log().mean() + 0.01 * (W**2).mean()
     W.grad = None
     loss.backward()
     W.data += -10 * W.grad

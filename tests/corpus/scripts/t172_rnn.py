@@ -1,6 +1,7 @@
 # RNN / LSTM / GRU chapter: shapes, hidden state, tiny sequence regression
 import torch
 from torch import nn
+
 torch.manual_seed(7)
 
 batch, seq_len, n_in, n_hid = 3, 5, 4, 6
@@ -17,14 +18,16 @@ print("LSTM out", out.shape, "h", h.shape, "c", c.shape)
 for name, p in lstm.named_parameters():
     print(f"  {name:14s} {tuple(p.shape)}")
 
-gru = nn.GRU(n_in, n_hid)            # seq-first layout
+gru = nn.GRU(n_in, n_hid)  # seq-first layout
 out, h = gru(x.transpose(0, 1))
 print("GRU out", out.shape, "h", h.shape)
 
 # manual RNN cell matches nn.RNNCell
 cell = nn.RNNCell(n_in, n_hid)
 hx = torch.zeros(batch, n_hid)
-manual = torch.tanh(x[:, 0] @ cell.weight_ih.T + cell.bias_ih + hx @ cell.weight_hh.T + cell.bias_hh)
+manual = torch.tanh(
+    x[:, 0] @ cell.weight_ih.T + cell.bias_ih + hx @ cell.weight_hh.T + cell.bias_hh
+)
 print("RNNCell matches manual:", torch.allclose(cell(x[:, 0], hx), manual, atol=1e-6))
 
 lcell = nn.LSTMCell(n_in, n_hid)
@@ -33,14 +36,17 @@ for t in range(seq_len):
     hx, cx = lcell(x[:, t], (hx, cx))
 print("LSTMCell final h[0]:", hx[0])
 
+
 class SeqSum(nn.Module):
     def __init__(self):
         super().__init__()
         self.lstm = nn.LSTM(1, 16, batch_first=True)
         self.head = nn.Linear(16, 1)
+
     def forward(self, x):
         o, _ = self.lstm(x)
         return self.head(o[:, -1])
+
 
 model = SeqSum()
 opt = torch.optim.Adam(model.parameters(), lr=0.02)

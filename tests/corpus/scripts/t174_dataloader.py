@@ -1,16 +1,21 @@
 # torch.utils.data: Dataset, DataLoader, TensorDataset, random_split
 import torch
 from torch.utils.data import Dataset, DataLoader, TensorDataset, random_split
+
 torch.manual_seed(0)
+
 
 class SquaresDataset(Dataset):
     def __init__(self, n):
         self.x = torch.arange(n, dtype=torch.float32).unsqueeze(1)
-        self.y = self.x ** 2
+        self.y = self.x**2
+
     def __len__(self):
         return len(self.x)
+
     def __getitem__(self, idx):
         return self.x[idx], self.y[idx]
+
 
 ds = SquaresDataset(10)
 print("len:", len(ds), "item 3:", ds[3])
@@ -31,9 +36,11 @@ tds = TensorDataset(X, Y)
 train, val = random_split(tds, [15, 5], generator=torch.Generator().manual_seed(42))
 print("split sizes:", len(train), len(val), "val indices:", list(val.indices))
 
+
 def collate(batch):
     xs, ys = zip(*batch)
     return torch.stack(xs), torch.tensor(ys)
+
 
 model = torch.nn.Linear(3, 2)
 opt = torch.optim.SGD(model.parameters(), lr=0.5)
@@ -42,7 +49,9 @@ for epoch in range(4):
     total = 0.0
     for xb, yb in train_loader:
         loss = torch.nn.functional.cross_entropy(model(xb), yb)
-        opt.zero_grad(); loss.backward(); opt.step()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
         total += loss.item() * len(xb)
     print(f"epoch {epoch} avg loss {total / len(train):.4f}")
 

@@ -2,16 +2,22 @@
 import io
 import torch
 from torch import nn
+
 torch.manual_seed(11)
+
 
 class MLP(nn.Module):
     def __init__(self):
         super().__init__()
-        self.hidden = nn.Linear(4, 8, bias=False)  # batch norm cancels a bias: its gradient is noise
+        self.hidden = nn.Linear(
+            4, 8, bias=False
+        )  # batch norm cancels a bias: its gradient is noise
         self.bn = nn.BatchNorm1d(8)
         self.out = nn.Linear(8, 2)
+
     def forward(self, x):
         return self.out(torch.relu(self.bn(self.hidden(x))))
+
 
 net = MLP()
 X = torch.randn(6, 4)
@@ -40,27 +46,36 @@ print("loaded obj:", obj)
 opt = torch.optim.Adam(net.parameters(), lr=0.01)
 for _ in range(3):
     loss = net(X).pow(2).mean()
-    opt.zero_grad(); loss.backward(); opt.step()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
 print("loss after 3 steps:", round(loss.item(), 5))
 ckpt = {"epoch": 3, "model": net.state_dict(), "optim": opt.state_dict(), "loss": loss.item()}
 buf = io.BytesIO()
 torch.save(ckpt, buf)
 buf.seek(0)
 loaded = torch.load(buf)
-net2 = MLP(); opt2 = torch.optim.Adam(net2.parameters(), lr=0.5)
+net2 = MLP()
+opt2 = torch.optim.Adam(net2.parameters(), lr=0.5)
 net2.load_state_dict(loaded["model"])
 opt2.load_state_dict(loaded["optim"])
 print("epoch:", loaded["epoch"], "lr restored:", opt2.param_groups[0]["lr"])
 print("adam step count:", opt2.state_dict()["state"][0]["step"])
 for a, b in ((net, opt), (net2, opt2)):
-    l = a(X).pow(2).mean(); b.zero_grad(); l.backward(); b.step()
+    l = a(X).pow(2).mean()
+    b.zero_grad()
+    l.backward()
+    b.step()
 print("resumed training identical:", torch.allclose(net.out.weight, net2.out.weight))
+
 
 # partial load with strict=False
 class Bigger(MLP):
     def __init__(self):
         super().__init__()
         self.extra = nn.Linear(2, 1)
+
+
 big = Bigger()
 r = big.load_state_dict(net.state_dict(), strict=False)
 print("missing:", r.missing_keys, "unexpected:", r.unexpected_keys)

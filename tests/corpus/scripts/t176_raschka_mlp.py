@@ -1,6 +1,7 @@
 # Raschka-style: logistic regression then an MLP on synthetic XOR data
 import torch
 from torch import nn
+
 torch.manual_seed(123)
 
 n = 200
@@ -12,25 +13,34 @@ X_train, y_train = X[perm[:150]], y[perm[:150]]
 X_valid, y_valid = X[perm[150:]], y[perm[150:]]
 print("shapes:", X_train.shape, y_valid.shape)
 
+
 class LogisticRegression(nn.Module):
     def __init__(self, num_features):
         super().__init__()
         self.linear = nn.Linear(num_features, 1)
+
     def forward(self, x):
         return torch.sigmoid(self.linear(x))
+
 
 class MLP(nn.Module):
     def __init__(self, num_features, hidden):
         super().__init__()
         self.layers = nn.Sequential(
-            nn.Linear(num_features, hidden), nn.Tanh(),
-            nn.Linear(hidden, hidden), nn.LeakyReLU(0.1),
-            nn.Linear(hidden, 1))
+            nn.Linear(num_features, hidden),
+            nn.Tanh(),
+            nn.Linear(hidden, hidden),
+            nn.LeakyReLU(0.1),
+            nn.Linear(hidden, 1),
+        )
+
     def forward(self, x):
         return self.layers(x).squeeze(1)
 
+
 def accuracy(probas, y):
     return ((probas > 0.5).float() == y).float().mean().item()
+
 
 logreg = LogisticRegression(2)
 opt = torch.optim.SGD(logreg.parameters(), lr=0.5)
@@ -38,7 +48,9 @@ bce = nn.BCELoss()
 for epoch in range(30):
     p = logreg(X_train).view(-1)
     loss = bce(p, y_train)
-    opt.zero_grad(); loss.backward(); opt.step()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
 print(f"logreg loss {loss.item():.4f} train acc {accuracy(p, y_train):.3f}")
 
 model = MLP(2, 16)
@@ -46,10 +58,12 @@ opt = torch.optim.Adam(model.parameters(), lr=0.03)
 loss_fn = nn.BCEWithLogitsLoss()
 for epoch in range(60):
     for i in range(0, 150, 30):
-        xb, yb = X_train[i:i + 30], y_train[i:i + 30]
+        xb, yb = X_train[i : i + 30], y_train[i : i + 30]
         logits = model(xb)
         loss = loss_fn(logits, yb)
-        opt.zero_grad(); loss.backward(); opt.step()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
     if epoch % 15 == 0:
         model.eval()
         with torch.no_grad():

@@ -3,7 +3,7 @@ import torch
 
 torch.manual_seed(0)
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-y = x ** 2
+y = x**2
 z = y.sum() * 3
 print("x:", x)
 print("y:", y)

@@ -3,7 +3,7 @@ import torch
 
 torch.manual_seed(0)
 x = torch.tensor(2.0, requires_grad=True)
-y = x ** 3 + 2 * x ** 2
+y = x**3 + 2 * x**2
 (dy,) = torch.autograd.grad(y, x, create_graph=True)
 print("dy/dx at 2:", dy.item(), "(expect 3*4+4*2=20)")
 (d2y,) = torch.autograd.grad(dy, x, create_graph=True)
@@ -26,7 +26,7 @@ for k, d in enumerate(derivs, 1):
 a = torch.tensor(1.5, requires_grad=True)
 b = torch.tensor(-0.5, requires_grad=True)
 c = torch.tensor(4.0, requires_grad=True)
-out = a * b + b ** 2
+out = a * b + b**2
 ga, gb, gc = torch.autograd.grad(out, [a, b, c], allow_unused=True)
 print("grads:", ga, gb, gc)
 
@@ -37,7 +37,9 @@ fake = torch.randn(6, 2) + 2
 alpha = torch.rand(6, 1)
 interp = (alpha * real + (1 - alpha) * fake).requires_grad_(True)
 score = critic(interp)
-(grad_in,) = torch.autograd.grad(score, interp, grad_outputs=torch.ones_like(score), create_graph=True)
+(grad_in,) = torch.autograd.grad(
+    score, interp, grad_outputs=torch.ones_like(score), create_graph=True
+)
 norms = grad_in.norm(2, dim=1)
 print("grad norms:", norms.detach())
 penalty = ((norms - 1) ** 2).mean()
@@ -48,7 +50,7 @@ for name, p in critic.named_parameters():
 
 # Hessian-vector product by double backward
 w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-loss = (w ** 2).prod()
+loss = (w**2).prod()
 (gw,) = torch.autograd.grad(loss, w, create_graph=True)
 vec = torch.tensor([1.0, 0.0, 0.0])
 (hv,) = torch.autograd.grad(gw, w, grad_outputs=vec)

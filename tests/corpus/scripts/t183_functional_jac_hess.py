@@ -4,22 +4,28 @@ from torch.autograd.functional import jacobian, hessian, vjp, jvp, hvp
 
 torch.manual_seed(0)
 
+
 def f(x):
     return torch.stack([x[0] ** 2 * x[1], 5 * x[0] + torch.sin(x[1])])
+
 
 x = torch.tensor([1.0, 2.0])
 J = jacobian(f, x)
 print("Jacobian:\n", J)
 print("manual:\n", torch.tensor([[2 * 1.0 * 2.0, 1.0], [5.0, torch.cos(torch.tensor(2.0)).item()]]))
 
+
 def g(x):
-    return (x ** 3).sum() + x[0] * x[1]
+    return (x**3).sum() + x[0] * x[1]
+
 
 H = hessian(g, x)
 print("Hessian:\n", H)
 
+
 def two_in(a, b):
     return a * b + a.exp()
+
 
 a = torch.tensor([0.5, 1.0])
 b = torch.tensor([2.0, -1.0])
@@ -45,8 +51,12 @@ print("equals weight:", torch.allclose(Jl, lin.weight))
 # Hessian of a quadratic form
 A = torch.randn(3, 3)
 A = A @ A.t()
+
+
 def quad(z):
     return 0.5 * z @ A @ z
+
+
 Hq = hessian(quad, torch.randn(3))
 print("Hessian of quadratic equals A:", torch.allclose(Hq, A, atol=1e-5))
 print("eigenvalues positive:", bool((torch.linalg.eigvalsh(Hq) > 0).all()))

@@ -6,11 +6,14 @@ t_c = torch.tensor([0.5, 14.0, 15.0, 28.0, 11.0, 8.0, 3.0, -4.0, 6.0, 13.0, 21.0
 t_u = torch.tensor([35.7, 55.9, 58.2, 81.9, 56.3, 48.9, 33.9, 21.8, 48.4, 60.4, 68.4])
 t_un = 0.1 * t_u
 
+
 def model(t_u, w, b):
     return w * t_u + b
 
+
 def loss_fn(t_p, t_c):
     return ((t_p - t_c) ** 2).mean()
+
 
 params = torch.tensor([1.0, 0.0], requires_grad=True)
 lr = 1e-2

@@ -4,6 +4,8 @@ from torch import nn
 import torch.nn.functional as F
 
 torch.manual_seed(0)
+
+
 # two classes: horizontal bar vs vertical bar plus noise
 def make_data(n):
     X = torch.randn(n, 1, 8, 8) * 0.3
@@ -15,6 +17,7 @@ def make_data(n):
         else:
             X[i, 0, :, pos] += 1.0
     return X, y
+
 
 X, y = make_data(64)
 print("X:", X.shape, "y[:10]:", y[:10])
@@ -45,7 +48,7 @@ for epoch in range(15):
     perm = torch.randperm(64)
     total = 0.0
     for i in range(0, 64, 16):
-        idx = perm[i:i + 16]
+        idx = perm[i : i + 16]
         logits = model(X[idx])
         loss = F.cross_entropy(logits, y[idx])
         opt.zero_grad()

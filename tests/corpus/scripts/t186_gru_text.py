@@ -4,9 +4,14 @@ from torch import nn
 
 torch.manual_seed(0)
 sentences = [
-    ("good great fun movie", 1), ("bad boring awful plot", 0), ("great acting good fun", 1),
-    ("awful bad movie", 0), ("fun good plot", 1), ("boring plot bad acting", 0),
-    ("great great fun", 1), ("awful boring", 0),
+    ("good great fun movie", 1),
+    ("bad boring awful plot", 0),
+    ("great acting good fun", 1),
+    ("awful bad movie", 0),
+    ("fun good plot", 1),
+    ("boring plot bad acting", 0),
+    ("great great fun", 1),
+    ("awful boring", 0),
 ]
 vocab = {"<pad>": 0}
 for s, _ in sentences:
@@ -14,15 +19,18 @@ for s, _ in sentences:
         vocab.setdefault(w, len(vocab))
 print("vocab:", vocab)
 
+
 def encode(s, max_len=4):
     ids = [vocab[w] for w in s.split()][:max_len]
     return ids + [0] * (max_len - len(ids))
+
 
 X = torch.tensor([encode(s) for s, _ in sentences])
 y = torch.tensor([l for _, l in sentences], dtype=torch.float32)
 lengths = (X != 0).sum(1)
 print("X:\n", X)
 print("lengths:", lengths)
+
 
 class GRUClassifier(nn.Module):
     def __init__(self, vocab_size, emb=8, hidden=16):
@@ -35,6 +43,7 @@ class GRUClassifier(nn.Module):
         e = self.emb(x)
         out, h = self.gru(e)
         return self.fc(h[-1]).squeeze(-1), out
+
 
 model = GRUClassifier(len(vocab))
 logits, out = model(X)

@@ -6,6 +6,7 @@ import torch.nn.functional as F
 
 torch.manual_seed(0)
 
+
 def scaled_dot_product(q, k, v, mask=None):
     d_k = q.size(-1)
     logits = q @ k.transpose(-2, -1) / math.sqrt(d_k)
@@ -13,6 +14,7 @@ def scaled_dot_product(q, k, v, mask=None):
         logits = logits.masked_fill(mask == 0, float("-inf"))
     attn = F.softmax(logits, dim=-1)
     return attn @ v, attn
+
 
 seq, d = 4, 6
 q = torch.randn(seq, d)
@@ -24,6 +26,7 @@ print("rows sum to 1:", attn.sum(-1))
 causal = torch.tril(torch.ones(seq, seq))
 out_c, attn_c = scaled_dot_product(q, k, v, causal)
 print("causal attention:\n", attn_c)
+
 
 class Block(nn.Module):
     def __init__(self, d_model, heads, ff):
@@ -40,6 +43,7 @@ class Block(nn.Module):
         x = self.ln2(x + self.drop(self.ff(x)))
         return x, w
 
+
 block = Block(8, 2, 16)
 block.eval()
 x = torch.randn(2, 5, 8)
@@ -54,8 +58,12 @@ mha = block.attn
 Wq, Wk, Wv = mha.in_proj_weight.chunk(3)
 bq, bk, bv = mha.in_proj_bias.chunk(3)
 Q, K, V = x @ Wq.T + bq, x @ Wk.T + bk, x @ Wv.T + bv
+
+
 def split(t):
     return t.view(2, 5, 2, 4).transpose(1, 2)
+
+
 o, aw = scaled_dot_product(split(Q), split(K), split(V), (~mask).int())
 o = o.transpose(1, 2).reshape(2, 5, 8)
 manual = mha.out_proj(o)

@@ -33,7 +33,9 @@ pw = torch.tensor(3.0)
 bpw = F.binary_cross_entropy_with_logits(z, yb, pos_weight=pw)
 man = -(pw * yb * F.logsigmoid(z) + (1 - yb) * F.logsigmoid(-z)).mean()
 print("pos_weight=3:", bpw.item(), "manual:", man.item())
-print("BCEWithLogitsLoss module:", nn.BCEWithLogitsLoss(pos_weight=torch.tensor([2.0]))(z, yb).item())
+print(
+    "BCEWithLogitsLoss module:", nn.BCEWithLogitsLoss(pos_weight=torch.tensor([2.0]))(z, yb).item()
+)
 
 pred = torch.tensor([0.0, 0.5, 2.0, -3.0])
 tgt = torch.tensor([0.2, 0.0, 0.0, 0.0])

@@ -5,9 +5,11 @@ from torch.optim.lr_scheduler import StepLR, OneCycleLR, CosineAnnealingLR, Expo
 
 torch.manual_seed(0)
 
+
 def fresh():
     m = nn.Linear(2, 1)
     return m, torch.optim.SGD(m.parameters(), lr=0.1, momentum=0.9)
+
 
 m, opt = fresh()
 sched = StepLR(opt, step_size=3, gamma=0.5)

@@ -4,6 +4,7 @@ from torch import nn
 
 torch.manual_seed(0)
 
+
 class MyReLU(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x):
@@ -17,6 +18,7 @@ class MyReLU(torch.autograd.Function):
         g[x < 0] = 0
         return g
 
+
 class Exp(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x):
@@ -29,6 +31,7 @@ class Exp(torch.autograd.Function):
         (y,) = ctx.saved_tensors
         return grad_out * y
 
+
 x = torch.tensor([-1.0, 0.5, 2.0], requires_grad=True)
 y = MyReLU.apply(x)
 print("MyReLU:", y, "grad_fn:", type(y.grad_fn).__name__)
@@ -38,6 +41,7 @@ print("grad:", x.grad)
 xd = torch.randn(4, dtype=torch.double, requires_grad=True)
 print("gradcheck Exp:", torch.autograd.gradcheck(Exp.apply, (xd,)))
 print("gradcheck sigmoid:", torch.autograd.gradcheck(torch.sigmoid, (xd,)))
+
 
 # straight-through estimator
 class RoundSTE(torch.autograd.Function):
@@ -49,6 +53,7 @@ class RoundSTE(torch.autograd.Function):
     def backward(ctx, g):
         return g
 
+
 z = torch.tensor([0.3, 1.7, -0.6], requires_grad=True)
 out = RoundSTE.apply(z) * torch.tensor([1.0, 2.0, 3.0])
 out.sum().backward()
@@ -59,7 +64,7 @@ a = torch.tensor(3.0, requires_grad=True)
 b = a * 2
 b.register_hook(lambda g: print("  hook sees grad of b:", g))
 h = b.register_hook(lambda g: g * 10)
-c = b ** 2
+c = b**2
 c.backward()
 print("a.grad with x10 hook:", a.grad)
 h.remove()
@@ -68,16 +73,21 @@ h.remove()
 a.grad = None
 b = a * 2
 b.retain_grad()
-(b ** 2).backward()
+(b**2).backward()
 print("b.grad:", b.grad, "a.grad:", a.grad)
 
 # module forward hooks to capture activations
 net = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
 acts = {}
+
+
 def save(name):
     def hook(mod, inp, out):
         acts[name] = out.detach()
+
     return hook
+
+
 handles = [net[i].register_forward_hook(save(f"layer{i}")) for i in range(3)]
 out = net(torch.randn(2, 3))
 for k, v in acts.items():
@@ -85,8 +95,12 @@ for k, v in acts.items():
 for hd in handles:
     hd.remove()
 grads = {}
+
+
 def grad_hook(g):
     grads["w0"] = g.norm().item()
+
+
 net[0].weight.register_hook(grad_hook)
 net(torch.randn(2, 3)).sum().backward()
 print("weight-0 grad norm via hook:", round(grads["w0"], 5))

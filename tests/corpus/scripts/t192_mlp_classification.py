@@ -20,6 +20,7 @@ split = int(0.8 * n)
 X_train, X_test, y_train, y_test = X[:split], X[split:], y[:split], y[split:]
 print("shapes:", X_train.shape, X_test.shape)
 
+
 class CircleModel(nn.Module):
     def __init__(self):
         super().__init__()
@@ -31,8 +32,10 @@ class CircleModel(nn.Module):
     def forward(self, x):
         return self.layer_3(self.relu(self.layer_2(self.relu(self.layer_1(x)))))
 
+
 def accuracy_fn(y_true, y_pred):
     return torch.eq(y_true, y_pred).sum().item() / len(y_pred) * 100
+
 
 model = CircleModel()
 print(model)
@@ -57,7 +60,9 @@ for epoch in range(600):
             t_logits = model(X_test).squeeze()
             t_loss = loss_fn(t_logits, y_test)
             t_acc = accuracy_fn(y_test, torch.round(torch.sigmoid(t_logits)))
-        print(f"Epoch {epoch:3d} | Loss {loss:.5f}, Acc {acc:.2f}% | Test loss {t_loss:.5f}, Test acc {t_acc:.2f}%")
+        print(
+            f"Epoch {epoch:3d} | Loss {loss:.5f}, Acc {acc:.2f}% | Test loss {t_loss:.5f}, Test acc {t_acc:.2f}%"
+        )
 
 # multiclass: 3 blobs
 centers = torch.tensor([[0.0, 2.0], [2.0, -1.0], [-2.0, -1.0]])
