@@ -1,5 +1,6 @@
 # Linear regression from scratch (D2L / Patrick Loeber style)
 import random
+
 import torch
 
 torch.manual_seed(1)

@@ -1,7 +1,7 @@
 # D2L "Parameter Management" + "Custom Layers" + weight init
 import torch
-from torch import nn
 import torch.nn.functional as F
+from torch import nn
 
 torch.manual_seed(3)
 

@@ -1,7 +1,7 @@
 # CNN chapter: Conv2d, pooling, BatchNorm2d, Dropout, shapes and a tiny training loop
 import torch
-from torch import nn
 import torch.nn.functional as F
+from torch import nn
 
 torch.manual_seed(0)
 

@@ -1,6 +1,6 @@
 # torch.utils.data: Dataset, DataLoader, TensorDataset, random_split
 import torch
-from torch.utils.data import Dataset, DataLoader, TensorDataset, random_split
+from torch.utils.data import DataLoader, Dataset, TensorDataset, random_split
 
 torch.manual_seed(0)
 

@@ -1,5 +1,6 @@
 # Saving and loading state_dicts through an in-memory buffer
 import io
+
 import torch
 from torch import nn
 

@@ -1,4 +1,5 @@
-# Autograd basics: requires_grad, grad_fn, retain_graph, detach, no_grad, inference_mode, accumulation
+# Autograd basics: requires_grad, grad_fn, retain_graph, detach, no_grad, inference_mode,
+# accumulation
 import torch
 
 torch.manual_seed(0)

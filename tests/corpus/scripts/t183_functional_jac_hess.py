@@ -1,6 +1,6 @@
 # torch.autograd.functional: jacobian, hessian, vjp, jvp, hvp
 import torch
-from torch.autograd.functional import jacobian, hessian, vjp, jvp, hvp
+from torch.autograd.functional import hessian, hvp, jacobian, jvp, vjp
 
 torch.manual_seed(0)
 

@@ -1,7 +1,7 @@
 # A small CNN with nn.Sequential on synthetic 'images'
 import torch
-from torch import nn
 import torch.nn.functional as F
+from torch import nn
 
 torch.manual_seed(0)
 

@@ -1,8 +1,9 @@
 # Tiny transformer block: hand-written attention vs nn.MultiheadAttention
 import math
+
 import torch
-from torch import nn
 import torch.nn.functional as F
+from torch import nn
 
 torch.manual_seed(0)
 

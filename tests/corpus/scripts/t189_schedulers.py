@@ -1,7 +1,7 @@
 # Learning-rate schedulers
 import torch
 from torch import nn
-from torch.optim.lr_scheduler import StepLR, OneCycleLR, CosineAnnealingLR, ExponentialLR, LambdaLR
+from torch.optim.lr_scheduler import CosineAnnealingLR, ExponentialLR, LambdaLR, OneCycleLR, StepLR
 
 torch.manual_seed(0)
 

@@ -1,7 +1,8 @@
 # torch.distributions: Normal, Categorical, log_prob, rsample, entropy, KL
 import math
+
 import torch
-from torch.distributions import Normal, Categorical, Bernoulli, kl_divergence
+from torch.distributions import Bernoulli, Categorical, Normal, kl_divergence
 
 torch.manual_seed(0)
 mu = torch.tensor(1.0, requires_grad=True)

@@ -1,5 +1,6 @@
 # Zero-to-Mastery style: binary & multiclass classification with an MLP
 import math
+
 import torch
 from torch import nn
 
@@ -61,7 +62,8 @@ for epoch in range(600):
             t_loss = loss_fn(t_logits, y_test)
             t_acc = accuracy_fn(y_test, torch.round(torch.sigmoid(t_logits)))
         print(
-            f"Epoch {epoch:3d} | Loss {loss:.5f}, Acc {acc:.2f}% | Test loss {t_loss:.5f}, Test acc {t_acc:.2f}%"
+            f"Epoch {epoch:3d} | Loss {loss:.5f}, Acc {acc:.2f}% | "
+            f"Test loss {t_loss:.5f}, Test acc {t_acc:.2f}%"
         )
 
 # multiclass: 3 blobs
