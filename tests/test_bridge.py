@@ -12,6 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import autoviz
+import autoviz.tracing  # graph_of, whatever ran before
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch

@@ -53,15 +53,17 @@ def _add_ops(builder: Builder, root, found: dict, view, order: list) -> None:
     made = {}  # (id(grad_fn), output_nr) -> the tensor standing for that output
     top = (id(getattr(root.grad_fn, "node", root.grad_fn)), root.output_nr)
     used = {top[0]: {top[1]}}  # id(grad_fn) -> the outputs of it the graph uses
-    for fn in order:
-        for child, number in fn.next_functions:
+    # asked once per node: torch makes next_functions anew on every read
+    nexts = [(fn, fn.next_functions) for fn in order]
+    for _, edges in nexts:
+        for child, number in edges:
             if child is not None:
                 used.setdefault(id(child), set()).add(number)
-    for fn in order:
+    for fn, edges in nexts:
         if isinstance(fn, view.accumulate_types):
             continue  # a leaf: drawn as the input of the ops that use it
         inputs = []
-        for index, (child, number) in enumerate(fn.next_functions):
+        for index, (child, number) in enumerate(edges):
             if child is None:
                 value = view.constant_input(fn, index)
                 inputs.append(UNKNOWN if value is None else value)
