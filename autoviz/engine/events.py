@@ -74,15 +74,19 @@ def _each(handlers):
 
 
 class unobserved:
-    """No observer is told of what runs inside (a custom Function's own forward and backward:
-    the ops they run are the Function's inside, not nodes of the graph)."""
+    """No observer is told of the tensors made inside (a custom Function's own forward and
+    backward: the ops they run are the Function's inside, not nodes of the graph); changes to
+    memory an observer keeps still reach it."""
+
+    MADE = ("on_leaf", "on_op", "on_untracked", "on_detach")
 
     def __enter__(self) -> None:
-        self.saved = observers[:]
-        observers.clear()  # in place: the engine reads this very list
+        scope = globals()
+        self.saved = {name: scope[name] for name in self.MADE}
+        scope.update(dict.fromkeys(self.MADE, _nobody))
 
     def __exit__(self, *exc) -> None:
-        observers[:] = self.saved
+        globals().update(self.saved)
 
 
 def emit(event: str, *args) -> None:
