@@ -335,11 +335,8 @@ class Builder:
             if source is not None:
                 edges.append(self._edge(source, op_id, index))
                 input_edge[(op_id, index)] = edges[-1]
-        number = self.view.output_nr(out)
-        edges.append(self._edge(op_id, out_id, number))
-        self.ids[("out", id(fn))] = self.output_ids[(op_id, number)] = out_id
-        if out.grad_fn is not fn:  # an autoviz Output: where backward from this output starts
-            self.ids[("out", id(out.grad_fn))] = out_id
+        self.ids[("out", id(fn))] = out_id
+        edges.append(self._output_edge(fn, op_id, out, out_id))
         self._step("forward", "op", src, [op_id, out_id], edges)
 
     def _another_output(self, src, fn, op_id: str, out, value) -> None:
@@ -347,12 +344,16 @@ class Builder:
         split): its box joins the op's ellipse by an edge numbered as the output."""
         module = self._by_id(op_id).module
         out_id = self._tensor(out, "intermediate", value, module=[list(p) for p in module])
+        edge = self._output_edge(fn, op_id, out, out_id)
+        self._step("forward", "op", src, [op_id, out_id], [edge])
+
+    def _output_edge(self, fn, op_id: str, out, out_id: str) -> int:
+        """The edge from op `fn` to its output `out`, numbered as that output."""
         number = self.view.output_nr(out)
         self.output_ids[(op_id, number)] = out_id
         if out.grad_fn is not fn:  # an autoviz Output: where backward from this output starts
             self.ids[("out", id(out.grad_fn))] = out_id
-        edge = self._edge(op_id, out_id, number)
-        self._step("forward", "op", src, [op_id, out_id], [edge])
+        return self._edge(op_id, out_id, number)
 
     def _argument_preview(self, value):
         if isinstance(value, self.tensor_types):

@@ -38,7 +38,8 @@ def graph_of(root, namespace: dict | None = None, view=None, max_nodes: int | No
         # Held back: torch makes a node object per input of next_functions, and a fan-in of
         # 100,000 leaves set off full collections over the whole heap (0.8 s of 0.9 s).
         with collector_paused():
-            order = ops_in_order(getattr(root.grad_fn, "node", root.grad_fn), view, max_nodes)
+            top = getattr(root.grad_fn, "node", root.grad_fn)  # an autoviz Output's node
+            order = ops_in_order(top, view, max_nodes)
             _add_ops(builder, root, found, view, order)
     _link_detached(builder, view)
     builder.finish({name for name in namespace or {} if isinstance(name, str)})
@@ -51,7 +52,7 @@ def _add_ops(builder: Builder, root, found: dict, view, order: list) -> None:
     """One op record per backward node; a node's inputs are the leaves, constants and the
     tensors earlier ops made (a variable's tensor, or a stand-in for one nobody holds)."""
     made = {}  # (id(grad_fn), output_nr) -> the tensor standing for that output
-    top = (id(getattr(root.grad_fn, "node", root.grad_fn)), root.output_nr)
+    top = (id(order[-1]), root.output_nr)  # the root's node comes last, after all its inputs
     used = {top[0]: {top[1]}}  # id(grad_fn) -> the outputs of it the graph uses
     # asked once per node: torch makes next_functions anew on every read
     nexts = [(fn, fn.next_functions) for fn in order]
