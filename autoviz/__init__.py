@@ -73,6 +73,10 @@ _RUNTIME = (
     "is_deterministic_algorithms_warn_only_enabled",
     "set_deterministic_debug_mode",
     "get_deterministic_debug_mode",
+    "set_float32_matmul_precision",
+    "get_float32_matmul_precision",
+    "set_warn_always",
+    "is_warn_always_enabled",
 )
 
 # Submodules loaded on first use (`torch.nn`, `torch.utils.data`, ...), by the name PyTorch
@@ -84,6 +88,12 @@ _LAZY = {
     "cuda": ("cuda", None),
     "backends": ("backends", None),
     "accelerator": ("accelerator", None),
+    "cpu": ("cpu", None),
+    "amp": ("amp", None),
+    "autocast": ("amp", "autocast"),
+    "is_autocast_enabled": ("amp", "is_autocast_enabled"),
+    "version": ("version", None),
+    "return_types": ("return_types", None),
     "distributions": ("distributions", None),
     "linalg": ("linalg", None),
     "special": ("special", None),

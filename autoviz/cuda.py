@@ -40,6 +40,10 @@ def empty_cache() -> None:
 
 
 def __getattr__(name: str):
+    if name == "amp":
+        from .amp import cuda_amp
+
+        return cuda_amp
     from .torchnames import module_attribute
 
     raise module_attribute("torch.cuda", name)

@@ -81,3 +81,36 @@ def set_deterministic_debug_mode(debug_mode) -> None:
 
 def get_deterministic_debug_mode() -> int:
     return _settings["debug_mode"]
+
+
+_PRECISIONS = ("highest", "high", "medium")
+
+
+def set_float32_matmul_precision(precision) -> None:
+    """Remember the precision asked for: autoviz's float32 matmuls are numpy's, in float32,
+    as torch's are on a CPU at "highest"."""
+    if precision not in _PRECISIONS:
+        import warnings
+
+        warnings.warn(
+            f"{precision} is not one of 'highest', 'high', or 'medium'; the current "
+            "setFloat32MatmulPrecision call has no effect.",
+            UserWarning,
+            stacklevel=2,
+        )
+        return
+    _settings["matmul_precision"] = precision
+
+
+def get_float32_matmul_precision() -> str:
+    return _settings.get("matmul_precision", "highest")
+
+
+def set_warn_always(b) -> None:
+    """Whether warnings torch gives once are given every time (autoviz's follow Python's
+    filters either way)."""
+    _settings["warn_always"] = bool(b)
+
+
+def is_warn_always_enabled() -> bool:
+    return _settings.get("warn_always", False)

@@ -54,14 +54,14 @@ OUT_OF_SCOPE = {
     "sparse_mask sparse_resize* *indices_copy values_copy hspmm smm sspaddmm saddmm dsmm hsmm "
     "spmm quantize* dequantize fake_quantize* fused_moving_avg_obs_fake_quant quantized_* q_* "
     "int_repr qscheme is_quantized qint* quint* to_mkldnn mkldnn* to_padded_tensor to_dense "
-    "nested* masked*_tensor is_sparse* layout strided",
+    "nested* masked*_tensor is_sparse* layout strided SparseAdam",
     "spectral ops": "fft stft istft *_window",
     "devices, streams, threads and shared memory": "Event Stream pin_memory is_pinned "
     "record_stream share_memory_ is_shared ipu xpu mtia mps is_ipu is_xla is_xpu is_mps is_meta "
     "init_num_threads set_flush_denormal thread_safe_generator from_file module_load "
     "storage_type set_ is_set_to as_subclass const_data_ptr dim_order _assert_async "
     "set_multithreading_enabled enforce_grad_layout_policy cudnn_* miopen_* fbgemm_* "
-    "distributed multiprocessing",
+    "distributed multiprocessing DistributedDataParallel",
     "raw strides and the copy variants of views": "as_strided* *_copy *_scatter empty_permuted "
     "empty_strided new_empty_strided nonzero_static",
     # torch.special's: no lesson uses them, and torch has no derivative for them
@@ -71,7 +71,8 @@ OUT_OF_SCOPE = {
     "householder_product matrix_exp "
     "tensorinv tensorsolve svd_lowrank pca_lowrank lobpcg",
     "compilation, tracing and functional transforms": "jit compile export func vmap fx onnx "
-    "compiler library package profiler NestedIOFunction",
+    "compiler library package profiler NestedIOFunction forward_ad",
+    "downloads and logging services": "hub tensorboard",
     "functorch's first-class dimensions": "index",
     "dtypes numpy does not have": "bfloat16 float8_* float4_* bits* uint1 uint2 uint3 uint4 "
     "uint5 uint6 uint7 int1 int2 int3 int4 int5 int6 int7",
@@ -119,8 +120,8 @@ def submodule_missing(fullname: str) -> ModuleNotFoundError:
     """The error for `import torch.x` where autoviz has no torch.x."""
     parts = fullname.split(".")
     known = len(parts) >= 2 and parts[1] in _names().get("modules", ())
-    if known:
-        reason = out_of_scope(parts[1])
+    if known or fullname in _names().get("submodules", ()):
+        reason = next(filter(None, map(out_of_scope, parts[1:])), None)
         if reason is not None:
             text = f"{fullname} is not in autoviz: {reason} are outside its scope"
             return ModuleNotFoundError(text, name=fullname)

@@ -12,7 +12,6 @@ import autoviz
 
 NAMES = Path(autoviz.__file__).with_name("torch_layer_names.txt")
 
-_DEVICES = "needs several devices or processes (autoviz runs on one CPU)"
 _QUANTIZED = "quantised and fused-for-inference layers (autoviz computes in float32/float64)"
 _FP8 = "GPU matrix products in fp8 and bfloat16, which autoviz has no dtypes for"
 _TORCHSCRIPT = "a TorchScript typing helper, not something lesson code calls"
@@ -22,8 +21,6 @@ _FUSED_CE = (
     "over chunks): F.cross_entropy(F.linear(x, w, b), y) computes the same"
 )
 OUT_OF_SCOPE = {
-    "torch.nn.DataParallel": _DEVICES,
-    "torch.nn.parallel": _DEVICES,
     "torch.nn.backends": "PyTorch's internal thread-local flags for nn's C++ backends",
     "torch.nn.cpp": "wrappers of C++ frontend modules",
     "torch.nn.intrinsic": _QUANTIZED,

@@ -30,6 +30,7 @@ __all__ = [
     "grad_mode",
     "gradcheck",
     "gradgradcheck",
+    "graph",
     "inference_mode",
     "no_grad",
     "once_differentiable",
@@ -39,10 +40,10 @@ __all__ = [
 
 
 def __getattr__(name: str):
-    if name == "functional":
+    if name in ("functional", "graph"):
         import importlib  # not `from . import functional`: that asks this __getattr__ again
 
-        return importlib.import_module(f"{__name__}.functional")
+        return importlib.import_module(f"{__name__}.{name}")
     from ..torchnames import module_attribute
 
     raise module_attribute("torch.autograd", name)

@@ -33,6 +33,34 @@ from .tensor import Size, Tensor, tensor  # first: the ops, imported at its end,
 
 # isort: on
 from . import surface as _surface
+from .aten import (
+    adaptive_max_pool1d,
+    alpha_dropout_,
+    batch_norm,
+    binary_cross_entropy_with_logits,
+    celu_,
+    channel_shuffle,
+    constant_pad_nd,
+    cosine_embedding_loss,
+    detach,
+    detach_,
+    dropout_,
+    embedding,
+    feature_alpha_dropout_,
+    fill_,
+    hinge_embedding_loss,
+    instance_norm,
+    kl_div,
+    margin_ranking_loss,
+    max_pool1d_with_indices,
+    pixel_shuffle,
+    pixel_unshuffle,
+    poisson_nll_loss,
+    rrelu_,
+    selu_,
+    threshold_,
+    triplet_margin_loss,
+)
 from .creation import (
     arange,
     as_tensor,
@@ -107,6 +135,7 @@ from .legacy import (
     IntTensor,
     LongTensor,
     ShortTensor,
+    set_default_tensor_type,
 )
 from .sampling import (
     bernoulli,
@@ -121,6 +150,7 @@ from .sampling import (
     randn_like,
     randperm,
 )
+from .storage import TypedStorage, UntypedStorage
 
 globals().update(_surface.functions())  # torch.exp, torch.cat, ...: the ops' table
 
@@ -153,7 +183,7 @@ def is_inference(input) -> "bool":
 
 
 def is_same_size(input, other) -> "bool":
-    return tuple(input.shape) == tuple(other.shape)
+    return input.is_same_size(other)
 
 
 def is_complex(input) -> "bool":
@@ -161,12 +191,34 @@ def is_complex(input) -> "bool":
 
 
 def is_nonzero(input) -> "bool":
-    """The truth of a one-element tensor (PyTorch's error for any other size)."""
-    if input.numel() != 1:
-        if input.numel() == 0:
-            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
-        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
-    return input.item() != 0
+    return input.is_nonzero()
+
+
+def is_signed(input) -> "bool":
+    return input.is_signed()
+
+
+def get_device(input) -> "int":
+    return input.get_device()
+
+
+def is_storage(obj) -> "bool":
+    return isinstance(obj, UntypedStorage)
+
+
+def typename(obj) -> "str":
+    """`torch.FloatTensor` for a float32 tensor (its legacy type's name), else the object's
+    module-qualified class name, as torch.typename gives them (autoviz's namesakes of torch's
+    classes by torch's module: torch.nn.modules.linear.Linear)."""
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module = getattr(obj, "__module__", "") or ""
+    name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
+    if name is None:
+        module, name = type(obj).__module__ or "", type(obj).__qualname__
+    if module == "autoviz" or module.startswith("autoviz."):
+        module = "torch" + module[len("autoviz") :]
+    return name if module in ("", "builtins") else f"{module}.{name}"
 
 
 # PyTorch's top-level names this package gives (`from autoviz.engine import *`): not its

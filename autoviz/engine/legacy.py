@@ -96,3 +96,26 @@ def construct(np_dtype, args, device, any_dtype=False) -> Tensor:
     if len(args) == 1 and not hasattr(args[0], "__len__"):
         raise TypeError(f"new(): invalid data type '{type(args[0]).__name__}'")
     raise _signature_error(args)
+
+
+def set_default_tensor_type(t) -> None:
+    """The deprecated way to set the default float dtype: a float tensor type or its name."""
+    import warnings
+
+    warnings.warn(
+        "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+        "torch.set_default_dtype() and torch.set_default_device() as alternatives.",
+        UserWarning,
+        stacklevel=2,
+    )
+    if isinstance(t, str):
+        t = _BY_NAME.get(t)
+        if t is None:
+            raise TypeError("invalid type object: only floating-point types are supported")
+    if not isinstance(t, _LegacyMeta):
+        raise TypeError(
+            "invalid type object: only floating-point types are supported as the default type"
+        )
+    if t.dtype.numpy.kind != "f":
+        raise TypeError("only floating-point types are supported as the default type")
+    dtypes.set_default_dtype(t.dtype)

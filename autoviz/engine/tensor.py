@@ -275,6 +275,17 @@ class Tensor:
     def get_device(self) -> int:
         return -1  # the CPU
 
+    def is_same_size(self, other) -> bool:
+        return tuple(self.shape) == tuple(other.shape)
+
+    def is_nonzero(self) -> bool:
+        """The truth of a one-element tensor (PyTorch's error for any other size)."""
+        if self._data.size != 1:
+            if self._data.size == 0:
+                raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data.reshape(()) != 0)
+
     @property
     def is_cpu(self) -> bool:
         return True

@@ -1,13 +1,15 @@
 """`torch.nn`: modules, parameters, losses, and the `functional`, `init` and `utils` helpers."""
 
-from . import attention, common_types, functional, grad, init, modules, parameter, utils
+from . import attention, common_types, functional, grad, init, modules, parallel, parameter, utils
 from .modules import *
 from .modules import __all__ as _modules_all
+from .parallel import DataParallel
 from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 
 __all__ = [
     *_modules_all,
     "Buffer",
+    "DataParallel",
     "Parameter",
     "UninitializedBuffer",
     "UninitializedParameter",
@@ -17,6 +19,7 @@ __all__ = [
     "grad",
     "init",
     "modules",
+    "parallel",
     "parameter",
     "utils",
 ]

@@ -313,7 +313,8 @@ def shape_arg(shape) -> tuple:
 
 def return_type(name: str, fields=("values", "indices")) -> type:
     """The class of torch.return_types.<name>: a named tuple printed as PyTorch prints it."""
-    return type(name, (ReturnType, namedtuple(name, fields)), {"__slots__": ()})
+    body = {"__slots__": (), "__module__": "torch.return_types"}
+    return type(name, (ReturnType, namedtuple(name, fields)), body)
 
 
 class ReturnType:

@@ -1,0 +1,181 @@
+"""PyTorch's everyday names beyond the documented lists, each run beside real torch: mixed
+precision's autocast and GradScaler (disabled, and scaling for real on the CPU), ATen's
+top-level spellings of nn.functional's ops, torch.typename, set_default_tensor_type,
+torch.autograd.graph, DataParallel, torch.return_types, torch.version and torch.cpu."""
+
+import contextlib
+import io
+import warnings
+
+import pytest
+
+import autoviz
+from autoviz.errors import NotInAutoviz
+
+
+def _printed(program, lib) -> str:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        lib.manual_seed(0)
+        program(lib)
+    return out.getvalue()
+
+
+def same_in_both(program) -> str:
+    torch = pytest.importorskip("torch")
+    want, got = _printed(program, torch), _printed(program, autoviz)
+    assert got == want
+    return got
+
+
+def scaled_training(torch):
+    m = torch.nn.Linear(2, 1)
+    opt = torch.optim.SGD(m.parameters(), lr=0.1)
+    scaler = torch.amp.GradScaler("cpu", init_scale=4.0, growth_interval=2)
+    x = torch.tensor([[1.0, 2.0], [3.0, -1.0], [0.5, 0.5]])
+    for step in range(5):
+        opt.zero_grad()
+        loss = m(x).pow(2).mean() * (float("inf") if step == 3 else 1.0)
+        scaled = scaler.scale(loss)
+        scaled.backward()
+        print(step, scaled, m.weight.grad)
+        scaler.unscale_(opt)
+        print(m.weight.grad)
+        print(scaler.step(opt), scaler.get_scale())
+        scaler.update()
+        print(scaler.get_scale(), scaler.state_dict())
+    print(m.weight, m.bias)
+    try:
+        scaler.unscale_(opt)
+        scaler.unscale_(opt)
+    except RuntimeError as error:
+        print(error)
+
+
+def test_a_grad_scaler_on_the_cpu_scales_unscales_and_skips_a_step_with_inf_as_torch():
+    printed = same_in_both(scaled_training)
+    assert "4.0" in printed and "2.0" in printed  # grown after two good steps, halved after inf
+
+
+def disabled_amp(torch):
+    scaler = torch.cuda.amp.GradScaler()  # no GPU: disabled, as in PyTorch's CPU build
+    loss = torch.ones((), requires_grad=True) * 3
+    print(scaler.is_enabled(), scaler.scale(loss) is loss, scaler.get_scale(), scaler.state_dict())
+    with torch.autocast(device_type="cuda"):
+        print(torch.is_autocast_enabled())
+    with torch.autocast("cpu", enabled=False):
+        print((torch.ones(2, 2) @ torch.ones(2, 2)).dtype)
+    try:
+        torch.autocast(3)
+    except ValueError as error:
+        print(error)
+
+
+def test_amp_without_a_gpu_turns_itself_off_as_torch_does():
+    same_in_both(disabled_amp)
+
+
+def test_cpu_autocast_says_its_dtypes_are_outside_autovizs_scope():
+    with pytest.raises(NotInAutoviz, match="bfloat16 or float16"):
+        autoviz.autocast("cpu")
+
+
+def aten_spellings(torch):
+    w = torch.randn(4, 3, requires_grad=True)
+    print(torch.embedding(w, torch.tensor([0, 2, 2])))
+    x, t = torch.randn(5), torch.rand(5)
+    print(torch.kl_div(x, t, 2), torch.kl_div(x, t))
+    print(torch.binary_cross_entropy_with_logits(x, t, None, None, 0))
+    a, b, y = torch.randn(3, 4), torch.randn(3, 4), torch.tensor([1.0, -1.0, 1.0])
+    print(torch.cosine_embedding_loss(a, b, y), torch.margin_ranking_loss(a[:, 0], b[:, 0], y))
+    print(torch.hinge_embedding_loss(a, torch.ones(3, 4)), torch.triplet_margin_loss(a, b, a * 2))
+    print(torch.poisson_nll_loss(x, t, True, False, 1e-8, 1))
+    print(torch.batch_norm(a, None, None, None, None, True, 0.1, 1e-5, False))
+    print(torch.pixel_shuffle(torch.arange(16.0).reshape(1, 4, 2, 2), 2))
+    print(torch.constant_pad_nd(torch.ones(2), [1, 2], 5.0))
+    print(torch.adaptive_max_pool1d(torch.arange(6.0).reshape(1, 1, 6), 2))
+    print(torch.max_pool1d_with_indices(torch.arange(6.0).reshape(1, 1, 6), 2))
+    print(torch.detach(w).requires_grad, torch.get_device(w), torch.is_signed(w))
+    print(torch.selu_(torch.tensor([-1.0, 2.0])), torch.threshold_(torch.tensor([0.5, 2.0]), 1, 0))
+
+
+def test_atens_top_level_spellings_give_torchs_values():
+    same_in_both(aten_spellings)
+
+
+def names_and_types(torch):
+    print(torch.typename(torch.ones(2, dtype=torch.int64)), torch.typename(3))
+    print(torch.typename(torch.nn.Linear(1, 1)), torch.typename(torch.nn.Linear))
+    print(torch.ones(2, 3).is_same_size(torch.zeros(3, 2)), torch.tensor([2.0]).is_nonzero())
+    for empty in (torch.tensor([]), torch.tensor([1, 2])):
+        try:
+            empty.is_nonzero()
+        except RuntimeError as error:
+            print(error)
+    torch.set_default_tensor_type(torch.FloatTensor)
+    torch.set_default_tensor_type("torch.FloatTensor")
+    try:
+        torch.set_default_tensor_type(torch.LongTensor)
+    except TypeError as error:
+        print(error)
+    print(torch.version.cuda, torch.version.hip, torch.cpu.is_available(), torch.cpu.device_count())
+    torch.set_float32_matmul_precision("high")
+    print(torch.get_float32_matmul_precision())
+    torch.set_float32_matmul_precision("highest")
+    print(torch.return_types.max, type(torch.ones(2, 2).max(1)) is torch.return_types.max)
+    print(torch.return_types.sort, type(torch.ones(3).sort()) is torch.return_types.sort)
+
+
+def test_names_types_and_settings_are_torchs():
+    same_in_both(names_and_types)
+
+
+def graph_api(torch):
+    x = torch.ones(3, requires_grad=True)
+    y = x * 2
+    _, b = torch.ones(4, requires_grad=True).split(2)
+    for t in (x, y, b):
+        edge = torch.autograd.graph.get_gradient_edge(t)
+        print(edge.node.name(), edge.output_nr, isinstance(edge.node, torch.autograd.graph.Node))
+    print(isinstance(y.grad_fn, torch.autograd.graph.Node))
+    try:
+        torch.autograd.graph.get_gradient_edge(torch.ones(1))
+    except RuntimeError as error:
+        print(error)
+    v = torch.ones(2)
+    torch.autograd.graph.increment_version(v)
+    print(v._version)
+    saved = torch.ones(2, requires_grad=True)
+    z = saved.exp()
+    torch.autograd.graph.increment_version(z)
+    try:
+        z.sum().backward()
+    except RuntimeError as error:
+        print(str(error).split(";")[0])
+
+
+def test_autograd_graph_names_nodes_and_edges_as_torch():
+    same_in_both(graph_api)
+
+
+def data_parallel(torch):
+    net = torch.nn.DataParallel(torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU()))
+    print(net)
+    print(list(net.state_dict()), net.device_ids)
+    print(net(torch.ones(3, 2)))
+    print(net.module[0].weight.grad)
+
+
+def test_data_parallel_without_gpus_runs_its_module_as_torch_does():
+    same_in_both(data_parallel)
+
+
+def test_whats_left_out_by_decision_says_why():
+    with autoviz.as_torch():
+        import torch
+
+        with pytest.raises(ModuleNotFoundError, match="downloads and logging services"):
+            import torch.utils.tensorboard
+        with pytest.raises(NotInAutoviz, match="functional transforms"):
+            torch.autograd.forward_ad  # noqa: B018
