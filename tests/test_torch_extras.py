@@ -179,3 +179,43 @@ def test_whats_left_out_by_decision_says_why():
             import torch.utils.tensorboard
         with pytest.raises(NotInAutoviz, match="functional transforms"):
             torch.autograd.forward_ad  # noqa: B018
+
+
+def state_dict_hooks(torch):
+    class Scaled(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(2, 1)
+            self.factor = 3
+
+        def get_extra_state(self):
+            return {"factor": self.factor}
+
+        def set_extra_state(self, state):
+            self.factor = state["factor"]
+
+    net = torch.nn.Sequential(Scaled(), torch.nn.ReLU())
+    net.register_state_dict_pre_hook(lambda m, prefix, keep: print("pre", type(m).__name__))
+    net[0].register_state_dict_post_hook(lambda m, sd, prefix, meta: print("post", prefix, meta))
+
+    def rename(module, sd, prefix, meta, strict, missing, unexpected, errors):
+        if prefix + "old_weight" in sd:
+            sd[prefix + "weight"] = sd.pop(prefix + "old_weight")
+
+    net[0].lin.register_load_state_dict_pre_hook(rename)
+    net.register_load_state_dict_post_hook(lambda m, keys: print("loaded", keys))
+    sd = net.state_dict()
+    print(list(sd), sd["0._extra_state"])
+    sd["0._extra_state"] = {"factor": 5}
+    sd["0.lin.old_weight"] = sd.pop("0.lin.weight")
+    print(net.load_state_dict(sd), net[0].factor)
+    print(net.load_state_dict({"0.lin.bias": sd["0.lin.bias"], "x": 1}, strict=False))
+    try:
+        net.load_state_dict({"0.lin.bias": sd["0.lin.bias"], "extra.w": 1})
+    except RuntimeError as error:
+        print(error)
+    print(net.to_empty(device="cpu")[0].lin.weight.shape, torch.nn.Module.dump_patches)
+
+
+def test_state_dict_hooks_and_extra_state_run_as_in_torch():
+    same_in_both(state_dict_hooks)

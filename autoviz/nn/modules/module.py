@@ -1,16 +1,19 @@
 """`nn.Module`: the base class that finds a model's parameters and submodules by attribute."""
 
-from collections import OrderedDict, namedtuple
+from collections import OrderedDict
+from typing import Any, TypeVar
 
 import numpy as np
 
 from ...engine.backward import zero_grads
+from ...engine.creation import empty_like
 from ...engine.device import NO_CUDA, check_device
 from ...engine.dtypes import dtype as _dtype
 from ...engine.function import module_stack
-from ...engine.tensor import Size, Tensor
+from ...engine.tensor import Tensor
 from .. import hooks
 from ..parameter import Buffer, Parameter
+from . import state_dict as _state
 
 _TENSOR_TYPES = {
     "float16": "torch.HalfTensor",
@@ -36,17 +39,21 @@ def _indent(text: str) -> str:
     return text.replace("\n", "\n  ")
 
 
-class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
-    def __repr__(self) -> str:
-        if not self.missing_keys and not self.unexpected_keys:
-            return "<All keys matched successfully>"
-        return super().__repr__()
-
-    __str__ = __repr__
+_STATE_HOOKS = (
+    "_state_dict_pre_hooks",
+    "_state_dict_hooks",
+    "_load_state_dict_pre_hooks",
+    "_load_state_dict_post_hooks",
+)
 
 
 class Module:
     """Base class of layers and models: Parameters and Modules set as attributes are registered."""
+
+    T_destination = TypeVar("T_destination", bound=dict[str, Any])
+    dump_patches = False
+    call_super_init = False
+    _version = 1  # a state_dict's metadata: the format of this class's entries
 
     def __init__(self) -> None:
         # object.__setattr__: our own __setattr__ needs these dicts to exist already.
@@ -64,6 +71,8 @@ class Module:
         object.__setattr__(self, "_forward_pre_hooks_with_kwargs", {})
         object.__setattr__(self, "_forward_hooks_with_kwargs", {})
         object.__setattr__(self, "_forward_hooks_always_called", {})
+        for store in _STATE_HOOKS:
+            object.__setattr__(self, store, {})
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError(
@@ -362,43 +371,59 @@ class Module:
 
     # -- saving and loading -------------------------------------------------------------------
     def state_dict(self, destination=None, prefix: str = "", keep_vars: bool = False):
-        """Parameters and persistent buffers by dotted name, sharing memory with the model."""
+        """Parameters, persistent buffers and extra state by dotted name, sharing memory with
+        the model."""
         out = OrderedDict() if destination is None else destination
-        for name, param in self._parameters.items():
-            if param is not None:
-                out[prefix + name] = param if keep_vars else param.detach()
-        for name, buf in self._buffers.items():
-            if buf is not None and name not in self._non_persistent_buffers:
-                out[prefix + name] = buf if keep_vars else buf.detach()
-        for name, child in self._modules.items():
-            if child is not None:
-                child.state_dict(out, prefix + name + ".", keep_vars)
-        return out
+        return _state.save(self, out, prefix, keep_vars)
 
     def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False):
         """Copy values into the existing tensors in place (assign=True: take the state dict's
         tensors themselves, parameters keeping their requires_grad); report missing or extra
         keys."""
-        own = self.state_dict(keep_vars=True)
-        missing = [k for k in own if k not in state_dict]
-        unexpected = [k for k in state_dict if k not in own]
-        errors = []
-        if strict and unexpected:
-            errors.append(f"Unexpected key(s) in state_dict: {_quoted(unexpected)}. ")
-        if strict and missing:
-            errors.insert(0, f"Missing key(s) in state_dict: {_quoted(missing)}. ")
-        for key, target in own.items():
-            if key in state_dict:
-                wrong = _copy_into(key, target, state_dict[key], copy=not assign)
-                errors += wrong
-                if assign and not wrong:
-                    self._assign(key, target, state_dict[key])
-        if errors:
-            raise RuntimeError(
-                f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
-                + "\n\t".join(errors)
-            )
-        return _IncompatibleKeys(missing, unexpected)
+        return _state.load(self, state_dict, strict, assign)
+
+    def get_extra_state(self):
+        """What a subclass adds to its state_dict under `_extra_state` (when it overrides this)."""
+        raise RuntimeError(
+            "Reached a code path in Module.get_extra_state() that should never be called. "
+            "Please file an issue at https://github.com/pytorch/pytorch/issues/new?template="
+            "bug-report.yml to report this bug."
+        )
+
+    def set_extra_state(self, state) -> None:
+        """Takes back what get_extra_state gave, when a state_dict is loaded."""
+        raise RuntimeError(
+            "Reached a code path in Module.set_extra_state() that should never be called. "
+            "Please file an issue at https://github.com/pytorch/pytorch/issues/new?template="
+            "bug-report.yml to report this bug."
+        )
+
+    def register_state_dict_pre_hook(self, hook):
+        """`hook(module, prefix, keep_vars)` before state_dict reads this module."""
+        return hooks.add_hook(self._state_dict_pre_hooks, hook)
+
+    def register_state_dict_post_hook(self, hook):
+        """`hook(module, state_dict, prefix, local_metadata)` after, to edit it in place."""
+        return hooks.add_hook(self._state_dict_hooks, hook)
+
+    def register_load_state_dict_pre_hook(self, hook):
+        """`hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)` before this module's entries are loaded."""
+        return hooks.add_hook(self._load_state_dict_pre_hooks, hook)
+
+    def register_load_state_dict_post_hook(self, hook):
+        """`hook(module, incompatible_keys)` after loading, to edit the key lists in place."""
+        return hooks.add_hook(self._load_state_dict_post_hooks, hook)
+
+    def to_empty(self, *, device=None, recurse: bool = True):
+        """Parameters and buffers replaced by uninitialised tensors of their shapes."""
+        check_device(device)
+        for module in self.modules() if recurse else [self]:
+            for store in (module._parameters, module._buffers):
+                for t in store.values():
+                    if t is not None:
+                        t.data = empty_like(t)
+        return self
 
     def get_submodule(self, target: str = "") -> "Module":
         """The submodule at a dotted path (`"encoder.0"`); "" is this module."""
@@ -447,16 +472,6 @@ class Module:
             raise AttributeError(f"`{name}` is not a buffer")
         return owner._buffers[name]
 
-    def _assign(self, key: str, target, value) -> None:
-        """load_state_dict(assign=True): the state dict's tensor in place of `target`."""
-        *path, name = key.split(".")
-        owner = self.get_submodule(".".join(path)) if path else self
-        if isinstance(target, Parameter) and not isinstance(value, Parameter):
-            value = Parameter(value, requires_grad=target.requires_grad)
-        elif isinstance(target, Parameter):
-            value.requires_grad_(target.requires_grad)
-        setattr(owner, name, value)
-
     # -- printing -----------------------------------------------------------------------------
     def extra_repr(self) -> str:
         """The text between the parentheses of this module's repr, e.g. `in_features=4, ...`."""
@@ -474,21 +489,3 @@ class Module:
         if not lines and not children:
             return f"{self._get_name()}()"
         return self._get_name() + "(\n  " + "\n  ".join(lines + children) + "\n)"
-
-
-def _quoted(keys) -> str:
-    return ", ".join(f'"{k}"' for k in keys)
-
-
-def _copy_into(key: str, target, value, copy: bool = True) -> list:
-    """Copy `value` into `target`'s storage (or only check, without `copy`); an error message
-    (as a list) on a shape mismatch."""
-    data = value._data if isinstance(value, Tensor) else np.asarray(value)
-    if np.shape(data) != tuple(target.shape):
-        return [
-            f"size mismatch for {key}: copying a param with shape {Size(np.shape(data))!r} from "
-            f"checkpoint, the shape in current model is {target.shape!r}."
-        ]
-    if copy:
-        target._storage()[...] = data
-    return []
