@@ -143,3 +143,29 @@ def viewed(storage, dtype: str, shape: tuple, strides: tuple, offset: int) -> np
     if isinstance(storage, _Record):
         storage = storage.array
     return np.ndarray(shape, np.dtype(dtype), buffer=storage, offset=offset, strides=strides)
+
+
+def index_in(base: np.ndarray, view: np.ndarray) -> tuple | None:
+    """Where each element of `view`, a numpy view of `base`'s memory, sits in `base`: a tuple
+    of index arrays shaped like `view` (so `base[key]` reads it and `base[key] = v` writes
+    it), or None when the two no longer share memory or `view` reaches outside `base`."""
+    if not np.shares_memory(base, view):
+        return None
+    origin = address(base)
+    at_base = _offsets(base.shape, base.strides)
+    at_view = _offsets(view.shape, view.strides) + (address(view) - origin)
+    order = np.argsort(at_base, axis=None, kind="stable")
+    ranked = at_base.reshape(-1)[order]
+    where = np.searchsorted(ranked, at_view.reshape(-1))
+    if where.size and (where.max() >= ranked.size or (ranked[where] != at_view.reshape(-1)).any()):
+        return None
+    return np.unravel_index(order[where].reshape(view.shape), base.shape)
+
+
+def _offsets(shape: tuple, strides: tuple) -> np.ndarray:
+    """The byte offset of each element of an array of `shape` and `strides` from its first."""
+    out = np.zeros(shape, dtype=np.int64)
+    for axis, (size, stride) in enumerate(zip(shape, strides, strict=True)):
+        steps = np.arange(size, dtype=np.int64) * stride
+        out += steps.reshape((size,) + (1,) * (len(shape) - axis - 1))
+    return out

@@ -181,9 +181,9 @@ def _viewing(function):
     def view_op(input, *args, **kwargs):
         out = function(input, *args, **kwargs)
         data, memory = getattr(out, "_data", None), getattr(input, "_data", None)
-        viewed = isinstance(data, np.ndarray) and data.base is not None and out is not input
+        viewed = isinstance(data, np.ndarray) and out is not input
         if viewed and isinstance(memory, np.ndarray) and np.shares_memory(data, memory):
-            out._view = (input, None, False)  # a base, with no index to write back at
+            out._view = (input, None, False)  # its place in the base is found when written
         return out
 
     view_op.__name__ = view_op.__qualname__ = function.__name__

@@ -381,13 +381,22 @@ class Tensor:
 
     def __setitem__(self, key, value) -> None:
         """`a[key] = value`: in place, recorded as CopySlices when gradients are tracked."""
-        key = _indexing.index_key(key)
+        raw, key = key, _indexing.index_key(key)
+        if not isinstance(key, (bool, np.bool_)):
+            _indexing.check_key(np.shape(self._data), raw, key)
         if _state["enabled"] and (self.requires_grad or getattr(value, "requires_grad", False)):
             if self.grad_fn is None and self.requires_grad:
                 raise RuntimeError(
                     "a view of a leaf Variable that requires grad is being used in an in-place "
                     "operation."
                 )
+            if _indexing.whole(key):  # torch writes into the tensor itself, as its copy_to does
+                value = value if isinstance(value, Tensor) else tensor(value)
+                if value.ndim == 0 and self.ndim:
+                    self.fill_(value)
+                else:
+                    self.copy_(value)
+                return
             self._become(_indexing.CopySlices.apply(self, value, key=key))
             return
         store = self._storage()
@@ -569,15 +578,18 @@ class Tensor:
 
     def _become(self, out, counted=False) -> None:
         """Take on the result of an in-place op on a graph tensor: its data and its node. A
-        view (x[i], x.select) writes it into its base too, recorded as CopySlices there, as
-        PyTorch's views share their base's memory and version counter (`counted`: the
-        change was counted already, by the view)."""
+        view (x[i], x.view(...), x.t()) writes it into its base too, recorded as CopySlices
+        there, as PyTorch's views share their base's memory and version counter (`counted`:
+        the change was counted already, by the view)."""
         node = out.grad_fn  # PyTorch writes into the memory; its own node saved before
         view = getattr(self, "_view", None)
-        if view is not None and view[1] is None:
-            view = None  # a reshaped view: computed out of place, its base unchanged here
         if view is not None:
             _check_view_inplace(*view)
+            base, key, _ = view
+            if key is None:  # a view op's result (view, t, permute): found by its memory
+                key = _memory.index_in(base._data, self._data)
+                if key is None:
+                    raise NotInAutoviz(_STALE_VIEW)
         if counted:
             _versions.moved(self._data, out._data, node)
         else:
@@ -587,7 +599,6 @@ class Tensor:
         if events.observers:
             events.on_rebind(self, out)
         if view is not None:
-            base, key, _ = view
             base._become(_indexing.CopySlices.apply(base, self, key=key), counted=True)
 
     def _inplace(self, ufunc, other):
@@ -649,8 +660,13 @@ class Tensor:
             announce_inplace(self)
         return self
 
-    def copy_(self, src):
+    def copy_(self, src, non_blocking=False):
+        """src's values written into this tensor (broadcast, cast to its dtype); recorded as
+        CopyBackwards while either needs gradients, so none flows to the values replaced."""
         self._check_inplace()
+        recorded = self.requires_grad or getattr(src, "requires_grad", False)
+        if recorded and _state["enabled"] and isinstance(src, Tensor):
+            return _base._write_back(self, _pointwise.Copy.apply(self, src))
         self._storage()[...] = _raw(src)
         _versions.changed_by(self, self._data)
         if events.observers:
@@ -909,11 +925,13 @@ def announce_inplace(t) -> None:
         t = None if view is None else view[0]
 
 
-def _check_view_inplace(base, key, several: bool) -> None:
-    """PyTorch's refusals of an in-place op on a view while gradients are recorded."""
+def _check_view_inplace(base, key, several) -> None:
+    """PyTorch's refusals of an in-place op on a view while gradients are recorded (`several`:
+    the name and number of a piece of split, chunk or unbind)."""
     if several:
+        name, number = several
         raise RuntimeError(
-            f"Output {key[-1]} of Unbind is a view and is being modified inplace. This view is "
+            f"Output {number} of {name} is a view and is being modified inplace. This view is "
             "the output of a function that returns multiple views. Such functions do not allow "
             "the output views to be modified inplace. You should replace the inplace operation "
             "by an out-of-place one."
@@ -924,10 +942,19 @@ def _check_view_inplace(base, key, several: bool) -> None:
         )
 
 
+# autoviz records an in-place op on a graph tensor as a new array for it: a view made before
+# its base changed that way no longer shares the base's memory, so it cannot write into it.
+_STALE_VIEW = (
+    "an in-place op on a view whose base was changed in place after the view was made, while "
+    "gradients are recorded, is not in autoviz yet: take the view again after changing its base"
+)
+
+
 def _raw(value):
     return value._data if isinstance(value, Tensor) else value
 
 
+from ..errors import NotInAutoviz  # noqa: E402
 from . import storage as _memory  # noqa: E402
 from . import versions as _versions  # noqa: E402
 from .ops import arithmetic as _arithmetic  # noqa: E402  (the ops need Tensor defined first)

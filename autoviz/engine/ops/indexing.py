@@ -568,18 +568,42 @@ def _check_advanced(shape, key) -> None:
         dim += 1
 
 
+def whole(key) -> bool:
+    """Whether `key` (from index_key) selects the whole tensor as it is: `:`, `...`, `:, :`."""
+    parts = key if isinstance(key, tuple) else (key,)
+    return all(p is Ellipsis or p == slice(None) for p in parts)
+
+
+def check_key(shape: tuple, raw, key) -> int:
+    """How many of the tensor's dims `key` (index_key of `raw`, the user's) uses, or PyTorch's
+    IndexError for a key with too many indices, or an int or a slice alone on a 0-dim tensor."""
+    if not shape and not isinstance(raw, tuple):
+        if type(raw) is int:
+            if key == 0:
+                raise IndexError(
+                    "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                    "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+                )
+            raise IndexError(f"index {key} is out of bounds for dimension 0 with size 0")
+        if isinstance(key, slice):
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    parts = key if isinstance(key, tuple) else (key,)
+    used = builtins.sum([_dims_used(p) for p in parts])
+    if used > len(shape):
+        raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
+    return used
+
+
 def index(a, key):
     """`a[key]` recorded as PyTorch records it: one Select, Slice or Unsqueeze per int, slice
     or None, left to right (full slices `:` skipped, AliasBackward0 if nothing is left), then
     one IndexBackward0 for the arrays, lists and masks, on the dims that are left."""
-    key = index_key(key)
+    raw, key = key, index_key(key)
     parts = key if isinstance(key, tuple) else (key,)
     if any(isinstance(p, (bool, np.bool_)) or (np.ndim(p) == 0 and _is_mask(p)) for p in parts):
         return Index.apply(a, key=key)  # a[True]: numpy's meaning, one node
     shape = np.shape(a._data)
-    used = builtins.sum([_dims_used(p) for p in parts])
-    if used > len(shape):
-        raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
+    used = check_key(shape, raw, key)
     out, dim, src = a, 0, 0  # position in the output, and in a's shape
     advanced = []  # the key for the IndexBackward0 applied last, over `out`'s dims
     for part in parts:
@@ -634,7 +658,7 @@ def unbind(input, dim=0):
     before = (slice(None),) * dim
     pieces = Unbind.apply(input, keys=[(*before, i) for i in range(input.shape[dim])], dim=dim)
     for i, piece in enumerate(pieces):
-        piece._view = (input, (*before, i), True)  # torch refuses recorded in-place ops here
+        piece._view = (input, (*before, i), ("Unbind", i))  # torch refuses in-place ops here
     return pieces
 
 
@@ -793,7 +817,11 @@ def split(tensor, split_size_or_sections, dim=0):
         op = SplitWithSizes
     before = (slice(None),) * dim
     keys = [(*before, slice(lo, hi)) for lo, hi in itertools.pairwise(bounds)]
-    return op.apply(tensor, keys=keys, dim=dim)
+    pieces = op.apply(tensor, keys=keys, dim=dim)
+    name = "Split" if op is Pieces else "SplitWithSizes"
+    for i, (piece, key) in enumerate(zip(pieces, keys, strict=True)):
+        piece._view = (tensor, key, (name, i))  # torch refuses in-place ops on them
+    return pieces
 
 
 def chunk(input, chunks, dim=0):

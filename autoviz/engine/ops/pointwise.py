@@ -10,7 +10,7 @@ from ..dtypes import result_type
 from ..fidelity.fma import fma32, fma64
 from ..fidelity.libm import libm
 from ..function import FREED, FREED_MESSAGE
-from ..higher import inp, mask, out, rule
+from ..higher import inp, mask, out, rule, sum_to
 from ..tensor import Tensor, make
 from .base import (
     _F32_SCALAR,
@@ -83,6 +83,23 @@ class FillTensor(Op):
     @staticmethod
     def backward(ctx, grad):
         return np.zeros_like(grad), unbroadcast(grad, ())
+
+
+class Copy(Op):
+    """z = b broadcast to a's shape, in a's dtype: what `a.copy_(b)` records;  dz/da = 0,
+    dz/db = the gradient summed over b's broadcast dims, in b's dtype."""
+
+    _backward_name = "CopyBackwards"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.info = (np.shape(b), np.result_type(b))
+        return np.array(np.broadcast_to(b, np.shape(a)), dtype=np.result_type(a))
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, dtype = ctx.info
+        return np.zeros_like(grad), unbroadcast(grad, shape).astype(dtype, copy=False)
 
 
 class Neg(Op):
@@ -700,6 +717,12 @@ def _recorded_unary(derivative, saves="input"):
         return g * derivative(x)
 
     return apply
+
+
+@rule(Copy)
+def _copy(node, g):
+    shape, _ = node.info
+    return g * 0, sum_to(g, shape)
 
 
 rule(Exp)(_recorded_unary(lambda z: z, "output"))
