@@ -31,6 +31,7 @@ ALIASES = {
     "torch.cpu.amp": "autoviz.amp:cpu_amp",
     "torch.amp": "autoviz.amp",
     "torch.version": "autoviz.version",
+    "torch.torch_version": "autoviz.torch_version",
     "torch.accelerator": "autoviz.accelerator",
     "torch.backends": "autoviz.backends",
     "torch.backends.cudnn": "autoviz.backends:cudnn",
@@ -142,8 +143,13 @@ class _Swap:
             cls = _resolve(target)
             self.classes[cls] = cls.__module__
             cls.__module__ = module
+        # `torch.__version__` is the version of PyTorch whose API autoviz follows
+        autoviz = sys.modules["torch"]
+        self.version = autoviz.__version__
+        autoviz.__version__ = importlib.import_module("autoviz.torch_version").__version__
 
     def undo(self) -> None:
+        sys.modules["autoviz"].__version__ = self.version
         for name in _bound_to_autoviz(self.before, self):
             del sys.modules[name]
         for cls, module in self.classes.items():

@@ -57,7 +57,8 @@ OUT_OF_SCOPE = {
     "nested* masked*_tensor is_sparse* layout strided SparseAdam",
     "spectral ops": "fft stft istft *_window",
     "devices, streams, threads and shared memory": "Event Stream pin_memory is_pinned "
-    "record_stream share_memory_ is_shared ipu xpu mtia mps is_ipu is_xla is_xpu is_mps is_meta "
+    "record_stream share_memory_ share_memory is_shared ipu xpu mtia mps is_ipu is_xla is_xpu "
+    "is_mps is_meta "
     "init_num_threads set_flush_denormal thread_safe_generator from_file module_load "
     "storage_type set_ is_set_to as_subclass const_data_ptr dim_order _assert_async "
     "set_multithreading_enabled enforce_grad_layout_policy cudnn_* miopen_* fbgemm_* "

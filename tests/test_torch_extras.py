@@ -219,3 +219,100 @@ def state_dict_hooks(torch):
 
 def test_state_dict_hooks_and_extra_state_run_as_in_torch():
     same_in_both(state_dict_hooks)
+
+
+def sizes_and_comparisons(torch):
+    s = torch.zeros(3, 4).shape
+    print(s[1:], s + (1,), (1,) + s, s * 2, type(s[:1]).__name__, s[::-1], s[0])  # noqa: RUF005
+    try:
+        s + [1]  # noqa: RUF005
+    except TypeError as error:
+        print(error)
+    try:
+        torch.Size([1.5])
+    except TypeError as error:
+        print(error)
+    x = torch.ones(2)
+    print(x == None, x != None, x == "a")  # noqa: E711 (what lesson code writes)
+    try:
+        x < None  # noqa: B015
+    except TypeError as error:
+        print(error)
+    y = torch.ones(2, requires_grad=True) * 2
+    print(y.numpy(force=True))
+
+
+def test_sizes_stay_sizes_and_tensors_compare_with_none_as_torch():
+    same_in_both(sizes_and_comparisons)
+
+
+def container_editing(torch):
+    nn = torch.nn
+    s = nn.Sequential(nn.Linear(2, 2), nn.ReLU(), nn.Linear(2, 1))
+    del s[-1]
+    s.append(nn.Linear(2, 2))
+    s.insert(1, nn.Dropout(0.1))
+    print(s, s.pop(0), len(s))
+    s.extend([nn.Tanh()])
+    s += nn.Sequential(nn.ELU())
+    print(s + nn.Sequential(nn.Sigmoid()), nn.Sequential(nn.ReLU()) * 2)
+    del s[1:3]
+    print(s, list(s.state_dict()))
+    ml = nn.ModuleList([nn.ReLU(), nn.Tanh(), nn.Linear(1, 1)])
+    del ml[0]
+    ml.insert(0, nn.Sigmoid())
+    print(ml.pop(1), ml + [nn.ReLU()])  # noqa: RUF005 (the operators are what is tested)
+    for bad in (lambda: s + [1], lambda: s * 0, lambda: s.insert(99, nn.ReLU())):  # noqa: RUF005
+        try:
+            bad()
+        except (ValueError, IndexError) as error:
+            print(type(error).__name__, str(error).split(" for ")[0])
+
+
+def test_sequential_and_module_list_edit_as_lists_as_torch():
+    same_in_both(container_editing)
+
+
+def inference_writes(torch):
+    with torch.inference_mode():
+        p = torch.ones(2) * 2
+    for write in (lambda: p.add_(1), lambda: p.__setitem__(0, 5), lambda: p.copy_(p * 0)):
+        try:
+            write()
+        except RuntimeError as error:
+            print(error)
+    print(p)
+    with torch.inference_mode():
+        p.add_(1)
+    print(p, p.clone().add_(1))
+
+
+def test_an_inference_tensor_refuses_writes_outside_inference_mode_as_torch():
+    same_in_both(inference_writes)
+
+
+def scalar_samples(torch):
+    dist = torch.distributions
+    for d in (dist.Gamma(2.0, 2.0), dist.Chi2(3.0), dist.Poisson(2.0), dist.Binomial(5, 0.3)):
+        print(type(d).__name__, d.sample().shape, d.sample((2,)).shape)
+    for m in (torch.nn.LSTM(3, 4), torch.nn.RNN(3, 4)):
+        try:
+            m(torch.randn(5, 1, 1, 3))
+        except ValueError as error:
+            print(error)
+
+
+def test_scalar_distributions_sample_scalars_and_rnn_errors_read_as_torch():
+    same_in_both(scalar_samples)
+
+
+def test_torch_version_compares_as_a_version():
+    with autoviz.as_torch():
+        import torch
+
+        version = torch.__version__
+        assert version == "2.13.0+autoviz" and version >= "2.6" and version >= (2, 13)
+        assert version < "2.14.0.dev20260101" and version > "2.13.0rc1"
+        assert not version > (2, 13, 0, 1) and version.split("+")[0] == "2.13.0"
+        assert torch.version.__version__ is version
+    assert autoviz.__version__ == "0.1.0"  # autoviz's own, outside the block

@@ -61,8 +61,8 @@ class Binomial(BinaryParameter, Distribution):
 
     def sample(self, sample_shape=()):
         shape = tuple(self._extended_shape(as_size(sample_shape)))
-        counts = np.ascontiguousarray(np.broadcast_to(self.total_count._data, shape))
-        probs = np.ascontiguousarray(np.broadcast_to(self.probs._data, shape))
+        counts = np.array(np.broadcast_to(self.total_count._data, shape), order="C")
+        probs = np.array(np.broadcast_to(self.probs._data, shape), order="C")
         return make(binomial(counts, probs))
 
     def log_prob(self, value):

@@ -37,7 +37,7 @@ class Dirichlet(ExponentialFamily):
                 "concentration yet (use sample(), or a concentration without grad)"
             )
         shape = self._extended_shape(as_size(sample_shape))
-        alpha = np.ascontiguousarray(np.broadcast_to(self.concentration._data, tuple(shape)))
+        alpha = np.array(np.broadcast_to(self.concentration._data, tuple(shape)), order="C")
         return make(dirichlet(alpha))
 
     def log_prob(self, value):

@@ -23,7 +23,8 @@ def gamma_sample(concentration, rate, shape):
             "autoviz: rsample of a gamma-based distribution cannot differentiate with "
             "respect to its concentration yet (use sample(), or a concentration without grad)"
         )
-    alpha = np.ascontiguousarray(np.broadcast_to(concentration._data, tuple(shape)))
+    # np.array, not np.ascontiguousarray: that makes a 0-d array 1-d (a sample of shape [1])
+    alpha = np.array(np.broadcast_to(concentration._data, tuple(shape)), order="C")
     draws = make(standard_gamma(alpha))
     value = draws / rate.expand(*shape)
     tiny = float(np.finfo(value._data.dtype).tiny)

@@ -39,7 +39,7 @@ class Poisson(ExponentialFamily):
 
     def sample(self, sample_shape=()):
         shape = self._extended_shape(as_size(sample_shape))
-        rates = np.ascontiguousarray(np.broadcast_to(self.rate._data, tuple(shape)))
+        rates = np.array(np.broadcast_to(self.rate._data, tuple(shape)), order="C")
         return make(poisson(rates))
 
     def log_prob(self, value):

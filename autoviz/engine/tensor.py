@@ -142,7 +142,7 @@ class Tensor:
     # -- numpy data ------------------------------------------------------------------------
     @property
     def shape(self) -> tuple:
-        return Size(np.shape(self._data))
+        return _as_size(np.shape(self._data))
 
     @property
     def dtype(self):
@@ -160,7 +160,7 @@ class Tensor:
 
     def size(self, dim: int | None = None):
         shape = np.shape(self._data)
-        return Size(shape) if dim is None else shape[_base.wrap_dim(dim, len(shape))]
+        return _as_size(shape) if dim is None else shape[_base.wrap_dim(dim, len(shape))]
 
     def item(self):
         if np.size(self._data) != 1:
@@ -172,8 +172,10 @@ class Tensor:
     def tolist(self):
         return np.asarray(self._data).tolist()
 
-    def numpy(self) -> np.ndarray:
-        if self.requires_grad:
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """The tensor's memory as a numpy array (force=True: of a tensor that requires grad
+        too, detached, as torch's force does on the CPU)."""
+        if self.requires_grad and not force:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                 "instead."
@@ -357,21 +359,33 @@ class Tensor:
         return _indexing.index(self, key)
 
     def __lt__(self, other):
+        if not isinstance(other, _COMPARABLE):
+            return NotImplemented  # as torch: `x == None` is False, `x < None` a TypeError
         return make(np.asarray(self._data < _raw(other)))
 
     def __le__(self, other):
+        if not isinstance(other, _COMPARABLE):
+            return NotImplemented  # as torch: `x == None` is False, `x < None` a TypeError
         return make(np.asarray(self._data <= _raw(other)))
 
     def __gt__(self, other):
+        if not isinstance(other, _COMPARABLE):
+            return NotImplemented  # as torch: `x == None` is False, `x < None` a TypeError
         return make(np.asarray(self._data > _raw(other)))
 
     def __ge__(self, other):
+        if not isinstance(other, _COMPARABLE):
+            return NotImplemented  # as torch: `x == None` is False, `x < None` a TypeError
         return make(np.asarray(self._data >= _raw(other)))
 
     def __eq__(self, other):
+        if not isinstance(other, _COMPARABLE):
+            return NotImplemented  # as torch: `x == None` is False, `x < None` a TypeError
         return make(np.asarray(self._data == _raw(other)))
 
     def __ne__(self, other):
+        if not isinstance(other, _COMPARABLE):
+            return NotImplemented  # as torch: `x == None` is False, `x < None` a TypeError
         return make(np.asarray(self._data != _raw(other)))
 
     def __iter__(self):
@@ -725,16 +739,55 @@ class Tensor:
 
 
 class Size(tuple):
-    """A shape, printed as PyTorch prints it: `torch.Size([2, 3])`."""
+    """A shape, printed as PyTorch prints it: `torch.Size([2, 3])`; its slices, sums with
+    tuples and repeats are Sizes too."""
+
+    def __new__(cls, sizes=()):
+        items = []
+        for i, n in enumerate(sizes):
+            if isinstance(n, Tensor) and not n.ndim and n._data.dtype.kind in "iu":
+                n = int(n._data)
+            if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+                raise TypeError(
+                    f"torch.Size() takes an iterable of 'int' (item {i} is '{type(n).__name__}')"
+                )
+            items.append(int(n))
+        return super().__new__(cls, items)
 
     def __repr__(self) -> str:
         return f"torch.Size({list(self)})"
+
+    def __getitem__(self, key):
+        got = tuple.__getitem__(self, key)
+        return Size(got) if isinstance(key, slice) else got
+
+    def __add__(self, other):
+        if not isinstance(other, tuple):
+            raise TypeError(
+                f"can only concatenate tuple (not {type(other).__name__}) to torch.Size"
+            )
+        return Size(tuple(self) + tuple(other))
+
+    def __radd__(self, other):
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return Size(tuple(other) + tuple(self))
+
+    def __mul__(self, times):
+        return Size(tuple(self) * times)
+
+    __rmul__ = __mul__
 
     def numel(self) -> int:
         return int(np.prod(self))
 
     def __reduce__(self):
         return (_rebuild_size, (tuple(self),))  # a function: pickled by its own module's name
+
+
+def _as_size(dims: tuple) -> Size:
+    """A numpy shape as a Size, without the checks a user's sizes get (its items are ints)."""
+    return tuple.__new__(Size, dims)
 
 
 def _rebuild_size(values) -> Size:
@@ -948,6 +1001,9 @@ _STALE_VIEW = (
     "an in-place op on a view whose base was changed in place after the view was made, while "
     "gradients are recorded, is not in autoviz yet: take the view again after changing its base"
 )
+
+
+_COMPARABLE = (Tensor, int, float, complex, np.generic, np.ndarray)
 
 
 def _raw(value):

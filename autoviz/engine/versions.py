@@ -13,6 +13,7 @@ import weakref
 import numpy as np
 
 from . import function
+from .grad_mode import _state
 
 # id(root array) -> (weak reference to it, [sequence numbers of its in-place changes], offset)
 modified: dict = {}
@@ -25,6 +26,12 @@ _LATER: dict = {}
 # an in-place change through it goes unnoticed by backward (the lesson of why not to use it)
 own: dict = {}
 
+INFERENCE_INPLACE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+    "clone to get a normal tensor before doing inplace update.See "
+    "https://github.com/pytorch/rfcs/pull/17 for more details."
+)
+
 
 def data_alias(tensor) -> None:
     """Give `tensor` (what `.data` returned) a version counter of its own."""
@@ -35,7 +42,10 @@ def data_alias(tensor) -> None:
 
 def changed_by(tensor, data, *args) -> None:
     """`changed(data, *args)`, an in-place change made through `tensor`: counted on its own
-    counter when it has one (a `.data` alias), else on its memory's."""
+    counter when it has one (a `.data` alias), else on its memory's. An inference tensor has
+    no counter outside inference_mode: as torch, the change is made and then refused."""
+    if getattr(tensor, "_inference", False) and not _state["inference"]:
+        raise RuntimeError(INFERENCE_INPLACE)
     counter = own.get(id(tensor)) if own else None
     if counter is not None:
         counter[0] += 1

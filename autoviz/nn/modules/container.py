@@ -46,6 +46,77 @@ class Sequential(Module):
         self.add_module(str(len(self)), module)
         return self
 
+    def __delitem__(self, idx) -> None:
+        keys = list(self._modules)
+        for key in keys[idx] if isinstance(idx, slice) else [keys[_check_index(idx, len(keys))]]:
+            delattr(self, key)
+        _renumber(self)  # as torch: the rest are named 0, 1, ... again
+
+    def insert(self, index: int, module):
+        if not isinstance(module, Module):
+            raise AssertionError(f"module should be of type: {Module}")
+        n = len(self._modules)
+        if not -n <= index <= n:
+            raise IndexError(f"Index out of range: {index}")
+        _shift_in(self, index % (n + 1) if index < 0 else index, module)
+        return self
+
+    def extend(self, sequential):
+        for layer in sequential:
+            self.append(layer)
+        return self
+
+    def pop(self, key):
+        value = self[key]
+        del self[key]
+        return value
+
+    def __add__(self, other):
+        if not isinstance(other, Sequential):
+            raise ValueError(
+                "add operator supports only objects of Sequential class, but "
+                f"{type(other)} is given."
+            )
+        return Sequential().extend(self).extend(other)
+
+    def __iadd__(self, other):
+        if not isinstance(other, Sequential):
+            raise ValueError(
+                "add operator supports only objects of Sequential class, but "
+                f"{type(other)} is given."
+            )
+        return self.extend(list(other))
+
+    def __mul__(self, other):
+        return Sequential().extend(list(self) * _factor(self, other))
+
+    __rmul__ = __mul__
+
+    def __imul__(self, other):
+        return self.extend(list(self) * (_factor(self, other) - 1))
+
+
+def _factor(seq, other) -> int:
+    if not isinstance(other, int):
+        raise TypeError(f"unsupported operand type(s) for *: {type(seq)} and {type(other)}")
+    if other <= 0:
+        raise ValueError(f"Non-positive multiplication factor {other} for {type(seq)}")
+    return other
+
+
+def _renumber(container) -> None:
+    modules = list(container._modules.values())
+    container._modules.clear()
+    container._modules.update((str(i), m) for i, m in enumerate(modules))
+
+
+def _shift_in(container, index: int, module) -> None:
+    """`module` at position `index`, the ones from there on one place later."""
+    modules = container._modules
+    for i in range(len(modules), index, -1):
+        modules[str(i)] = modules[str(i - 1)]
+    modules[str(index)] = module
+
 
 def _check_index(idx, size: int) -> int:
     idx = operator.index(idx)
@@ -84,6 +155,26 @@ class ModuleList(Module):
         for module in modules:
             self.append(module)
         return self
+
+    def __delitem__(self, idx) -> None:
+        keys = list(self._modules)
+        for key in keys[idx] if isinstance(idx, slice) else [keys[_check_index(idx, len(keys))]]:
+            delattr(self, key)
+        _renumber(self)
+
+    def insert(self, index: int, module) -> None:
+        _shift_in(self, index, module)
+
+    def pop(self, key):
+        value = self[key]
+        del self[key]
+        return value
+
+    def __add__(self, other):
+        return ModuleList([*self, *other])
+
+    def __iadd__(self, modules):
+        return self.extend(modules)
 
     def __repr__(self) -> str:
         # PyTorch folds runs of identical children: "(0-2): 3 x Linear(...)".

@@ -239,8 +239,9 @@ class RNNBase(Module):
             return self._forward_packed(input, hx)
         name = type(self).__name__
         if input.ndim not in (2, 3):
+            word = " tensor" if name == "RNN" else ""  # as torch: RNN says "4D tensor", LSTM "4D"
             raise ValueError(
-                f"{name}: Expected input to be 2D or 3D, got {input.ndim}D tensor instead"
+                f"{name}: Expected input to be 2D or 3D, got {input.ndim}D{word} instead"
             )
         batched = input.ndim == 3
         batch_dim = 0 if self.batch_first else 1
