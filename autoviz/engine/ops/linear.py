@@ -3,32 +3,41 @@
 
 import numpy as np
 
+from ..dtypes import float32, float64
 from ..higher import inp, rule, sum_to
 from . import linalg
 from . import shape as shape_ops
 from .arguments import dtype_word
-from .base import Op, result, unbroadcast
+from .base import Op, into, result, unbroadcast
 
 
 class Addmm(Op):
-    """z = bias + m1 @ m2;  dz/dbias = g summed over rows, dz/dm1 = g @ m2ᵀ, dz/dm2 = m1ᵀ @ g."""
+    """z = β·bias + α·(m1 @ m2) (β = α = 1 in nn.Linear);  dz/dbias = β·g summed over rows,
+    dz/dm1 = α·g @ m2ᵀ, dz/dm2 = α·m1ᵀ @ g."""
 
     _backward_name = "AddmmBackward0"
 
     @staticmethod
-    def forward(ctx, bias, m1, m2):
+    def forward(ctx, bias, m1, m2, beta=1, alpha=1):
         ctx.save_for_backward(m1, m2)
-        ctx.info = np.shape(bias)  # kept after backward, like PyTorch's saved sizes
-        return np.asarray(result(bias + np.matmul(m1, m2), bias, m1, m2))
+        ctx.info = (np.shape(bias), beta, alpha)  # kept after backward, like torch's sizes
+        product = np.matmul(m1, m2)
+        if alpha != 1:
+            product = product * alpha
+        if beta == 0:  # bias ignored, its NaNs too, as torch's kernels do
+            return np.asarray(result(product, bias, m1, m2))
+        return np.asarray(result((bias if beta == 1 else bias * beta) + product, bias, m1, m2))
 
     @staticmethod
     def backward(ctx, grad):
         m1, m2 = ctx.saved_tensors
+        shape, beta, alpha = ctx.info
         need = ctx.needs_input_grad
+        scaled = grad if alpha == 1 else grad * alpha
         return (
-            unbroadcast(grad, ctx.info) if need[0] else None,
-            np.matmul(grad, m2.T) if need[1] else None,
-            np.matmul(m1.T, grad) if need[2] else None,
+            unbroadcast(grad if beta == 1 else grad * beta, shape) if need[0] else None,
+            np.matmul(scaled, m2.T) if need[1] else None,
+            np.matmul(m1.T, scaled) if need[2] else None,
         )
 
 
@@ -49,8 +58,21 @@ class SqueezeRow(Op):
 @rule(Addmm)
 def _addmm(node, g):
     m1, m2 = node._saved
+    shape, beta, alpha = node.info
     M1, M2 = inp(node, 1, m1), inp(node, 2, m2)
-    return sum_to(g, node.info), g @ M2.t(), M1.t() @ g
+    scaled = g if alpha == 1 else g * alpha
+    return sum_to(g if beta == 1 else g * beta, shape), scaled @ M2.t(), M1.t() @ scaled
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
+    """β·input + α·(mat1 @ mat2), one AddmmBackward0 node as in PyTorch."""
+    floats = all(getattr(t, "dtype", None) in (float32, float64) for t in (input, mat1, mat2))
+    if not (floats and mat1.ndim == 2 and mat2.ndim == 2):  # ints, bools, wrong ranks
+        return linalg.addmm(input, mat1, mat2, beta=beta, alpha=alpha, out=out)
+    linalg.check_matmul(mat1._data, mat2._data)
+    _check_same_dtype(mat1, mat2, True)
+    result_ = Addmm.apply(input, mat1, mat2, beta=beta, alpha=alpha)
+    return result_ if out is None else into(out, result_, "addmm")
 
 
 @rule(SqueezeRow)

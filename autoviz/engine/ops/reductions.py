@@ -16,10 +16,12 @@ from ..tensor import Tensor, make
 from . import arithmetic, pointwise
 from .base import (
     Op,
+    SeveralOutputs,
     dim_arg,
     dtype_word,
     into,
     need_tensor,
+    parts,
     refuse_bool,
     return_type,
     wrap_dim,
@@ -1070,18 +1072,67 @@ def median(input, dim=None, keepdim=False):
     return _pick_along(MedianDim, ReturnMedian, input, dim, keepdim, rows)
 
 
+class VarMean(SeveralOutputs):
+    """(var, mean) of a over dim, one node with two outputs as torch.var_mean records it;
+    dz/da = var's gradient of the first output's plus mean's of the second."""
+
+    _backward_name = "VarMeanBackward0"
+    _spread = Var
+
+    @classmethod
+    def forward(cls, ctx, a, dim=None, correction=1, keepdim=False):
+        spread = cls._spread.forward(ctx, a, dim, correction, keepdim)
+        ctx.info = (*ctx.info, np.shape(a))  # (axes, keepdim, dof, shape)
+        return spread, mean_of(a, ctx.info[0], keepdim)
+
+    @staticmethod
+    def backward(ctx, grads):
+        g_spread, g_mean = parts(grads)
+        axes, keepdim, dof, shape = ctx.info
+        total = None
+        if g_spread is not None:  # the node's op class: VarMean or StdMean
+            total = type(ctx)._forward_cls._spread_grad(ctx, g_spread, axes, keepdim, dof)
+        if g_mean is not None:
+            count = math.prod([shape[i] for i in axes] if axes is not None else shape)
+            part = np.array(_expand(g_mean / count, shape, axes, keepdim))
+            total = part if total is None else total + part
+        return total
+
+    @staticmethod
+    def _spread_grad(ctx, grad, axes, keepdim, dof):
+        (a,) = ctx.saved_tensors
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return _var_grad(_expand(grad, np.shape(a), axes, keepdim), a, axes, dof)
+
+
+class StdMean(VarMean):
+    """(std, mean) of a over dim, one node as torch.std_mean records it."""
+
+    _backward_name = "StdMeanBackward0"
+    _spread = Std
+
+    @staticmethod
+    def _spread_grad(ctx, grad, axes, keepdim, dof):
+        a, out = ctx.saved_tensors
+        with np.errstate(divide="ignore", invalid="ignore"):
+            g = np.where(out == 0, 0, grad / (out * 2)).astype(np.result_type(grad))
+            g = _expand(g, np.shape(a), axes, keepdim)
+            return np.asarray(_var_grad(g, a, axes, dof), dtype=np.result_type(a))
+
+
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return (
-        var(input, dim, unbiased, keepdim, correction=correction),
-        mean(input, dim if not isinstance(dim, bool) else None, keepdim),
-    )
+    return _spread_mean(VarMean, input, dim, unbiased, keepdim, correction)
 
 
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return (
-        std(input, dim, unbiased, keepdim, correction=correction),
-        mean(input, dim if not isinstance(dim, bool) else None, keepdim),
-    )
+    return _spread_mean(StdMean, input, dim, unbiased, keepdim, correction)
+
+
+def _spread_mean(op, input, dim, unbiased, keepdim, correction):
+    _check_float(input)
+    dim, correction = _correction(dim, unbiased, correction)
+    _warn_dof(input, dim, correction)
+    return op.apply(input, dim=dim, correction=correction, keepdim=keepdim)
 
 
 class Trace(Op):
