@@ -51,6 +51,8 @@ _CLASS_MODULES = {
     "autoviz.engine.device:device": "torch",
     "autoviz.nn.parameter:Parameter": "torch.nn.parameter",
     "autoviz.engine.fidelity.random:Generator": "torch._C",
+    "autoviz.nn.hooks:RemovableHandle": "torch.utils.hooks",
+    "autoviz.engine.function:RemovableHandle": "torch.utils.hooks",
 }
 
 

@@ -411,7 +411,7 @@ class Tensor:
                 else:
                     self.copy_(value)
                 return
-            self._become(_indexing.CopySlices.apply(self, value, key=key))
+            self._become(_indexing.put_class(key).apply(self, value, key=key))
             return
         store = self._storage()
         try:
@@ -728,6 +728,18 @@ class Tensor:
 
         return construct(np.float32, args, device, any_dtype=True)
 
+    def __deepcopy__(self, memo):
+        """A copy of a leaf with its grad (torch refuses a tensor made by an op)."""
+        if self.grad_fn is not None:
+            raise RuntimeError(DEEPCOPY_NON_LEAF)
+        import copy
+
+        rebuild, args = self.__reduce_ex__(4)
+        new = memo[id(self)] = rebuild(*copy.deepcopy(args, memo))
+        if self._grad is not None:
+            new._grad = copy.deepcopy(self._grad, memo)
+        return new
+
     def __reduce_ex__(self, protocol):
         # Data as bytes, not a numpy array: torch.load(weights_only=True) then needs to trust
         # only these functions (pickle.py's weakref to the AccumulateGrad is never saved).
@@ -1003,6 +1015,11 @@ _STALE_VIEW = (
 )
 
 
+DEEPCOPY_NON_LEAF = (
+    "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol "
+    "at the moment.  If you were attempting to deepcopy a module, this may be because of a "
+    "torch.nn.utils.weight_norm usage, see https://github.com/pytorch/pytorch/pull/103001"
+)
 _COMPARABLE = (Tensor, int, float, complex, np.generic, np.ndarray)
 
 

@@ -126,6 +126,13 @@ class CopySlices(Op):
         return ga, unbroadcast(gv, v_shape)
 
 
+class IndexPut(CopySlices):
+    """a[indices] = v recorded (a list, tensor or mask among the indices, the rest `:`):
+    dz/da = the gradient with zeros at the indices, dz/dv = its part there."""
+
+    _backward_name = "IndexPutBackward0"
+
+
 class MaskedFill(Op):
     """z = value where mask, else a;  dz/da = 1 where the mask is False, else 0."""
 
@@ -568,10 +575,21 @@ def _check_advanced(shape, key) -> None:
         dim += 1
 
 
+def _full(part) -> bool:
+    return part is Ellipsis or (isinstance(part, slice) and part == slice(None))
+
+
 def whole(key) -> bool:
     """Whether `key` (from index_key) selects the whole tensor as it is: `:`, `...`, `:, :`."""
+    return all(map(_full, key if isinstance(key, tuple) else (key,)))
+
+
+def put_class(key):
+    """The node `a[key] = v` records on `a`: IndexPut for indices (lists, tensors, masks)
+    beside only `:` and `...`, as torch's index_put_ on the tensor itself; else CopySlices."""
     parts = key if isinstance(key, tuple) else (key,)
-    return all(p is Ellipsis or p == slice(None) for p in parts)
+    basic = [p for p in parts if _is_basic(p)]
+    return IndexPut if len(basic) < len(parts) and all(map(_full, basic)) else CopySlices
 
 
 def check_key(shape: tuple, raw, key) -> int:

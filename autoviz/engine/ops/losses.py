@@ -542,7 +542,7 @@ def _check_nll_shapes(input, target) -> None:
             f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
             f"({target.shape[0]})."
         )
-    if target._data.dtype.kind not in "iu":
+    if target._data.dtype.name not in ("int64", "uint8"):
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {dtype_word(target)}"
         )

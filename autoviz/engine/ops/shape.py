@@ -467,10 +467,45 @@ def reshape(input, *shape):
     return op.apply(input, shape=shape)
 
 
-def view(a, *shape):
-    """Always a view: PyTorch's error when the memory layout does not allow one."""
+def view(a, *shape, dtype=None):
+    """Always a view: PyTorch's error when the memory layout does not allow one. Given a
+    dtype, the same memory read as that dtype (no gradient flows through it)."""
+    if (
+        dtype is None
+        and len(shape) == 1
+        and hasattr(shape[0], "numpy")
+        and not hasattr(shape[0], "_data")
+    ):
+        dtype = shape[0]  # x.view(torch.int32)
+    if dtype is not None:
+        return _view_as_dtype(a, np.dtype(dtype.numpy))
     shape = shape_arg(shape)
     return reshape_op(a._data, shape, view=True).apply(a, shape=shape)
+
+
+def _view_as_dtype(a, want):
+    data = a._data if isinstance(a._data, np.ndarray) else np.asarray(a._data)
+    have = data.dtype
+    if want == have:
+        return a.detach() if a.requires_grad else a
+    if want.itemsize != have.itemsize:
+        words = f"view {_C10[have.name]} as {_C10[want.name]} (different element sizes)"
+        if data.ndim == 0:
+            raise RuntimeError(f"self.dim() cannot be 0 to {words}")
+        step = data.strides[-1] // have.itemsize
+        if step != 1 and data.shape[-1] != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 to {words}, but got {step}")
+        ratio = max(want.itemsize, have.itemsize) // min(want.itemsize, have.itemsize)
+        if want.itemsize > have.itemsize and data.shape[-1] % ratio:
+            raise RuntimeError(
+                f"self.size(-1) must be divisible by {ratio} to {words}, but got {data.shape[-1]}"
+            )
+    return make(data.view(want))
+
+
+_C10 = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char", "int16": "Short",
+        "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool", "uint16": "UInt16",
+        "uint32": "UInt32", "uint64": "UInt64"}  # fmt: skip
 
 
 def contiguous(a):
