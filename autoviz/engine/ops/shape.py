@@ -503,9 +503,9 @@ def _view_as_dtype(a, want):
     return make(data.view(want))
 
 
-_C10 = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char", "int16": "Short",
-        "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool", "uint16": "UInt16",
-        "uint32": "UInt32", "uint64": "UInt64"}  # fmt: skip
+_C10 = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char",
+        "int16": "Short", "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool",
+        "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64"}  # fmt: skip
 
 
 def contiguous(a):
