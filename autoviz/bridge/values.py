@@ -7,6 +7,7 @@ import numpy as np
 import torch
 
 from ..tracing.preview import PREVIEW_LIMIT, Summary
+from ..tracing.symbols import plain
 
 ACCUMULATE_GRAD = torch._C._functions.AccumulateGrad
 _NUMPY_FLOATS = (torch.float16, torch.float32, torch.float64)
@@ -80,7 +81,7 @@ def node_name(fn) -> str:
     """fn.name(), asked once per type of node (each call makes the string anew)."""
     name = _NODE_NAMES.get(type(fn))
     if name is None:
-        name = _NODE_NAMES[type(fn)] = fn.name()
+        name = _NODE_NAMES[type(fn)] = plain(fn.name())
     return name
 
 

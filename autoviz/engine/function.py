@@ -211,6 +211,9 @@ class Function:
             body["_gradients"] = cls.backward
         else:
             body["_backward"] = _user_backward
+        cpp = cls.__dict__.get("_cpp_name")  # torch's C++ nodes: `torch::autograd::CopySlices`
+        if cpp:
+            body["name"] = lambda self: cpp
         cls._backward_cls = type(name, (Node,), body)
 
     _builtin = False

@@ -153,6 +153,7 @@ class CopyGrad(Op):
     CopyBackwards);  dz/dg = 1."""
 
     _backward_name = "CopyBackwards"
+    _cpp_name = "torch::autograd::CopyBackwards"
 
     @staticmethod
     def forward(ctx, g):

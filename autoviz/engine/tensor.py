@@ -622,10 +622,10 @@ class Tensor:
             self._become(ufunc(self, other))  # as PyTorch records it: this tensor gets the node
             return self
         store = self._storage()
-        _versions.changed_by(self, store)
         # Straight into the storage: no temporary as large as the tensor (an SGD step does
         # this for every parameter). _check_cast has ruled out results that cannot be stored.
         _RAW_UFUNC[ufunc](store, _raw(other), out=store)
+        _versions.changed_by(self, store)  # after: an inference tensor changes, then refuses
         if events.observers:
             announce_inplace(self)
         return self

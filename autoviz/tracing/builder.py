@@ -17,7 +17,7 @@ from .labels import label_tensors
 from .model import Edge, Flow, Node, Source, Step, node_at
 from .modules import ModuleNames
 from .preview import RESHAPES, Summary, derived, preview
-from .symbols import ELEMENTWISE
+from .symbols import ELEMENTWISE, plain
 from .timeline import PERSISTENT
 from .view import EngineView, dtype_name
 
@@ -309,7 +309,7 @@ class Builder:
                 if source is not None and not isinstance(v, self.tensor_types):
                     # a number written in the module's code
                     self._by_id(source).module = [list(p) for p in module]
-        name = fn.name()
+        name = plain(fn.name())
         op_id = self._node(id(fn), "op", name, name, requires_grad=True, module=module)
         op_node = self.nodes[-1]
         op_node.params = view.params(fn, inputs)
@@ -434,7 +434,7 @@ class Builder:
             contribution, shape = g[0], tuple(g[1])
             source = self.edges[edge_index].source
             local_i = locals_[index] if locals_ else None
-            if _reduces(fn.name(), index, shape, grad_shape):
+            if _reduces(plain(fn.name()), index, shape, grad_shape):
                 # The op's gradient for a broadcast input has the output's shape; the sum back
                 # to the input's shape is the next step, shown with both shapes.
                 sent = full.get(index) if full else None
@@ -473,7 +473,7 @@ class Builder:
         output's shape (None where the previews do not tell)."""
         if grad is None:
             return None
-        name = fn.name()
+        name = plain(fn.name())
         if type(grad) is Summary:  # the upstream itself, for a sum; else not known
             sums = name in ("AddBackward0", "AddmmBackward0") or (
                 name == "SubBackward0" and index == 0
@@ -657,7 +657,7 @@ def summed_dims(big: tuple, small: tuple) -> list:
 
 def _divide(fn, grad, grads):
     """Local derivatives of an elementwise op as contribution / upstream (upstream has no 0)."""
-    if fn.name() not in ELEMENTWISE or grad is None or type(grad) is Summary:
+    if plain(fn.name()) not in ELEMENTWISE or grad is None or type(grad) is Summary:
         return None
     if type(grad) is float:  # scalars, the common case: plain division, no arrays
         if grad == 0:

@@ -14,6 +14,7 @@ import numpy as np
 
 from .builder import _reduces, _shape
 from .model import PERSISTENT
+from .symbols import plain
 
 CHECK = "AUTOVIZ_CHECK_COUNT"  # set (tests): a built timeline whose count differs raises
 
@@ -124,7 +125,7 @@ class Counter:
         grad_shape = _shape(grad_data)
         if not grad_shape:  # a scalar's gradient is no broadcast input's: nothing to sum back
             return
-        name, missing = fn.name(), self.missing.get(id(fn)) or ()
+        name, missing = plain(fn.name()), self.missing.get(id(fn)) or ()
         for index, ((child, _), g) in enumerate(zip(fn.next_functions, grads_data, strict=False)):
             if child is not None and g is not None and index not in missing:
                 self.steps += _reduces(name, index, _shape(g), grad_shape)

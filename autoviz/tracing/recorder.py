@@ -14,7 +14,7 @@ from ..engine.grad_mode import _state as _grad_mode
 from .naming import StoredNames
 from .preview import PREVIEW_LIMIT, Summary, deferred, dtype_name, kept, preview
 from .source import block_of
-from .symbols import ELEMENTWISE
+from .symbols import ELEMENTWISE, plain
 from .timeline import Timeline
 from .updates import update_rule
 
@@ -640,7 +640,7 @@ def _before_sums(fn, grad, grads) -> dict | None:
 
 
 def _unsummed(fn, grad, index: int):
-    name, saved = fn.name(), getattr(fn, "_saved", None)
+    name, saved = plain(fn.name()), getattr(fn, "_saved", None)
     if name == "SubBackward0" and index == 1:
         return -grad
     if name in ("AddBackward0", "SubBackward0"):

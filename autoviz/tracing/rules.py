@@ -39,6 +39,7 @@ EXPRESSIONS = {
     "FillBackward2": "{0}.fill_(value)",
     "FillBackward3": "{0}.fill_({1})",
     "CopySlices": "{0} with {1} written into a part of it",
+    "IndexPutBackward0": "{0} with {1} written at the indices",
     "ViewBackward0": "{0}.view({shape})",
     "UnsafeViewBackward0": "{0}.view({shape})",
     "ReshapeAliasBackward0": "{0}.reshape({shape})",
@@ -72,6 +73,8 @@ EXPRESSIONS = {
     "ProdBackward1": "{0}.prod({args})",
     "VarBackward0": "{0}.var({args})",
     "StdBackward0": "{0}.std({args})",
+    "VarMeanBackward0": "torch.var_mean({0}, …)[k]",
+    "StdMeanBackward0": "torch.std_mean({0}, …)[k]",
     "LinalgVectorNormBackward0": "{0}.norm({args})",
     "LogsumexpBackward0": "{0}.logsumexp({args})",
     "CumsumBackward0": "{0}.cumsum({args})",
@@ -162,6 +165,12 @@ GRADIENTS = {
     "ProdBackward1": ("{g} × the product of the other elements along dim {dim}",),
     "VarBackward0": ("{g} × 2 × ({0} − mean) / (N − {correction}){along}",),
     "StdBackward0": ("{g} × ({0} − mean) / ((N − {correction}) × {out}){along}",),
+    "VarMeanBackward0": (
+        "the var's gradient × 2 × ({0} − mean) / (N − correction), plus the mean's / N",
+    ),
+    "StdMeanBackward0": (
+        "the std's gradient × ({0} − mean) / ((N − correction) × std), plus the mean's / N",
+    ),
     "LinalgVectorNormBackward0": (
         "{g} × {0} / {out} for the 2-norm (sign({0}) × |{0}|^(p−1) / {out}^(p−1) for p = {ord})",
     ),
@@ -188,6 +197,7 @@ GRADIENTS = {
     "IndexBackward0": ("{g} added into zeros at the indexed positions (twice-picked ones summed)",),
     "IndexBackwardBackward0": ("{g} at the indexed positions",),
     "CopySlices": ("{g} with 0 where {1} was written", "{g} at the part {1} was written into"),
+    "IndexPutBackward0": ("{g} with 0 at the indices written", "{g} at the indices written"),
     "CopyBackwards": ("0: its old values were overwritten", "{g}"),
     "GatherBackward0": (
         "{g} added into zeros at the gathered positions along dim {dim} "

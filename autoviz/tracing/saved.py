@@ -3,6 +3,7 @@
 import numpy as np
 
 from .preview import preview
+from .symbols import plain
 
 RESULT = "result"
 
@@ -46,7 +47,7 @@ def saved_entries(fn, inputs: dict, result) -> list:
     `inputs` maps an input index to its (shape, value preview) where known, `result` is the
     output's (shape, value preview). Ops not in the table show their live saved state.
     """
-    roles = SAVED.get(fn.name())
+    roles = SAVED.get(plain(fn.name()))
     live = _live(fn)
     if roles is None:
         return [_entry(f"saved_tensors[{i}]", d) for i, d in enumerate(live) if d is not None]

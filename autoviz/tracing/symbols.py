@@ -69,6 +69,12 @@ FUNCTIONS = {
 }
 
 
+def plain(name: str) -> str:
+    """A node's name without torch's C++ namespace (`torch::autograd::CopySlices` is
+    CopySlices), as drawings and rules name it."""
+    return name.removeprefix("torch::autograd::")
+
+
 def symbol(op: str) -> str:
     """The short form of a backward-node name, or the name itself when there is none."""
     return BINARY.get(op) or FUNCTIONS.get(op) or op

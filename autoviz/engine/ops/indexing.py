@@ -107,6 +107,7 @@ class CopySlices(Op):
     """a[key] = v recorded:  dz/da = the gradient with zeros at key, dz/dv = its part at key."""
 
     _backward_name = "CopySlices"
+    _cpp_name = "torch::autograd::CopySlices"
 
     @staticmethod
     def forward(ctx, a, v, key=None):

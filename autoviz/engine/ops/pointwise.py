@@ -90,6 +90,7 @@ class Copy(Op):
     dz/db = the gradient summed over b's broadcast dims, in b's dtype."""
 
     _backward_name = "CopyBackwards"
+    _cpp_name = "torch::autograd::CopyBackwards"
 
     @staticmethod
     def forward(ctx, a, b):
