@@ -577,6 +577,65 @@ class Lerp(Op):
         )
 
 
+class Addcmul(Op):
+    """z = a + v·b·c for a number v;  dz/da = 1, dz/db = v·c, dz/dc = v·b."""
+
+    _backward_name = "AddcmulBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, c, value=1):
+        ctx.save_for_backward(b, c)
+        kind = np.result_type(result(np.multiply(b, c), a, b, c))
+        v = kind.type(value)
+        ctx.info = (np.shape(a), np.shape(b), np.shape(c), v)
+        # torch's kernel: self + value * tensor1 * tensor2, the last two steps one fused
+        # multiply-add where it vectorises (float32 and float64)
+        scaled = np.multiply(v, b, dtype=kind)
+        fma = {"float32": fma32, "float64": fma64}.get(kind.name)
+        if fma is not None:
+            shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
+            parts = (np.broadcast_to(x, shape).astype(kind) for x in (scaled, c, a))
+            return np.asarray(fma(*parts), dtype=kind)
+        return np.asarray(np.add(a, np.multiply(scaled, c)), dtype=kind)
+
+    @staticmethod
+    def backward(ctx, grad):
+        b, c = ctx.saved_tensors
+        sa, sb, sc, v = ctx.info
+        need = ctx.needs_input_grad
+        return (
+            unbroadcast(grad, sa),
+            unbroadcast(grad * (c * v), sb) if need[1] else None,
+            unbroadcast(grad * (b * v), sc) if need[2] else None,
+        )
+
+
+class Addcdiv(Op):
+    """z = a + v·b / c for a number v;  dz/da = 1, dz/db = v / c, dz/dc = -v·b / c²."""
+
+    _backward_name = "AddcdivBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, c, value=1):
+        ctx.save_for_backward(b, c)
+        kind = np.result_type(result(np.true_divide(b, c), a, b, c))
+        v = kind.type(value)
+        ctx.info = (np.shape(a), np.shape(b), np.shape(c), v)
+        # torch's kernel: self + value * tensor1 / tensor2, left to right
+        return np.asarray(np.add(a, np.true_divide(np.multiply(v, b), c)), dtype=kind)
+
+    @staticmethod
+    def backward(ctx, grad):
+        b, c = ctx.saved_tensors
+        sa, sb, sc, v = ctx.info
+        need = ctx.needs_input_grad
+        return (
+            unbroadcast(grad, sa),
+            unbroadcast(grad * (v / c), sb) if need[1] else None,
+            unbroadcast(-grad * (v * b / (c * c)), sc) if need[2] else None,
+        )
+
+
 class LerpScalar(Lerp):
     """z = a + w (b - a) for a number w."""
 
@@ -846,16 +905,23 @@ def heaviside(input, values, *, out=None):
 
 
 def addcmul(input, tensor1, tensor2, *, value=1, out=None):
-    """input + value · tensor1 · tensor2."""
-    product = tensor1 * tensor2
-    result = input + (product if value == 1 else product * value)
+    """input + value · tensor1 · tensor2, one AddcmulBackward0 node as in PyTorch."""
+    result = Addcmul.apply(to_tensor(input), tensor1, tensor2, value=value)
     return result if out is None else into(out, result, "addcmul")
 
 
 def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
-    """input + value · tensor1 / tensor2."""
-    quotient = tensor1 / tensor2
-    result = input + (quotient if value == 1 else quotient * value)
+    """input + value · tensor1 / tensor2, one AddcdivBackward0 node as in PyTorch."""
+    if all(np.result_type(getattr(t, "_data", t)).kind in "biu" for t in (tensor1, tensor2)):
+        raise RuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a future release "
+            "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
+            "behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2))"
+            ".to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
+            "float inputs. The future addcdiv behavior is just the latter implementation: "
+            "(input + value * tensor1 / tensor2), for all dtypes."
+        )
+    result = Addcdiv.apply(to_tensor(input), tensor1, tensor2, value=value)
     return result if out is None else into(out, result, "addcdiv")
 
 
@@ -993,6 +1059,25 @@ def _neg(node, g):
 def _mul(node, g):
     a, b = node._saved
     return sum_to(g * inp(node, 1, b), np.shape(a)), sum_to(g * inp(node, 0, a), np.shape(b))
+
+
+@rule(Addcmul)
+def _addcmul(node, g):
+    b, c = node._saved
+    sa, sb, sc, v = node.info
+    return (
+        sum_to(g, sa),
+        sum_to(g * (inp(node, 2, c) * v), sb),
+        sum_to(g * (inp(node, 1, b) * v), sc),
+    )
+
+
+@rule(Addcdiv)
+def _addcdiv(node, g):
+    b, c = node._saved
+    sa, sb, sc, v = node.info
+    B, C = inp(node, 1, b), inp(node, 2, c)
+    return sum_to(g, sa), sum_to(g * (v / C), sb), sum_to(-g * (v * B / (C * C)), sc)
 
 
 @rule(Div)
