@@ -315,7 +315,7 @@ class Tensor:
         fn = self.grad_fn
         return format_tensor(
             np.asarray(self._data),
-            grad_fn=fn.name() if fn is not None else None,
+            grad_fn=fn.name().removeprefix("torch::autograd::") if fn is not None else None,
             requires_grad=self.requires_grad and fn is None,
         )
 

@@ -14,6 +14,8 @@ from .symbols import BINARY, FUNCTIONS
 # Forward: how the result is written in code.
 EXPRESSIONS = {
     "AddmmBackward0": "{1} @ {2} + {0}",
+    "AddcmulBackward0": "{0} + value × {1} × {2}",
+    "AddcdivBackward0": "{0} + value × {1} / {2}",
     "PowBackward0": "{0} ** {1}",
     "PowBackward1": "{0} ** {1}",
     "PowBackward2": "{1} ** {0}",
@@ -197,6 +199,8 @@ GRADIENTS = {
     "IndexBackward0": ("{g} added into zeros at the indexed positions (twice-picked ones summed)",),
     "IndexBackwardBackward0": ("{g} at the indexed positions",),
     "CopySlices": ("{g} with 0 where {1} was written", "{g} at the part {1} was written into"),
+    "AddcmulBackward0": ("{g}", "{g} × value × {2}", "{g} × value × {1}"),
+    "AddcdivBackward0": ("{g}", "{g} × value / {2}", "−{g} × value × {1} / {2}²"),
     "IndexPutBackward0": ("{g} with 0 at the indices written", "{g} at the indices written"),
     "CopyBackwards": ("0: its old values were overwritten", "{g}"),
     "GatherBackward0": (
@@ -479,6 +483,7 @@ _ONE_INPUT = {
     "TrilBackward0": ("tril", "{g} with the part above the diagonal set to 0"),
     "TriuBackward0": ("triu", "{g} with the part below the diagonal set to 0"),
     "RollBackward0": ("roll", "{g} rolled back"),
+    "UnfoldBackward0": ("unfold", "each window's {g} added back at its place (overlaps sum)"),
     "Rot90Backward0": ("rot90", "{g} rotated back"),
     "TakeBackward0": (
         "take",

@@ -1005,20 +1005,58 @@ def resize_as_(input, the_template, *, memory_format=None):
     return input.resize_as_(the_template, memory_format=memory_format)
 
 
+class Unfold(Op):
+    """z[..., k, ..., i] = a[..., k·step + i, ...]: the windows of `size` elements every
+    `step` along dim, as a new last dim;  dz/da = each window's gradient added back at its
+    place (windows that overlap add up)."""
+
+    _backward_name = "UnfoldBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim=0, size=1, step=1):
+        count = (np.shape(a)[dim] - size) // step + 1
+        ctx.info = (np.shape(a), dim, size, step, count)
+        # a view of a, as torch's; writable where no two windows share an element
+        windows = np.lib.stride_tricks.sliding_window_view(
+            np.asarray(a), size, axis=dim, writeable=step >= size and np.asarray(a).flags.writeable
+        )
+        return windows[(slice(None),) * dim + (slice(0, count * step, step),)]
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, dim, size, step, count = ctx.info
+        full = np.zeros(shape, dtype=np.result_type(grad))
+        before = (slice(None),) * dim
+        for i in range(size):  # offset i of every window at once
+            full[(*before, slice(i, i + step * (count - 1) + 1, step))] += grad[..., i]
+        return full
+
+
 def unfold_method(self, dimension, size, step):
     """The windows of `size` elements every `step` along dimension, as a new last dim."""
-    from .indexing import index_select
-
-    d = wrap_dim(dimension, self.ndim) if self.ndim else 0
-    length = self.shape[d] if self.ndim else 1
-    starts = range(0, length - size + 1, step)
-    picks = np.array([[s + i for i in range(size)] for s in starts], np.int64).reshape(-1)
-    taken = index_select(self if self.ndim else reshape(self, (1,)), d, make(picks))
     if not self.ndim:  # a 0-d tensor's one window, as torch gives it: shape [size]
-        return taken
-    shape = list(taken.shape)
-    shape[d : d + 1] = [len(starts), size]
-    return movedim(reshape(taken, tuple(shape)), d + 1, -1)
+        from .indexing import index_select
+
+        return index_select(reshape(self, (1,)), 0, make(np.zeros(size, np.int64)))
+    d = wrap_dim(dimension, self.ndim)
+    if size > self.shape[d]:
+        raise RuntimeError(
+            f"maximum size for tensor at dimension {d} is {self.shape[d]} but size is {size}"
+        )
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    return Unfold.apply(self, dim=d, size=size, step=step)
+
+
+@rule(Unfold)
+def _unfold(node, g):
+    shape, dim, size, step, count = node.info
+    from .indexing import index_add
+
+    positions = np.array([k * step + i for k in range(count) for i in range(size)], np.int64)
+    moved = movedim(g, -1, dim + 1)
+    flat = reshape(moved, (*shape[:dim], count * size, *shape[dim + 1 :]))
+    return index_add(make(np.zeros(shape, np.result_type(g._data))), dim, make(positions), flat)
 
 
 # -- recorded gradients (create_graph=True) --------------------------------------------------
