@@ -79,12 +79,9 @@ CLOSE |= {"t206_cs224n_word_window", "t214_raff_cnn_train_helper", "t215_geron_c
 # 0.0529); Adagrad/Adamax/NAdam weights in the 8th digit (torch's float32 sqrt is not correctly
 # rounded on this CPU, numpy's is)...
 DIFFERENT |= {"t200_yunjey_feedforward_schedulers", "t201_yunjey_cnn_batchnorm"}
-# ...`grad_fn.name()` of an in-place write: torch's C++ node says `torch::autograd::CopySlices`,
-# autoviz's `CopySlices` (the values and gradients of the writes are torch's)...
-DIFFERENT |= {"t198_yunjey_basics"}
-# ...and TransformerEncoder in eval under no_grad with a padding mask: torch's nested-tensor fast
-# path writes 0 at the padded positions, autoviz computes them as training does.
-DIFFERENT |= {"t216_raff_rnn_packing"}
+# D2L's linear regression from scratch: its loss after one epoch of minibatch SGD prints
+# 4.789166 for torch's 4.789165 on an AMD EPYC (Zen 4) and torch's digits on an Intel Xeon.
+CLOSE |= {"t165_linreg_scratch"}
 LEVEL = {"identical": 3, "close": 2, "different": 1, "error": 0}
 
 

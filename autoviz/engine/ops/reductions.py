@@ -1082,8 +1082,10 @@ class VarMean(SeveralOutputs):
     @classmethod
     def forward(cls, ctx, a, dim=None, correction=1, keepdim=False):
         spread = cls._spread.forward(ctx, a, dim, correction, keepdim)
-        ctx.info = (*ctx.info, np.shape(a))  # (axes, keepdim, dof, shape)
-        return spread, mean_of(a, ctx.info[0], keepdim)
+        axes = _axes(dim, np.ndim(a))
+        dof = builtins.max(_count(np.shape(a), axes) - correction, 0)
+        ctx.info = (axes, keepdim, dof, np.shape(a))
+        return spread, mean_of(a, axes, keepdim)
 
     @staticmethod
     def backward(ctx, grads):

@@ -6,10 +6,12 @@ import warnings
 
 import numpy as np
 
+from ...engine import dtypes
+from ...engine.grad_mode import is_grad_enabled
 from ...engine.tensor import make
 from .. import functional as F
 from .. import init
-from .activation import MultiheadAttention
+from .activation import GELU, MultiheadAttention, ReLU
 from .container import ModuleList
 from .dropout import Dropout
 from .linear import Linear
@@ -70,6 +72,9 @@ class TransformerEncoderLayer(Module):
         self.dropout1 = Dropout(dropout)
         self.dropout2 = Dropout(dropout)
         self.activation = _activation(activation)
+        act = self.activation
+        relu, gelu = act is F.relu or isinstance(act, ReLU), act is F.gelu or isinstance(act, GELU)
+        self.activation_relu_or_gelu = 1 if relu else 2 if gelu else 0
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
         x = src
@@ -196,16 +201,7 @@ class TransformerEncoder(Module):
         self.enable_nested_tensor = enable_nested_tensor
         self.use_nested_tensor = enable_nested_tensor
         self.mask_check = mask_check
-        why = None
-        if not isinstance(encoder_layer, TransformerEncoderLayer):
-            why = f"{type(encoder_layer).__name__} was not TransformerEncoderLayer"
-        elif encoder_layer.norm_first:
-            why = "encoder_layer.norm_first was True"
-        elif not encoder_layer.self_attn.batch_first:
-            why = (
-                "encoder_layer.self_attn.batch_first was not True (use batch_first for better "
-                "inference performance)"
-            )
+        why = _why_no_nested(encoder_layer)
         if enable_nested_tensor and why:
             warnings.warn(
                 f"enable_nested_tensor is True, but self.use_nested_tensor is False because {why}",
@@ -215,6 +211,9 @@ class TransformerEncoder(Module):
             self.use_nested_tensor = False
 
     def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
+        # torch's inference fast path packs the unpadded positions into a nested tensor and
+        # unpacks them with zeros at the padded ones: the same numbers, and 0 where padded.
+        nested = self._nested(src, mask, src_key_padding_mask)
         output = src
         for mod in self.layers:
             output = mod(
@@ -223,7 +222,46 @@ class TransformerEncoder(Module):
                 is_causal=bool(is_causal),
                 src_key_padding_mask=src_key_padding_mask,
             )
+        if nested:
+            output = output.masked_fill(src_key_padding_mask.unsqueeze(-1), 0.0)
         return self.norm(output) if self.norm is not None else output
+
+    def _nested(self, src, mask, padding) -> bool:
+        """Whether torch would take its nested-tensor path (TransformerEncoder.forward's
+        conditions): in evaluation, a left-aligned padding mask and no other, no gradient."""
+        layer = self.layers[0]
+        if not self.use_nested_tensor or layer.training or src.dim() != 3 or padding is None:
+            return False
+        if mask is not None or padding.dtype != dtypes.bool:
+            return False
+        keep = ~padding._data
+        if self.mask_check and (keep[:, 1:] & ~keep[:, :-1]).any():
+            return False  # not left-aligned: a kept position after a padded one
+        tensors = [src, *layer.parameters()]
+        return not (is_grad_enabled() and any(t.requires_grad for t in tensors))
+
+
+def _why_no_nested(layer) -> str:
+    """Why torch's TransformerEncoder would not use nested tensors with this layer ("" if it
+    would), in its words."""
+    name = "encoder_layer"
+    if not isinstance(layer, TransformerEncoderLayer):
+        return f"{name} was not TransformerEncoderLayer"
+    attn = layer.self_attn
+    checks = (
+        (layer.norm_first, f"{name}.norm_first was True"),
+        (
+            not attn.batch_first,
+            f"{name}.self_attn.batch_first was not True(use batch_first for better inference "
+            "performance)",
+        ),
+        (not attn._qkv_same_embed_dim, f"{name}.self_attn._qkv_same_embed_dim was not True"),
+        (attn.in_proj_bias is None, f"{name}.self_attn was passed bias=False"),
+        (not layer.activation_relu_or_gelu, f"{name}.activation_relu_or_gelu was not True"),
+        (layer.norm1.eps != layer.norm2.eps, f"{name}.norm1.eps was not equal to {name}.norm2.eps"),
+        (attn.num_heads % 2 == 1, f"{name}.self_attn.num_heads is odd"),
+    )
+    return next((why for failed, why in checks if failed), "")
 
 
 class TransformerDecoder(Module):
