@@ -316,3 +316,18 @@ def test_torch_version_compares_as_a_version():
         assert not version > (2, 13, 0, 1) and version.split("+")[0] == "2.13.0"
         assert torch.version.__version__ is version
     assert autoviz.__version__ == "0.1.0"  # autoviz's own, outside the block
+
+
+def encoder_padding(torch):
+    nn = torch.nn
+    enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2, 8, batch_first=True), 1).eval()
+    x = torch.randn(2, 3, 4)
+    left = torch.tensor([[False, False, True], [False, False, False]])
+    gap = torch.tensor([[False, True, False], [False, False, False]])
+    with torch.no_grad():
+        print(enc(x, src_key_padding_mask=left)[0, 2], enc(x, src_key_padding_mask=gap)[0, 1])
+    print(enc(x, src_key_padding_mask=left)[0, 2])  # with grad: the ordinary path
+
+
+def test_transformer_encoder_zeroes_padding_where_torchs_fast_path_does():
+    assert "0., 0., 0., 0." in same_in_both(encoder_padding)
