@@ -78,6 +78,8 @@ EXPRESSIONS = {
     "VarMeanBackward0": "torch.var_mean({0}, …)[k]",
     "StdMeanBackward0": "torch.std_mean({0}, …)[k]",
     "LinalgVectorNormBackward0": "{0}.norm({args})",
+    "DistBackward0": "torch.dist({0}, {1})",
+    "CdistBackward0": "torch.cdist({0}, {1})",
     "LogsumexpBackward0": "{0}.logsumexp({args})",
     "CumsumBackward0": "{0}.cumsum({args})",
     "SoftmaxBackward0": "softmax({0}, {args})",
@@ -199,6 +201,14 @@ GRADIENTS = {
     "IndexBackward0": ("{g} added into zeros at the indexed positions (twice-picked ones summed)",),
     "IndexBackwardBackward0": ("{g} at the indexed positions",),
     "CopySlices": ("{g} with 0 where {1} was written", "{g} at the part {1} was written into"),
+    "DistBackward0": (
+        "{g} × ∂‖d‖/∂d, d = {0} − {1} (for the 2-norm: d / {out})",
+        "−{g} × ∂‖d‖/∂d, d = {0} − {1} (for the 2-norm: −d / {out})",
+    ),
+    "CdistBackward0": (
+        "Σ over {1}'s rows of {g} × ∂‖d‖/∂d, d the rows' difference (2-norm: d / distance)",
+        "−Σ over {0}'s rows of {g} × ∂‖d‖/∂d, d the rows' difference (2-norm: d / distance)",
+    ),
     "AddcmulBackward0": ("{g}", "{g} × value × {2}", "{g} × value × {1}"),
     "AddcdivBackward0": ("{g}", "{g} × value / {2}", "−{g} × value × {1} / {2}²"),
     "IndexPutBackward0": ("{g} with 0 at the indices written", "{g} at the indices written"),

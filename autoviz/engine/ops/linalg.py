@@ -1109,14 +1109,68 @@ def kron(input, other, *, out=None):
     return result if out is None else into(out, result, "kron")
 
 
+class Dist(Op):
+    """z = ‖a − b‖_p over every element;  dz/da = ∂‖d‖/∂d summed to a's shape, dz/db its
+    negative (d = a − b, broadcast)."""
+
+    _backward_name = "DistBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, p=2.0):
+        diff = np.subtract(a, b)
+        out = reductions.norm_values(diff, p, None)
+        ctx.save_for_backward(a, b, out)
+        ctx.info = p
+        return np.asarray(out.reshape(()), dtype=np.result_type(diff))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b, out = ctx.saved_tensors
+        diff = np.subtract(a, b)
+        part = grad * reductions.norm_local(diff, out.astype(diff.dtype), ctx.info, None)
+        return unbroadcast(part, np.shape(a)), unbroadcast(-part, np.shape(b))
+
+
+class Cdist(Op):
+    """z_ij = ‖x1_i − x2_j‖_p, rows against rows;  dz/dx1_i = Σ_j g_ij ∂‖d_ij‖/∂d_ij and
+    dz/dx2_j = −Σ_i g_ij ∂‖d_ij‖/∂d_ij."""
+
+    _backward_name = "CdistBackward0"
+
+    @staticmethod
+    def forward(ctx, x1, x2, p=2.0):
+        diff = np.subtract(np.expand_dims(x1, -2), np.expand_dims(x2, -3))
+        out = reductions.norm_values(diff, p, (-1,))
+        ctx.save_for_backward(x1, x2, out)
+        ctx.info = p
+        return np.asarray(out[..., 0], dtype=np.result_type(diff))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x1, x2, out = ctx.saved_tensors
+        diff = np.subtract(np.expand_dims(x1, -2), np.expand_dims(x2, -3))
+        local = reductions.norm_local(diff, out.astype(diff.dtype), ctx.info, (-1,))
+        part = np.expand_dims(grad, -1) * local
+        return unbroadcast(part.sum(-2), np.shape(x1)), unbroadcast(-part.sum(-3), np.shape(x2))
+
+
 def dist(input, other, p=2):
-    return reductions.norm(arithmetic.sub(input, other), p=p)
+    return Dist.apply(input, to_tensor(other), p=float(p))
 
 
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
-    """The p-norm distance between each row of x1 and each row of x2."""
-    diff = arithmetic.sub(shape.unsqueeze(x1, -2), shape.unsqueeze(x2, -3))
-    return reductions.norm(diff, p=p, dim=-1)
+    """The p-norm distance between each row of x1 and each row of x2: one CdistBackward0
+    node, where torch has one (its matrix-product path for p = 2 and more than 25 rows is
+    recorded as the ops it is made of)."""
+    rows = max(x1.shape[-2], x2.shape[-2]) if x1.ndim >= 2 and x2.ndim >= 2 else 0
+    by_mm = p == 2 and (
+        compute_mode == "use_mm_for_euclid_dist"
+        or (compute_mode == "use_mm_for_euclid_dist_if_necessary" and rows > 25)
+    )
+    if by_mm or x1.ndim < 2 or x2.ndim < 2:
+        diff = arithmetic.sub(shape.unsqueeze(x1, -2), shape.unsqueeze(x2, -3))
+        return reductions.norm(diff, p=p, dim=-1)
+    return Cdist.apply(x1, x2, p=float(p))
 
 
 @writes_out

@@ -446,15 +446,7 @@ class Norm(Op):
     @staticmethod
     def forward(ctx, a, p=2.0, dim=None, keepdim=False):
         axes = _axes(dim, np.ndim(a))
-        mag = np.abs(np.asarray(a, dtype=np.float64))
-        if p == math.inf:
-            out = np.max(mag, axis=axes, keepdims=True)
-        elif p == -math.inf:
-            out = np.min(mag, axis=axes, keepdims=True)
-        elif p == 0:
-            out = np.sum(mag != 0, axis=axes, keepdims=True).astype(np.float64)
-        else:
-            out = np.sum(mag**p, axis=axes, keepdims=True) ** (1 / p)
+        out = norm_values(a, p, axes)
         ctx.save_for_backward(a, out.astype(np.result_type(a)))
         ctx.info = (p, axes, keepdim)
         return np.asarray(_drop(out, axes, keepdim), dtype=np.result_type(a), order="C")
@@ -464,18 +456,33 @@ class Norm(Op):
         a, out = ctx.saved_tensors
         p, axes, keepdim = ctx.info
         g = _expand(grad, np.shape(a), axes, keepdim)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            if p == 0:
-                local = np.zeros_like(a)
-            elif math.isinf(p):
-                hit = np.abs(a) == out
-                local = np.sign(a) * hit / np.sum(hit, axis=axes, keepdims=True)
-            elif p == 1:
-                local = np.sign(a)
-            else:
-                local = a * np.abs(a) ** (p - 2) / out ** (p - 1)
-                local = np.where(out == 0, 0, local)
-        return np.asarray(g * local, dtype=np.result_type(a))
+        return np.asarray(g * norm_local(a, out, p, axes), dtype=np.result_type(a))
+
+
+def norm_values(a, p, axes):
+    """The p-norm of a over axes (kept, as size-1 axes), accumulated in float64."""
+    mag = np.abs(np.asarray(a, dtype=np.float64))
+    if p == math.inf:
+        return np.max(mag, axis=axes, keepdims=True)
+    if p == -math.inf:
+        return np.min(mag, axis=axes, keepdims=True)
+    if p == 0:
+        return np.sum(mag != 0, axis=axes, keepdims=True).astype(np.float64)
+    return np.sum(mag**p, axis=axes, keepdims=True) ** (1 / p)
+
+
+def norm_local(a, out, p, axes):
+    """∂‖a‖_p/∂a given the norm `out` (kept axes): a |a|^(p-2) / out^(p-1), its limits."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if p == 0:
+            return np.zeros_like(a)
+        if math.isinf(p):
+            hit = np.abs(a) == out
+            return np.sign(a) * hit / np.sum(hit, axis=axes, keepdims=True)
+        if p == 1:
+            return np.sign(a)
+        local = a * np.abs(a) ** (p - 2) / out ** (p - 1)
+        return np.where(out == 0, 0, local)
 
 
 def _drop(values, axes, keepdim):

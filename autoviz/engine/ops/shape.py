@@ -652,7 +652,7 @@ def roll(input, shifts, dims=None):
     if dims is None:
         if isinstance(shifts, (tuple, list)):
             shifts = shifts[0]
-        return reshape(Roll.apply(flatten(input), shifts=int(shifts), dims=0), tuple(input.shape))
+        return Roll.apply(input, shifts=int(shifts), dims=None)  # numpy rolls the flat order
     shifts = tuple(shifts) if isinstance(shifts, (tuple, list)) else (int(shifts),)
     dims = tuple(dims) if isinstance(dims, (tuple, list)) else (int(dims),)
     if len(shifts) != len(dims):
