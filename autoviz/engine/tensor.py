@@ -604,6 +604,8 @@ class Tensor:
                 key = _memory.index_in(base._data, self._data)
                 if key is None:
                     raise NotInAutoviz(_STALE_VIEW)
+            elif not counted and not _same_values(base._data[key], self._data):
+                raise NotInAutoviz(_STALE_VIEW)  # its base changed there since it was taken
         if counted:
             _versions.moved(self._data, out._data, node)
         else:
@@ -1005,6 +1007,10 @@ def _check_view_inplace(base, key, several) -> None:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation."
         )
+
+
+def _same_values(a, b) -> bool:
+    return np.array_equal(a, b, equal_nan=np.result_type(a).kind in "fc")
 
 
 # autoviz records an in-place op on a graph tensor as a new array for it: a view made before
