@@ -125,3 +125,16 @@ def test_a_0_dim_tensor_refuses_an_index_with_torchs_message(key):
             lib.tensor(3.0)[key] = 1.0
         messages.append((str(read.value), str(write.value)))
     assert messages[0] == messages[1]
+
+
+def test_a_stale_view_refuses_a_write_and_a_current_one_writes():
+    x = autoviz.ones(2, 3, requires_grad=True)
+    h = x * 2
+    v = h[0]
+    h[1] = 5.0  # another row: v is still what it views
+    v.add_(1)
+    assert h.tolist() == [[3.0, 3.0, 3.0], [5.0, 5.0, 5.0]]
+    w = h[1]
+    h.mul_(2)  # w's row changed: autoviz's w still holds the old numbers
+    with pytest.raises(autoviz.NotInAutoviz, match="take the view again"):
+        w.add_(1)
