@@ -114,6 +114,14 @@ def check_device(value) -> device:
 def set_default_device(value) -> None:
     """`torch.set_default_device`: only the CPU exists here, so anything else raises now."""
     _default["device"] = check_device(value if value is not None else "cpu")
+    # torch keeps a TorchFunctionMode for a default device set, which some fast paths (the
+    # transformer encoder's nested tensors) step aside for
+    _default["set"] = value is not None
+
+
+def default_device_set() -> bool:
+    """Whether a default device is in force (torch.set_default_device with a device)."""
+    return _default.get("set", False)
 
 
 def get_default_device() -> device:

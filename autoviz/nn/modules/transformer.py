@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 
 from ...engine import dtypes
+from ...engine.device import default_device_set
 from ...engine.grad_mode import is_grad_enabled
 from ...engine.tensor import make
 from .. import functional as F
@@ -232,8 +233,8 @@ class TransformerEncoder(Module):
         layer = self.layers[0]
         if not self.use_nested_tensor or layer.training or src.dim() != 3 or padding is None:
             return False
-        if mask is not None or padding.dtype != dtypes.bool:
-            return False
+        if mask is not None or padding.dtype != dtypes.bool or default_device_set():
+            return False  # torch's mode for a default device counts as a torch function
         keep = ~padding._data
         if self.mask_check and (keep[:, 1:] & ~keep[:, :-1]).any():
             return False  # not left-aligned: a kept position after a padded one
