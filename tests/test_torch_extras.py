@@ -319,6 +319,7 @@ def test_torch_version_compares_as_a_version():
 
 
 def encoder_padding(torch):
+    torch.set_default_device(None)  # a default device set turns torch's fast path off
     nn = torch.nn
     enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2, 8, batch_first=True), 1).eval()
     x = torch.randn(2, 3, 4)
@@ -331,3 +332,62 @@ def encoder_padding(torch):
 
 def test_transformer_encoder_zeroes_padding_where_torchs_fast_path_does():
     assert "0., 0., 0., 0." in same_in_both(encoder_padding)
+
+
+def numpy_meets_tensors(torch):
+    import numpy as np
+
+    t = torch.tensor([1.0, 2.0])
+    for a in (np.array([0.5, 0.25]), np.array(2.0), np.array([1, 2])):
+        r = t * a
+        print(type(r).__name__, r, t + a, t / a)
+    print(torch.tensor([np.float64(1.0)]).dtype, torch.tensor([1, np.float64(2)]).dtype)
+    try:
+        torch.from_numpy(np.arange(3)[::-1])
+    except ValueError as error:
+        print(error)
+    x = torch.randn(4, 3)
+    print(torch.cat([x, torch.zeros(4, 1, dtype=torch.long)], 1).dtype)
+    print(torch.stack([torch.ones(2, dtype=torch.int32), torch.ones(2)]).dtype)
+    v, mask = torch.tensor([0.5, 0.7, 0.9]), torch.ByteTensor([0, 1, 0])
+    print(v[mask])
+    try:
+        v[mask] = 0.0
+    except RuntimeError as error:
+        print(error)
+    p = torch.nn.Parameter(torch.ones(2))
+    p.grad_avg = torch.zeros(2)
+    print(p.grad_avg)
+    for bad in (lambda: torch.nn.BatchNorm2d(4)(torch.randn(2, 3, 4, 4)),
+                lambda: torch.nn.GroupNorm(3, 4)):  # fmt: skip
+        try:
+            bad()
+        except (RuntimeError, ValueError) as error:
+            print(error)
+
+
+def test_numpy_arrays_dtypes_masks_and_attributes_meet_tensors_as_in_torch():
+    same_in_both(numpy_meets_tensors)
+
+
+def custom_optimizer(torch):
+    class MySGD(torch.optim.Optimizer):
+        def __init__(self, params):
+            super().__init__(params, {"lr": 0.1})
+
+        @torch.no_grad()
+        def step(self):
+            for p in self.param_groups[0]["params"]:
+                state = self.state[p]  # a defaultdict, as in torch
+                state["step"] = state.get("step", 0) + 1
+                p.sub_(p.grad * 0.1)
+
+    w = torch.nn.Parameter(torch.ones(2))
+    opt = MySGD([w])
+    (w * 3).sum().backward()
+    opt.step()
+    print(w, opt.state, opt.state_dict())
+
+
+def test_an_optimizers_state_is_a_defaultdict_as_in_torch():
+    same_in_both(custom_optimizer)

@@ -227,7 +227,18 @@ def from_numpy(array: np.ndarray) -> Tensor:
     """A tensor sharing memory with `array`."""
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
-    return make(array)
+    return make(_forward_strides(array))
+
+
+def _forward_strides(array: np.ndarray) -> np.ndarray:
+    """`array`, or torch's refusal of memory walked backwards (tensors share it as it is)."""
+    if any(s < 0 for s in array.strides):
+        raise ValueError(
+            "At least one stride in the given numpy array is negative, and tensors with negative "
+            "strides are not currently supported. (You can probably work around this by making "
+            "a copy of your array  with array.copy().) "
+        )
+    return array
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
@@ -235,7 +246,7 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
     if isinstance(data, Tensor):
         return data if dtype is None else data.to(dtype)
     if isinstance(data, np.ndarray) and dtype is None:
-        return make(data)
+        return make(_forward_strides(data))
     from .tensor import tensor
 
     return tensor(data, dtype=dtype)

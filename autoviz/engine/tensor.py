@@ -41,7 +41,9 @@ _warned = set()  # PyTorch gives some warnings once per process
 class Tensor:
     """An n-dimensional array that can record the operations applied to it."""
 
+    # __dict__: lesson code hangs its own attributes on tensors (an optimiser's `p.grad_avg`)
     __slots__ = (
+        "__dict__",
         "__weakref__",
         "_acc",
         "_data",
@@ -395,6 +397,10 @@ class Tensor:
 
     def __setitem__(self, key, value) -> None:
         """`a[key] = value`: in place, recorded as CopySlices when gradients are tracked."""
+        if _uint8_mask(key):
+            raise RuntimeError(
+                "masked_fill_ only supports boolean masks, but got mask with dtype unsigned char"
+            )
         raw, key = key, _indexing.index_key(key)
         if not isinstance(key, (bool, np.bool_)):
             _indexing.check_key(np.shape(self._data), raw, key)
@@ -463,6 +469,12 @@ class Tensor:
 
     # numpy hands `array * t` to the tensor's __rmul__, as with torch, instead of converting it
     __array_priority__ = 1000
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        """What numpy computes from a tensor and an array (`t * np.array(...)`) comes back as
+        a tensor, as in torch (bools as uint8, as torch's wrap makes them)."""
+        array = np.asarray(array)
+        return new_leaf(array.astype(np.uint8) if array.dtype == np.bool_ else array)
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
         """`np.asarray(t)`: the values, as `t.numpy()` gives them (refused when t needs grad)."""
@@ -906,7 +918,8 @@ def as_tensor_data(value, dtype=None):
     if isinstance(value, (list, tuple)):
         found = []
         value = _tensors_as_scalars(value, found)
-        if found and dtype is None:  # each tensor counts with its dtype, as torch infers it
+        # each tensor and numpy scalar counts with its dtype, as torch infers it
+        if dtype is None and (found or any(isinstance(v, np.generic) for v in _flat(value))):
             dtype = functools.reduce(promote, map(_number_dtype, _flat(value)))
         if any(t.requires_grad for t in found):
             _warn_scalar(stacklevel=4)
@@ -1007,6 +1020,12 @@ def _check_view_inplace(base, key, several) -> None:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation."
         )
+
+
+def _uint8_mask(key) -> bool:
+    """Whether `a[key] = v` uses a uint8 tensor as its mask, which torch refuses."""
+    parts = key if isinstance(key, tuple) else (key,)
+    return any(isinstance(p, Tensor) and p._data.dtype == np.uint8 for p in parts)
 
 
 def _same_values(a, b) -> bool:

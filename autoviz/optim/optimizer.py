@@ -1,6 +1,7 @@
 """The Optimizer base: parameter groups, per-parameter state, zero_grad and step."""
 
 import functools
+from collections import defaultdict
 
 import numpy as np
 
@@ -60,7 +61,7 @@ class Optimizer:
                 f"dicts, but got {_tensor_type(params)}"
             )
         self.defaults = defaults
-        self.state = {}  # keyed by the parameter itself, as in PyTorch
+        self.state = defaultdict(dict)  # keyed by the parameter itself, as in PyTorch
         self.param_groups = []
         groups = list(params)
         if not groups:
@@ -134,7 +135,7 @@ class Optimizer:
                     "loaded state dict contains a parameter group that doesn't match the size "
                     "of optimizer's group"
                 )
-        self.state = {}
+        self.state = defaultdict(dict)
         for mine, saved in zip(self.param_groups, groups, strict=True):
             for p, i in zip(mine["params"], saved["params"], strict=True):
                 if i in state_dict["state"]:

@@ -513,10 +513,20 @@ class IndexFill(ScatterValue):
 # -- the functions ---------------------------------------------------------------------------
 
 
+UINT8_INDEX = (
+    "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead."
+)
+
+
 def _index_part(part):
     """One part of an index with tensors turned into arrays (0-d integer tensors into ints)."""
     if isinstance(part, Tensor):
         data = part._data
+        if np.result_type(data) == np.uint8:  # torch reads a uint8 index as a mask
+            import warnings
+
+            warnings.warn(UINT8_INDEX, UserWarning, stacklevel=4)
+            return np.asarray(data).astype(np.bool_)
         if np.ndim(data) == 0 and np.result_type(data).kind in "iu":
             return int(data)
         return np.asarray(data)

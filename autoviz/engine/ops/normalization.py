@@ -262,6 +262,11 @@ def batch_norm(
 ):
     """Normalise each channel (axis 1) by the batch's statistics in training, updating the
     running ones, or by the running ones in evaluation."""
+    channels = input.shape[1] if input.ndim > 1 else 1
+    for name, t in (("running_mean", running_mean), ("running_var", running_var),
+                    ("weight", weight), ("bias", bias)):  # fmt: skip
+        if t is not None and t.numel() != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
     if training:
         size = int(np.prod([n for i, n in enumerate(input.shape) if i != 1]))
         if size == 1:

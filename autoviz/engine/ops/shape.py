@@ -9,7 +9,7 @@ import numpy as np
 from ..dtypes import TYPE_NAMES, to_numpy_dtype
 from ..higher import rule, sum_to
 from ..tensor import Tensor, make
-from .base import Op, dim_arg, into, shape_arg, to_tensor, unbroadcast, wrap_dim
+from .base import Op, dim_arg, into, result, shape_arg, to_tensor, unbroadcast, wrap_dim
 
 
 def _size(shape) -> str:
@@ -283,13 +283,22 @@ class Cat(Op):
                         f"Sizes of tensors must match except in dimension {dim}. Expected size "
                         f"{m} but got size {n} for tensor number {i} in the list."
                     )
-        ctx.info = (dim, [np.shape(a)[dim] for a in arrays])
-        return np.asarray(np.concatenate(arrays, axis=dim), order="C")
+        ctx.info = (dim, [np.shape(a)[dim] for a in arrays], [np.result_type(a) for a in arrays])
+        joined = np.concatenate(arrays, axis=dim)
+        return np.asarray(result(joined, *arrays), order="C")  # torch's promotion: int + float32
 
     @staticmethod
     def backward(ctx, grad):
-        dim, sizes = ctx.info
-        return tuple(np.split(grad, np.cumsum(sizes)[:-1], axis=dim))
+        dim, sizes, kinds = ctx.info
+        parts = np.split(grad, np.cumsum(sizes)[:-1], axis=dim)
+        return _in_kinds(parts, kinds)
+
+
+def _in_kinds(parts, kinds) -> tuple:
+    """Each input's gradient in its own float dtype (the result may be a wider one)."""
+    return tuple(
+        p.astype(k, copy=False) if k.kind == "f" else p for p, k in zip(parts, kinds, strict=True)
+    )
 
 
 class Stack(Op):
@@ -309,13 +318,14 @@ class Stack(Op):
                     f"entry 0 and {_size(np.shape(a))} at entry {i}"
                 )
         dim = wrap_dim(dim, len(first) + 1)
-        ctx.info = dim
-        return np.asarray(np.stack(arrays, axis=dim), order="C")
+        ctx.info = (dim, [np.result_type(a) for a in arrays])
+        return np.asarray(result(np.stack(arrays, axis=dim), *arrays), order="C")
 
     @staticmethod
     def backward(ctx, grad):
-        dim = ctx.info
-        return tuple(np.moveaxis(grad, dim, 0))
+        dim, kinds = ctx.info
+        parts = np.moveaxis(grad, dim, 0)
+        return _in_kinds(parts, kinds)
 
 
 class Repeat(Op):

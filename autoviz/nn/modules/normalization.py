@@ -67,7 +67,9 @@ class GroupNorm(Module):
     ):
         super().__init__()
         if num_channels % num_groups:
-            raise ValueError("num_channels must be divisible by num_groups")
+            raise ValueError(
+                f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})"
+            )
         self.num_groups, self.num_channels, self.eps, self.affine = (
             num_groups,
             num_channels,
