@@ -391,3 +391,23 @@ def custom_optimizer(torch):
 
 def test_an_optimizers_state_is_a_defaultdict_as_in_torch():
     same_in_both(custom_optimizer)
+
+
+def global_module_hooks(torch):
+    from torch.nn.modules.module import (
+        register_module_forward_hook,
+        register_module_forward_pre_hook,
+    )
+
+    net = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.ReLU())
+    net[0].register_forward_hook(lambda m, i, o: print("own", type(m).__name__))
+    post = register_module_forward_hook(lambda m, i, o: print("global", type(m).__name__))
+    pre = register_module_forward_pre_hook(lambda m, i: print("pre", type(m).__name__))
+    net(torch.ones(1, 2))
+    post.remove()
+    pre.remove()
+    net(torch.ones(1, 2))
+
+
+def test_global_module_hooks_run_before_each_modules_own_as_torch():
+    assert "global Linear\nown Linear" in same_in_both(global_module_hooks)

@@ -40,11 +40,32 @@ def add_hook(hooks: dict, hook, prepend: bool = False) -> RemovableHandle:
     return handle
 
 
+# Hooks for every module (torch.nn.modules.module.register_module_forward_hook and its
+# pre-hook twin), run before each module's own, as torch runs them.
+GLOBAL_PRE, GLOBAL_POST, GLOBAL_WITH_KWARGS, GLOBAL_ALWAYS = {}, {}, {}, {}
+
+
+def register_module_forward_pre_hook(hook) -> RemovableHandle:
+    """`hook(module, args)` before the forward of every module; it may return new args."""
+    return add_hook(GLOBAL_PRE, hook)
+
+
+def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
+    """`hook(module, args, output)` after the forward of every module (`hook(module, args,
+    kwargs, output)` with with_kwargs); it may return a new output."""
+    handle = add_hook(GLOBAL_POST, hook)
+    if with_kwargs:
+        GLOBAL_WITH_KWARGS[handle.id] = True
+    if always_call:
+        GLOBAL_ALWAYS[handle.id] = True
+    return handle
+
+
 def run_pre_hooks(module, args: tuple, kwargs: dict) -> tuple:
     """Each pre-hook may return new inputs (one value or a tuple; with_kwargs, new (args,
     kwargs)). Returns (args, kwargs)."""
     with_kwargs = getattr(module, "_forward_pre_hooks_with_kwargs", {})
-    for key, hook in list(module._forward_pre_hooks.items()):
+    for key, hook in [*GLOBAL_PRE.items(), *module._forward_pre_hooks.items()]:
         if key in with_kwargs:
             result = hook(module, args, kwargs)
             if result is not None:
@@ -63,8 +84,8 @@ def run_pre_hooks(module, args: tuple, kwargs: dict) -> tuple:
 
 def run_forward_hooks(module, args: tuple, kwargs: dict, output):
     """Each forward hook may return a new output (with_kwargs: it is given kwargs too)."""
-    with_kwargs = getattr(module, "_forward_hooks_with_kwargs", {})
-    for key, hook in list(module._forward_hooks.items()):
+    with_kwargs = {**GLOBAL_WITH_KWARGS, **getattr(module, "_forward_hooks_with_kwargs", {})}
+    for key, hook in [*GLOBAL_POST.items(), *module._forward_hooks.items()]:
         result = (
             hook(module, args, kwargs, output) if key in with_kwargs else hook(module, args, output)
         )
@@ -76,9 +97,9 @@ def run_forward_hooks(module, args: tuple, kwargs: dict, output):
 def run_always_called(module, args: tuple, kwargs: dict) -> None:
     """After forward raised: the hooks registered with always_call=True, given output None
     (an error of theirs is a warning, so forward's own error is the one raised)."""
-    always = getattr(module, "_forward_hooks_always_called", {})
-    with_kwargs = getattr(module, "_forward_hooks_with_kwargs", {})
-    for key, hook in list(module._forward_hooks.items()):
+    always = {**GLOBAL_ALWAYS, **getattr(module, "_forward_hooks_always_called", {})}
+    with_kwargs = {**GLOBAL_WITH_KWARGS, **getattr(module, "_forward_hooks_with_kwargs", {})}
+    for key, hook in [*GLOBAL_POST.items(), *module._forward_hooks.items()]:
         if key not in always:
             continue
         try:

@@ -12,6 +12,7 @@ from ...engine.dtypes import dtype as _dtype
 from ...engine.function import module_stack
 from ...engine.tensor import Tensor
 from .. import hooks
+from ..hooks import register_module_forward_hook, register_module_forward_pre_hook  # noqa: F401
 from ..parameter import Buffer, Parameter
 from . import state_dict as _state
 
@@ -87,6 +88,8 @@ class Module:
             if (
                 self._forward_pre_hooks
                 or self._forward_hooks
+                or hooks.GLOBAL_PRE
+                or hooks.GLOBAL_POST
                 or self._backward_hooks
                 or self._backward_pre_hooks
                 or self._non_full_backward_hooks
