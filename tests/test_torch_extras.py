@@ -394,11 +394,9 @@ def test_an_optimizers_state_is_a_defaultdict_as_in_torch():
 
 
 def global_module_hooks(torch):
-    from torch.nn.modules.module import (
-        register_module_forward_hook,
-        register_module_forward_pre_hook,
-    )
-
+    hooks = torch.nn.modules.module
+    register_module_forward_hook = hooks.register_module_forward_hook
+    register_module_forward_pre_hook = hooks.register_module_forward_pre_hook
     net = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.ReLU())
     net[0].register_forward_hook(lambda m, i, o: print("own", type(m).__name__))
     post = register_module_forward_hook(lambda m, i, o: print("global", type(m).__name__))
