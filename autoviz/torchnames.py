@@ -64,6 +64,7 @@ OUT_OF_SCOPE = {
     "set_multithreading_enabled enforce_grad_layout_policy cudnn_* miopen_* fbgemm_* "
     "distributed multiprocessing DistributedDataParallel",
     "raw strides and the copy variants of views": "as_strided* *_copy *_scatter empty_permuted "
+    "channels_last channels_last_3d "
     "empty_strided new_empty_strided nonzero_static",
     # torch.special's: no lesson uses them, and torch has no derivative for them
     "Bessel and Airy functions and orthogonal polynomials": "airy_ai bessel_* modified_bessel_* "

@@ -409,3 +409,15 @@ def global_module_hooks(torch):
 
 def test_global_module_hooks_run_before_each_modules_own_as_torch():
     assert "global Linear\nown Linear" in same_in_both(global_module_hooks)
+
+
+def memory_formats(torch):
+    x = torch.ones(2, 3).t()
+    for make in (torch.zeros_like, torch.ones_like, torch.empty_like):
+        print(make(x).stride(), make(x, memory_format=torch.contiguous_format).stride())
+    print(torch.full_like(x, 7).stride(), torch.preserve_format)
+    print(torch.zeros_like(torch.ones(2, 1).expand(2, 3)).stride())
+
+
+def test_like_functions_keep_the_inputs_layout_as_torchs_preserve_format():
+    same_in_both(memory_formats)

@@ -81,7 +81,15 @@ from .creation import (
     zeros_like,
 )
 from .creation import torch_range as range
-from .device import device, get_default_device, set_default_device
+from .device import (
+    contiguous_format,
+    device,
+    get_default_device,
+    legacy_contiguous_format,
+    memory_format,
+    preserve_format,
+    set_default_device,
+)
 from .dtypes import (
     bool,
     can_cast,

@@ -89,29 +89,42 @@ def full(size, fill_value, *, out=None, dtype=None, device=None, requires_grad=F
     return _made(arr, requires_grad, name, device, out, "full")
 
 
-def _like(t, dtype, device):
+def _like(t, dtype, device, memory_format=None):
+    """The dtype of a *_like result and numpy's memory order for it: the input's own layout
+    (torch's default, preserve_format), or row-major for contiguous_format."""
     check_device(device)
-    return t.shape, _dt(dtype, t._data.dtype)
+    contiguous = memory_format is not None and repr(memory_format) == "torch.contiguous_format"
+    return _dt(dtype, t._data.dtype), "C" if contiguous else "K"
 
 
-def zeros_like(input, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    shape, dt = _like(input, dtype, device)
-    return new_leaf(np.zeros(shape, dt), requires_grad)
+def _laid_out(t, dt, order, values):
+    """`values` (a number or an array of t's shape) in memory laid out as t's, or row-major."""
+    out = np.empty_like(np.asarray(t._data), dtype=dt, order=order)
+    out[...] = values
+    return out
 
 
-def ones_like(input, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    shape, dt = _like(input, dtype, device)
-    return new_leaf(np.ones(shape, dt), requires_grad)
+def zeros_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+    dt, order = _like(input, dtype, device, memory_format)
+    return new_leaf(_laid_out(input, dt, order, 0), requires_grad)
 
 
-def empty_like(input, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    shape, dt = _like(input, dtype, device)
-    return new_leaf(np.zeros(shape, dt), requires_grad)
+def ones_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+    dt, order = _like(input, dtype, device, memory_format)
+    return new_leaf(_laid_out(input, dt, order, 1), requires_grad)
 
 
-def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    shape, dt = _like(input, dtype, device)
-    return new_leaf(_filled(shape, fill_value, dt), requires_grad)
+def empty_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+    dt, order = _like(input, dtype, device, memory_format)
+    return new_leaf(_laid_out(input, dt, order, 0), requires_grad)
+
+
+def full_like(
+    input, fill_value, *, dtype=None, device=None, requires_grad=False, memory_format=None
+):
+    dt, order = _like(input, dtype, device, memory_format)
+    values = _filled(input.shape, fill_value, dt)
+    return new_leaf(_laid_out(input, values.dtype, order, values), requires_grad)
 
 
 def _number(value):

@@ -126,3 +126,19 @@ def default_device_set() -> bool:
 
 def get_default_device() -> device:
     return _default["device"]
+
+
+class memory_format:
+    """`torch.memory_format`: how a tensor's elements are laid out in memory. autoviz keeps
+    row-major (contiguous) memory; channels-last layouts are outside its scope."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self._name}"
+
+
+contiguous_format = memory_format("contiguous_format")
+preserve_format = memory_format("preserve_format")
+legacy_contiguous_format = contiguous_format
