@@ -197,7 +197,7 @@ _PARAMS = {
     "TransposeBackward0": lambda info: {"dim0": int(info[0]), "dim1": int(info[1])},
     "UnsqueezeBackward0": lambda info: {"dim": int(info)},
     "CatBackward0": lambda info: {"dim": int(info[0])},
-    "StackBackward0": lambda info: {"dim": int(info)},
+    "StackBackward0": lambda info: {"dim": int(info[0])},
     "GatherBackward0": lambda info: {"dim": int(info[2])},
     "ClampBackward1": lambda info: {"min": info[0], "max": info[1]},
     "ClampMinBackward0": lambda info: {"min": info[0]},

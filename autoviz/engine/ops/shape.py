@@ -1104,7 +1104,7 @@ def _permute(node, g):
 
 @rule(Cat)
 def _cat(node, g):
-    dim, sizes = node.info
+    dim, sizes, _ = node.info
     bounds = np.cumsum([0, *sizes])
     return tuple(
         indexing.Slice.apply(g, key=(slice(None),) * dim + (slice(int(lo), int(hi)),))
@@ -1114,7 +1114,7 @@ def _cat(node, g):
 
 @rule(Stack)
 def _stack(node, g):
-    return indexing.unbind(g, node.info)
+    return indexing.unbind(g, node.info[0])
 
 
 @rule(Repeat)
