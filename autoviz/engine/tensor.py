@@ -1,6 +1,7 @@
 """The Tensor: a numpy array plus the autograd bookkeeping PyTorch keeps beside it."""
 
 import functools
+import operator
 
 import numpy as np
 
@@ -36,6 +37,19 @@ COPY_WARNING = (
     "or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor)."
 )
 _warned = set()  # PyTorch gives some warnings once per process
+
+
+def _comparison(compare):
+    """`t < other` and the rest: a bool tensor; NotImplemented for what torch does not compare
+    with (so `x == None` is False and `x < None` a TypeError, as in torch)."""
+
+    def method(self, other):
+        if not isinstance(other, _COMPARABLE):
+            return NotImplemented
+        return make(np.asarray(compare(self._data, _raw(other))))
+
+    method.__name__ = method.__qualname__ = f"__{compare.__name__}__"
+    return method
 
 
 class Tensor:
@@ -360,35 +374,12 @@ class Tensor:
     def __getitem__(self, key):
         return _indexing.index(self, key)
 
-    def __lt__(self, other):
-        if not isinstance(other, _COMPARABLE):
-            return NotImplemented  # as torch: `x == None` is False, `x < None` a TypeError
-        return make(np.asarray(self._data < _raw(other)))
-
-    def __le__(self, other):
-        if not isinstance(other, _COMPARABLE):
-            return NotImplemented  # as torch: `x == None` is False, `x < None` a TypeError
-        return make(np.asarray(self._data <= _raw(other)))
-
-    def __gt__(self, other):
-        if not isinstance(other, _COMPARABLE):
-            return NotImplemented  # as torch: `x == None` is False, `x < None` a TypeError
-        return make(np.asarray(self._data > _raw(other)))
-
-    def __ge__(self, other):
-        if not isinstance(other, _COMPARABLE):
-            return NotImplemented  # as torch: `x == None` is False, `x < None` a TypeError
-        return make(np.asarray(self._data >= _raw(other)))
-
-    def __eq__(self, other):
-        if not isinstance(other, _COMPARABLE):
-            return NotImplemented  # as torch: `x == None` is False, `x < None` a TypeError
-        return make(np.asarray(self._data == _raw(other)))
-
-    def __ne__(self, other):
-        if not isinstance(other, _COMPARABLE):
-            return NotImplemented  # as torch: `x == None` is False, `x < None` a TypeError
-        return make(np.asarray(self._data != _raw(other)))
+    __lt__ = _comparison(operator.lt)
+    __le__ = _comparison(operator.le)
+    __gt__ = _comparison(operator.gt)
+    __ge__ = _comparison(operator.ge)
+    __eq__ = _comparison(operator.eq)
+    __ne__ = _comparison(operator.ne)
 
     def __iter__(self):
         if not np.ndim(self._data):
