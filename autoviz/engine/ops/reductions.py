@@ -396,11 +396,13 @@ class Var(Op):
 
     @staticmethod
     def backward(ctx, grad):
-        (a,) = ctx.saved_tensors
-        axes, keepdim, dof = ctx.info
-        g = _expand(grad, np.shape(a), axes, keepdim)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return _var_grad(g, a, axes, dof)
+        return _var_backward(ctx, grad, *ctx.info)
+
+
+def _var_backward(ctx, grad, axes, keepdim, dof):
+    (a,) = ctx.saved_tensors
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _var_grad(_expand(grad, np.shape(a), axes, keepdim), a, axes, dof)
 
 
 def _var_grad(g, a, axes, dof):
@@ -429,13 +431,16 @@ class Std(Op):
 
     @staticmethod
     def backward(ctx, grad):
-        a, out = ctx.saved_tensors
-        axes, keepdim, dof = ctx.info
-        with np.errstate(divide="ignore", invalid="ignore"):
-            # PyTorch: var's gradient of grad / 2std, zero where the std is 0 (a constant input)
-            g = np.where(out == 0, 0, grad / (out * 2)).astype(np.result_type(grad))
-            g = _expand(g, np.shape(a), axes, keepdim)
-            return np.asarray(_var_grad(g, a, axes, dof), dtype=np.result_type(a))
+        return _std_backward(ctx, grad, *ctx.info)
+
+
+def _std_backward(ctx, grad, axes, keepdim, dof):
+    a, out = ctx.saved_tensors
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # PyTorch: var's gradient of grad / 2std, zero where the std is 0 (a constant input)
+        g = np.where(out == 0, 0, grad / (out * 2)).astype(np.result_type(grad))
+        g = _expand(g, np.shape(a), axes, keepdim)
+        return np.asarray(_var_grad(g, a, axes, dof), dtype=np.result_type(a))
 
 
 class Norm(Op):
@@ -1107,11 +1112,7 @@ class VarMean(SeveralOutputs):
             total = part if total is None else total + part
         return total
 
-    @staticmethod
-    def _spread_grad(ctx, grad, axes, keepdim, dof):
-        (a,) = ctx.saved_tensors
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return _var_grad(_expand(grad, np.shape(a), axes, keepdim), a, axes, dof)
+    _spread_grad = staticmethod(_var_backward)
 
 
 class StdMean(VarMean):
@@ -1120,13 +1121,7 @@ class StdMean(VarMean):
     _backward_name = "StdMeanBackward0"
     _spread = Std
 
-    @staticmethod
-    def _spread_grad(ctx, grad, axes, keepdim, dof):
-        a, out = ctx.saved_tensors
-        with np.errstate(divide="ignore", invalid="ignore"):
-            g = np.where(out == 0, 0, grad / (out * 2)).astype(np.result_type(grad))
-            g = _expand(g, np.shape(a), axes, keepdim)
-            return np.asarray(_var_grad(g, a, axes, dof), dtype=np.result_type(a))
+    _spread_grad = staticmethod(_std_backward)
 
 
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
