@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from ..tracing.model import Graph, Node
 from ..tracing.preview import Summary
 from ..tracing.symbols import symbol as op_symbol
-from ..tracing.text import label_text, shape_text
+from ..tracing.text import label_text, shape_text, stats_of
 from . import heat
 from .groups import Box, Plan, node_module, plan, roots
 from .labels import MAX_ROW, dot_row, tooltip, visible
@@ -497,28 +497,10 @@ def _non_finite(value) -> bool:
         return not math.isfinite(value)
     if type(value) is Summary:
         return bool(value.nan or value.pinf or value.ninf)
-    stack = [value] if type(value) is list else []
-    while stack:
-        item = stack.pop()
-        if item and isinstance(item[0], list):
-            stack.extend(item)
-            continue
-        try:  # a row of numbers: its exact sum is finite exactly when every number is
-            if not math.isfinite(math.fsum(item)):
-                return True
-        # huge numbers, +inf beside -inf (fsum raises), or something else in the row
-        except (OverflowError, ValueError, TypeError):
-            if any(isinstance(x, float) and not math.isfinite(x) for x in _flat(item)):
-                return True
+    if type(value) is list and value:  # its Stats, which its label row reads too
+        s = stats_of(value)
+        return bool(s.nan or s.pinf or s.ninf)
     return False
-
-
-def _flat(items):
-    for item in items:
-        if isinstance(item, list):
-            yield from _flat(item)
-        else:
-            yield item
 
 
 def _warning(value) -> str:

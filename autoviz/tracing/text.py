@@ -10,6 +10,7 @@ its norm); a tensor whose elements are all one number as `ones (16, 8)`, `zeros 
 
 import functools
 import math
+import operator
 from itertools import chain, islice
 
 import numpy as np
@@ -57,15 +58,18 @@ class Stats:
             self.head, self.size = list(value.head), value.size
             return
         items = [v for v in flatten(value) if v is not None]
-        finite = [v for v in items if math.isfinite(v)]
         self.size, self.head = len(items), items
-        self.nan = sum(1 for v in items if v != v)
-        self.pinf = sum(1 for v in items if v == math.inf)
-        self.ninf = sum(1 for v in items if v == -math.inf)
+        if _all_finite(items):  # the usual case: one exact sum tells it, no pass per count
+            finite, self.nan, self.pinf, self.ninf = items, 0, 0, 0
+        else:
+            finite = [v for v in items if math.isfinite(v)]
+            self.nan = sum(1 for v in items if v != v)
+            self.pinf = sum(1 for v in items if v == math.inf)
+            self.ninf = sum(1 for v in items if v == -math.inf)
         self.min = min(finite) if finite else None
         self.max = max(finite) if finite else None
         self.mean = math.fsum(finite) / len(finite) if finite else None
-        squares = math.fsum(float(v) * float(v) for v in finite)
+        squares = math.fsum(map(operator.mul, finite, finite))
         self.norm = math.inf if self.pinf or self.ninf else math.nan if self.nan else squares**0.5
 
     @property
@@ -80,6 +84,15 @@ class Stats:
         parts = [f"{n} {word}" for n, word in ((self.nan, "nan"), (self.pinf, "inf"))]
         parts += [f"{self.ninf} -inf"]
         return ", ".join(p for p in parts if not p.startswith("0 "))
+
+
+def _all_finite(items: list) -> bool:
+    """Whether every number of `items` is finite: exactly when their exact sum is (fsum raises
+    on +inf beside -inf and on a sum too large for a float)."""
+    try:
+        return math.isfinite(math.fsum(items))
+    except (OverflowError, ValueError):
+        return False
 
 
 def stats(value, shape) -> Stats | None:
