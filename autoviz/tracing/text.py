@@ -68,9 +68,8 @@ class Stats:
             self.ninf = sum(1 for v in items if v == -math.inf)
         self.min = min(finite) if finite else None
         self.max = max(finite) if finite else None
-        self.mean = math.fsum(finite) / len(finite) if finite else None
-        squares = math.fsum(map(operator.mul, finite, finite))
-        self.norm = math.inf if self.pinf or self.ninf else math.nan if self.nan else squares**0.5
+        self.mean = _mean(finite) if finite else None
+        self.norm = math.inf if self.pinf or self.ninf else math.nan if self.nan else _norm(finite)
 
     @property
     def uniform(self):
@@ -93,6 +92,22 @@ def _all_finite(items: list) -> bool:
         return math.isfinite(math.fsum(items))
     except (OverflowError, ValueError):
         return False
+
+
+def _mean(finite: list) -> float:
+    try:
+        return math.fsum(finite) / len(finite)
+    except OverflowError:  # float64 numbers near the largest: their mean is still a float
+        return math.fsum(v / len(finite) for v in finite)
+
+
+def _norm(finite: list) -> float:
+    try:
+        squares = math.fsum(map(operator.mul, finite, finite))
+    except OverflowError:  # finite squares whose sum is past the largest float
+        squares = math.inf
+    # a square past the largest float is inf, where the norm need not be
+    return squares**0.5 if squares != math.inf else math.hypot(*finite)
 
 
 def stats(value, shape) -> Stats | None:
