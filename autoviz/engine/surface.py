@@ -5,7 +5,7 @@ aliases; the names PyTorch has and autoviz lacks are marked "not in autoviz yet"
 import numpy as np
 
 from ..torchnames import in_torch, mark_missing
-from . import creation, sampling
+from . import creation, sampling, views
 from .ops import (
     activations,
     arithmetic,
@@ -184,7 +184,7 @@ def _viewing(function):
         data, memory = getattr(out, "_data", None), getattr(input, "_data", None)
         viewed = isinstance(data, np.ndarray) and out is not input
         if viewed and isinstance(memory, np.ndarray) and np.shares_memory(data, memory):
-            out._view = (input, None, False)  # its place in the base is found when written
+            views.mark(out, input, None)  # its place in the base is found when written
         return out
 
     view_op.__name__ = view_op.__qualname__ = function.__name__

@@ -593,11 +593,12 @@ class Tensor:
                 "a leaf Variable that requires grad is being used in an in-place operation."
             )
 
-    def _become(self, out, counted=False) -> None:
+    def _become(self, out, counted=False, displaced=None) -> None:
         """Take on the result of an in-place op on a graph tensor: its data and its node. A
         view (x[i], x.view(...), x.t()) writes it into its base too, recorded as CopySlices
         there, as PyTorch's views share their base's memory and version counter (`counted`:
-        the change was counted already, by the view)."""
+        the change was counted already, by the view); then every view of the first base is
+        pointed at its new memory (`displaced`: id -> the data the views on the way had)."""
         node = out.grad_fn  # PyTorch writes into the memory; its own node saved before
         view = getattr(self, "_view", None)
         if view is not None:
@@ -614,11 +615,16 @@ class Tensor:
         else:
             at = None if node is None else node._seq
             _versions.changed_by(self, self._data, None if view else out._data, at, node)
+        displaced = {} if displaced is None else displaced
+        displaced[id(self)] = self._data
         self._data, self.grad_fn, self.requires_grad = out._data, out.grad_fn, True
         if events.observers:
             events.on_rebind(self, out)
         if view is not None:
-            base._become(_indexing.CopySlices.apply(base, self, key=key), counted=True)
+            written = _indexing.CopySlices.apply(base, self, key=key)
+            base._become(written, counted=True, displaced=displaced)
+        else:
+            _views.refresh(self, displaced[id(self)], displaced)
 
     def _inplace(self, ufunc, other):
         self._check_inplace()
@@ -1046,6 +1052,7 @@ def _raw(value):
 from ..errors import NotInAutoviz  # noqa: E402
 from . import storage as _memory  # noqa: E402
 from . import versions as _versions  # noqa: E402
+from . import views as _views  # noqa: E402
 from .ops import arithmetic as _arithmetic  # noqa: E402  (the ops need Tensor defined first)
 from .ops import base as _base  # noqa: E402
 from .ops import indexing as _indexing  # noqa: E402

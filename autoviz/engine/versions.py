@@ -22,6 +22,11 @@ modified: dict = {}
 _LATER: dict = {}
 
 
+# id(root array) -> id of the root array its values live on in: a view's result that autoviz
+# wrote into the view's base out of place, so the view reads that memory now (see joined)
+_JOINED: dict = {}
+
+
 # id(tensor) -> [its count]: a tensor `.data` gave has a counter of its own, as in PyTorch, so
 # an in-place change through it goes unnoticed by backward (the lesson of why not to use it)
 own: dict = {}
@@ -109,9 +114,10 @@ def _carry(data, count: int) -> None:
         modified[key] = (ref, [], count)
 
 
-def _forget(key, modified=modified, later=_LATER) -> None:  # bound: run at exit too
+def _forget(key, modified=modified, later=_LATER, joined=_JOINED) -> None:  # bound: at exit too
     modified.pop(key, None)
     later.pop(key, None)
+    joined.pop(key, None)
 
 
 def _latest(key, entry):
@@ -125,18 +131,40 @@ def _latest(key, entry):
 
 
 def check(node) -> None:
-    """PyTorch's error when an array `node` saved was changed in place after `node` was made."""
+    """PyTorch's error when an array `node` saved was changed in place after `node` was made:
+    in its memory, or in the memory its values went on to live in (see joined)."""
     for item in node._saved if isinstance(node._saved, tuple) else ():
         data = getattr(item, "_data", item)
         key = id(root(data))
-        entry = modified.get(key)
-        if entry is None or entry[0]() is None:
+        if key not in modified:
             continue
-        expected = entry[2] + bisect.bisect(entry[1], node._seq)
-        if expected != entry[2] + len(entry[1]):
-            # changed since: the message gives the tensor's version now, wherever its data
-            # went (a node here may keep an input torch would not, so only this memory counts)
-            raise RuntimeError(_message(node, data, _latest(key, entry)[0], expected))
+        first = entry = modified[key]
+        after, seen = 0, set()
+        while entry is not None and key not in seen:
+            seen.add(key)
+            if entry[0]() is not None:
+                after += len(entry[1]) - bisect.bisect(entry[1], node._seq)
+            key = _JOINED.get(key)
+            entry = modified.get(key)
+        if after:
+            # the message gives the tensor's version now, wherever its data went (a node here
+            # may keep an input torch would not, so only the memory its values are in counts)
+            now = _latest(id(root(data)), first)[0]
+            before = bisect.bisect(first[1], node._seq)
+            # its version when saved: counted in its own memory when that changed since
+            expected = first[2] + before if before < len(first[1]) else now - after
+            raise RuntimeError(_message(node, data, now, expected))
+
+
+def joined(data, into) -> None:
+    """`data`'s values live on in `into`'s memory (a view's result, written into its base out
+    of place and viewed there again): a later change there changes what kept `data`."""
+    base, later = root(data), root(into)
+    if not isinstance(base, np.ndarray) or not isinstance(later, np.ndarray) or base is later:
+        return
+    if id(base) not in modified:
+        _carry(base, 0)
+    _JOINED[id(base)] = id(later)
 
 
 def _message(node, data, now: int, expected: int) -> str:

@@ -9,6 +9,7 @@ import numpy as np
 from ...errors import NotInAutoviz
 from ..fidelity.topk import keys, sort_row, topk_row
 from ..higher import mask, rule, sum_to
+from .. import views
 from ..tensor import Tensor, make
 from .base import (
     Op,
@@ -66,6 +67,41 @@ class Slice(Select):
     """z = a[start:stop:step];  dz/da = zeros with the gradient in the slice."""
 
     _backward_name = "SliceBackward0"
+
+
+class AsStrided(Index):
+    """z = the view a tensor was of a base changed in place since, at its elements' places
+    there (PyTorch remakes such a view's node this way);  dz/da = zeros with the gradient
+    scattered back at those places."""
+
+    _backward_name = "AsStridedBackward0"
+
+    @staticmethod
+    def forward(ctx, a, key=None, view=None):
+        ctx.info = (np.shape(a), np.result_type(a), key)
+        return view  # the view of a's new memory itself: it reads and writes a's elements
+
+
+class InvalidView(Index):
+    """A piece of split, chunk or unbind after its base changed in place: PyTorch refuses to
+    differentiate through it."""
+
+    _backward_name = "Invalid"
+
+    @staticmethod
+    def forward(ctx, a, key=None, view=None, piece=None):
+        ctx.info = piece
+        return view
+
+    @staticmethod
+    def backward(ctx, grad):
+        name, number = ctx.info
+        raise RuntimeError(
+            f"Output {number} of {name} is a view and its base or another view of its base "
+            "has been modified inplace. This view is the output of a function that returns "
+            "multiple views. Such functions do not allow the output views to be modified "
+            "inplace. You should replace the inplace operation by an out-of-place one."
+        )
 
 
 class Pieces(SeveralOutputs):
@@ -676,7 +712,7 @@ def index(a, key):
         return Index.apply(out, key=tuple(advanced))
     if out is a:
         return Alias.apply(a)
-    out._view = (a, key, False)  # an in-place op on out is written back into a, and told
+    views.mark(out, a, key)  # an in-place op on out is written back into a, and told
     return out
 
 
@@ -687,7 +723,7 @@ def unbind(input, dim=0):
     before = (slice(None),) * dim
     pieces = Unbind.apply(input, keys=[(*before, i) for i in range(input.shape[dim])], dim=dim)
     for i, piece in enumerate(pieces):
-        piece._view = (input, (*before, i), ("Unbind", i))  # torch refuses in-place ops here
+        views.mark(piece, input, (*before, i), ("Unbind", i))  # torch refuses in-place ops here
     return pieces
 
 
@@ -849,7 +885,7 @@ def split(tensor, split_size_or_sections, dim=0):
     pieces = op.apply(tensor, keys=keys, dim=dim)
     name = "Split" if op is Pieces else "SplitWithSizes"
     for i, (piece, key) in enumerate(zip(pieces, keys, strict=True)):
-        piece._view = (tensor, key, (name, i))  # torch refuses in-place ops on them
+        views.mark(piece, tensor, key, (name, i))  # torch refuses in-place ops on them
     return pieces
 
 
