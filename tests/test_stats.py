@@ -11,7 +11,8 @@ from autoviz.tracing.text import Stats
 
 ELEMENTS = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True, width=32),
-    st.sampled_from([1e308, -1e308, 1.5e154, 0.0, -0.0]),  # sums that overflow though each is finite
+    # sums that overflow though each number is finite
+    st.sampled_from([1e308, -1e308, 1.5e154, 0.0, -0.0]),
 )
 
 

@@ -7,9 +7,9 @@ import itertools
 import numpy as np
 
 from ...errors import NotInAutoviz
+from .. import views
 from ..fidelity.topk import keys, sort_row, topk_row
 from ..higher import mask, rule, sum_to
-from .. import views
 from ..tensor import Tensor, make
 from .base import (
     Op,
