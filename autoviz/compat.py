@@ -54,6 +54,12 @@ _CLASS_MODULES = {
     "autoviz.engine.fidelity.random:Generator": "torch._C",
     "autoviz.nn.hooks:RemovableHandle": "torch.utils.hooks",
     "autoviz.engine.function:RemovableHandle": "torch.utils.hooks",
+    **{
+        f"autoviz.engine.grad_mode:{name}": "torch.autograd.grad_mode"
+        for name in ("no_grad", "enable_grad", "set_grad_enabled", "inference_mode")
+    },
+    "autoviz.engine.grad_mode:set_detect_anomaly": "torch.autograd.anomaly_mode",
+    "autoviz.engine.grad_mode:detect_anomaly": "torch.autograd.anomaly_mode",
 }
 
 

@@ -126,6 +126,7 @@ from .function import AccumulateGrad, Function, Node
 from .grad_mode import (
     enable_grad,
     inference_mode,
+    is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
     is_grad_enabled,
     is_inference_mode_enabled,

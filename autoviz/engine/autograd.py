@@ -5,13 +5,17 @@ import numpy as np
 from ..errors import NotInAutoviz
 from .backward import _root_node, _seed, execute
 from .function import Function
-from .tensor import make
+from .tensor import Tensor, make
 
 __all__ = ["Function", "backward", "grad"]
 
 
 def _as_tuple(x) -> tuple:
-    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
+    """A tensor as a tuple of one, any other iterable (a generator of parameters, a dict's
+    values) as the tuple of its items, as torch reads outputs, inputs and their gradients."""
+    if isinstance(x, Tensor) or not hasattr(x, "__iter__"):
+        return (x,)
+    return tuple(x)
 
 
 def grad(

@@ -8,6 +8,7 @@ import numpy as np
 from ..errors import NotInAutoviz
 from . import events, versions
 from .function import FREED, AccumulateGrad, PostHook, RemovableHandle
+from .grad_mode import _anomaly
 
 
 def run_backward(roots, grad_outputs, retain_graph=None, create_graph=False, inputs=None):
@@ -35,7 +36,9 @@ def run_backward(roots, grad_outputs, retain_graph=None, create_graph=False, inp
 
 
 def _backward_into(seeds, inputs, retain_graph: bool, create_graph: bool) -> None:
-    inputs = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
+    from .autograd import _as_tuple
+
+    inputs = _as_tuple(inputs)
     if not inputs:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     if create_graph:
@@ -47,7 +50,8 @@ def _backward_into(seeds, inputs, retain_graph: bool, create_graph: bool) -> Non
         targets[t.grad_fn if t.grad_fn is not None else t._accumulator()] = t
     captured = execute(seeds, retain_graph, capture=set(targets), into_leaves=True)
     for node, t in targets.items():
-        if t.grad_fn is not None and node in captured:  # a leaf's AccumulateGrad ran already
+        # a leaf's AccumulateGrad ran already, and so did the hook of one that retains grad
+        if t.grad_fn is not None and node in captured and not t._retains_grad:
             t._accumulate(captured[node])
 
 
@@ -140,6 +144,7 @@ def execute(seeds: dict, retain_graph: bool, capture: set | None = None, into_le
     heappop, heappush, heappushpop = heapq.heappop, heapq.heappush, heapq.heappushpop
     take, get, deps_get = buffers.pop, buffers.get, deps.get
     modified = versions.modified
+    nan_check = _anomaly["enabled"] and _anomaly["check_nan"]
     node = heappop(ready)[2] if ready else None
     while node is not None:
         grad = take(node, None)
@@ -164,6 +169,8 @@ def execute(seeds: dict, retain_graph: bool, capture: set | None = None, into_le
             grads = node._gradients(grad)  # the usual case, without the call around it
             if type(grads) is not tuple:
                 grads = (grads,)
+        if nan_check and grad is not None:
+            _refuse_nan(node, grads)
         # One pass over the edges: add each gradient into its buffer, then count the edge
         # done. A node seen twice here (x * x) becomes ready only after its last edge, so
         # both gradients are in its buffer by then.
@@ -203,20 +210,28 @@ def execute(seeds: dict, retain_graph: bool, capture: set | None = None, into_le
     return captured
 
 
+def _refuse_nan(node, grads) -> None:
+    """detect_anomaly's check: a node whose gradient for an input holds NaN stops backward."""
+    for i, g in enumerate(grads):
+        if g is not None and np.isnan(getattr(g, "_data", g)).any():
+            raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
+
+
 def _run_node(node, grad, notify):
     hooks = node._pre_hooks
     if hooks:
-        for hook in hooks:
-            if type(hook) is not PostHook:
-                result = hook(grad)
-                if result is not None:
-                    grad = result
+        # a tensor's hooks first, then the one keeping its .grad (torch runs that last)
+        before = [h for h in hooks if type(h) is not PostHook]
+        for hook in sorted(before, key=lambda h: getattr(h, "keeps_grad", False)):
+            result = hook(grad)
+            if result is not None:
+                grad = result
     grads = node._gradients(grad)
     if type(grads) is not tuple:
         grads = (grads,)
     for hook in hooks or ():
         if type(hook) is PostHook:
-            grads = hook.after(grads, grad)
+            grads = hook.after(grads, grad, node._next)
     if notify:
         events.on_node(node, grad, grads)
     return grads
@@ -240,6 +255,7 @@ def retain_grad(tensor) -> None:
         if t is not None and grad is not None:
             t._accumulate(grad)
 
+    keep.keeps_grad = True
     tensor.grad_fn._add_prehook(keep)
 
 
@@ -270,7 +286,12 @@ def register_hook(tensor, hook) -> RemovableHandle:
 
     def on_grad(grad):
         out = hook(None if grad is None else make(grad))
-        return None if out is None else out._data
+        if out is None:
+            return None
+        if grad is not None and np.shape(out._data) != np.shape(grad):
+            name = getattr(hook, "__name__", type(hook).__name__)
+            raise RuntimeError(f"hook '{name}' has changed the size of value")
+        return out._data
 
     return node._add_prehook(on_grad)
 

@@ -150,9 +150,14 @@ class PostHook:
     def __init__(self, hook) -> None:
         self.hook = hook
 
-    def after(self, grads: tuple, grad) -> tuple:
+    def after(self, grads: tuple, grad, edges=()) -> tuple:
+        """The hook on the node's gradients for its inputs (None for an input that needs
+        none: a number, a constant, as torch computes none there) and for its output."""
         make = _tensor.make
-        inputs = tuple(None if g is None else make(g) for g in grads)
+        inputs = tuple(
+            None if g is None or (i < len(edges) and edges[i] is None) else make(g)
+            for i, g in enumerate(grads)
+        )
         result = self.hook(inputs, as_outputs(grad))
         return grads if result is None else tuple(_data(g) for g in result)
 

@@ -25,6 +25,9 @@ class set_grad_enabled:
     def __exit__(self, *exc) -> None:
         _state["enabled"] = self.prev
 
+    def __repr__(self) -> str:
+        return f"{type(self).__module__}.set_grad_enabled(mode={self.mode})"
+
     def __call__(self, func):
         mode = self.mode
         _state["enabled"] = self.prev  # used as a decorator: do not change the mode now
@@ -102,7 +105,7 @@ def is_inference_mode_enabled() -> bool:
     return _state["inference"]
 
 
-_anomaly = {"enabled": False}
+_anomaly = {"enabled": False, "check_nan": True}
 ANOMALY_WARNING = (
     "Anomaly Detection has been enabled. This mode will increase the runtime and should only "
     "be enabled for debugging."
@@ -114,8 +117,8 @@ class set_detect_anomaly:
     already name the op; the mode is kept so that code using it runs)."""
 
     def __init__(self, mode: bool, check_nan: bool = True) -> None:
-        self.prev = _anomaly["enabled"]
-        _anomaly["enabled"] = bool(mode)
+        self.prev = dict(_anomaly)
+        _anomaly["enabled"], _anomaly["check_nan"] = bool(mode), bool(check_nan)
         if mode:
             import warnings
 
@@ -125,7 +128,7 @@ class set_detect_anomaly:
         return None
 
     def __exit__(self, *exc) -> None:
-        _anomaly["enabled"] = self.prev
+        _anomaly.update(self.prev)
 
 
 class detect_anomaly(set_detect_anomaly):
@@ -139,6 +142,11 @@ class detect_anomaly(set_detect_anomaly):
                 return func(*args, **kwargs)
 
         return wrapper
+
+
+def is_anomaly_check_nan_enabled() -> bool:
+    """Whether anomaly mode also stops a backward node that returns NaN."""
+    return _anomaly["check_nan"]
 
 
 def is_anomaly_enabled() -> bool:

@@ -642,9 +642,13 @@ class Tensor:
         return self
 
     def add_(self, other, alpha=1):
+        if alpha != 1 and isinstance(other, Tensor):  # one node and one rounding, as torch's
+            return _base.inplace(_arithmetic.add)(self, other, alpha=alpha)
         return self._inplace(Tensor.__add__, other if alpha == 1 else other * alpha)
 
     def sub_(self, other, alpha=1):
+        if alpha != 1 and isinstance(other, Tensor):
+            return _base.inplace(_arithmetic.sub)(self, other, alpha=alpha)
         return self._inplace(Tensor.__sub__, other if alpha == 1 else other * alpha)
 
     def mul_(self, other):

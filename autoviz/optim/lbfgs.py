@@ -6,6 +6,7 @@ import functools
 import numpy as np
 
 from ..engine.grad_mode import enable_grad, no_grad
+from ._kernels import fma
 from .optimizer import Optimizer, state_tensor
 
 
@@ -139,9 +140,8 @@ class LBFGS(Optimizer):
         for p in self._params:
             n = p.numel()
             store = p._storage()
-            store += np.asarray(step, store.dtype) * direction[offset : offset + n].reshape(
-                store.shape
-            )
+            # torch's p.add_(direction, alpha=step): one rounding
+            store[...] = fma(step, direction[offset : offset + n].reshape(store.shape), store)
             offset += n
 
     def _evaluate(self, closure, start, step, direction=None):
@@ -210,11 +210,11 @@ class LBFGS(Optimizer):
                     q = -flat_grad
                     for i in range(len(old_dirs) - 1, -1, -1):
                         al[i] = np.dot(old_stps[i], q) * ro[i]
-                        q = q + (-al[i]) * old_dirs[i]
+                        q = fma(-al[i], old_dirs[i], q)  # torch's q.add_(..., alpha=-al[i])
                     d = r = q * h_diag
                     for i in range(len(old_dirs)):
                         be_i = np.dot(old_dirs[i], r) * ro[i]
-                        r = r + (al[i] - be_i) * old_stps[i]
+                        r = fma(al[i] - be_i, old_stps[i], r)
                     d = r
                 prev_grad = flat_grad.copy()
                 prev_loss = loss

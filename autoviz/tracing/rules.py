@@ -41,6 +41,8 @@ EXPRESSIONS = {
     "FillBackward2": "{0}.fill_(value)",
     "FillBackward3": "{0}.fill_({1})",
     "CopySlices": "{0} with {1} written into a part of it",
+    "AsStridedBackward0": "the part of {0} a view reads, taken again after {0} changed in place",
+    "Invalid": "the part of {0} a piece of split reads, after {0} changed in place",
     "IndexPutBackward0": "{0} with {1} written at the indices",
     "ViewBackward0": "{0}.view({shape})",
     "UnsafeViewBackward0": "{0}.view({shape})",
@@ -201,6 +203,8 @@ GRADIENTS = {
     "IndexBackward0": ("{g} added into zeros at the indexed positions (twice-picked ones summed)",),
     "IndexBackwardBackward0": ("{g} at the indexed positions",),
     "CopySlices": ("{g} with 0 where {1} was written", "{g} at the part {1} was written into"),
+    "AsStridedBackward0": ("{g} added into zeros at the view's elements",),
+    "Invalid": ("none: torch refuses to go back through this piece",),
     "DistBackward0": (
         "{g} × ∂‖d‖/∂d, d = {0} − {1} (for the 2-norm: d / {out})",
         "−{g} × ∂‖d‖/∂d, d = {0} − {1} (for the 2-norm: −d / {out})",

@@ -4,6 +4,7 @@ backward follows when it records itself (create_graph=True)."""
 
 import numpy as np
 
+from ...errors import NotInAutoviz
 from ..dtypes import result_type
 from ..fidelity.fma import fma32, fma64
 from ..function import FREED, FREED_MESSAGE
@@ -85,6 +86,47 @@ class Sub(Op):
             return grad, -grad
         a_shape, b_shape = ctx.info
         return unbroadcast(grad, a_shape), unbroadcast(-grad, b_shape)
+
+
+class AddAlpha(Op):
+    """z = a + alpha·b, rounded once (torch's kernel is a fused multiply-add);  dz/da = 1,
+    dz/db = alpha."""
+
+    _backward_name = "AddBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, alpha=1):
+        ctx.info = (shape_of(a), shape_of(b), alpha)
+        return result(fused(b, alpha, a), a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a_shape, b_shape, alpha = ctx.info
+        return unbroadcast(grad, a_shape), unbroadcast(grad * alpha, b_shape)
+
+
+class SubAlpha(AddAlpha):
+    """z = a - alpha·b, rounded once;  dz/da = 1, dz/db = -alpha."""
+
+    _backward_name = "SubBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, alpha=1):
+        refuse_bool_sub(a, b)
+        return AddAlpha.forward(ctx, a, b, alpha=-alpha)
+
+
+def fused(a, b, c):
+    """a·b + c with one rounding for float32 and float64 (the FMA of torch's CPU kernels),
+    broadcast; integers exactly; `b` a number."""
+    a, c = np.asarray(a), np.asarray(c)
+    kind = np.result_type(a, c)
+    if kind not in (np.float32, np.float64):
+        return a * b + c
+    a, c = np.broadcast_arrays(a.astype(kind, copy=False), c.astype(kind, copy=False))
+    if kind == np.float32:
+        return fma32(a, np.float32(b), c)
+    return fma64(a, b, c)
 
 
 def _is_bool(x) -> bool:
@@ -195,6 +237,31 @@ def _integral(x) -> bool:
     return dtype.kind in "biu" if dtype is not None else isinstance(x, int)
 
 
+def power(a, p):
+    """a ** p for a number p as PyTorch's kernel computes it: products and a square root for
+    the exponents it special-cases (so x ** 3 is x * x * x, x ** -0.5 is 1 / sqrt(x)), else
+    float32 and float16 through float64 (nearer torch's vectorised pow than numpy's powf)."""
+    x = np.asarray(a)
+    if x.dtype.kind != "f":
+        return np.power(x, p)
+    special = _POWERS.get(p)
+    if special is not None:
+        return special(x)
+    if x.dtype.itemsize < 8:
+        return np.power(x.astype(np.float64), p).astype(x.dtype)
+    return np.power(x, p)
+
+
+_POWERS = {
+    2: lambda x: x * x,
+    3: lambda x: x * x * x,
+    0.5: np.sqrt,
+    -0.5: lambda x: np.reciprocal(np.sqrt(x)),
+    -1: np.reciprocal,
+    -2: lambda x: np.reciprocal(x * x),
+}
+
+
 def integer_power(a, b):
     """PyTorch's a ** b on integers and bools: in the promoted dtype, wrapping as C does, and
     for b < 0: 1 where a is 1, ±1 where a is -1, else 0."""
@@ -225,7 +292,7 @@ class Pow(Op):
             if p < 0 and np.result_type(a).kind != "b":
                 raise RuntimeError("Integers to negative integer powers are not allowed.")
             return integer_power(a, p)
-        return result(np.power(_float(a) if p < 0 or isinstance(p, float) else a, p), a)
+        return result(power(_float(a) if p < 0 or isinstance(p, float) else a, p), a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -233,7 +300,7 @@ class Pow(Op):
         p = ctx.info
         if p == 0:  # PyTorch's zeros (0.0, whatever the gradient's sign)
             return np.zeros(np.shape(a), np.result_type(grad))
-        return grad * (p * np.power(a, p - 1))
+        return grad * (p * power(a, p - 1))
 
 
 class PowTensor(Op):
@@ -374,8 +441,8 @@ class Clone(Op):
     _backward_name = "CloneBackward0"
 
     @staticmethod
-    def forward(ctx, a):
-        return np.array(a, copy=True)
+    def forward(ctx, a, order="K"):
+        return np.array(a, copy=True, order=order)
 
     @staticmethod
     def backward(ctx, grad):
@@ -646,13 +713,20 @@ class LerpScalar(Lerp):
 
 
 def add(input, other, *, alpha=1, out=None):
-    result = binary(Add, to_tensor(input), other if alpha == 1 else other * alpha)
+    result = _scaled(AddAlpha, Add, to_tensor(input), other, alpha)
     return result if out is None else into(out, result, "add")
 
 
 def sub(input, other, *, alpha=1, out=None):
-    result = binary(Sub, to_tensor(input), other if alpha == 1 else other * alpha)
+    result = _scaled(SubAlpha, Sub, to_tensor(input), other, alpha)
     return result if out is None else into(out, result, "sub")
+
+
+def _scaled(fused_op, op, input, other, alpha):
+    """input ± alpha·other: one node, and one rounding, for a tensor `other`."""
+    if alpha != 1 and isinstance(other, Tensor):
+        return fused_op.apply(input, other, alpha=alpha)
+    return binary(op, input, other if alpha == 1 else other * alpha)
 
 
 def mul(input, other, *, out=None):
@@ -754,8 +828,21 @@ def minimum(input, other, *, out=None):
     return result if out is None else into(out, result, "minimum")
 
 
-def clone(input):
-    return Clone.apply(input)
+def clone(input, *, memory_format=None):
+    """A copy in the input's own layout (torch's preserve_format), or row-major for
+    memory_format=torch.contiguous_format."""
+    return Clone.apply(input, order="C" if _row_major(memory_format) else "K")
+
+
+def _row_major(memory_format) -> bool:
+    from ..device import contiguous_format, preserve_format
+
+    if memory_format not in (None, contiguous_format, preserve_format):
+        raise NotInAutoviz(
+            f"memory_format={memory_format} is not in autoviz: it keeps row-major "
+            "and preserved layouts only"
+        )
+    return memory_format is contiguous_format
 
 
 # -- comparisons, as functions and methods (`torch.eq(a, b)`, `a.eq(b)`) ------------------------
@@ -1042,6 +1129,12 @@ ReturnFrexp = _return_type("frexp", ("mantissa", "exponent"))
 def _add(node, g):
     a_shape, b_shape = node.info
     return sum_to(g, a_shape), sum_to(g, b_shape)
+
+
+@rule(AddAlpha)
+def _add_alpha(node, g):
+    a_shape, b_shape, alpha = node.info
+    return sum_to(g, a_shape), sum_to(g * alpha, b_shape)
 
 
 @rule(Sub)

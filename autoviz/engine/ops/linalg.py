@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from ..dtypes import C_TYPE_NAMES, TYPE_NAMES
+from ..dtypes import C_TYPE_NAMES, TYPE_NAMES, from_numpy_dtype
 from ..fidelity.fma import fma32
 from ..grad_mode import is_grad_enabled, no_grad
 from ..higher import inp, rule, sum_to
@@ -1155,7 +1155,13 @@ class Cdist(Op):
 
 
 def dist(input, other, p=2):
-    return Dist.apply(input, to_tensor(other), p=float(p))
+    """The p-norm of input - other: an integer `other` taken in input's float dtype, a bool
+    one refused as torch's subtraction refuses it."""
+    other = to_tensor(other)
+    arithmetic.refuse_bool_sub(input._data, other._data)
+    if other._data.dtype.kind in "iu" and input._data.dtype.kind == "f":
+        other = other.to(from_numpy_dtype(input._data.dtype))
+    return Dist.apply(input, other, p=float(p))
 
 
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):

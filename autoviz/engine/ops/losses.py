@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 
+from ..dtypes import TYPE_NAMES, from_numpy_dtype
 from ..fidelity.sums import cascade_sum
 from ..function import NO_CONTEXT
 from ..grad_mode import no_grad
@@ -514,7 +515,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     """½ d² / β for |d| < β, |d| - ½β beyond (d = input - target); β = 0 is the L1 loss."""
     reduction = _reduction(size_average, reduce, reduction)
-    target = as_tensor(target)
+    target = _float_target(input, as_tensor(target))
     _warn_shapes(input, target)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
@@ -526,7 +527,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     """½ d² for |d| ≤ δ, δ (|d| - ½δ) beyond: smooth_l1 scaled by δ."""
     check_reduction(reduction)
-    target = as_tensor(target)
+    target = _float_target(input, as_tensor(target))
     _warn_shapes(input, target)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
@@ -681,11 +682,36 @@ def binary_cross_entropy_with_logits(
         raise ValueError(
             f"Target size ({target.shape!r}) must be the same as input size ({input.shape!r})"
         )
+    _refuse_integer_target(input, target)
     w = None if weight is None else np.asarray(weight._data, dtype=input._data.dtype)
     pw = None if pos_weight is None else np.asarray(pos_weight._data, dtype=input._data.dtype)
     return BinaryCrossEntropyWithLogits.apply(
         input, target, weight=w, pos_weight=pw, reduction=reduction
     )
+
+
+def _integral(t) -> bool:
+    return t._data.dtype.kind in "biu"
+
+
+def _float_target(input, target):
+    """An integer or bool target in the input's float dtype, as torch's promotion gives."""
+    if _integral(target) and not _integral(input):
+        return target.to(from_numpy_dtype(input._data.dtype))
+    return target
+
+
+def _refuse_integer_target(input, target) -> None:
+    """torch's binary_cross_entropy_with_logits works in the target's dtype: an integer one
+    cannot hold the float loss, a bool one meets a subtraction of bools."""
+    kind = target._data.dtype
+    if kind == np.bool_:
+        arithmetic.refuse_bool_sub(target._data, target._data)
+    if kind.kind in "iu" and not _integral(input):
+        raise RuntimeError(
+            f"result type {TYPE_NAMES[input._data.dtype.name]} can't be cast to the desired "
+            f"output type {TYPE_NAMES[kind.name]}"
+        )
 
 
 def _xlogy_self(t):
@@ -713,6 +739,8 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     if reduction not in ("none", "mean", "sum", "batchmean"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
     target = as_tensor(target)
+    if _integral(input) or _integral(target):
+        raise RuntimeError("kl_div: Integral inputs not supported.")
     losses = target.exp() * (target - input) if log_target else _xlogy_self(target) - target * input
     if reduction == "batchmean":
         total = reductions.sum(losses)

@@ -518,7 +518,10 @@ _C10 = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Cha
         "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64"}  # fmt: skip
 
 
-def contiguous(a):
+def contiguous(a, memory_format=None):
+    from .arithmetic import _row_major
+
+    _row_major(memory_format)  # refuses the layouts autoviz has not
     return a if is_contiguous(a._data) else Contiguous.apply(a)
 
 
