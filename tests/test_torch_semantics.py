@@ -1,0 +1,176 @@
+"""Autograd's finer rules and torch's rounding, as teaching scripts from courses, books and
+blogs show them, each run beside real torch: powers special-cased by torch's kernel, add
+and sub with alpha fused into one rounding, gradients for any iterable of inputs, hooks'
+order and checks, anomaly mode's NaN check, losses given integer targets, grad-mode reprs."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_torch_extras import same_in_both
+
+import autoviz
+
+torch = pytest.importorskip("torch")
+
+EXPONENTS = (2, 3, -0.5, -1, -2, 1, 0)  # the ones torch's kernel computes by products
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    values=st.lists(st.floats(0.0625, 50.0, width=32), min_size=1, max_size=40),
+    exponent=st.sampled_from(EXPONENTS),
+    double=st.booleans(),
+)
+def test_powers_torch_special_cases_match_it_bit_for_bit(values, exponent, double):
+    """x ** 3 is x * x * x in torch and x ** -0.5 is 1 / sqrt(x): not numpy's pow."""
+    got, want = [], []
+    for lib, out in ((autoviz, got), (torch, want)):
+        x = lib.tensor(values, dtype=lib.float64 if double else lib.float32)
+        x.requires_grad_()
+        y = x**exponent
+        (g,) = lib.autograd.grad(y.sum(), x)
+        out += [y.detach().numpy().tobytes(), g.numpy().tobytes()]
+    assert got[0] == want[0]
+    if exponent not in (-0.5, -2):  # their gradients use powers torch does not special-case
+        assert got[1] == want[1]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    rows=st.integers(1, 40),
+    alpha=st.floats(-3, 3, width=32).filter(lambda a: a not in (0, 1)),
+    subtract=st.booleans(),
+)
+def test_add_and_sub_with_alpha_round_once_in_one_node(rows, alpha, subtract):
+    results = []
+    for lib in (autoviz, torch):
+        lib.manual_seed(rows)
+        a, b = lib.randn(rows, 3, requires_grad=True), lib.randn(3, requires_grad=True)
+        y = (lib.sub if subtract else lib.add)(a, b, alpha=alpha)
+        y.sum().backward()
+        h = a.detach().clone()
+        h.add_(b.detach(), alpha=alpha)
+        names = type(y.grad_fn).__name__
+        results.append((y.detach().numpy().tobytes(), h.numpy().tobytes(), names, b.grad.tolist()))
+    assert results[0] == results[1]
+
+
+def gradients_of_iterables(torch):
+    m = torch.nn.Linear(2, 1)
+    print(torch.autograd.grad(m(torch.ones(1, 2)).sum(), m.parameters()))
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    print(torch.autograd.grad((a * 2).sum(), {"a": a}.values()))
+    (a * 2).sum().backward(inputs=(t for t in [a]))
+    print(a.grad)
+    b = a * 3
+    b.retain_grad()
+    (b**2).sum().backward(inputs=[b])
+    print(b.grad, a.grad)
+
+
+def test_gradients_for_any_iterable_of_inputs_and_a_retained_one_counted_once():
+    same_in_both(gradients_of_iterables)
+
+
+def hooks(torch):
+    a = torch.ones(2, requires_grad=True)
+    y = a * 1
+    y.retain_grad()
+    y.register_hook(lambda g: g * 2)  # runs before the hook that keeps y.grad
+    y.sum().backward()
+    print(y.grad, a.grad)
+    b = torch.tensor([1.0, 2.0], requires_grad=True)
+    z = b * 3
+    z.grad_fn.register_hook(lambda grad_inputs, grad_outputs: print(grad_inputs, grad_outputs))
+    z.sum().backward()
+    c = b * 2
+    c.register_hook(lambda g: torch.ones(5))
+    try:
+        c.sum().backward()
+    except RuntimeError as error:
+        print(error)
+
+
+def test_hooks_run_in_torchs_order_and_a_resized_gradient_is_refused():
+    same_in_both(hooks)
+
+
+def anomaly(torch):
+    s = torch.tensor([0.0, 1.0], requires_grad=True)
+    with torch.autograd.detect_anomaly():
+        try:
+            (torch.sqrt(s) * 0).sum().backward()
+        except RuntimeError as error:
+            print(error)
+        print(torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled())
+    with torch.autograd.set_detect_anomaly(True, check_nan=False):
+        (torch.sqrt(s) * 0).sum().backward()
+        print(s.grad, torch.is_anomaly_check_nan_enabled())
+    print(torch.is_anomaly_enabled())
+
+
+def test_anomaly_mode_stops_at_the_node_that_returned_nan():
+    same_in_both(anomaly)
+
+
+def test_grad_modes_print_as_torchs_under_as_torch():
+    want = [repr(torch.set_grad_enabled(True)), type(torch.no_grad()).__module__]
+    want.append(torch.autograd.detect_anomaly.__module__)
+    with autoviz.as_torch():
+        import torch as alias
+
+        got = [repr(alias.set_grad_enabled(True)), type(alias.no_grad()).__module__]
+        got.append(alias.autograd.detect_anomaly.__module__)
+    assert got == want
+
+
+def integer_targets(torch):
+    F = torch.nn.functional
+    p = torch.tensor([0.5, -1.0])
+    for target in (torch.tensor([1, 0]), torch.tensor([True, False])):
+        for loss in (
+            lambda: F.binary_cross_entropy_with_logits(p, target),
+            lambda: F.huber_loss(p, target),
+            lambda: F.smooth_l1_loss(p, target),
+            lambda: F.kl_div(p, target, reduction="sum"),
+            lambda: torch.dist(p, target),
+        ):
+            try:
+                value = loss()
+                print(value, value.dtype)
+            except RuntimeError as error:
+                print(error)
+
+
+def test_losses_given_integer_and_bool_targets_compute_or_refuse_as_torch():
+    same_in_both(integer_targets)
+
+
+def memory_formats(torch):
+    x = torch.ones(2, 3).t()
+    print(x.clone().stride(), x.clone(memory_format=torch.contiguous_format).stride())
+    print(torch.clone(x, memory_format=torch.preserve_format).stride())
+    print(x.contiguous(memory_format=torch.contiguous_format).stride())
+
+
+def test_clone_and_contiguous_take_a_memory_format():
+    same_in_both(memory_formats)
+
+
+def test_lbfgs_steps_round_as_torchs_fused_adds():
+    def program(torch):
+        x = torch.tensor([1.5, -0.5], requires_grad=True)
+        opt = torch.optim.LBFGS([x], lr=1)
+
+        def closure():
+            opt.zero_grad()
+            loss = (1 - x[0]) ** 2 + 100 * (x[1] - x[0] ** 2) ** 2
+            loss.backward()
+            return loss
+
+        for _ in range(6):
+            print(np.float32(opt.step(closure).item()).tobytes().hex())
+        print(x.detach().numpy().tobytes().hex())
+
+    same_in_both(program)
