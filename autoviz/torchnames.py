@@ -48,7 +48,7 @@ def _names() -> _Owners:
 OUT_OF_SCOPE = {
     "complex numbers": "angle complex conj conj_physical* imag real polar view_as_complex* "
     "view_as_real* is_conj resolve_conj resolve_neg is_neg cfloat cdouble chalf complex32 "
-    "complex64 complex128 mH H eig eigvals",
+    "complex64 complex128 eig eigvals",
     "sparse, quantized, nested and other layouts": "sparse* to_sparse* coalesce is_coalesced "
     "col_indices crow_indices ccol_indices* row_indices* indices values dense_dim sparse_dim "
     "sparse_mask sparse_resize* *indices_copy values_copy hspmm smm sspaddmm saddmm dsmm hsmm "

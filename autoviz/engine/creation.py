@@ -143,7 +143,9 @@ def _endpoints(op: str, start, end):
     return _number(start), _number(end)
 
 
-def _check_steps(op: str, start, end, steps) -> None:
+def _check_steps(op: str, start, end, steps) -> int:
+    if isinstance(steps, Tensor):  # a one-element integer tensor, read as an int
+        steps = steps.__index__()
     if not isinstance(steps, int) or isinstance(steps, bool):
         raise TypeError(
             f"{op}() received an invalid combination of arguments - got "
@@ -154,6 +156,7 @@ def _check_steps(op: str, start, end, steps) -> None:
         )
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    return steps
 
 
 def arange(start, end=None, step=1, *, out=None, dtype=None, device=None, requires_grad=False):
@@ -198,7 +201,7 @@ def _madd(a, b, c):
 def linspace(start, end, steps, *, out=None, dtype=None, device=None, requires_grad=False):
     """`steps` values from start to end, as PyTorch's CPU kernel computes them: the first half
     counts up from start, the second half down from end, each with one fused multiply-add."""
-    _check_steps("linspace", start, end, steps)
+    steps = _check_steps("linspace", start, end, steps)
     start, end = _endpoints("linspace", start, end)
     dt = _dt(dtype)
     arr = linspace_values(start, end, steps, dt)
@@ -220,7 +223,7 @@ def linspace_values(start, end, steps: int, dt) -> np.ndarray:
 
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
-    _check_steps("logspace", start, end, steps)
+    steps = _check_steps("logspace", start, end, steps)
     start, end = _endpoints("logspace", start, end)
     dt = _dt(dtype)
     exponents = linspace_values(start, end, steps, np.dtype(np.float64))

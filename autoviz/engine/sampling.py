@@ -156,6 +156,7 @@ def _randint_args(args, size, kw):
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     """A random permutation of 0..n-1: torch.randperm."""
+    n = n.__index__() if isinstance(n, Tensor) else n  # a one-element integer tensor
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
         raise TypeError(
             f"randperm(): argument 'n' (position 1) must be int, not {type(n).__name__}"

@@ -222,6 +222,8 @@ def attach() -> None:
     Tensor.__neg__ = Tensor.negative = Tensor.neg
     Tensor.absolute = Tensor.abs
     Tensor.mT = property(shape.mT)
+    Tensor.mH, Tensor.H = property(shape.mH), property(shape.H)
+    Tensor.__pos__ = Tensor.positive
     for name, function, places in rows:
         method = getattr(Tensor, name) if "Tensor" in places else function
         if "_" in places:

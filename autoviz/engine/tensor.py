@@ -629,9 +629,13 @@ class Tensor:
     def _inplace(self, ufunc, other):
         self._check_inplace()
         _check_cast(self._data, other, ufunc is Tensor.__truediv__)
+        if isinstance(other, Tensor) and np.shape(other._data) != np.shape(self._data):
+            _base.check_inplace_shape(np.shape(self._data), np.shape(other._data))
         if _state["enabled"] and (self.grad_fn is not None or getattr(other, "requires_grad", 0)):
             self._become(ufunc(self, other))  # as PyTorch records it: this tensor gets the node
             return self
+        if ufunc is Tensor.__sub__:
+            _arithmetic.refuse_bool_sub(self._data, _raw(other))
         store = self._storage()
         # Straight into the storage: no temporary as large as the tensor (an SGD step does
         # this for every parameter). _check_cast has ruled out results that cannot be stored.
@@ -931,11 +935,29 @@ def as_tensor_data(value, dtype=None):
         if message:
             raise ValueError(message) from None
         raise
-    if dtype is None and arr.dtype == np.float64 and not isinstance(value, np.ndarray | np.generic):
+    python = not isinstance(value, np.ndarray | np.generic)
+    if dtype is None and arr.dtype == np.float64 and python:
         arr = arr.astype(np.float32)  # PyTorch's default float dtype
-    if arr.dtype == object:
-        raise TypeError(f"Could not infer dtype of {type(value).__name__}")
+    if python and (arr.dtype.kind in "USO" or (dtype is None and arr.dtype == np.uint64)):
+        _refuse_data(value, arr)
     return arr
+
+
+def _refuse_data(value, arr) -> None:
+    """torch's errors for Python data no tensor dtype holds: text, integers past int64."""
+    if arr.dtype.kind in "US":
+        if arr.ndim == 0:
+            raise TypeError(f"new(): invalid data type '{type(value).__name__}'")
+        raise ValueError("too many dimensions 'str'")
+    if arr.dtype.kind == "u" or any(isinstance(v, int) for v in _flat(_listed(value))):
+        raise ValueError("Overflow when unpacking long long")
+    raise TypeError(f"Could not infer dtype of {type(value).__name__}")
+
+
+def _listed(value):
+    return (
+        list(value) if isinstance(value, tuple) else value if isinstance(value, list) else [value]
+    )
 
 
 def _tensors_as_scalars(value, found: list):

@@ -139,9 +139,10 @@ def check(node) -> None:
         if key not in modified:
             continue
         first = entry = modified[key]
-        after, seen = 0, set()
+        after, seen, last = 0, set(), (key, entry)
         while entry is not None and key not in seen:
             seen.add(key)
+            last = (key, entry)
             if entry[0]() is not None:
                 after += len(entry[1]) - bisect.bisect(entry[1], node._seq)
             key = _JOINED.get(key)
@@ -149,7 +150,7 @@ def check(node) -> None:
         if after:
             # the message gives the tensor's version now, wherever its data went (a node here
             # may keep an input torch would not, so only the memory its values are in counts)
-            now = _latest(id(root(data)), first)[0]
+            now = _latest(*last)[0]
             before = bisect.bisect(first[1], node._seq)
             # its version when saved: counted in its own memory when that changed since
             expected = first[2] + before if before < len(first[1]) else now - after

@@ -64,6 +64,9 @@ def refresh(root, old: np.ndarray, displaced: dict) -> None:
         data = displaced.get(id(t), t._data)
         if not isinstance(data, np.ndarray) or not data.size or not np.shares_memory(data, old):
             continue  # no longer a view of that memory (its data was set anew)
+        if not np.ndim(old) or not np.ndim(new):  # a 0-d base: its one element, reshaped
+            _remake(t, root, None, np.reshape(new, data.shape), id(t) in displaced)
+            continue
         placed = _placed(old, new, data)
         if placed is None:  # another layout: the values at the view's places, copied
             key = index_in(old, data)

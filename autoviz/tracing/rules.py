@@ -311,6 +311,10 @@ for table in (_POOLS, _PADS, _ACTIVATIONS):
     for op, (function, rule) in table.items():
         EXPRESSIONS[op] = f"{function}({{0}})"
         GRADIENTS[op] = (rule,)
+# the nodes of in-place activations (`F.elu(h, inplace=True)` records EluBackward1): alike
+for op in ("LeakyRelu", "Elu", "Celu", "Threshold", "RreluWithNoise"):
+    EXPRESSIONS[op + "Backward1"] = EXPRESSIONS[op + "Backward0"]
+    GRADIENTS[op + "Backward1"] = GRADIENTS[op + "Backward0"]
 EXPRESSIONS |= {
     "ConvolutionBackward0": "conv({0}, {1}) + {2}",
     "PreluKernelBackward0": "prelu({0}, {1})",

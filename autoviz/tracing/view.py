@@ -202,6 +202,7 @@ _PARAMS = {
     "ClampBackward1": lambda info: {"min": info[0], "max": info[1]},
     "ClampMinBackward0": lambda info: {"min": info[0]},
     "LeakyReluBackward0": lambda info: {"negative_slope": info},
+    "LeakyReluBackward1": lambda info: {"negative_slope": info},
     "EmbeddingBackward0": lambda info: {"padding_idx": info[2], **repeated_rows(info[1])},
 }
 

@@ -4,6 +4,7 @@ EluBackward0, ...), ordinary ops where it composes (softsign, tanhshrink, softmi
 Transcendental ones are evaluated in float64 and rounded once to the input's dtype, so they
 are within an ulp of PyTorch's vectorised float32 kernels."""
 
+import functools
 import math
 import warnings
 
@@ -16,6 +17,7 @@ from ..tensor import make
 from . import pointwise, reductions
 from . import shape as shape_ops
 from .base import Op, unbroadcast
+from .base import _write_back as write_back
 
 
 class LeakyRelu(Op):
@@ -483,7 +485,7 @@ def mish(input, inplace=False):
 
 def elu(input, alpha=1.0, inplace=False):
     """x for x > 0, else α (exp(x) - 1)."""
-    return _maybe_inplace(input, Elu.apply(input, alpha=alpha), inplace)
+    return _maybe_inplace(input, _op(Elu, inplace).apply(input, alpha=alpha), inplace)
 
 
 def elu_(input, alpha=1.0):
@@ -492,7 +494,7 @@ def elu_(input, alpha=1.0):
 
 def selu(input, inplace=False):
     """scale · elu(x, α) with the self-normalising constants α ≈ 1.6733, scale ≈ 1.0507."""
-    out = Elu.apply(input, alpha=_SELU_ALPHA, scale=_SELU_SCALE)
+    out = _op(Elu, inplace).apply(input, alpha=_SELU_ALPHA, scale=_SELU_SCALE)
     return _maybe_inplace(input, out, inplace)
 
 
@@ -504,7 +506,7 @@ def celu(input, alpha=1.0, inplace=False):
     """max(0, x) + min(0, α (exp(x / α) - 1))."""
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError")
-    out = Celu.apply(input, alpha=alpha, input_scale=1.0 / alpha)
+    out = _op(Celu, inplace).apply(input, alpha=alpha, input_scale=1.0 / alpha)
     return _maybe_inplace(input, out, inplace)
 
 
@@ -546,7 +548,8 @@ def hardsigmoid(input, inplace=False):
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     """x for x > 0, else negative_slope · x."""
-    return _maybe_inplace(input, LeakyRelu.apply(input, slope=negative_slope), inplace)
+    out = _op(LeakyRelu, inplace).apply(input, slope=negative_slope)
+    return _maybe_inplace(input, out, inplace)
 
 
 def leaky_relu_(input, negative_slope=0.01):
@@ -592,7 +595,7 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
         noise[negative] = slopes.astype(dt)
     else:
         noise = np.where(data >= 0, 1, dt.type((lower + upper) / 2)).astype(dt)
-    return _maybe_inplace(input, RreluWithNoise.apply(input, noise=noise), inplace)
+    return _maybe_inplace(input, _op(RreluWithNoise, inplace).apply(input, noise=noise), inplace)
 
 
 def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
@@ -645,7 +648,7 @@ def hardshrink(input, lambd=0.5):
 
 def threshold(input, threshold, value, inplace=False):
     """x where x > threshold, else value."""
-    out = Threshold.apply(input, threshold=threshold, value=value)
+    out = _op(Threshold, inplace).apply(input, threshold=threshold, value=value)
     return _maybe_inplace(input, out, inplace)
 
 
@@ -653,11 +656,22 @@ def threshold_(input, threshold, value):
     return globals()["threshold"](input, threshold, value, True)
 
 
+@functools.cache
+def _in_place(op):
+    """`op` as torch names its in-place kernel's node (`leaky_relu_` records
+    LeakyReluBackward1, which works from the result: the input is overwritten)."""
+    name = op._backward_name.removesuffix("0") + "1"
+    return type(op.__name__ + "InPlace", (op,), {"_backward_name": name, "__doc__": op.__doc__})
+
+
+def _op(op, inplace: bool):
+    return _in_place(op) if inplace else op
+
+
 def _maybe_inplace(input, out, inplace):
-    """inplace=True outside autograd: the result written into the input, which is returned,
-    as PyTorch's `_` kernels do. A tensor in a graph keeps its value and the result is a
-    new tensor whose node is the op's, so the graph has the op PyTorch records."""
-    if not inplace or input.requires_grad:
+    """inplace=True: the result written into the input, which is returned, as PyTorch's `_`
+    kernels do; in a graph the input takes the op's node (a leaf that requires grad refuses)."""
+    if not inplace:
         return out
-    input._storage()[...] = out._data
-    return input
+    input._check_inplace()
+    return write_back(input, out)

@@ -8,6 +8,12 @@ from ..tensor import Tensor, tensor
 REDUCTIONS = ("none", "mean", "sum")
 
 
+def int_arg(value):
+    """A one-element integer tensor given for an int argument, as the int torch's argument
+    parser reads it (`torch.randperm(torch.tensor(5))`); anything else as it is."""
+    return value.__index__() if isinstance(value, Tensor) else value
+
+
 def as_tensor(x) -> Tensor:
     return x if isinstance(x, Tensor) else tensor(x)
 

@@ -73,7 +73,7 @@ class Sub(Op):
         except TypeError:  # numpy's word for bool - bool
             refuse_bool_sub(a, b)
             raise
-        if type(out) is _F32_SCALAR and type(a) is _F32_SCALAR:
+        if type(out) is _F32_SCALAR and type(a) is _F32_SCALAR and type(b) is not np.bool_:
             ctx.info = _SCALARS
             return out
         refuse_bool_sub(a, b)
@@ -449,6 +449,12 @@ class Clone(Op):
         return grad
 
 
+def refuse_integer_zero(a, b) -> None:
+    """torch's integer division, floor division and remainder refuse a zero divisor."""
+    if np.result_type(a, b).kind in "iu" and not np.all(b):
+        raise RuntimeError("ZeroDivisionError")
+
+
 class Remainder(Op):
     """z = a mod b, with b's sign (Python's %);  dz/da = 1, dz/db = -floor(a / b)."""
 
@@ -458,6 +464,7 @@ class Remainder(Op):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
+        refuse_integer_zero(a, b)
         return result(np.remainder(a, b), a, b)
 
     @staticmethod
@@ -475,6 +482,7 @@ class Fmod(Op):
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
+        refuse_integer_zero(a, b)
         return result(np.fmod(a, b), a, b)
 
     @staticmethod
@@ -490,6 +498,7 @@ class FloorDivide(Op):
 
     @staticmethod
     def forward(ctx, a, b):
+        refuse_integer_zero(a, b)
         return result(np.floor_divide(a, b), a, b)
 
     @staticmethod
@@ -759,6 +768,7 @@ class DivRounded(Op):
     def forward(ctx, a, b, mode="trunc"):
         ctx.info = (shape_of(a), np.shape(b), np.result_type(a, b))
         ints = np.result_type(a, b).kind in "biu"
+        refuse_integer_zero(a, b)
         if ints and mode == "floor":
             return np.asarray(np.floor_divide(a, b))
         with np.errstate(divide="ignore", invalid="ignore"):

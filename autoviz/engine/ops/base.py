@@ -3,6 +3,8 @@ dtype rules, and its argument conventions (`dim`/`axis`, sizes as varargs, `out=
 
 import functools
 import inspect
+import os
+import sys
 import warnings
 from collections import namedtuple
 
@@ -363,8 +365,38 @@ def into(out, result, name: str):
     return out
 
 
+def warn_once(key: str, message: str) -> None:
+    """A UserWarning PyTorch gives once per process, pointing at the user's line (the first
+    frame outside the engine, however many of its calls led here)."""
+    from ..tensor import _warned
+
+    if key in _warned:
+        return
+    _warned.add(key)
+    frame, level = sys._getframe(1), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_ENGINE):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, UserWarning, stacklevel=level)
+
+
+_ENGINE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def check_inplace_shape(shape: tuple, other: tuple) -> None:
+    """An in-place op's result must keep the tensor's shape: torch's error when broadcasting
+    with the other operand would grow it (`zeros(3).add_(ones(2, 3))`)."""
+    check_broadcast(np.empty(shape, np.bool_), np.empty(other, np.bool_))
+    wanted = np.broadcast_shapes(shape, other)
+    if wanted != tuple(shape):
+        raise RuntimeError(
+            f"output with shape {list(shape)} doesn't match the broadcast shape {list(wanted)}"
+        )
+
+
 def _write_back(self, out):
     """Make `self` hold `out`, the result of an in-place op computed out of place."""
+    if np.shape(out._data) != np.shape(self._data):
+        check_inplace_shape(np.shape(self._data), np.shape(out._data))
     if out.grad_fn is not None:
         self._become(out)  # recorded: this tensor gets the op's node, as in PyTorch
         return self

@@ -6,11 +6,11 @@ import itertools
 
 import numpy as np
 
-from ...errors import NotInAutoviz
 from .. import views
 from ..fidelity.topk import keys, sort_row, topk_row
 from ..higher import mask, rule, sum_to
 from ..tensor import Tensor, make
+from .arguments import int_arg
 from .base import (
     Op,
     SeveralOutputs,
@@ -19,6 +19,7 @@ from .base import (
     refuse_bool,
     return_type,
     unbroadcast,
+    warn_once,
     wrap_dim,
     writes_out,
 )
@@ -80,6 +81,13 @@ class AsStrided(Index):
     def forward(ctx, a, key=None, view=None):
         ctx.info = (np.shape(a), np.result_type(a), key)
         return view  # the view of a's new memory itself: it reads and writes a's elements
+
+    @staticmethod
+    def backward(ctx, grad):
+        shape, dtype, key = ctx.info
+        if key is None:  # a view of a 0-d base: its one element, as often as the view has it
+            return np.asarray(np.sum(grad), dtype=np.result_type(grad, dtype))
+        return Index.backward(ctx, grad)
 
 
 class InvalidView(Index):
@@ -812,6 +820,7 @@ def argsort(input, dim=-1, descending=False, stable=False):
 def topk(input, k, dim=-1, largest=True, sorted=True):
     """The k largest (or smallest) elements along dim, in PyTorch's order."""
     refuse_bool(input, "topk does not support bool dtypes on CPU")
+    k = int_arg(k)
     data = np.asarray(input._data)
     dim = wrap_dim(dim, max(data.ndim, 1))
     size = data.shape[dim] if data.ndim else 1
@@ -863,6 +872,8 @@ def _check_index(input, dim, idx, name, src=None) -> None:
 def split(tensor, split_size_or_sections, dim=0):
     dim = wrap_dim(dim, tensor.ndim)
     length = tensor.shape[dim]
+    if isinstance(split_size_or_sections, Tensor) and not split_size_or_sections.ndim:
+        split_size_or_sections = int_arg(split_size_or_sections)
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
         if step < 0:
@@ -891,6 +902,7 @@ def split(tensor, split_size_or_sections, dim=0):
 
 def chunk(input, chunks, dim=0):
     """`chunks` pieces of equal size (the last smaller), as split does it."""
+    chunks = int_arg(chunks)
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     length = input.shape[wrap_dim(dim, input.ndim)]
@@ -971,9 +983,10 @@ def take_along_dim(input, indices, dim=None):
 
 
 def scatter(input, dim, index, src=None, value=None, *, reduce=None):
-    """input with src's values (or `value`) written where index points along dim."""
+    """input with src's values (or `value`) written where index points along dim; with
+    reduce="add" or "multiply", combined with what is there (torch's older scatter_reduce)."""
     if reduce is not None:
-        raise NotInAutoviz("scatter(reduce=...) is not in autoviz yet: use scatter_add")
+        return _scatter_combining(input, dim, index, value if src is None else src, reduce)
     idx = _index_array(index, "scatter", "int32/int64")
     dim = wrap_dim(dim, input.ndim)
     if src is None and value is None:
@@ -998,6 +1011,42 @@ def scatter_add(input, dim, index, src):
 
 
 SCATTER_REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
+
+
+class ScatterCombining(Op):
+    """scatter(reduce="add" | "multiply"): PyTorch has no derivative for it."""
+
+    _backward_name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx, a, src, index=None, dim=0, reduce="sum"):
+        from ..grad_mode import no_grad
+
+        with no_grad():
+            out = scatter_reduce(make(np.asarray(a)), dim, make(index), make(src), reduce)
+        return out._data
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::scatter is not implemented")
+
+
+def _scatter_combining(input, dim, index, src, reduce):
+    if reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    idx = _index_array(index, "scatter", "int32/int64")
+    if isinstance(src, Tensor):
+        warn_once(
+            "scatter reduce",
+            "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
+            "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
+            "reduction options.",
+        )
+    else:
+        src = make(np.full(idx.shape, src, input._data.dtype))
+    dim = wrap_dim(dim, input.ndim)
+    mode = "sum" if reduce == "add" else "prod"
+    return ScatterCombining.apply(input, src, index=idx, dim=dim, reduce=mode)
 
 
 def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=None):

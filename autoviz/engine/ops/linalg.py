@@ -188,7 +188,7 @@ def product(a, b):
         np.ndim(a) == 2
         and np.ndim(b) == 2
         and a.dtype == b.dtype == np.float32
-        and a.shape[1] <= 64
+        and 1 <= a.shape[1] <= 64
         and (2 <= b.shape[1] <= 8 or (a.shape[0] == 1 and not mkl_fuses()))
         and a.flags.c_contiguous
         and b.flags.c_contiguous
@@ -452,6 +452,8 @@ def _svd_parts(a, full_matrices=False):
 
 def _svd_backward(u, s, vh, gu, gs, gvh):
     """dL/dA for A = U diag(S) Vh (reduced, real, distinct singular values)."""
+    if not u.shape[-2] or not vh.shape[-1]:  # an empty matrix: an empty gradient
+        return np.zeros((*u.shape[:-1], vh.shape[-1]), s.dtype)
     if (gu is not None and u.shape[-1] != s.shape[-1]) or (
         gvh is not None and vh.shape[-2] != s.shape[-1]
     ):
@@ -760,18 +762,54 @@ ReturnQr = return_type("linalg_qr", ("Q", "R"))
 
 
 def einsum(equation, *operands):
-    """Sums of products over the subscripts of `equation` ("ij,jk->ik" is a matrix product)."""
-    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+    """Sums of products over the subscripts of `equation` ("ij,jk->ik" is a matrix product);
+    also torch's sublist form, einsum(a, [0, 1], b, [1, 2], [0, 2])."""
+    if not isinstance(equation, str):
+        equation, operands = _sublists(equation, *operands)
+    elif len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     operands = tuple(map(to_tensor, operands))
     _check_subscripts(equation, operands)
     return Einsum.apply(*operands, equation=equation)
 
 
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _sublists(*args) -> tuple:
+    """(equation, operands) of einsum's sublist form: operands each followed by the list of
+    its dims' numbers (0 to 51, or ...), then the output's list if given."""
+    operands, terms = list(args[0::2]), [_term(sub) for sub in args[1::2]]
+    out = None
+    if len(terms) < len(operands):  # an odd count: the last argument is the output's list
+        out = _term(operands.pop()) if len(terms) == len(operands) - 1 else None
+    equation = ",".join(terms)
+    return (equation if out is None else f"{equation}->{out}"), tuple(operands)
+
+
+def _term(sublist) -> str:
+    letters = []
+    for n in sublist:
+        if n is Ellipsis:
+            letters.append("...")
+        elif isinstance(n, int) and 0 <= n < len(_LETTERS):
+            letters.append(_LETTERS[n])
+        else:
+            raise RuntimeError(f"einsum(): expected subscript to be in range [0, 52) but got {n}")
+    return "".join(letters)
+
+
 def _check_subscripts(equation: str, operands) -> None:
     """torch's einsum errors: an operand of another rank than its subscripts, and one
     subscript with two sizes that do not broadcast."""
-    terms = equation.replace(" ", "").partition("->")[0].split(",")
+    inputs, arrow, output = equation.replace(" ", "").partition("->")
+    for letter in output.replace(".", "") if arrow else "":
+        if letter not in inputs:
+            raise RuntimeError(
+                f"einsum(): output subscript {letter} does not appear in the equation for any "
+                "input operand"
+            )
+    terms = inputs.split(",")
     if "..." in equation or len(terms) != len(operands):
         return
     seen = {}

@@ -767,6 +767,13 @@ def _arg(find, input, dim, keepdim):
     dim = None if dim is None else wrap_dim(dim, input.ndim)
     if input.ndim == 0:
         return make(np.zeros((), np.int64))
+    name = "argmax" if find is np.argmax else "argmin"
+    if dim is None and not input._data.size:
+        raise IndexError(
+            f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
+        )
+    if dim is not None and not input.shape[dim]:
+        raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
     idx = find(input._data) if dim is None else find(input._data, axis=dim)
     if keepdim and dim is not None:
         idx = np.expand_dims(idx, dim)
@@ -1386,6 +1393,9 @@ def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", ou
 def histc(input, bins=100, min=0, max=0):
     """Counts in `bins` equal bins over [min, max] (the data's range when both are 0)."""
     data = np.asarray(input._data).reshape(-1)
+    if data.dtype.kind != "f":
+        kind = TYPE_NAMES[data.dtype.name]
+        raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{kind}'")
     lo, hi = (float(data.min()), float(data.max())) if min == max == 0 and data.size else (min, max)
     if lo == hi:
         lo, hi = lo - 1, hi + 1
@@ -1395,6 +1405,9 @@ def histc(input, bins=100, min=0, max=0):
 
 def bincount(input, weights=None, minlength=0):
     data = np.asarray(input._data)
+    if data.dtype.kind not in "iub":
+        kind = TYPE_NAMES[data.dtype.name]
+        raise NotImplementedError(f"\"bincount_cpu\" not implemented for '{kind}'")
     if data.ndim != 1 or (data.size and data.min() < 0):
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     w = None if weights is None else np.asarray(weights._data)

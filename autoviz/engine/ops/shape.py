@@ -550,13 +550,29 @@ def t(input):
     return T.apply(input, dim0=0, dim1=input.ndim - 1 if input.ndim else 0)
 
 
-def mT(a):
+def mT(a, name="mT"):
     if a.ndim < 2:
         raise RuntimeError(
-            "tensor.mT is only supported on matrices or batches of matrices. "
+            f"tensor.{name} is only supported on matrices or batches of matrices. "
             f"Got {a.ndim}-D tensor."
         )
     return Transpose.apply(a, dim0=-2, dim1=-1)
+
+
+def mH(a):
+    """The conjugate transpose of each matrix: mT, as autoviz's tensors are real."""
+    return mT(a, "mH")
+
+
+def H(a):
+    """A matrix's conjugate transpose (a 0-d tensor is its own)."""
+    if a.ndim not in (0, 2):
+        batches = " For batches of matrices, consider using tensor.mH" if a.ndim > 2 else ""
+        raise RuntimeError(
+            f"tensor.H is only supported on matrices (2-D tensors). Got {a.ndim}-D tensor."
+            + batches
+        )
+    return Transpose.apply(a, dim0=0, dim1=1) if a.ndim else a
 
 
 def permute(input, *dims):

@@ -188,6 +188,19 @@ class Module:
         else:
             object.__setattr__(self, name, value)
 
+    def _check_name(self, name, kind: str, store) -> None:
+        """torch's checks of a name given to register_parameter or register_buffer."""
+        if store is None:
+            raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"{kind} name should be a string. Got {_type_name(name)}")
+        if "." in name:
+            raise KeyError(f'{kind} name can\'t contain "."')
+        if name == "":
+            raise KeyError(f'{kind} name can\'t be empty string ""')
+        if hasattr(self, name) and name not in store:
+            raise KeyError(f"attribute '{name}' already exists")
+
     @staticmethod
     def _check_none(value, kind: str, name: str, expected: str) -> None:
         if value is not None:
@@ -227,14 +240,28 @@ class Module:
         return sorted(set(object.__dir__(self)) | extra)
 
     def register_parameter(self, name: str, param) -> None:
+        self._check_name(name, "parameter", self.__dict__.get("_parameters"))
         if param is not None and not isinstance(param, Parameter):
-            self._check_none(param, "parameter", name, "torch.nn.Parameter")
+            raise TypeError(
+                f"cannot assign '{_type_name(param)}' object to parameter '{name}' "
+                "(torch.nn.Parameter or None required)"
+            )
+        if param is not None and param.grad_fn is not None:
+            raise ValueError(
+                f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be "
+                f"created explicitly. To express '{name}' as a function of another Tensor, "
+                "compute the value in the forward() method."
+            )
         self._forget(name, keep=self._parameters)
         self._parameters[name] = param
 
     def register_buffer(self, name: str, tensor, persistent: bool = True) -> None:
+        self._check_name(name, "buffer", self.__dict__.get("_buffers"))
         if tensor is not None and not isinstance(tensor, Tensor):
-            self._check_none(tensor, "buffer", name, "torch.Tensor")
+            raise TypeError(
+                f"cannot assign '{_type_name(tensor)}' object to buffer '{name}' "
+                "(torch Tensor or None required)"
+            )
         self._forget(name, keep=self._buffers)
         self._buffers[name] = tensor
         if persistent:
@@ -245,6 +272,14 @@ class Module:
     def add_module(self, name: str, module) -> None:
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{_type_name(module)} is not a Module subclass")
+        if not isinstance(name, str):
+            raise TypeError(f"module name should be a string. Got {_type_name(name)}")
+        if hasattr(self, name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
+        if "." in name:
+            raise KeyError(f'module name can\'t contain ".", got: {name}')
+        if name == "":
+            raise KeyError('module name can\'t be empty string ""')
         self._forget(name, keep=self._modules)
         self._modules[name] = module
 
