@@ -128,16 +128,17 @@ def test_grad_modes_print_as_torchs_under_as_torch():
 def integer_targets(torch):
     F = torch.nn.functional
     p = torch.tensor([0.5, -1.0])
+    losses = (
+        F.binary_cross_entropy_with_logits,
+        F.huber_loss,
+        F.smooth_l1_loss,
+        lambda p, t: F.kl_div(p, t, reduction="sum"),
+        torch.dist,
+    )
     for target in (torch.tensor([1, 0]), torch.tensor([True, False])):
-        for loss in (
-            lambda: F.binary_cross_entropy_with_logits(p, target),
-            lambda: F.huber_loss(p, target),
-            lambda: F.smooth_l1_loss(p, target),
-            lambda: F.kl_div(p, target, reduction="sum"),
-            lambda: torch.dist(p, target),
-        ):
+        for loss in losses:
             try:
-                value = loss()
+                value = loss(p, target)
                 print(value, value.dtype)
             except RuntimeError as error:
                 print(error)

@@ -84,7 +84,7 @@ class AsStrided(Index):
 
     @staticmethod
     def backward(ctx, grad):
-        shape, dtype, key = ctx.info
+        _, dtype, key = ctx.info
         if key is None:  # a view of a 0-d base: its one element, as often as the view has it
             return np.asarray(np.sum(grad), dtype=np.result_type(grad, dtype))
         return Index.backward(ctx, grad)
