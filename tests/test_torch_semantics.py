@@ -175,3 +175,86 @@ def test_lbfgs_steps_round_as_torchs_fused_adds():
         print(x.detach().numpy().tobytes().hex())
 
     same_in_both(program)
+
+
+def in_place_activations(torch):
+    F = torch.nn.functional
+    x = torch.tensor([-1.0, 2.0, 0.5], requires_grad=True)
+    for act in (
+        lambda h: F.relu(h, inplace=True),
+        lambda h: F.leaky_relu(h, 0.1, inplace=True),
+        lambda h: F.elu(h, inplace=True),
+        lambda h: F.hardtanh(h, inplace=True),
+        lambda h: torch.nn.ReLU(inplace=True)(h),
+    ):
+        h = x * 1
+        y = act(h)
+        y.sum().backward()
+        print(y is h, h, type(h.grad_fn).__name__, x.grad)
+        x.grad = None
+    for attempt in (lambda: F.relu(x, inplace=True), lambda: F.relu(x.exp(), True).sum()):
+        try:
+            h = attempt()
+            h.backward()
+        except RuntimeError as error:
+            print(error)
+
+
+def test_in_place_activations_change_their_input_in_a_graph_as_torch():
+    same_in_both(in_place_activations)
+
+
+def everyday_spellings(torch):
+    x = torch.tensor([1.0, -2.0])
+    print(+x, (+x) is x, torch.ones(2, 3).mH.shape, torch.ones(2, 3, requires_grad=True).H)
+    parts = torch.utils.data.random_split(range(10), torch.tensor([8, 2]))
+    print([list(part) for part in parts])
+    print(torch.randperm(torch.tensor(5)), x.topk(torch.tensor(1)))
+    print(
+        [c.shape for c in torch.ones(5).chunk(torch.tensor(2))],
+        torch.linspace(0, 1, torch.tensor(3)),
+    )
+    z = torch.zeros(3)
+    print(z.scatter_(0, torch.tensor([0, 0, 2]), torch.tensor([1.0, 2.0, 3.0]), reduce="add"))
+    print(torch.ones(3).scatter(0, torch.tensor([0, 0]), 3.0, reduce="multiply"))
+    print(torch.ones(3, 0) @ torch.ones(0, 2), torch.einsum(torch.ones(2, 2), [0, 1], [1]))
+
+
+def test_everyday_spellings_run_as_in_torch():
+    same_in_both(everyday_spellings)
+
+
+def refusals(torch):
+    class M(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.m = torch.zeros(1)
+
+    m = M()
+    attempts = [
+        lambda: m.register_buffer("m", torch.ones(1)),
+        lambda: m.register_parameter("w", torch.ones(2)),
+        lambda: m.register_parameter("x.y", None),
+        lambda: m.add_module("a.b", torch.nn.Linear(1, 1)),
+        lambda: torch.tensor([2**63]),
+        lambda: torch.tensor("a"),
+        lambda: torch.histc(torch.tensor([1, 2, 3]), bins=3),
+        lambda: torch.bincount(torch.tensor([1.0, 2.0])),
+        lambda: torch.zeros(0).argmax(),
+        lambda: torch.tensor([4, 6]) // torch.tensor([2, 0]),
+        lambda: torch.zeros(3).add_(torch.ones(2, 3)),
+        lambda: torch.einsum("ij->k", torch.ones(2, 2)),
+        lambda: torch.tensor(0.3) - torch.tensor(True),
+        lambda: torch.tensor([1.0, 2.0]).sub_(torch.tensor([True, False])),
+    ]
+    for attempt in attempts:
+        try:
+            print(attempt())
+        except (RuntimeError, KeyError, TypeError, ValueError, IndexError) as error:
+            print(type(error).__name__, error)
+        except NotImplementedError as error:
+            print("NotImplementedError", error)
+
+
+def test_bad_calls_are_refused_with_torchs_exception_and_message():
+    same_in_both(refusals)
