@@ -54,6 +54,9 @@ _CLASS_MODULES = {
     "autoviz.engine.fidelity.random:Generator": "torch._C",
     "autoviz.nn.hooks:RemovableHandle": "torch.utils.hooks",
     "autoviz.engine.function:RemovableHandle": "torch.utils.hooks",
+    "autoviz.engine.function:Function": "torch.autograd.function",
+    "autoviz.engine.dtypes:finfo": "torch",
+    "autoviz.engine.dtypes:iinfo": "torch",
     **{
         f"autoviz.engine.grad_mode:{name}": "torch.autograd.grad_mode"
         for name in ("no_grad", "enable_grad", "set_grad_enabled", "inference_mode")
@@ -61,6 +64,22 @@ _CLASS_MODULES = {
     "autoviz.engine.grad_mode:set_detect_anomaly": "torch.autograd.anomaly_mode",
     "autoviz.engine.grad_mode:detect_anomaly": "torch.autograd.anomaly_mode",
 }
+
+
+# autoviz's packages laid out as torch's: a class of autoviz.nn.modules.linear prints as
+# torch.nn.modules.linear's under the alias (`type(model)`, `type(loader)`)
+_MIRRORED = ("autoviz.nn", "autoviz.optim", "autoviz.utils", "autoviz.distributions")
+
+
+def _mirrored_classes():
+    """(class, torch's module name for it) for the classes of autoviz's mirrored packages."""
+    for name, module in list(sys.modules.items()):
+        if not name.startswith(_MIRRORED) or module is None:
+            continue
+        torch_name = "torch" + name[len("autoviz") :]
+        for value in list(vars(module).values()):
+            if isinstance(value, type) and value.__module__ == name:
+                yield value, torch_name
 
 
 def _resolve(target: str):
@@ -151,6 +170,9 @@ class _Swap:
         for target, module in _CLASS_MODULES.items():
             cls = _resolve(target)
             self.classes[cls] = cls.__module__
+            cls.__module__ = module
+        for cls, module in _mirrored_classes():
+            self.classes.setdefault(cls, cls.__module__)
             cls.__module__ = module
         # `torch.__version__` is the version of PyTorch whose API autoviz follows
         autoviz = sys.modules["torch"]

@@ -258,3 +258,33 @@ def refusals(torch):
 
 def test_bad_calls_are_refused_with_torchs_exception_and_message():
     same_in_both(refusals)
+
+
+def shape_and_type_errors(torch):
+    F = torch.nn.functional
+    attempts = [
+        lambda: torch.zeros(2, 3, 5).masked_fill(torch.ones(2, 3, 3, dtype=torch.bool), 0.0),
+        lambda: torch.cdist(torch.ones(3, 48), torch.ones(4, 16)),
+        lambda: torch.nn.Conv2d(1, 1, 3)(torch.ones(1, 1, 5, 5, dtype=torch.float64)),
+        lambda: torch.nn.LSTM(2, 3)(torch.ones(4, 1, 2, dtype=torch.float64)),
+        lambda: F.cross_entropy(torch.ones(4, 3, 6), torch.zeros(4, 6, dtype=torch.long)),
+        lambda: F.cross_entropy(torch.ones(3, 4), torch.ones(3, 3)),
+        lambda: torch.zeros(3, 3)[[0, 1], [0, 1, 2]],
+        lambda: torch.zeros(8).index_fill_(0, torch.tensor([9]), 1.0),
+        lambda: torch.arange(8).__setitem__(torch.arange(8) > 3, torch.tensor([1, 2])),
+        lambda: torch.linalg.inv(torch.arange(1.0, 10.0).reshape(3, 3)),
+        lambda: torch.linalg.inv(torch.stack([torch.eye(2), torch.tensor([[1.0, 2], [2, 4]])])),
+        lambda: torch.ones(4).split(0),
+        lambda: torch.ones(4).flip(0, 0),
+        lambda: torch.zeros(3).index_add_(0, torch.tensor([0]), torch.ones(2)),
+        lambda: torch.zeros(3).masked_select(torch.ones(4, dtype=torch.bool)),
+    ]
+    for attempt in attempts:
+        try:
+            print(attempt())
+        except (RuntimeError, IndexError, ValueError) as error:
+            print(type(error).__name__, error)
+
+
+def test_shape_and_dtype_mistakes_get_torchs_messages():
+    same_in_both(shape_and_type_errors)

@@ -13,17 +13,40 @@ class MixtureSameFamily(Distribution):
     has_rsample = False
 
     def __init__(self, mixture_distribution, component_distribution, validate_args=None) -> None:
+        from .categorical import Categorical
+        from .distribution import Distribution
+
         self._mixture_distribution = mixture_distribution
         self._component_distribution = component_distribution
-        cdbs = component_distribution.batch_shape
-        if tuple(mixture_distribution.batch_shape) != tuple(cdbs[:-1]):
+        if not isinstance(mixture_distribution, Categorical):
             raise ValueError(
-                "`mixture_distribution.batch_shape` does not match "
-                "`component_distribution.batch_shape`"
+                " The Mixture distribution needs to be an  instance of "
+                "torch.distributions.Categorical"
             )
-        self._num_component = cdbs[-1]
+        if not isinstance(component_distribution, Distribution):
+            raise ValueError(
+                "The Component distribution needs to be an instance of "
+                "torch.distributions.Distribution"
+            )
+        mdbs, cdbs = mixture_distribution.batch_shape, component_distribution.batch_shape[:-1]
+        for size1, size2 in zip(reversed(mdbs), reversed(cdbs), strict=False):
+            if size1 != 1 and size2 != 1 and size1 != size2:
+                raise ValueError(
+                    f"`mixture_distribution.batch_shape` ({mdbs}) is not compatible with "
+                    f"`component_distribution.batch_shape`({cdbs})"
+                )
+        # torch reads the logits here, which makes a Categorical given probs keep them too
+        # (its repr then lists both)
+        km = mixture_distribution.logits.shape[-1]
+        kc = component_distribution.batch_shape[-1]
+        if km != kc:
+            raise ValueError(
+                f"`mixture_distribution component` ({km}) does not equal "
+                f"`component_distribution.batch_shape[-1]` ({kc})"
+            )
+        self._num_component = km
         self._event_ndims = len(component_distribution.event_shape)
-        super().__init__(cdbs[:-1], component_distribution.event_shape, validate_args=validate_args)
+        super().__init__(cdbs, component_distribution.event_shape, validate_args=validate_args)
 
     @property
     def mixture_distribution(self):

@@ -208,7 +208,10 @@ class Function:
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
         name = cls.__dict__.get("_backward_name") or cls.__name__ + "Backward"
-        body = {"_forward_cls": cls, "_builtin": cls._builtin, "__module__": cls.__module__}
+        # torch's nodes are C++ classes (`<class 'MulBackward0'>`), a Function's are made in
+        # torch.autograd.function: their types print so
+        module = "builtins" if cls._builtin else "torch.autograd.function"
+        body = {"_forward_cls": cls, "_builtin": cls._builtin, "__module__": module}
         if cls._builtin:
             body["__slots__"] = cls._node_slots  # built-in nodes are many: keep them small
             # The op's own backward(ctx, grad) as the node's method, the node being ctx: the
@@ -317,7 +320,7 @@ def output_class(cls) -> type:
     if made is None:
         name = cls._backward_cls.__name__
         made = cls._output_cls = type(
-            name, (Output,), {"__slots__": (), "__module__": cls.__module__}
+            name, (Output,), {"__slots__": (), "__module__": cls._backward_cls.__module__}
         )
     return made
 

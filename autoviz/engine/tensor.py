@@ -413,8 +413,15 @@ class Tensor:
         store = self._storage()
         try:
             store[key] = _raw(value)
-        except ValueError:  # shapes that do not broadcast: torch's expand message
-            _shape.Expand.forward(NO_CONTEXT, np.asarray(_raw(value)), shape=np.shape(store[key]))
+        except ValueError:  # shapes that do not broadcast: torch's message
+            got, want = np.shape(_raw(value)), np.shape(store[key])
+            parts = key if isinstance(key, tuple) else (key,)
+            if any(isinstance(part, np.ndarray) for part in parts):  # indices or a mask
+                raise RuntimeError(
+                    f"shape mismatch: value tensor of shape {list(got)} cannot be broadcast to "
+                    f"indexing result of shape {list(want)}"
+                ) from None
+            _shape.Expand.forward(NO_CONTEXT, np.asarray(_raw(value)), shape=want)
             raise
         _versions.changed_by(self, self._data)
         if events.observers:

@@ -44,6 +44,14 @@ _ORDER_WARNING = (
 )
 
 
+_RESUMING = (
+    "param 'initial_lr' is not specified in param_groups[{}] when resuming scheduler with "
+    "last_epoch >= 0.\nThis typically happens when:\n1. You're trying to resume training from a "
+    "checkpoint but haven't properly loaded the optimizer state\n2. You're using last_epoch >= "
+    "0 for a fresh training run (not recommended)"
+)
+
+
 class LRScheduler:
     """Base of the schedulers: `step()` once an epoch, after `optimizer.step()`."""
 
@@ -51,7 +59,9 @@ class LRScheduler:
         if not isinstance(optimizer, Optimizer):
             raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
         self.optimizer = optimizer
-        for group in optimizer.param_groups:
+        for i, group in enumerate(optimizer.param_groups):
+            if last_epoch != -1 and "initial_lr" not in group:
+                raise KeyError(_RESUMING.format(i))
             group.setdefault("initial_lr", group["lr"])
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
@@ -114,7 +124,7 @@ class StepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self) -> list:
-        if self._is_initial or self.last_epoch % self.step_size != 0:
+        if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
             return self._current()
         return [lr * self.gamma for lr in self._current()]
 
@@ -130,7 +140,7 @@ class MultiStepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self) -> list:
-        if self._is_initial or self.last_epoch not in self.milestones:
+        if self.last_epoch not in self.milestones:
             return self._current()
         return [lr * self.gamma ** self.milestones[self.last_epoch] for lr in self._current()]
 

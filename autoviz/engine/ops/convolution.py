@@ -304,16 +304,17 @@ def _check_options(stride, padding, dilation) -> None:
 
 
 def _check_same_type(input, weight, bias) -> None:
-    if weight._data.dtype != input._data.dtype:
-        # PyTorch names the input's type as the one expected.
-        raise RuntimeError(
-            f"expected scalar type {dtype_word(input)} but found {dtype_word(weight)}"
-        )
+    """torch's checks, the bias's first (an nn.Conv2d given float64 input names its bias)."""
     if bias is not None and bias._data.dtype != input._data.dtype:
         mine, its = (
             C_TYPE_NAMES.get(t.dtype.name, t.dtype.name) for t in (input._data, bias._data)
         )
         raise RuntimeError(f"Input type ({mine}) and bias type ({its}) should be the same")
+    if weight._data.dtype != input._data.dtype:
+        # PyTorch names the input's type as the one expected.
+        raise RuntimeError(
+            f"expected scalar type {dtype_word(input)} but found {dtype_word(weight)}"
+        )
 
 
 def _check_weight(input, weight) -> None:

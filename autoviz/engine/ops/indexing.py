@@ -14,6 +14,7 @@ from .arguments import int_arg
 from .base import (
     Op,
     SeveralOutputs,
+    check_broadcast,
     into,
     parts,
     refuse_bool,
@@ -605,7 +606,17 @@ def _dims_used(part) -> int:
 
 
 def _check_advanced(shape, key) -> None:
-    """PyTorch's IndexError for a mask of the wrong shape or an index out of range."""
+    """PyTorch's IndexError for a mask of the wrong shape, an index out of range, or index
+    tensors that do not broadcast together."""
+    arrays = [p for p in key if not isinstance(p, slice)]
+    sizes = [(int(np.count_nonzero(p)),) * p.ndim if _is_mask(p) else np.shape(p) for p in arrays]
+    try:
+        np.broadcast_shapes(*sizes)
+    except ValueError:
+        shapes = ", ".join(str(list(size)) for size in sizes)
+        raise IndexError(
+            f"shape mismatch: indexing tensors could not be broadcast together with shapes {shapes}"
+        ) from None
     dim = 0
     for part in key:
         if _is_mask(part):
@@ -757,6 +768,8 @@ def masked_fill(input, mask, value):
         name = np.result_type(input._data).name
         word = {"int64": "int64_t", "float32": "float", "float64": "double"}.get(name, name)
         raise RuntimeError(f"value cannot be converted to type {word} without overflow")
+    if np.shape(cond) != np.shape(input._data):
+        check_broadcast(cond, input._data)  # torch's message for a mask of the wrong shape
     if isinstance(value, Tensor):
         return MaskedFillTensor.apply(input, value, cond=cond)
     return MaskedFill.apply(input, cond=cond, value=value)
@@ -880,6 +893,11 @@ def split(tensor, split_size_or_sections, dim=0):
             raise RuntimeError(
                 f"split expects split_size be non-negative, but got split_size={step}"
             )
+        if step == 0 and length:
+            raise RuntimeError(
+                "split_size can only be 0 if dimension size is 0, but got dimension size of "
+                f"{length}"
+            )
         bounds = [*range(0, length, step), length] if length else [0, 0]
         op = Pieces
     else:
@@ -941,6 +959,7 @@ def masked_select(input, mask):
     if cond.dtype != np.bool_:
         raise RuntimeError(f"masked_select: expected BoolTensor for mask, got {_word(cond)}Tensor")
     if cond.shape != tuple(input.shape):
+        check_broadcast(cond, input._data)
         shape = np.broadcast_shapes(cond.shape, tuple(input.shape))
         input, cond = input.expand(*shape), np.broadcast_to(cond, shape)
     return MaskedSelect.apply(input, key=cond)
@@ -1114,7 +1133,13 @@ def index_add(input, dim, index, source, *, alpha=1):
             f"dimension. Got self.shape = {list(input.shape)} source.shape = "
             f"{list(source.shape)}"
         )
-    key = _dim_key(input, dim, _index_array(index, "index_add"))
+    idx = _index_array(index, "index_add")
+    if source.ndim and idx.size != source.shape[d]:
+        raise RuntimeError(
+            f"index_add_(): Number of indices ({idx.size}) should be equal to "
+            f"source.size(dim): ({source.shape[d]}), for dim: {d}"
+        )
+    key = _dim_key(input, dim, idx)
     return IndexAdd.apply(input, source, key=key, alpha=alpha)
 
 
@@ -1126,6 +1151,11 @@ def index_copy(input, dim, index, source):
 
 def index_fill(input, dim, index, value):
     value = value.item() if isinstance(value, Tensor) else value
+    idx, d = _index_array(index, "index_fill"), wrap_dim(dim, input.ndim)
+    size = input.shape[d] if input.ndim else 1
+    bad = idx.reshape(-1)[(idx.reshape(-1) >= size) | (idx.reshape(-1) < -size)]
+    if bad.size:
+        raise IndexError(f"index {bad[0]} is out of bounds for dimension {d} with size {size}")
     return IndexFill.apply(
         input, key=_dim_key(input, dim, _index_array(index, "index_fill")), value=value
     )

@@ -367,7 +367,7 @@ class Inv(Op):
         try:
             out = np.linalg.inv(a).astype(np.result_type(a))
         except np.linalg.LinAlgError:
-            raise _singular("linalg.inv") from None
+            raise _singular("linalg.inv", a) from None
         ctx.save_for_backward(out)
         return out
 
@@ -384,15 +384,32 @@ class _LinAlgError(RuntimeError):
 _LinAlgError.__module__ = "torch._C"  # as its traceback names it
 
 
-def _singular(name: str):
+def _singular(name: str, a=None):
     if name == "linalg.solve":
         return _LinAlgError(
             "torch.linalg.solve: The solver failed because the input matrix is singular."
         )
+    batch, element = _zero_pivot(np.asarray(a)) if a is not None else (None, 1)
+    where = f" (Batch element {batch}):" if batch is not None else ""
     return _LinAlgError(
-        f"{name}: The diagonal element 1 is zero, the inversion could not be completed because "
-        "the input matrix is singular."
+        f"{name}:{where} The diagonal element {element} is zero, the inversion could not be "
+        "completed because the input matrix is singular."
     )
+
+
+def _zero_pivot(a: np.ndarray) -> tuple:
+    """(batch element or None, 1-based index) of the first zero pivot LAPACK's LU with partial
+    pivoting meets (its getrf's `info`), in the first singular matrix of a batch."""
+    mats = a.reshape(-1, *a.shape[-2:]).astype(a.dtype if a.dtype.kind == "f" else np.float64)
+    for b, m in enumerate(mats):
+        m = m.copy()
+        for j in range(m.shape[0]):
+            p = j + int(np.argmax(np.abs(m[j:, j])))
+            if m[p, j] == 0:
+                return (b if a.ndim > 2 else None), j + 1
+            m[[j, p]] = m[[p, j]]
+            m[j + 1 :] -= np.outer(m[j + 1 :, j] / m[j, j], m[j])
+    return (0 if a.ndim > 2 else None), 1  # singular to numpy only: its first pivot
 
 
 class Solve(Op):
@@ -1206,6 +1223,15 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """The p-norm distance between each row of x1 and each row of x2: one CdistBackward0
     node, where torch has one (its matrix-product path for p = 2 and more than 25 rows is
     recorded as the ops it is made of)."""
+    for name, x in (("X1", x1), ("X2", x2)):
+        if x.ndim < 2:
+            raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {x.ndim}D")
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    if x1.shape[-1] != x2.shape[-1]:
+        raise RuntimeError(
+            f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}"
+        )
     rows = max(x1.shape[-2], x2.shape[-2]) if x1.ndim >= 2 and x2.ndim >= 2 else 0
     by_mm = p == 2 and (
         compute_mode == "use_mm_for_euclid_dist"

@@ -543,6 +543,11 @@ def _check_nll_shapes(input, target) -> None:
             f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
             f"({target.shape[0]})."
         )
+    if input.ndim <= 2 and target.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    wanted = [input.shape[0], *input.shape[2:]]
+    if input.ndim > 2 and list(target.shape) != wanted:
+        raise RuntimeError(f"Expected target size {wanted}, got {list(target.shape)}")
     if target._data.dtype.name not in ("int64", "uint8"):
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {dtype_word(target)}"

@@ -637,7 +637,11 @@ def expand(a, *shape):
 
 def flip(input, dims):
     dims = (dims,) if isinstance(dims, int) else tuple(dims)
-    return Flip.apply(input, dims=tuple(wrap_dim(d, input.ndim) for d in dims))
+    dims = tuple(wrap_dim(d, input.ndim) for d in dims)
+    for d in dims:
+        if dims.count(d) > 1:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return Flip.apply(input, dims=dims)
 
 
 def repeat(input, *sizes):

@@ -159,6 +159,13 @@ class RNNBase(Module):
         return h, make(np.zeros((self.num_layers * directions, batch, self.hidden_size), dtype))
 
     def _check_input(self, input, batched_dims=3) -> None:
+        weight = self.weight_ih_l0
+        if input.dtype != weight.dtype:
+            raise ValueError(
+                f"RNN input dtype ({input.dtype}) does not match weight dtype ({weight.dtype}). "
+                f"Convert input: input.to({weight.dtype}), or convert model: "
+                f"model.to({input.dtype})"
+            )
         if input.shape[-1] != self.input_size:
             raise RuntimeError(
                 f"input.size(-1) must be equal to input_size. Expected {self.input_size}, "
