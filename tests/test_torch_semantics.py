@@ -288,3 +288,25 @@ def shape_and_type_errors(torch):
 
 def test_shape_and_dtype_mistakes_get_torchs_messages():
     same_in_both(shape_and_type_errors)
+
+
+def saved_for_backward(torch):
+    q = torch.tensor([1.0, 2.0], requires_grad=True)
+    c = torch.tensor([5.0, 5.0])
+    for z in (q / c, c / q, c * q, q * q):
+        print(z.grad_fn._saved_self, z.grad_fn._saved_other)
+    y = q**2
+    print(y.grad_fn._saved_exponent, y.grad_fn._saved_self, q.pow(2.5).grad_fn._saved_exponent)
+    s = torch.softmax(q, 0)
+    print(s.grad_fn._saved_dim, s.grad_fn._saved_result)
+    with torch.inference_mode():
+        i = q * 2
+    for use in (lambda: i + q, lambda: i * q, lambda: i @ torch.ones(2, 2, requires_grad=True)):
+        try:
+            print(type(use().grad_fn).__name__)
+        except RuntimeError as error:
+            print(error)
+
+
+def test_what_nodes_saved_and_inference_tensors_they_refuse_as_torch():
+    same_in_both(saved_for_backward)

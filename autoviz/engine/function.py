@@ -113,12 +113,18 @@ class Node:
         """PyTorch's `_saved_self`, `_saved_other`, `_saved_result`, ...: what this node kept
         for backward, as tensors (the inputs themselves, the output with this node)."""
         key = name.removeprefix("_saved_")
-        names = getattr(getattr(type(self), "_forward_cls", None), "_saved_names", ())
+        op = getattr(type(self), "_forward_cls", None)
+        names = getattr(op, "_saved_names", ())
+        if key != name and key == getattr(op, "_saved_number", None):  # a number it kept
+            return object.__getattribute__(self, "info")
         if key == name or key not in names:
             raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
         saved = object.__getattribute__(self, "_saved")
         if saved is FREED:
             raise RuntimeError(FREED_MESSAGE)
+        needed_by = dict(getattr(op, "_saved_for", ())).get(key)  # kept for that input's grad
+        if needed_by is not None and self._next[needed_by] is None:
+            return None
         item = saved[names.index(key)]
         if key == "result":
             return _tensor.make(item, True, self)
@@ -531,11 +537,29 @@ def new_node(cls, inputs) -> Node:
 
 def attach(node, data, inputs):
     """Wrap `data` as the output tensor of `node` and tell observers."""
+    if _state["inference_used"]:
+        refuse_saved_inference(node, inputs)
     out = _tensor.make(data, True, node)
     node._out = data
     if events.observers:
         events.on_op(node, out, inputs)
     return out
+
+
+INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+    "`torch.inference_mode()`."
+)
+
+
+def refuse_saved_inference(node, inputs) -> None:
+    """torch's error when an op recorded for backward keeps an inference tensor's values."""
+    saved = node._saved if isinstance(node._saved, tuple) else ()
+    for t in inputs:
+        if getattr(t, "_inference", False) and any(item is t._data for item in saved):
+            raise RuntimeError(INFERENCE_SAVED)
 
 
 def accumulator_for(tensor) -> AccumulateGrad:

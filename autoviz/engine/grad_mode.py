@@ -3,7 +3,8 @@ inference_mode."""
 
 import functools
 
-_state = {"enabled": True, "inference": False}
+# "inference_used": an inference tensor may exist (autograd then checks what ops save)
+_state = {"enabled": True, "inference": False, "inference_used": False}
 
 
 def is_grad_enabled() -> bool:
@@ -84,6 +85,7 @@ class inference_mode:
         self.prev = (_state["enabled"], _state["inference"])
         if self.mode:
             _state["enabled"], _state["inference"] = False, True
+            _state["inference_used"] = True
 
     def __exit__(self, *exc) -> None:
         _state["enabled"], _state["inference"] = self.prev

@@ -194,6 +194,7 @@ class Mul(Op):
 
     _backward_name = "MulBackward0"
     _saved_names = ("self", "other")
+    _saved_for = (("self", 1), ("other", 0))  # torch keeps each for the other's gradient only
 
     @staticmethod
     def forward(ctx, a, b):
@@ -219,6 +220,7 @@ class Div(Op):
 
     _backward_name = "DivBackward0"
     _saved_names = ("self", "other")
+    _saved_for = (("self", 1),)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -283,6 +285,7 @@ class Pow(Op):
 
     _backward_name = "PowBackward0"
     _saved_names = ("self",)
+    _saved_number = "exponent"
 
     @staticmethod
     def forward(ctx, a, p=1):

@@ -23,6 +23,7 @@ from ..function import (
     module_stack,
     new_node,
     next_seq,
+    refuse_saved_inference,
 )
 from ..grad_mode import _state
 from ..tensor import Tensor, make, tensor
@@ -225,6 +226,8 @@ def binary_method(op):
             # shapes. Checked only on failure, as comparing shapes before every op costs time.
             check_broadcast(a_data, b_data)
             raise
+        if _state["inference_used"]:
+            refuse_saved_inference(node, (a, b))
         out = _new(Tensor)
         out._data = node._out = data
         out.requires_grad = True
@@ -266,6 +269,8 @@ def unary_method(op):
             node._modules = module_stack[-1]
         out = _new(Tensor)
         out._data = node._out = forward(node, a._data)
+        if _state["inference_used"]:
+            refuse_saved_inference(node, (a,))
         out.requires_grad = True
         out.grad_fn = node
         out._grad = out._name = out._acc = None

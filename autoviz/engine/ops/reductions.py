@@ -241,6 +241,7 @@ class Softmax(Op):
 
     _backward_name = "SoftmaxBackward0"
     _saved_names = ("result",)
+    _saved_number = "dim"
 
     @staticmethod
     def forward(ctx, a, dim=-1):
@@ -265,6 +266,7 @@ class LogSoftmax(Op):
 
     _backward_name = "LogSoftmaxBackward0"
     _saved_names = ("result",)
+    _saved_number = "dim"
 
     @staticmethod
     def forward(ctx, a, dim=-1):
