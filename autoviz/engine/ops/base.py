@@ -213,6 +213,7 @@ def binary_method(op):
         node._next = (first, second)
         if first is None or second is None:  # a constant input: kept for drawings
             node._inputs = (a, b)
+            inference = _state["inference_used"]  # only a constant can be an inference tensor
         node._seq = next_seq()
         node._pre_hooks = None
         node._saved = ()
@@ -226,7 +227,7 @@ def binary_method(op):
             # shapes. Checked only on failure, as comparing shapes before every op costs time.
             check_broadcast(a_data, b_data)
             raise
-        if _state["inference_used"]:
+        if (first is None or second is None) and inference:
             refuse_saved_inference(node, (a, b))
         out = _new(Tensor)
         out._data = node._out = data
