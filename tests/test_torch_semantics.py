@@ -310,3 +310,26 @@ def saved_for_backward(torch):
 
 def test_what_nodes_saved_and_inference_tensors_they_refuse_as_torch():
     same_in_both(saved_for_backward)
+
+
+def aliases_follow_in_place_changes(torch):
+    x = torch.tensor([-1.0, 2.0], requires_grad=True)
+    h = x * 1
+    detached, data = h.detach(), h.data
+    torch.relu_(h)  # in place, in the graph: what shares h's memory sees it
+    print(detached, data, h)
+    y = x.exp()
+    e = y.detach()
+    y.sigmoid_()
+    print(e)
+    try:
+        print(torch.tensor(0.3) - (torch.tensor(1) == 1))
+    except RuntimeError as error:
+        print(error)
+    theta = torch.tensor([[[0.9, 0.1, 0.05], [-0.1, 0.8, 0.0]]])
+    grid = torch.nn.functional.affine_grid(theta, (1, 1, 5, 5), align_corners=False)
+    print(grid[0, 1, 4, 1].item())
+
+
+def test_detached_tensors_follow_in_place_changes_and_affine_grid_rounds_as_torch():
+    same_in_both(aliases_follow_in_place_changes)

@@ -493,6 +493,7 @@ class Tensor:
     def data(self):
         alias = make(self._storage())
         _versions.data_alias(alias)
+        _views.alias(alias, self)
         return alias
 
     @data.setter
@@ -502,6 +503,7 @@ class Tensor:
     def detach(self):
         """A tensor sharing this one's data, cut off from the graph."""
         out = make(self._storage())
+        _views.alias(out, self)
         if events.observers:
             events.on_detach(self, out)
         return out

@@ -28,6 +28,16 @@ def mark(out, base, key, several=False) -> None:
     """Make `out` a view of `base` at `key` (None: found from its memory when written);
     `several`: (name, number) of a piece of split, chunk or unbind."""
     out._view = (base, key, several)
+    _register(out, base)
+
+
+def alias(out, base) -> None:
+    """`out` shares `base`'s memory outside the graph (`detach()`, `.data`): it follows the
+    base's values after an in-place op, as torch's does, and keeps no node."""
+    _register(out, base)
+
+
+def _register(out, base) -> None:
     root = root_of(base)
     if root.requires_grad and root.grad_fn is None:
         return  # a leaf that requires grad refuses in-place ops (W.t() in every forward)
@@ -64,6 +74,10 @@ def refresh(root, old: np.ndarray, displaced: dict) -> None:
         data = displaced.get(id(t), t._data)
         if not isinstance(data, np.ndarray) or not data.size or not np.shares_memory(data, old):
             continue  # no longer a view of that memory (its data was set anew)
+        if getattr(t, "_view", None) is None:  # an alias: the new values, no node
+            placed = _placed(old, new, data)
+            t._data = placed if placed is not None else np.array(new, copy=True)
+            continue
         if not np.ndim(old) or not np.ndim(new):  # a 0-d base: its one element, reshaped
             _remake(t, root, None, np.reshape(new, data.shape), id(t) in displaced)
             continue

@@ -73,7 +73,7 @@ class Sub(Op):
         except TypeError:  # numpy's word for bool - bool
             refuse_bool_sub(a, b)
             raise
-        if type(out) is _F32_SCALAR and type(a) is _F32_SCALAR and type(b) is not np.bool_:
+        if type(out) is _F32_SCALAR and type(a) is _F32_SCALAR and type(b) in _NUMBERS:
             ctx.info = _SCALARS
             return out
         refuse_bool_sub(a, b)
@@ -127,6 +127,9 @@ def fused(a, b, c):
     if kind == np.float32:
         return fma32(a, np.float32(b), c)
     return fma64(a, b, c)
+
+
+_NUMBERS = (_F32_SCALAR, float, int)  # what a float32 scalar's fast subtraction may meet
 
 
 def _is_bool(x) -> bool:

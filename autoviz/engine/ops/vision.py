@@ -16,6 +16,7 @@ from ..fidelity.fma import fma32, fma64
 from .arguments import ntuple
 from .base import Op, type_word
 from .convolution import pad_zeros, windows
+from .linalg import product
 
 
 class PixelShuffle(Op):
@@ -540,8 +541,10 @@ class AffineGridGenerator(Op):
     def forward(ctx, theta, base=None):
         ctx.info = base
         points = base[0, ..., 0].size
-        flat = base.reshape(1, points, base.shape[-1]).astype(theta.dtype)
-        out = np.matmul(flat, np.swapaxes(theta, 1, 2))
+        flat = base.reshape(points, base.shape[-1]).astype(theta.dtype)
+        # each batch item's product summed as torch's BLAS sums it (a point sitting on a pixel's
+        # edge then samples the pixel torch's does)
+        out = np.stack([product(flat, np.ascontiguousarray(t.T)) for t in theta])
         return out.reshape(theta.shape[0], *base.shape[1:-1], base.shape[-1] - 1)
 
     @staticmethod
