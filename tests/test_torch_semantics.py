@@ -333,3 +333,35 @@ def aliases_follow_in_place_changes(torch):
 
 def test_detached_tensors_follow_in_place_changes_and_affine_grid_rounds_as_torch():
     same_in_both(aliases_follow_in_place_changes)
+
+
+def saved_tensor_hooks(torch):
+    def pack(t):
+        print("packing", tuple(t.shape), t.dtype)
+        return t
+
+    def unpack(t):
+        print("unpacking", tuple(t.shape))
+        return t
+
+    w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+        out = (w * w.exp()).sum()
+    out.backward()
+    print(w.grad)
+    store = []
+    x = torch.tensor([0.5, -1.0], requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(
+        lambda t: store.append(t.clone()) or len(store) - 1, lambda i: store[i] * 1
+    ):
+        y = (x.sin() * 3 * x).sum()
+    y.backward()
+    print(len(store), x.grad)
+    x.grad = None
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t * 0 + 1, lambda t: t):
+        (x * x).sum().backward()  # backward computes with what unpack returned
+    print(x.grad)
+
+
+def test_saved_tensor_hooks_pack_what_torch_saves_and_backward_uses_the_unpacked():
+    same_in_both(saved_tensor_hooks)

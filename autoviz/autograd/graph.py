@@ -3,11 +3,19 @@ and a way to mark a tensor changed in place."""
 
 from typing import NamedTuple
 
-from ..engine import versions
-from ..engine.function import Node, Output, accumulator_for
-from ..engine.tensor import Tensor
+import numpy as np
 
-__all__ = ["GradientEdge", "Node", "get_gradient_edge", "increment_version"]
+from ..engine import events, versions
+from ..engine.function import Node, Output, accumulator_for
+from ..engine.tensor import Tensor, make
+
+__all__ = [
+    "GradientEdge",
+    "Node",
+    "get_gradient_edge",
+    "increment_version",
+    "saved_tensors_hooks",
+]
 
 
 class GradientEdge(NamedTuple):
@@ -35,3 +43,78 @@ def increment_version(tensor) -> None:
     """Count an in-place change that autograd did not see (made through numpy, say)."""
     for t in [tensor] if isinstance(tensor, Tensor) else tensor:
         versions.changed_by(t, t._data)
+
+
+class saved_tensors_hooks:
+    """`with saved_tensors_hooks(pack_hook, unpack_hook):` every tensor an op recorded inside
+    saves for backward goes through pack_hook(tensor) when saved, and what it returned
+    through unpack_hook(...) when backward needs it; backward computes with that tensor."""
+
+    _active: list = []  # the innermost context's hooks are the ones used, as in torch
+
+    def __init__(self, pack_hook, unpack_hook) -> None:
+        self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
+        self._packed = set()  # id of each node packed: one with several outputs is told often
+
+    def __enter__(self):
+        saved_tensors_hooks._active.append(self)
+        events.add_observer(self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        events.remove_observer(self)
+        saved_tensors_hooks._active.remove(self)
+
+    def on_op(self, node, out, inputs) -> None:
+        if saved_tensors_hooks._active[-1] is not self or id(node) in self._packed:
+            return
+        saved = getattr(node, "_saved", None)
+        if not isinstance(saved, tuple) or not saved:
+            return
+        self._packed.add(id(node))
+        packed = [
+            (i, self.pack_hook(_as_tensor(item, out, inputs)))
+            for i, item in enumerate(saved)
+            if isinstance(item, np.ndarray | np.generic) and _kept(node, i)
+        ]
+        unpack = self.unpack_hook
+
+        def unpacked(grad) -> None:
+            items = list(node._saved)
+            for i, value in packed:
+                items[i] = np.asarray(unpack(value)._data, dtype=np.result_type(items[i]))
+            node._saved = tuple(items)
+
+        node._add_prehook(unpacked)
+
+
+def _as_tensor(item, out, inputs):
+    """The tensor a saved array belongs to: an input, the output, or one made for it."""
+    for t in (out, *inputs):
+        if isinstance(t, Tensor) and t._data is item:
+            return t
+    return make(np.asarray(item))
+
+
+def _kept(node, index: int) -> bool:
+    """Whether torch saves this one (Mul keeps each input only for the other's gradient)."""
+    op = type(node)._forward_cls
+    names = getattr(op, "_saved_names", ())
+    needed_by = dict(getattr(op, "_saved_for", ())).get(names[index] if index < len(names) else "")
+    return needed_by is None or node._next[needed_by] is not None
+
+
+# torch.autograd.graph's names autoviz has not (yet): the hooks on what nodes save
+_NOT_YET = ("save_on_cpu", "disable_saved_tensors_hooks")
+_NOT_YET += ("register_multi_grad_hook", "allow_mutation_on_saved_tensors")
+
+
+def __getattr__(name: str):
+    if name in _NOT_YET:
+        from ..errors import NotInAutoviz
+
+        raise NotInAutoviz(
+            f"torch.autograd.graph.{name} is not in autoviz yet: hooks on the tensors a node "
+            "saves for backward need the engine to keep them as tensors, not arrays"
+        )
+    raise AttributeError(f"module 'torch.autograd.graph' has no attribute '{name}'")
