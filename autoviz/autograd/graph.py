@@ -45,28 +45,30 @@ def increment_version(tensor) -> None:
         versions.changed_by(t, t._data)
 
 
+_ACTIVE = []  # the open saved_tensors_hooks contexts: the innermost one's hooks are used
+
+
 class saved_tensors_hooks:
     """`with saved_tensors_hooks(pack_hook, unpack_hook):` every tensor an op recorded inside
     saves for backward goes through pack_hook(tensor) when saved, and what it returned
     through unpack_hook(...) when backward needs it; backward computes with that tensor."""
 
-    _active: list = []  # the innermost context's hooks are the ones used, as in torch
 
     def __init__(self, pack_hook, unpack_hook) -> None:
         self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
         self._packed = set()  # id of each node packed: one with several outputs is told often
 
     def __enter__(self):
-        saved_tensors_hooks._active.append(self)
+        _ACTIVE.append(self)
         events.add_observer(self)
         return self
 
     def __exit__(self, *exc) -> None:
         events.remove_observer(self)
-        saved_tensors_hooks._active.remove(self)
+        _ACTIVE.remove(self)
 
     def on_op(self, node, out, inputs) -> None:
-        if saved_tensors_hooks._active[-1] is not self or id(node) in self._packed:
+        if _ACTIVE[-1] is not self or id(node) in self._packed:
             return
         saved = getattr(node, "_saved", None)
         if not isinstance(saved, tuple) or not saved:
