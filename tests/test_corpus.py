@@ -85,6 +85,25 @@ DIFFERENT |= {"t200_yunjey_feedforward_schedulers", "t201_yunjey_cnn_batchnorm"}
 # D2L's linear regression from scratch: its loss after one epoch of minibatch SGD prints
 # 4.789166 for torch's 4.789165 on an AMD EPYC (Zen 4) and torch's digits on an Intel Xeon.
 CLOSE |= {"t165_linreg_scratch"}
+# The fresh sets t235-t279 (EECS 498, Fleuret's course, Godoy's book; PyTorch's tutorials
+# beyond the basics and probabilistic ML; Machine Learning Mastery, Persson, sentdex,
+# DeepLearning.AI, Kaggle and autograd blog posts; a tester's, 2026-12-04): float32 and float64
+# last bits -- MKL's products with a transposed weight (F.linear), which differ from
+# numpy's by shape, torch's vectorised sin/cos/exp (Sleef, one ulp), its float32 Cholesky and
+# inverse (MKL, less accurate than LAPACK's here), its BatchNorm1d, GELU's erf approximation --
+# after training loops, L-BFGS, HMC and flows that amplify them...
+CLOSE |= {"t238_linear_svm_softmax", "t239_two_layer_net_by_hand", "t241_dlc_autograd"}
+CLOSE |= {"t242_dlc_convnet_weight_sharing", "t246_godoy_lr_finder_schedulers"}
+CLOSE |= {"t252_spatial_transformer", "t254_nn_really", "t257_dqn_replay", "t258_vae_reparam"}
+CLOSE |= {"t261_bayes_linreg", "t262_mixture_models", "t270_persson_cnn_custom_dataset"}
+CLOSE |= {"t274_sentdex_basics", "t277_kaggle_tabular_embeddings"}
+DIFFERENT |= {"t240_dlc_tensor_manipulation", "t250_dcgan_toy2d", "t256_neural_style"}
+DIFFERENT |= {"t259_normalizing_flows", "t260_gp_regression", "t264_hmc_sampler"}
+DIFFERENT |= {"t266_mlm_multiclass_kfold", "t267_mlm_early_stopping_checkpoint"}
+DIFFERENT |= {"t276_dlai_regularisation_batchnorm"}
+# ...and a blog post's `nonleaf.requires_grad = False`, which torch refuses and autoviz takes
+# (requires_grad is a plain attribute, read by every op).
+DIFFERENT |= {"t278_autograd_explained"}
 LEVEL = {"identical": 3, "close": 2, "different": 1, "error": 0}
 
 

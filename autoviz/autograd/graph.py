@@ -53,7 +53,6 @@ class saved_tensors_hooks:
     saves for backward goes through pack_hook(tensor) when saved, and what it returned
     through unpack_hook(...) when backward needs it; backward computes with that tensor."""
 
-
     def __init__(self, pack_hook, unpack_hook) -> None:
         self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
         self._packed = set()  # id of each node packed: one with several outputs is told often
