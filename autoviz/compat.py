@@ -50,6 +50,7 @@ _CLASS_MODULES = {
     "autoviz.engine.dtypes:dtype": "torch",
     "autoviz.engine.device:device": "torch",
     "autoviz.engine.device:memory_format": "torch",
+    "autoviz.engine.device:layout": "torch",
     "autoviz.nn.parameter:Parameter": "torch.nn.parameter",
     "autoviz.engine.fidelity.random:Generator": "torch._C",
     "autoviz.nn.hooks:RemovableHandle": "torch.utils.hooks",

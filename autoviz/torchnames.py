@@ -54,7 +54,7 @@ OUT_OF_SCOPE = {
     "sparse_mask sparse_resize* *indices_copy values_copy hspmm smm sspaddmm saddmm dsmm hsmm "
     "spmm quantize* dequantize fake_quantize* fused_moving_avg_obs_fake_quant quantized_* q_* "
     "int_repr qscheme is_quantized qint* quint* to_mkldnn mkldnn* to_padded_tensor to_dense "
-    "nested* masked*_tensor is_sparse* layout strided SparseAdam",
+    "nested* masked*_tensor is_sparse* SparseAdam",
     "spectral ops": "fft stft istft *_window",
     "devices, streams, threads and shared memory": "Event Stream pin_memory is_pinned "
     "record_stream share_memory_ share_memory is_shared ipu xpu mtia mps is_ipu is_xla is_xpu "

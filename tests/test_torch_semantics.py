@@ -365,3 +365,46 @@ def saved_tensor_hooks(torch):
 
 def test_saved_tensor_hooks_pack_what_torch_saves_and_backward_uses_the_unpacked():
     same_in_both(saved_tensor_hooks)
+
+
+def indices_and_linear_algebra(torch):
+    F = torch.nn.functional
+    for index in (torch.tensor([-1]), torch.tensor([5])):
+        attempts = [
+            lambda i: torch.zeros(3).index_add_(0, i, torch.ones(1)),
+            lambda i: torch.arange(3.0).index_select(0, i),
+            lambda i: torch.zeros(3).index_copy_(0, i, torch.ones(1)),
+            lambda i: torch.zeros(3).scatter_add_(0, i, torch.ones(1)),
+            lambda i: torch.zeros(3).scatter_reduce(0, i, torch.ones(1), reduce="sum"),
+            lambda i: torch.zeros(3).gather(0, i),
+            lambda i: F.embedding(i, torch.ones(3, 2)),
+            lambda i: torch.zeros(3).index_put_((i,), torch.tensor(1.0)),
+            lambda i: torch.zeros(3).put_(i, torch.ones(1)),
+        ]
+        for attempt in attempts:
+            try:
+                print(attempt(index))
+            except (IndexError, RuntimeError) as error:
+                print(type(error).__name__, error)
+    print(torch.sign(torch.tensor([float("nan"), 2.0, -0.0])), torch.zeros(2).layout)
+    a = torch.ones(3, requires_grad=True)
+    b = a.sigmoid()
+    c = b * 2
+    b.mul_(3)
+    others = [
+        lambda: c.sum().backward(),
+        lambda: F.cross_entropy(torch.zeros(2, 3), torch.tensor([[0, 1, 0], [1, 0, 0]])),
+        lambda: torch.linalg.svd(torch.ones(3)),
+        lambda: torch.linalg.solve(torch.eye(3), torch.ones(5)),
+        lambda: torch.zeros(2, 3, 4)[:, [0], [9]],
+        lambda: torch.linalg.qr(torch.ones(3, 2), mode="r").Q.shape,
+    ]
+    for attempt in others:
+        try:
+            print(attempt())
+        except (IndexError, RuntimeError) as error:
+            print(type(error).__name__, error)
+
+
+def test_indices_out_of_range_and_linear_algebra_inputs_as_torch():
+    same_in_both(indices_and_linear_algebra)

@@ -80,13 +80,14 @@ class saved_tensors_hooks:
         ]
         unpack = self.unpack_hook
 
-        def unpacked(grad) -> None:
+        def restore() -> None:
             items = list(node._saved)
             for i, value in packed:
                 items[i] = np.asarray(unpack(value)._data, dtype=np.result_type(items[i]))
             node._saved = tuple(items)
 
-        node._add_prehook(unpacked)
+        # run before the node's backward, which the gradient it is handed does not change
+        node._add_prehook(lambda grad: restore())
 
 
 def _as_tensor(item, out, inputs):

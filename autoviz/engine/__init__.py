@@ -85,10 +85,12 @@ from .device import (
     contiguous_format,
     device,
     get_default_device,
+    layout,
     legacy_contiguous_format,
     memory_format,
     preserve_format,
     set_default_device,
+    strided,
 )
 from .dtypes import (
     bool,

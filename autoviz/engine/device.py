@@ -139,6 +139,18 @@ class memory_format:
         return f"torch.{self._name}"
 
 
+class layout:
+    """`torch.layout`: how a tensor's elements are stored. autoviz's tensors are all dense and
+    strided (`x.layout` is torch.strided); sparse layouts are outside its scope."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self._name}"
+
+
+strided = layout("strided")
 contiguous_format = memory_format("contiguous_format")
 preserve_format = memory_format("preserve_format")
 legacy_contiguous_format = contiguous_format

@@ -73,6 +73,13 @@ class Tensor:
 
     # -- identity and autograd state ------------------------------------------------------
     @property
+    def layout(self):
+        """torch.strided: autoviz's tensors are dense."""
+        from .device import strided
+
+        return strided
+
+    @property
     def is_leaf(self) -> bool:
         return self.grad_fn is None
 

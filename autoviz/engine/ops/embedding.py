@@ -143,7 +143,7 @@ def embedding(
 ):
     """The rows of `weight` at the integer indices `input`."""
     indices = _indices(input)
-    if indices.size and (indices.max() >= weight.shape[0] or indices.min() < -weight.shape[0]):
+    if indices.size and (indices.max() >= weight.shape[0] or indices.min() < 0):
         raise IndexError("index out of range in self")
     if padding_idx is not None and padding_idx < 0:
         padding_idx += weight.shape[0]

@@ -618,7 +618,7 @@ def _check_advanced(shape, key) -> None:
             f"shape mismatch: indexing tensors could not be broadcast together with shapes {shapes}"
         ) from None
     dim = 0
-    for part in key:
+    for position, part in enumerate(key):
         if _is_mask(part):
             for j, (m, n) in enumerate(zip(part.shape, shape[dim:], strict=False)):
                 if m != n:
@@ -634,9 +634,10 @@ def _check_advanced(shape, key) -> None:
             size = shape[dim]
             bad = np.asarray(part).ravel()
             bad = bad[(bad >= size) | (bad < -size)]
-            if bad.size:
+            if bad.size:  # torch numbers the index among the index tensors, not the dims
+                number = sum(not isinstance(p, slice) for p in key[:position])
                 raise IndexError(
-                    f"index {bad[0]} is out of bounds for dimension {dim} with size {size}"
+                    f"index {bad[0]} is out of bounds for dimension {number} with size {size}"
                 )
         dim += 1
 
@@ -875,7 +876,7 @@ def _check_index(input, dim, idx, name, src=None) -> None:
     if src is not None and builtins.max(src.ndim, 1) != builtins.max(idx.ndim, 1) and idx.size:
         raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
     size = input.shape[dim] if input.ndim else 1
-    bad = idx[(idx < -size) | (idx >= size)] if idx.size else idx[:0]
+    bad = idx[(idx < 0) | (idx >= size)] if idx.size else idx[:0]  # torch wraps no -1 here
     if bad.size:
         raise RuntimeError(
             f"index {bad.reshape(-1)[0]} is out of bounds for dimension {dim} with size {size}"
@@ -947,7 +948,7 @@ def index_select(input, dim, index):
     if idx.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     size = input.shape[wrap_dim(dim, input.ndim)] if input.ndim else 1
-    if idx.size and ((idx < -size) | (idx >= size)).any():
+    if idx.size and ((idx < 0) | (idx >= size)).any():
         raise IndexError("index out of range in self")
     return IndexSelect.apply(input, key=_dim_key(input, dim, idx))
 
@@ -998,6 +999,8 @@ def take_along_dim(input, indices, dim=None):
     if tuple(wide_in) != tuple(input.shape):
         input = input.expand(*wide_in)
     index_data = np.broadcast_to(np.asarray(indices._data), tuple(wide_idx))
+    size = input.shape[dim]
+    index_data = np.where(index_data < 0, index_data + size, index_data)  # counted from the end
     return gather(input, dim, make(np.ascontiguousarray(index_data)))
 
 
@@ -1077,6 +1080,8 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=Non
     idx = _index_array(index, "scatter_reduce")
     if src._data.dtype != input._data.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if input.ndim:
+        _check_index(input, wrap_dim(dim, input.ndim), idx, "self", src)
     if reduce == "mean":
         message = "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'"
         refuse_bool(input, message, NotImplementedError)
@@ -1134,6 +1139,9 @@ def index_add(input, dim, index, source, *, alpha=1):
             f"{list(source.shape)}"
         )
     idx = _index_array(index, "index_add")
+    size = input.shape[d] if input.ndim else 1
+    if idx.size and ((idx < 0) | (idx >= size)).any():
+        raise IndexError("index out of range in self")
     if source.ndim and idx.size != source.shape[d]:
         raise RuntimeError(
             f"index_add_(): Number of indices ({idx.size}) should be equal to "
@@ -1144,9 +1152,14 @@ def index_add(input, dim, index, source, *, alpha=1):
 
 
 def index_copy(input, dim, index, source):
-    return IndexCopy.apply(
-        input, source, key=_dim_key(input, dim, _index_array(index, "index_copy"))
-    )
+    idx, d = _index_array(index, "index_copy"), wrap_dim(dim, input.ndim)
+    size = input.shape[d] if input.ndim else 1
+    bad = idx.reshape(-1)[(idx.reshape(-1) < 0) | (idx.reshape(-1) >= size)]
+    if bad.size:
+        raise IndexError(
+            f"index_copy_(): index {bad[0]} is out of bounds for dimension {d} with size {size}"
+        )
+    return IndexCopy.apply(input, source, key=_dim_key(input, dim, idx))
 
 
 def index_fill(input, dim, index, value):
@@ -1252,6 +1265,13 @@ def put(input, index, source, accumulate=False):
     """input with source's values at the flattened positions `index` (added if accumulate)."""
     flat = input.reshape(-1)
     idx = _index_array(index, "put").reshape(-1)
+    size = flat.shape[0]
+    bad = idx[(idx >= size) | (idx < -size)]
+    if bad.size:
+        raise IndexError(
+            f"out of range: tried to access index {bad[0]} on a tensor of {size} elements."
+        )
+    idx = np.where(idx < 0, idx + size, idx)  # put counts from the end, as take does
     src = source.reshape(-1)
     if accumulate:
         return index_add(flat, 0, make(idx), src).reshape(*input.shape)
@@ -1261,6 +1281,7 @@ def put(input, index, source, accumulate=False):
 def index_put(input, indices, values, accumulate=False):
     """input with values at input[indices] (added there if accumulate)."""
     key = index_key(tuple(indices))
+    _check_advanced(np.shape(input._data), key if isinstance(key, tuple) else (key,))
     values = values if isinstance(values, Tensor) else make(np.asarray(values, input._data.dtype))
     if accumulate:
         return ScatterAdd.apply(

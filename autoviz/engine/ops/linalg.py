@@ -208,6 +208,7 @@ class Matmul(Op):
 
     _backward_name = "MmBackward0"
     _saved_names = ("self", "mat2")
+    _saved_for = (("self", 1), ("mat2", 0))  # torch keeps each for the other's gradient only
 
     @staticmethod
     def forward(ctx, a, b):
@@ -725,6 +726,15 @@ def inv(A):
 @writes_out
 def solve(A, B, *, left=True):
     _square(A, "solve")
+    vector = B.ndim == A.ndim - 1 or B.ndim == 1
+    rows = B.shape[-1] if vector else B.shape[-2]
+    if left and rows != A.shape[-1]:
+        width = 1 if vector else B.shape[-1]
+        n = A.shape[-1]
+        raise RuntimeError(
+            "linalg.solve: Incompatible shapes of A and B for the equation AX = B "
+            f"({n}x{n} and {rows}x{width})"
+        )
     if not left and B.ndim == A.ndim - 1:  # a vector is a column, which X A = B cannot take
         n = A.shape[-1]
         raise RuntimeError(
@@ -748,7 +758,8 @@ def _multi(a, kind: str, **params) -> tuple:
 
 @writes_out
 def svd(A, full_matrices=True, *, driver=None):
-
+    if A.ndim < 2:
+        raise RuntimeError("linalg.svd: The input tensor A must have at least 2 dimensions.")
     return ReturnSvd(*_multi(A, "svd", full_matrices=full_matrices))
 
 
@@ -770,7 +781,10 @@ def eigvalsh(A, UPLO="L"):
 
 @writes_out
 def qr(A, mode="reduced"):
-    return ReturnQr(*_multi(A, "qr", mode=mode))
+    q, r = _multi(A, "qr", mode=mode)
+    if mode == "r":  # R alone: torch returns an empty Q
+        q = make(np.zeros((0,), np.asarray(A._data).dtype))
+    return ReturnQr(q, r)
 
 
 ReturnSvd = return_type("linalg_svd", ("U", "S", "Vh"))
@@ -1247,6 +1261,11 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
 def torch_svd(input, some=True, compute_uv=True):
     """torch.svd (the old one): (U, S, V) with V, not Vh; with compute_uv=False, U and V are
     zero-filled (m, m) and (n, n) matrices, as torch's."""
+    if input.ndim < 2:
+        raise RuntimeError(
+            "linalg.svd: input should have at least 2 dimensions, but has "
+            f"{input.ndim} dimensions instead"
+        )
     if not compute_uv:
         m, n = input.shape[-2:]
         zeros = functools.partial(np.zeros, dtype=input._data.dtype)

@@ -16,6 +16,8 @@ class Addmm(Op):
     dz/dm1 = α·g @ m2ᵀ, dz/dm2 = α·m1ᵀ @ g."""
 
     _backward_name = "AddmmBackward0"
+    _saved_names = ("mat1", "mat2")
+    _saved_for = (("mat1", 2), ("mat2", 1))  # each kept for the other's gradient only
 
     @staticmethod
     def forward(ctx, bias, m1, m2, beta=1, alpha=1):

@@ -605,6 +605,11 @@ def cross_entropy(
     class_dim = 0 if input.ndim == 1 else 1
     logp = reductions.log_softmax(input, class_dim)
     classes = input.shape[class_dim]
+    if target.shape == input.shape and target.ndim > 1 and target._data.dtype.kind != "f":
+        raise RuntimeError(
+            "Expected floating point type for target with class probabilities, got "
+            f"{dtype_word(target)}"
+        )
     if target._data.dtype.kind == "f" and target.shape == input.shape:
         if label_smoothing:
             target = target * (1 - label_smoothing) + label_smoothing / classes

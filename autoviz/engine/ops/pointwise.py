@@ -261,7 +261,15 @@ def _zero_slope(grad, a):
 
 
 # Piecewise constant: the derivative is 0 wherever it exists, as PyTorch defines it.
-Sign = _unary("SignBackward0", np.sign, _zero_slope)
+def _sign(a):
+    """-1, 0 or 1; 0 for NaN, as torch's kernel gives (numpy's sign keeps NaN)."""
+    out = np.sign(a)
+    if type(out) is np.ndarray and out.dtype.kind == "f":
+        return np.where(np.isnan(out), out.dtype.type(0), out)
+    return out if out == out else type(out)(0)  # a scalar (NaN is the one unequal to itself)
+
+
+Sign = _unary("SignBackward0", _sign, _zero_slope)
 
 
 Floor = _unary("FloorBackward0", np.floor, _zero_slope)
@@ -340,7 +348,7 @@ Rad2Deg = _unary(
     "Rad2DegBackward0", lambda a: a * (180 / math.pi), lambda g, a: g * (180 / math.pi)
 )
 Frac = _unary("FracBackward0", lambda a: a - np.trunc(a), lambda g, a: g)  # dz/da = 1
-Sgn = _unary("SgnBackward0", np.sign, _zero_slope)
+Sgn = _unary("SgnBackward0", _sign, _zero_slope)
 
 
 class Logit(Op):
