@@ -408,3 +408,16 @@ def indices_and_linear_algebra(torch):
 
 def test_indices_out_of_range_and_linear_algebra_inputs_as_torch():
     same_in_both(indices_and_linear_algebra)
+
+
+def factorizations_that_report(torch):
+    print(torch.linalg.cholesky_ex(-torch.eye(2)))
+    print(torch.linalg.cholesky_ex(torch.stack([torch.eye(2), -torch.eye(2)])).info)
+    print(
+        torch.linalg.cholesky_ex(torch.tensor([[4.0, 2.0, 1.0], [2.0, 1.0, 3.0], [1.0, 3.0, 5.0]]))
+    )
+    print(torch.linalg.inv_ex(torch.zeros(2, 2)).info, torch.linalg.inv_ex(torch.eye(2)))
+
+
+def test_cholesky_ex_and_inv_ex_report_failure_in_info_as_torch():
+    same_in_both(factorizations_that_report)

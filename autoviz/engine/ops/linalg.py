@@ -401,7 +401,7 @@ def _singular(name: str, a=None):
 def _zero_pivot(a: np.ndarray) -> tuple:
     """(batch element or None, 1-based index) of the first zero pivot LAPACK's LU with partial
     pivoting meets (its getrf's `info`), in the first singular matrix of a batch."""
-    mats = a.reshape(-1, *a.shape[-2:]).astype(a.dtype if a.dtype.kind == "f" else np.float64)
+    mats = _matrices(a).astype(a.dtype if a.dtype.kind == "f" else np.float64)
     for b, m in enumerate(mats):
         m = m.copy()
         for j in range(m.shape[0]):
@@ -1294,7 +1294,23 @@ def vecdot(x, y, *, dim=-1):
 
 @writes_out
 def inv_ex(A, *, check_errors=False):
-    return ReturnInvEx(inv(A), make(np.zeros(A.shape[:-2], np.int32)))
+    """inv with `info`: 0, or for a singular matrix the order of its first zero pivot (and
+    an inverse of NaN, where LAPACK leaves numbers of no meaning)."""
+    try:
+        return ReturnInvEx(inv(A), make(np.zeros(A.shape[:-2], np.int32)))
+    except _LinAlgError:
+        if check_errors:
+            raise
+    info, inverse = [], []
+    for m in _matrices(A._data):
+        try:
+            inverse.append(np.linalg.inv(m))
+            info.append(0)
+        except np.linalg.LinAlgError:
+            inverse.append(np.full(m.shape, np.nan))
+            info.append(_zero_pivot(m)[1])
+    out = np.stack(inverse).reshape(A.shape).astype(A._data.dtype)
+    return ReturnInvEx(make(out), make(np.array(info, np.int32).reshape(A.shape[:-2])))
 
 
 @writes_out
@@ -1484,7 +1500,42 @@ def cholesky(A, *, upper=False):
 
 @writes_out
 def cholesky_ex(A, *, upper=False, check_errors=False):
-    return ReturnCholeskyEx(cholesky(A, upper=upper), make(np.zeros(A.shape[:-2], np.int32)))
+    """cholesky with `info`: 0, or the order of the first leading minor that is not positive
+    (then L holds the columns factored before it and the input's lower part after, as
+    LAPACK's potrf leaves them), instead of an error."""
+    _square(A, "cholesky")
+    info = _failed_minors(np.asarray(A._data))
+    if check_errors or not info.any():
+        return ReturnCholeskyEx(cholesky(A, upper=upper), make(info))
+    partial = np.stack([_partial_cholesky(m) for m in _matrices(A._data)])
+    partial = partial.reshape(A.shape).astype(A._data.dtype)
+    return ReturnCholeskyEx(make(np.swapaxes(partial, -1, -2) if upper else partial), make(info))
+
+
+def _matrices(data) -> np.ndarray:
+    data = np.asarray(data)
+    return data.reshape(int(np.prod(data.shape[:-2])), *data.shape[-2:])
+
+
+def _failed_minors(data) -> np.ndarray:
+    shape = data.shape[:-2]
+    return np.array([_partial_cholesky(m, info=True) for m in _matrices(data)], np.int32).reshape(
+        shape
+    )
+
+
+def _partial_cholesky(m: np.ndarray, info: bool = False):
+    """potrf's column-by-column factor of m's lower part, stopping at the first pivot that is
+    not positive: that pivot's 1-based order when `info`, else the partial factor."""
+    a = np.tril(np.asarray(m, np.float64))
+    for j in range(a.shape[0]):
+        pivot = a[j, j] - a[j, :j] @ a[j, :j]
+        if not pivot > 0:  # potrf leaves the updated, failed pivot on the diagonal
+            a[j, j] = pivot
+            return j + 1 if info else a
+        a[j, j] = np.sqrt(pivot)
+        a[j + 1 :, j] = (a[j + 1 :, j] - a[j + 1 :, :j] @ a[j, :j]) / a[j, j]
+    return 0 if info else a
 
 
 @writes_out
