@@ -82,6 +82,7 @@ EXPRESSIONS = {
     "LinalgVectorNormBackward0": "{0}.norm({args})",
     "DistBackward0": "torch.dist({0}, {1})",
     "CdistBackward0": "torch.cdist({0}, {1})",
+    "EuclideanDistBackward0": "torch.cdist({0}, {1})",
     "LogsumexpBackward0": "{0}.logsumexp({args})",
     "CumsumBackward0": "{0}.cumsum({args})",
     "SoftmaxBackward0": "softmax({0}, {args})",
@@ -208,6 +209,10 @@ GRADIENTS = {
     "DistBackward0": (
         "{g} × ∂‖d‖/∂d, d = {0} − {1} (for the 2-norm: d / {out})",
         "−{g} × ∂‖d‖/∂d, d = {0} − {1} (for the 2-norm: −d / {out})",
+    ),
+    "EuclideanDistBackward0": (
+        "{g} / {out} (0 where {out} is 0) times ({0}'s row − each {1} row), summed",
+        "{g} / {out} (0 where {out} is 0) times ({1}'s row − each {0} row), summed",
     ),
     "CdistBackward0": (
         "Σ over {1}'s rows of {g} × ∂‖d‖/∂d, d the rows' difference (2-norm: d / distance)",

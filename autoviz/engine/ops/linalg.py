@@ -1200,6 +1200,40 @@ class Dist(Op):
         return unbroadcast(part, np.shape(a)), unbroadcast(-part, np.shape(b))
 
 
+class EuclideanDist(Op):
+    """z_ij = ‖x1_i − x2_j‖ as torch computes it for many rows: √max(|x1_i|² + |x2_j|² −
+    2 x1_i·x2_j, 0), one matrix product (so near points cancel to 0, as in torch);
+    with r = g / z (0 where z = 0): dz/dx1 = x1 Σ_j r − r x2, dz/dx2 = x2 Σ_i r − rᵀ x1."""
+
+    _backward_name = "EuclideanDistBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        a, b = np.asarray(a), np.asarray(b)
+        a_norm, b_norm = np.sum(a * a, -1, keepdims=True), np.sum(b * b, -1, keepdims=True)
+        left = np.concatenate([a * a.dtype.type(-2), a_norm, np.ones_like(a_norm)], -1)
+        right = np.concatenate([b, np.ones_like(b_norm), b_norm], -1)
+        rows = np.swapaxes(right, -1, -2)
+        if left.ndim == 2:
+            product_ = product(np.ascontiguousarray(left), np.ascontiguousarray(rows))
+        else:
+            product_ = np.matmul(left, rows)
+        out = np.sqrt(np.maximum(product_, product_.dtype.type(0)))
+        ctx.save_for_backward(a, b, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b, out = ctx.saved_tensors
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(out == 0, 0, grad / out).astype(out.dtype)
+        ga = a * ratio.sum(-1, keepdims=True) - np.matmul(ratio, b)
+        gb = b * np.swapaxes(ratio.sum(-2, keepdims=True), -1, -2) - np.matmul(
+            np.swapaxes(ratio, -1, -2), a
+        )
+        return ga, gb
+
+
 class Cdist(Op):
     """z_ij = ‖x1_i − x2_j‖_p, rows against rows;  dz/dx1_i = Σ_j g_ij ∂‖d_ij‖/∂d_ij and
     dz/dx2_j = −Σ_i g_ij ∂‖d_ij‖/∂d_ij."""
@@ -1235,8 +1269,8 @@ def dist(input, other, p=2):
 
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """The p-norm distance between each row of x1 and each row of x2: one CdistBackward0
-    node, where torch has one (its matrix-product path for p = 2 and more than 25 rows is
-    recorded as the ops it is made of)."""
+    node, or for p = 2 and more than 25 rows torch's matrix-product path (EuclideanDist,
+    then a view)."""
     for name, x in (("X1", x1), ("X2", x2)):
         if x.ndim < 2:
             raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {x.ndim}D")
@@ -1251,7 +1285,10 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
         compute_mode == "use_mm_for_euclid_dist"
         or (compute_mode == "use_mm_for_euclid_dist_if_necessary" and rows > 25)
     )
-    if by_mm or x1.ndim < 2 or x2.ndim < 2:
+    if by_mm and x1.ndim == x2.ndim and x1.shape[:-2] == x2.shape[:-2]:
+        out = EuclideanDist.apply(x1, x2)
+        return shape.View.apply(out, shape=tuple(out.shape))  # torch's view of its result
+    if by_mm:
         diff = arithmetic.sub(shape.unsqueeze(x1, -2), shape.unsqueeze(x2, -3))
         return reductions.norm(diff, p=p, dim=-1)
     return Cdist.apply(x1, x2, p=float(p))
