@@ -104,6 +104,22 @@ DIFFERENT |= {"t276_dlai_regularisation_batchnorm"}
 # ...and a blog post's `nonleaf.requires_grad = False`, which torch refuses and autoviz takes
 # (requires_grad is a plain attribute, read by every op).
 DIFFERENT |= {"t278_autograd_explained"}
+# The fresh sets t280-t309 (NYU's, Toronto's, Stanford's, Berkeley's and UW's course notebooks;
+# GeeksforGeeks, PyImageSearch, Real Python, neptune.ai and topic tutorials: SimCLR, triplets,
+# a GNN, word2vec, an LSTM forecaster, NeRF's encoding, Bayes by backprop; a tester's,
+# 2026-12-04): the same float32 last bits -- MKL's transposed products, vectorised sin,
+# norms summed in float32, softmax row sums, GELU's erf, a BatchNorm1d backward's rounding
+# noise that Adam scales up, float32 eigh and SVD from MKL's LAPACK (an eigenvector's sign)...
+CLOSE |= {"t285_nyu_vae_ebm", "t286_uoft_linreg_logreg", "t288_uoft_autoencoder_attention"}
+CLOSE |= {"t290_cs182_gradcheck_autograd_by_hand", "t293_uw_kernel_ridge_poly"}
+CLOSE |= {"t294_uw_svd_pca_kmeans", "t297_gfg_loss_functions", "t298_gfg_optimizers_compared"}
+CLOSE |= {"t299_pyimagesearch_lenet_train", "t302_neptune_init_lrfinder_clip_earlystop"}
+CLOSE |= {"t303_simclr_ntxent", "t304_triplet_metric_learning", "t306_word2vec_sgns"}
+CLOSE |= {"t309_bayes_backprop_mc_dropout"}
+DIFFERENT |= {"t281_nyu_spiral_classification", "t283_nyu_convnets_toy_signals"}
+DIFFERENT |= {"t289_cs230_train_eval_loop", "t292_cs182_transformer_block"}
+DIFFERENT |= {"t300_pyimagesearch_bbox_regressor", "t305_gnn_from_scratch"}
+DIFFERENT |= {"t307_lstm_sine_forecast", "t308_nerf_positional_encoding"}
 LEVEL = {"identical": 3, "close": 2, "different": 1, "error": 0}
 
 

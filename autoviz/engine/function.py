@@ -109,6 +109,14 @@ class Node:
         gradients it passes on."""
         return self._add_prehook(PostHook(hook))
 
+    @property
+    def metadata(self) -> dict:
+        """A dict of the user's own, kept with this node (torch's `grad_fn.metadata`)."""
+        found = _METADATA.get(self)
+        if found is None:
+            found = _METADATA[self] = {}
+        return found
+
     def __getattr__(self, name: str):
         """PyTorch's `_saved_self`, `_saved_other`, `_saved_result`, ...: what this node kept
         for backward, as tensors (the inputs themselves, the output with this node)."""
@@ -146,6 +154,9 @@ class Node:
         """What backward calls: `_backward`, or for a built-in op its own backward, which may
         return one gradient rather than a 1-tuple (the engine wraps it)."""
         return self._backward(grad)
+
+
+_METADATA = weakref.WeakKeyDictionary()  # node -> its metadata dict, made on first use
 
 
 class PostHook:
