@@ -421,3 +421,14 @@ def factorizations_that_report(torch):
 
 def test_cholesky_ex_and_inv_ex_report_failure_in_info_as_torch():
     same_in_both(factorizations_that_report)
+
+
+def test_a_detached_view_follows_its_base_after_an_in_place_op_in_the_graph():
+    def program(torch):
+        x = torch.tensor([[-1.0, 2.0], [3.0, -4.0]], requires_grad=True)
+        h = x * 1
+        row, turned = h[0].detach(), h.t().detach()
+        torch.relu_(h)
+        print(row, turned)
+
+    same_in_both(program)

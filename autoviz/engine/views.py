@@ -74,20 +74,19 @@ def refresh(root, old: np.ndarray, displaced: dict) -> None:
         data = displaced.get(id(t), t._data)
         if not isinstance(data, np.ndarray) or not data.size or not np.shares_memory(data, old):
             continue  # no longer a view of that memory (its data was set anew)
-        if getattr(t, "_view", None) is None:  # an alias: the new values, no node
-            placed = _placed(old, new, data)
-            t._data = placed if placed is not None else np.array(new, copy=True)
-            continue
         if not np.ndim(old) or not np.ndim(new):  # a 0-d base: its one element, reshaped
-            _remake(t, root, None, np.reshape(new, data.shape), id(t) in displaced)
-            continue
-        placed = _placed(old, new, data)
-        if placed is None:  # another layout: the values at the view's places, copied
-            key = index_in(old, data)
-            if key is None:
-                continue
-            placed = new[key]
+            placed, key = np.reshape(new, data.shape), None
         else:
+            placed = _placed(old, new, data)
+            key = index_in(old, data) if placed is None else None
+            if placed is None:  # another layout: the values at the view's places, copied
+                if key is None:
+                    continue
+                placed = new[key]
+        if getattr(t, "_view", None) is None:  # an alias (detach, .data): values, no node
+            t._data = placed
+            continue
+        if key is None and np.ndim(new):
             key = index_in(new, placed)
         _remake(t, root, key, placed, id(t) in displaced)
 
