@@ -432,3 +432,49 @@ def test_a_detached_view_follows_its_base_after_an_in_place_op_in_the_graph():
         print(row, turned)
 
     same_in_both(program)
+
+
+def loader_workers(torch):
+    import random
+
+    import numpy as np
+
+    data = torch.utils.data
+
+    class Augmented(data.Dataset):
+        def __len__(self):
+            return 6
+
+        def __getitem__(self, i):
+            info = data.get_worker_info()
+            noise = torch.randn(1)
+            return (
+                torch.tensor(float(i)) + noise,
+                random.random(),
+                float(np.random.rand()),
+                (-1 if info is None else info.id),
+            )
+
+    random.seed(1)
+    np.random.seed(1)
+    for batch in data.DataLoader(Augmented(), batch_size=2, num_workers=2):
+        print(batch)
+    print(torch.rand(1), random.random(), np.random.rand())  # the main streams go on as before
+    loader = data.DataLoader(
+        Augmented(), batch_size=2, num_workers=3, shuffle=True, worker_init_fn=np.random.seed
+    )
+    for batch in loader:
+        print(batch[0].flatten().tolist(), batch[2], batch[3])
+
+
+def test_loader_workers_draw_from_their_own_seeded_streams_as_torchs_processes():
+    same_in_both(loader_workers)
+
+
+def test_numpy_seeds_of_workers_are_torchs():
+    from torch.utils.data._utils.worker import _generate_state  # torch is imported above
+
+    from autoviz.utils.data.workers import numpy_seed
+
+    for base, worker in ((0, 0), (12345678901234, 3), (2**63 - 1, 7)):
+        assert numpy_seed(base, worker) == _generate_state(base, worker)

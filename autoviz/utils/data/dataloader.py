@@ -8,6 +8,7 @@ import numpy as np
 
 from ...engine import creation, dtypes
 from ...engine.tensor import Tensor, tensor
+from . import workers
 from ._seeds import _draw_seed
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
@@ -73,8 +74,9 @@ def default_collate(batch):
 
 
 def get_worker_info():
-    """None: autoviz loads data in the main process only."""
-    return None
+    """Inside a dataset's __getitem__ while a worker fetches: its WorkerInfo (id,
+    num_workers, seed, dataset); else None."""
+    return workers.current()
 
 
 # -- the loader -----------------------------------------------------------------------------------
@@ -122,6 +124,7 @@ class DataLoader:
                 "and drop_last"
             )
         self.dataset, self.num_workers, self.generator = dataset, num_workers, generator
+        self.worker_init_fn = worker_init_fn
         self.pin_memory, self.timeout, self.drop_last = pin_memory, timeout, drop_last
         if batch_sampler is not None:
             batch_size, drop_last = None, False
@@ -139,21 +142,35 @@ class DataLoader:
         self.collate_fn = collate_fn
 
     def __iter__(self):
-        # Each pass draws a base seed (for worker processes, unused here) as soon as it
-        # starts, as PyTorch's iterator does: the global random numbers advance the same way.
-        _draw_seed(self.generator)
+        # Each pass draws a base seed (for the workers) as soon as it starts, as PyTorch's
+        # iterator does: the global random numbers advance the same way.
+        base_seed = _draw_seed(self.generator)
+        if self.num_workers and not isinstance(self.dataset, IterableDataset):
+            return self._worker_batches(base_seed)
         return self._batches()
+
+    def _worker_batches(self, base_seed: int):
+        """Batch k fetched by worker k mod num_workers, in its own random streams (torch's
+        workers run in processes; their batches come back in order)."""
+        crew = [workers.Worker(self, w, base_seed) for w in range(self.num_workers)]
+        steps = self.sampler if self.batch_sampler is None else self.batch_sampler
+        for k, indices in enumerate(steps):
+            with crew[k % len(crew)]:
+                batch = self._fetch(indices)
+            yield batch
+
+    def _fetch(self, indices):
+        if self.batch_sampler is None:
+            return self.collate_fn(self.dataset[indices])
+        return self.collate_fn([self.dataset[i] for i in indices])
 
     def _batches(self):
         if isinstance(self.dataset, IterableDataset):
             yield from self._stream()
             return
-        if self.batch_sampler is None:
-            for index in self.sampler:
-                yield self.collate_fn(self.dataset[index])
-            return
-        for indices in self.batch_sampler:
-            yield self.collate_fn([self.dataset[i] for i in indices])
+        steps = self.sampler if self.batch_sampler is None else self.batch_sampler
+        for indices in steps:
+            yield self._fetch(indices)
 
     def _stream(self):
         """An iterable dataset: its items in order, batch_size at a time."""
