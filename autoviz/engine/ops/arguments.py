@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ...errors import NotInAutoviz
 from ..dtypes import TYPE_NAMES
 from ..tensor import Tensor, tensor
 
@@ -56,3 +57,16 @@ def size_list(shape) -> str:
 
 def data(t) -> np.ndarray:
     return t._data if isinstance(t, Tensor) else np.asarray(t)
+
+
+def row_major(memory_format) -> bool:
+    """Whether `memory_format` asks for row-major memory (contiguous_format); None and
+    preserve_format keep a layout; any other layout autoviz has not is refused."""
+    from ..device import contiguous_format, preserve_format
+
+    if memory_format not in (None, contiguous_format, preserve_format):
+        raise NotInAutoviz(
+            f"memory_format={memory_format} is not in autoviz: it keeps row-major "
+            "and preserved layouts only"
+        )
+    return memory_format is contiguous_format

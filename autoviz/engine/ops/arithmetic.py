@@ -4,13 +4,13 @@ backward follows when it records itself (create_graph=True)."""
 
 import numpy as np
 
-from ...errors import NotInAutoviz
 from ..dtypes import result_type
 from ..fidelity.fma import fma32, fma64
 from ..function import FREED, FREED_MESSAGE
 from ..higher import inp, mask, out, rule, sum_to
 from ..tensor import Tensor, make
 from . import pointwise
+from .arguments import row_major
 from .base import (
     _F32_SCALAR,
     _SCALARS,
@@ -847,18 +847,7 @@ def minimum(input, other, *, out=None):
 def clone(input, *, memory_format=None):
     """A copy in the input's own layout (torch's preserve_format), or row-major for
     memory_format=torch.contiguous_format."""
-    return Clone.apply(input, order="C" if _row_major(memory_format) else "K")
-
-
-def _row_major(memory_format) -> bool:
-    from ..device import contiguous_format, preserve_format
-
-    if memory_format not in (None, contiguous_format, preserve_format):
-        raise NotInAutoviz(
-            f"memory_format={memory_format} is not in autoviz: it keeps row-major "
-            "and preserved layouts only"
-        )
-    return memory_format is contiguous_format
+    return Clone.apply(input, order="C" if row_major(memory_format) else "K")
 
 
 # -- comparisons, as functions and methods (`torch.eq(a, b)`, `a.eq(b)`) ------------------------

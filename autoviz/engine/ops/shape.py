@@ -9,6 +9,7 @@ import numpy as np
 from ..dtypes import TYPE_NAMES, to_numpy_dtype
 from ..higher import rule, sum_to
 from ..tensor import Tensor, make
+from .arguments import row_major
 from .base import Op, dim_arg, into, result, shape_arg, to_tensor, unbroadcast, wrap_dim
 
 
@@ -519,9 +520,7 @@ _C10 = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Cha
 
 
 def contiguous(a, memory_format=None):
-    from .arithmetic import _row_major
-
-    _row_major(memory_format)  # refuses the layouts autoviz has not
+    row_major(memory_format)  # refuses the layouts autoviz has not
     return a if is_contiguous(a._data) else Contiguous.apply(a)
 
 
