@@ -6,7 +6,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..engine import events, versions
-from ..engine.function import Node, Output, accumulator_for
+from ..engine.function import Node, Output, accumulator_for, unneeded_saved
 from ..engine.tensor import Tensor, make
 
 __all__ = [
@@ -73,10 +73,11 @@ class saved_tensors_hooks:
         if not isinstance(saved, tuple) or not saved:
             return
         self._packed.add(id(node))
+        unneeded = unneeded_saved(node)  # what torch would not have saved, nor packed
         packed = [
             (i, self.pack_hook(_as_tensor(item, out, inputs)))
             for i, item in enumerate(saved)
-            if isinstance(item, np.ndarray | np.generic) and _kept(node, i)
+            if isinstance(item, np.ndarray | np.generic) and i not in unneeded
         ]
         unpack = self.unpack_hook
 
@@ -96,14 +97,6 @@ def _as_tensor(item, out, inputs):
         if isinstance(t, Tensor) and t._data is item:
             return t
     return make(np.asarray(item))
-
-
-def _kept(node, index: int) -> bool:
-    """Whether torch saves this one (Mul keeps each input only for the other's gradient)."""
-    op = type(node)._forward_cls
-    names = getattr(op, "_saved_names", ())
-    needed_by = dict(getattr(op, "_saved_for", ())).get(names[index] if index < len(names) else "")
-    return needed_by is None or node._next[needed_by] is not None
 
 
 # torch.autograd.graph's names autoviz has not (yet): the hooks on what nodes save

@@ -130,8 +130,7 @@ class Node:
         saved = object.__getattribute__(self, "_saved")
         if saved is FREED:
             raise RuntimeError(FREED_MESSAGE)
-        needed_by = dict(getattr(op, "_saved_for", ())).get(key)  # kept for that input's grad
-        if needed_by is not None and self._next[needed_by] is None:
+        if names.index(key) in unneeded_saved(self):  # torch keeps none there
             return None
         item = saved[names.index(key)]
         if key == "result":
@@ -154,6 +153,16 @@ class Node:
         """What backward calls: `_backward`, or for a built-in op its own backward, which may
         return one gradient rather than a 1-tuple (the engine wraps it)."""
         return self._backward(grad)
+
+
+def unneeded_saved(node) -> tuple:
+    """The positions of what `node` saved that torch would not have kept: Mul, Div, mm and
+    addmm keep each input only for the other's gradient (their `_saved_for`)."""
+    op = getattr(type(node), "_forward_cls", None)
+    pairs = getattr(op, "_saved_for", ())
+    if not pairs:
+        return ()
+    return tuple(op._saved_names.index(n) for n, other in pairs if node._next[other] is None)
 
 
 _METADATA = weakref.WeakKeyDictionary()  # node -> its metadata dict, made on first use

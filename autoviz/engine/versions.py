@@ -134,7 +134,7 @@ def check(node) -> None:
     """PyTorch's error when an array `node` saved was changed in place after `node` was made:
     in its memory, or in the memory its values went on to live in (see joined)."""
     saved = node._saved if isinstance(node._saved, tuple) else ()
-    unneeded = _unneeded(node) if saved else ()
+    unneeded = function.unneeded_saved(node) if saved else ()
     for i, item in enumerate(saved):
         data = getattr(item, "_data", item)
         key = id(root(data))
@@ -157,17 +157,6 @@ def check(node) -> None:
             # its version when saved: counted in its own memory when that changed since
             expected = first[2] + before if before < len(first[1]) else now - after
             raise RuntimeError(_message(node, data, now, expected))
-
-
-def _unneeded(node) -> tuple:
-    """The saved items torch would not have saved (Mul keeps each input only for the other's
-    gradient): their changes raise nothing, as in torch."""
-    op = getattr(type(node), "_forward_cls", None)
-    pairs = getattr(op, "_saved_for", ())
-    if not pairs:
-        return ()
-    names = op._saved_names
-    return tuple(names.index(n) for n, other in pairs if node._next[other] is None)
 
 
 def joined(data, into) -> None:
