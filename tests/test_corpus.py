@@ -7,6 +7,8 @@ do better than recorded here, never worse.
 
 import pytest
 from corpus import runner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 # Scripts whose numbers agree within 1e-4 but not to the last digit printed: a bias that
 # cancels to ~6e-8; a loss printed to 6 decimals after training through numpy's BLAS.
@@ -154,3 +156,42 @@ def test_the_score(verdicts, capsys):
     assert close >= 0.9 * len(verdicts)
     with capsys.disabled():
         print("\ncorpus:", runner.summary(verdicts))
+
+
+def test_varies_accepts_what_torch_prints_under_other_kernels():
+    # t98's case: torch prints 0.0959 with its AVX-512 kernels, 0.0958 with its default ones.
+    assert runner.varies("logit 0.0959\n", ["logit 0.0958\n"], "logit 0.0958\n")
+    assert runner.varies("logit 0.0959\n", ["logit 0.0958\n"], "logit 0.0960\n")
+    assert not runner.varies("logit 0.0959\n", ["logit 0.0958\n"], "logit 0.0957\n")
+    assert not runner.varies("logit 0.0959\n", [], "logit 0.0958\n")
+    assert not runner.varies("loss 1.5 acc 3\n", ["loss 1.4 acc 3\n"], "loss 1.4 acc 2\n")
+
+
+def test_varies_reads_text_that_moves_as_one_of_torchs_variants():
+    # Training that stops early at another epoch under another kernel prints another line.
+    assert runner.varies("stop 3\n", ["stop 3\nepoch 4\n"], "stop 3\nepoch 4\n")
+    assert not runner.varies("stop 3\n", ["stop 3\nepoch 4\n"], "stop 3\nepoch 5\n")
+    assert not runner.varies("stop 3\n", ["stop 3\nepoch 4\n"], "stop 3\nlast 4\n")
+
+
+def test_score_says_varies_only_past_the_tolerance():
+    def results(text):
+        return {"s": {"stdout": text, "error": None}}
+
+    spread = [results("x 2.5")]
+    assert runner.score(results("x 2.0"), results("x 2.4"), spread) == {"s": "varies"}
+    assert runner.score(results("x 2.0"), results("x 2.00001"), spread) == {"s": "close"}
+    assert runner.score(results("x 2.0"), results("x 2.6"), spread) == {"s": "different"}
+    assert "3 of 3 within 1e-4 or torch's own spread" not in runner.summary({"s": "close"})
+    assert "1 of 1 within 1e-4 or torch's own spread" in runner.summary({"s": "varies"})
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=1, max_size=6), st.data())
+def test_varies_accepts_any_variants_numbers(wanted, data):
+    """Whatever torch prints under another kernel is within torch's spread, number by number."""
+    other = [data.draw(st.floats(-1e6, 1e6, allow_nan=False)) for _ in wanted]
+    text = " ".join(f"{w!r}" for w in wanted)
+    peer = " ".join(f"{o!r}" for o in other)
+    assert runner.varies(text, [peer], peer)
+    assert runner.varies(text, [peer], text)
