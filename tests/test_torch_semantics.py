@@ -478,3 +478,28 @@ def test_numpy_seeds_of_workers_are_torchs():
 
     for base, worker in ((0, 0), (12345678901234, 3), (2**63 - 1, 7)):
         assert numpy_seed(base, worker) == _generate_state(base, worker)
+
+
+def setting_requires_grad(torch):
+    x = torch.ones(2, requires_grad=True)
+    y = x * 2
+    for target, value in ((y, False), (y, True), (torch.arange(3), True), (y, 1), (x, "yes")):
+        try:
+            target.requires_grad = value
+        except RuntimeError as error:
+            print(error)
+    ints = torch.arange(3)
+    ints.requires_grad = False
+    with torch.no_grad():
+        w = x * 2
+    w.requires_grad = True  # made without a graph: a leaf, so it may
+    print(y.requires_grad, ints.requires_grad, w.requires_grad, w.is_leaf, w.grad_fn)
+    (w * w).sum().backward()
+    print(w.grad, x.grad)
+
+
+def test_setting_requires_grad_is_checked_as_torch_checks_it():
+    """Only a leaf's flag may be turned off, only a float tensor's on, and only to a bool."""
+    printed = same_in_both(setting_requires_grad)
+    assert "you can only change requires_grad flags of leaf variables" in printed
+    assert "tensor([4., 4.]) None" in printed

@@ -65,10 +65,10 @@ class Tensor:
         "_hook_owner",
         "_inference",
         "_name",
+        "_requires_grad",
         "_retains_grad",
         "_view",
         "grad_fn",
-        "requires_grad",
     )
 
     # -- identity and autograd state ------------------------------------------------------
@@ -517,19 +517,15 @@ class Tensor:
 
     def detach_(self):
         self.grad_fn = None
-        self.requires_grad = False
+        self._requires_grad = False
         return self
 
     def requires_grad_(self, requires_grad: bool = True):
         if self.grad_fn is not None and not requires_grad:
-            raise RuntimeError(
-                "you can only change requires_grad flags of leaf variables. If you want to use "
-                "a computed variable in a subgraph that doesn't require differentiation use "
-                "var_no_grad = var.detach()."
-            )
+            raise RuntimeError(_NOT_LEAF)
         if requires_grad and self._data.dtype.kind not in "fc":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
-        self.requires_grad = bool(requires_grad) or self.grad_fn is not None
+        self._requires_grad = bool(requires_grad) or self.grad_fn is not None
         return self
 
     def to(self, *args, dtype=None, device=None, non_blocking=False, copy=False, **kwargs):
@@ -633,7 +629,7 @@ class Tensor:
             _versions.changed_by(self, self._data, None if view else out._data, at, node)
         displaced = {} if displaced is None else displaced
         displaced[id(self)] = self._data
-        self._data, self.grad_fn, self.requires_grad = out._data, out.grad_fn, True
+        self._data, self.grad_fn, self._requires_grad = out._data, out.grad_fn, True
         if events.observers:
             events.on_rebind(self, out)
         if view is not None:
@@ -849,6 +845,10 @@ def dtype_of(data):
 
 
 _new = object.__new__
+_NOT_LEAF = (
+    "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+    "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
+)
 
 
 def _saved(t) -> tuple:
@@ -871,7 +871,7 @@ def make(data, requires_grad=False, grad_fn=None, name=None) -> Tensor:
     """A tensor over `data` without copying; the engine's one way to build tensors."""
     t = _new(Tensor)
     t._data = data
-    t.requires_grad = requires_grad
+    t._requires_grad = requires_grad
     t.grad_fn = grad_fn
     t._grad = None
     t._name = name
@@ -1101,6 +1101,22 @@ from .ops import indexing as _indexing  # noqa: E402
 from .ops import linalg as _linalg  # noqa: E402
 from .ops import pointwise as _pointwise  # noqa: E402
 from .ops import shape as _shape  # noqa: E402
+
+
+def _set_requires_grad(t, value) -> None:
+    """`t.requires_grad = value`, checked as torch checks it."""
+    if not isinstance(value, bool):
+        raise RuntimeError("requires_grad must be a bool")
+    if t.grad_fn is not None:  # torch's hint to detach only when turning it off
+        raise RuntimeError(_NOT_LEAF if not value else _NOT_LEAF.split(" If")[0])
+    if value and t._data.dtype.kind not in "fc":
+        raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+    t._requires_grad = value
+
+
+# Read through the slot's own C getter, so the engine's many reads stay cheap; only a user's
+# assignment pays for torch's checks.
+Tensor.requires_grad = property(Tensor._requires_grad.__get__, _set_requires_grad)
 
 # The arithmetic operators as one function each, without a call of base.binary around it.
 Tensor.__add__ = Tensor.__radd__ = _base.binary_method(_arithmetic.Add)  # the tensor goes first

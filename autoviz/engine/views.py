@@ -121,6 +121,6 @@ def _remake(t, root, key, placed, displaced: bool) -> None:
         out = InvalidView.apply(root, key=key, view=placed, piece=several)
     else:
         out = AsStrided.apply(root, key=key, view=placed)
-    t._data, t.grad_fn, t.requires_grad = placed, out.grad_fn, True
+    t._data, t.grad_fn, t._requires_grad = placed, out.grad_fn, True
     if events.observers:
         events.on_rebind(t, out)

@@ -22,7 +22,7 @@ class Parameter(Tensor):
                 "Only Tensors of floating point and complex dtype can require gradients"
             )
         p = object.__new__(cls)
-        p._data, p.requires_grad, p.grad_fn, p._grad = arr, bool(requires_grad), None, None
+        p._data, p._requires_grad, p.grad_fn, p._grad = arr, bool(requires_grad), None, None
         # No leaf event here: a Module fills its parameters in place right after making them
         # (reset_parameters), so a trace shows a parameter at its first use, with its real value.
         p._name, p._retains_grad, p._acc = None, False, None
@@ -71,7 +71,7 @@ class Buffer(Tensor):
         if isinstance(data, Tensor):
             arr = data._data
         b = object.__new__(cls)
-        b._data, b.requires_grad, b.grad_fn, b._grad = arr, False, None, None
+        b._data, b._requires_grad, b.grad_fn, b._grad = arr, False, None, None
         b._name, b._retains_grad, b._acc = None, False, None
         b.persistent = persistent
         return b

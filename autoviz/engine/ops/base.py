@@ -57,7 +57,7 @@ class Op(Function):
         record = False
         for t in inputs:
             if isinstance(t, Tensor):
-                record = record or t.requires_grad
+                record = record or t._requires_grad
                 t = t._data
             data.append(t)
         ctx = new_node(cls, inputs) if record and _state["enabled"] else NO_CONTEXT
@@ -174,7 +174,7 @@ def binary_method(op):
 
     def method(a, b):
         if isinstance(b, Tensor):
-            b_data, b_requires_grad = b._data, b.requires_grad
+            b_data, b_requires_grad = b._data, b._requires_grad
         elif isinstance(b, NUMBER):
             b_data, b_requires_grad = b, False
         else:
@@ -182,7 +182,7 @@ def binary_method(op):
         if not isinstance(a, Tensor):
             return op.apply(a, b)
         a_data = a._data
-        if not ((a.requires_grad or b_requires_grad) and _state["enabled"]):
+        if not ((a._requires_grad or b_requires_grad) and _state["enabled"]):
             try:
                 out = make(forward(NO_CONTEXT, a_data, b_data))
             except ValueError:
@@ -197,7 +197,7 @@ def binary_method(op):
         # The nodes behind the inputs: a grad_fn, or a leaf's AccumulateGrad (next_node's
         # work without its calls: most ops have a leaf among their inputs).
         first = a.grad_fn
-        if first is None and a.requires_grad:
+        if first is None and a._requires_grad:
             ref = a._acc
             first = ref() if ref is not None else None
             if first is None:
@@ -231,7 +231,7 @@ def binary_method(op):
             refuse_saved_inference(node, (a, b))
         out = _new(Tensor)
         out._data = node._out = data
-        out.requires_grad = True
+        out._requires_grad = True
         out.grad_fn = node
         out._grad = out._name = out._acc = None
         out._retains_grad = False
@@ -252,7 +252,7 @@ def unary_method(op):
     forward, backward_cls = op.forward, op._backward_cls
 
     def method(a):
-        if not (a.requires_grad and _state["enabled"]):
+        if not (a._requires_grad and _state["enabled"]):
             out = make(forward(NO_CONTEXT, a._data))
             if _state["inference"]:
                 out._inference = True
@@ -272,7 +272,7 @@ def unary_method(op):
         out._data = node._out = forward(node, a._data)
         if _state["inference_used"]:
             refuse_saved_inference(node, (a,))
-        out.requires_grad = True
+        out._requires_grad = True
         out.grad_fn = node
         out._grad = out._name = out._acc = None
         out._retains_grad = False
@@ -339,7 +339,7 @@ class ReturnType:
 
 def into(out, result, name: str):
     """Write `result` into `out` (resized, with PyTorch's warning, if its shape differs)."""
-    if _state["enabled"] and (result.requires_grad or out.requires_grad):
+    if _state["enabled"] and (result._requires_grad or out._requires_grad):
         raise RuntimeError(
             f"{name}(): functions with out=... arguments don't support automatic "
             "differentiation, but one of the arguments requires grad."
