@@ -503,3 +503,40 @@ def test_setting_requires_grad_is_checked_as_torch_checks_it():
     printed = same_in_both(setting_requires_grad)
     assert "you can only change requires_grad flags of leaf variables" in printed
     assert "tensor([4., 4.]) None" in printed
+
+
+def writes_with_extra_leading_ones(torch):
+    b = torch.zeros(1)
+    b[0] = torch.tensor([-10.0])  # an IBM lab's bias set through state_dict()[...].data[0]
+    t = torch.zeros(2, 3)
+    t[1, 2] = torch.tensor([[4.0]])
+    t[0] = torch.tensor([[1.0, 2.0, 3.0]])
+    t[1, 1:] = torch.tensor([[[7.0]]])
+    print(b, t)
+    for value in (torch.tensor([[1.0, 2.0]]), torch.tensor([2.0, 3.0])):
+        try:
+            t[0, 0] = value
+        except RuntimeError as error:
+            print(error)
+
+
+def test_a_value_with_extra_leading_ones_is_written_as_torch_writes_it():
+    printed = same_in_both(writes_with_extra_leading_ones)
+    assert "tensor([-10.])" in printed
+
+
+def transposed_convolution_layout(torch):
+    torch.manual_seed(0)
+    up = torch.nn.ConvTranspose2d(2, 1, 3, stride=2, padding=1, output_padding=1, bias=False)
+    x = torch.randn(1, 2, 2, 2, requires_grad=True)
+    y = up(x)
+    print(y.stride(), y.is_contiguous(), y.view(-1).shape)  # an autoencoder's decoder, flattened
+    conv = torch.nn.Conv2d(2, 3, 3, stride=2, padding=1)
+    z = torch.randn(1, 2, 5, 5, requires_grad=True)
+    conv(z).sum().backward()
+    print(z.grad.stride(), z.grad.is_contiguous())
+
+
+def test_a_transposed_convolutions_output_and_a_padded_inputs_grad_are_dense():
+    printed = same_in_both(transposed_convolution_layout)
+    assert "(16, 16, 4, 1) True" in printed

@@ -85,7 +85,7 @@ def scatter_patches(grad, w, spatial, stride, padding, dilation, groups):
             )
             target[(slice(None), slice(None), *where)] += cols[(Ellipsis, *offset)]
     crop = tuple(slice(p, p + s) for p, s in zip(padding, spatial, strict=True))
-    return dx[(slice(None), slice(None), *crop)]
+    return np.ascontiguousarray(dx[(slice(None), slice(None), *crop)])  # torch's is dense
 
 
 def weight_grad(x, grad, w_shape, stride, padding, dilation, groups):
