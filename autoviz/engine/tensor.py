@@ -420,21 +420,8 @@ class Tensor:
         store = self._storage()
         try:
             store[key] = _raw(value)
-        except ValueError:  # shapes that do not broadcast: torch's message
-            got, want = np.shape(_raw(value)), np.shape(store[key])
-            raw = np.reshape(_raw(value), _without_leading_ones(got, len(want)))
-            if _broadcasts(raw.shape, want):  # torch drops extra leading 1s: b[0] = tensor([5.])
-                store[key] = raw
-                got = want
-            parts = key if isinstance(key, tuple) else (key,)
-            if any(isinstance(part, np.ndarray) for part in parts):  # indices or a mask
-                raise RuntimeError(
-                    f"shape mismatch: value tensor of shape {list(got)} cannot be broadcast to "
-                    f"indexing result of shape {list(want)}"
-                ) from None
-            if got != want:
-                _shape.Expand.forward(NO_CONTEXT, raw, shape=want)
-                raise
+        except ValueError:
+            _store_reshaped(store, key, _raw(value))
         _versions.changed_by(self, self._data)
         if events.observers:
             announce_inplace(self)
@@ -1108,17 +1095,29 @@ from .ops import pointwise as _pointwise  # noqa: E402
 from .ops import shape as _shape  # noqa: E402
 
 
+def _store_reshaped(store, key, value) -> None:
+    """store[key] = value with the value's extra leading 1s dropped, as torch writes it
+    (`b[0] = tensor([5.])`); torch's message for shapes that still do not broadcast."""
+    want = np.shape(store[key])
+    raw = np.reshape(value, _without_leading_ones(np.shape(value), len(want)))
+    try:
+        store[key] = raw
+    except ValueError:
+        parts = key if isinstance(key, tuple) else (key,)
+        if any(isinstance(part, np.ndarray) for part in parts):  # indices or a mask
+            raise RuntimeError(
+                f"shape mismatch: value tensor of shape {list(np.shape(value))} cannot be "
+                f"broadcast to indexing result of shape {list(want)}"
+            ) from None
+        _shape.Expand.forward(NO_CONTEXT, raw, shape=want)
+        raise
+
+
 def _without_leading_ones(shape: tuple, ndim: int) -> tuple:
     """`shape` less the leading 1s it has beyond `ndim` dimensions."""
     while len(shape) > ndim and shape[0] == 1:
         shape = shape[1:]
     return shape
-
-
-def _broadcasts(got: tuple, want: tuple) -> bool:
-    if len(got) > len(want):
-        return False
-    return all(g in (1, w) for g, w in zip(reversed(got), reversed(want), strict=False))
 
 
 def _set_requires_grad(t, value) -> None:

@@ -129,11 +129,12 @@ def _skeleton(text: str) -> str:
     return re.sub(r"[ \t]+", " ", _NUMBER.sub("#", text))
 
 
-def _close(a: str, b: str) -> bool:
+def _close(a, b, room: float = 0.0) -> bool:
+    """Two printed numbers within REL_TOL of each other, or within `room`."""
     x, y = float(a), float(b)
     if math.isnan(x) or math.isnan(y):
         return math.isnan(x) and math.isnan(y)
-    return math.isclose(x, y, rel_tol=REL_TOL, abs_tol=ABS_TOL)
+    return math.isclose(x, y, rel_tol=REL_TOL, abs_tol=ABS_TOL) or abs(x - y) <= room
 
 
 def compare(want: str, got: str) -> str:
@@ -150,12 +151,6 @@ def _numbers(text: str) -> list[float]:
     return [float(n) for n in _NUMBER.findall(text)]
 
 
-def _beside(x: float, y: float, room: float) -> bool:
-    if math.isnan(x) or math.isnan(y):
-        return math.isnan(x) and math.isnan(y)
-    return math.isclose(x, y, rel_tol=REL_TOL, abs_tol=ABS_TOL) or abs(x - y) <= room
-
-
 def varies(want: str, variants: list[str], got: str) -> bool:
     """Whether every number of `got` is as near torch's (`want`) as torch's own output under
     some other kernels (`variants`) comes, number by number, the text otherwise the same."""
@@ -167,7 +162,7 @@ def varies(want: str, variants: list[str], got: str) -> bool:
     rooms = [0.0] * len(wanted)
     for peer in peers:
         rooms = [max(r, abs(p - w)) for r, p, w in zip(rooms, _numbers(peer), wanted, strict=True)]
-    return all(_beside(w, g, r) for w, g, r in zip(wanted, gotten, rooms, strict=True))
+    return all(_close(w, g, r) for w, g, r in zip(wanted, gotten, rooms, strict=True))
 
 
 def score(torch_results: dict, autoviz_results: dict, variants: list[dict] = ()) -> dict:
