@@ -829,3 +829,22 @@ def test_parity_with_torch(a):
 @given(big_arrays())
 def test_parity_with_torch_summarized(a):
     _assert_same_as_torch(a)
+
+
+def test_the_default_dtype_is_the_one_printed_without_a_suffix():
+    """torch 2.13 after set_default_dtype(torch.float64): float32 tensors name their dtype."""
+    import autoviz
+
+    autoviz.set_default_dtype(autoviz.float64)
+    try:
+        assert repr(autoviz.tensor([1.5])) == "tensor([1.5000])"
+        assert repr(autoviz.ones(2, dtype=autoviz.float32)) == (
+            "tensor([1., 1.], dtype=torch.float32)"
+        )
+        assert repr(autoviz.zeros(0, dtype=autoviz.float32)) == "tensor([], dtype=torch.float32)"
+        assert autoviz.nn.Linear(2, 1).weight.dtype is autoviz.float64
+    finally:
+        autoviz.set_default_dtype(autoviz.float32)
+    assert repr(autoviz.tensor([1.5], dtype=autoviz.float64)) == (
+        "tensor([1.5000], dtype=torch.float64)"
+    )

@@ -540,3 +540,39 @@ def transposed_convolution_layout(torch):
 def test_a_transposed_convolutions_output_and_a_padded_inputs_grad_are_dense():
     printed = same_in_both(transposed_convolution_layout)
     assert "(16, 16, 4, 1) True" in printed
+
+
+def under_a_float64_default(torch):
+    torch.set_default_dtype(torch.float64)  # Prince's "Understanding Deep Learning" notebooks
+    try:
+        torch.manual_seed(0)
+        print(torch.get_default_dtype(), torch.tensor([1.5]) * 3, torch.tensor([1, 2]) / 3)
+        print(torch.randn(2), torch.arange(0, 1, 0.5), torch.Tensor([1]).dtype, torch.zeros(0))
+        print(torch.tensor([1.0], dtype=torch.float32), torch.tensor([1, 2]).sqrt())
+        net = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1))
+        opt = torch.optim.Adam(net.parameters(), lr=0.01)
+        x, y = torch.randn(8, 3), torch.randn(8, 1)
+        for _ in range(2):
+            opt.zero_grad()
+            loss = torch.nn.functional.mse_loss(net(x), y)
+            loss.backward()
+            opt.step()
+            print(loss, net[0].weight.grad[0])
+        print(opt.state[net[0].bias]["step"], torch.distributions.Normal(0.0, 1.0).sample((2,)))
+        torch.set_default_dtype(torch.float16)
+        print(torch.ones(2) / 3, torch.tensor([0.1], dtype=torch.float32))
+        for wrong in (torch.int64, "float64"):
+            try:
+                torch.set_default_dtype(wrong)
+            except TypeError as error:
+                print(error)
+    finally:
+        torch.set_default_dtype(torch.float32)
+    print(torch.tensor([1.5]), torch.tensor([1.5], dtype=torch.float64))
+
+
+def test_a_float64_default_dtype_reaches_creation_layers_optimizers_and_printing():
+    printed = same_in_both(under_a_float64_default)
+    assert "torch.float64 tensor([4.5000])" in printed
+    assert "tensor([0.1000], dtype=torch.float32)" in printed
+    assert "only floating-point types are supported as the default type" in printed

@@ -6,7 +6,7 @@ from .transformed_distribution import TransformedDistribution
 
 
 def temperature_tensor(temperature):
-    """The temperature as a tensor (a plain number becomes a float32 one)."""
+    """The temperature as a tensor (a plain number in the default float dtype)."""
     if isinstance(temperature, engine.Tensor):
         return temperature
     return engine.tensor(float(temperature))

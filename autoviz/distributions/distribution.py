@@ -65,7 +65,7 @@ def store_probs_or_logits(dist, probs, logits):
 
 
 def broadcast_all(*values):
-    """Numbers become tensors (of the first tensor's dtype, else float32); all are broadcast
+    """Numbers become tensors (of the first tensor's dtype, else the default float dtype); all are broadcast
     to one shape."""
     for v in values:
         if not isinstance(v, (Tensor, numbers.Number)):
@@ -73,7 +73,7 @@ def broadcast_all(*values):
                 "Input arguments must all be instances of Number, torch.Tensor or objects "
                 "implementing __torch_function__."
             )
-    dtype = next((v.dtype for v in values if isinstance(v, Tensor)), engine.float32)
+    dtype = next((v.dtype for v in values if isinstance(v, Tensor)), engine.get_default_dtype())
     tensors = [v if isinstance(v, Tensor) else engine.tensor(v, dtype=dtype) for v in values]
     shape = np.broadcast_shapes(*(tuple(t.shape) for t in tensors))
     return tuple(t if tuple(t.shape) == shape else t.expand(*shape) for t in tensors)

@@ -5,7 +5,7 @@ import math
 import numpy as np
 
 from .device import check_device
-from .dtypes import to_numpy_dtype
+from .dtypes import default_float, to_numpy_dtype
 from .fidelity.fma import fma32, fma64
 from .ops.base import into, shape_arg
 from .tensor import Tensor, make, new_leaf
@@ -35,8 +35,11 @@ def _size_keyword(size: tuple, keywords: dict, name: str) -> tuple:
     return size
 
 
-def _dt(dtype, default="float32"):
-    return to_numpy_dtype(dtype) if dtype is not None else np.dtype(default)
+def _dt(dtype, default=None):
+    """`dtype` as numpy's, else `default`, else the default float dtype."""
+    if dtype is not None:
+        return to_numpy_dtype(dtype)
+    return default_float() if default is None else np.dtype(default)
 
 
 def _made(arr, requires_grad, name, device, out, what):
@@ -67,7 +70,7 @@ def empty(*size, out=None, dtype=None, device=None, requires_grad=False, name=No
 def _fill_dtype(fill_value):
     if isinstance(fill_value, bool):
         return "bool"
-    return "int64" if isinstance(fill_value, int) else "float32"
+    return "int64" if isinstance(fill_value, int) else None
 
 
 def _filled(shape, fill_value, dtype) -> np.ndarray:
@@ -171,7 +174,7 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, device=None, requir
     if (end - start) * step < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     ints = all(isinstance(v, int) for v in (start, end, step))
-    dt = _dt(dtype, "int64" if ints else "float32")
+    dt = _dt(dtype, "int64" if ints else None)
     count = math.ceil((end - start) / step) if not ints else len(range(start, end, step))
     arr = arange_values(start, step, count, dt)
     return _made(arr, requires_grad, None, device, out, "arange")
@@ -314,7 +317,8 @@ RANGE_WARNING = (
 def torch_range(
     start=0, end=None, step=1, *, out=None, dtype=None, device=None, requires_grad=False
 ):
-    """start to end *inclusive* (torch.range, deprecated, as PyTorch warns), float32 by default."""
+    """start to end *inclusive* (torch.range, deprecated, as PyTorch warns), in the default
+    float dtype unless told."""
     import warnings
 
     warnings.warn(RANGE_WARNING, UserWarning, stacklevel=2)

@@ -102,7 +102,13 @@ KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 # -- PyTorch's type promotion ---------------------------------------------------------------------
 _CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 _BOOL, _INT64 = np.dtype("bool"), np.dtype("int64")
-DEFAULT_FLOAT = np.dtype("float32")  # torch.get_default_dtype()
+_DEFAULT = {"float": np.dtype("float32")}  # torch.get_default_dtype(), as a numpy dtype
+
+
+def default_float() -> np.dtype:
+    """The numpy dtype of torch.get_default_dtype(): what Python floats and float ops of
+    integers become."""
+    return _DEFAULT["float"]
 
 
 def promote(a, b):
@@ -146,7 +152,7 @@ def result_type(*values):
         elif isinstance(v, int):
             kind = _INT64
         elif isinstance(v, float):
-            kind = DEFAULT_FLOAT
+            kind = _DEFAULT["float"]
         else:
             continue
         numbers = kind if numbers is None else promote(numbers, kind)
@@ -171,19 +177,19 @@ def can_cast(from_, to) -> builtins.bool:
 
 
 def get_default_dtype() -> dtype:
-    return float32
+    return _BY_NUMPY[_DEFAULT["float"]]
 
 
 def set_default_dtype(d) -> None:
-    """autoviz computes with float32 as its default float dtype: other defaults are out of
-    its scope, by decision."""
-    if d is not float32:
-        from ..errors import NotInAutoviz
-
-        raise NotInAutoviz(
-            f"torch.set_default_dtype({d!r}): autoviz keeps float32 as the default float dtype "
-            "(make tensors with dtype=... instead)"
+    """torch.set_default_dtype: the dtype Python floats, creation functions and new layers'
+    parameters get (float32, float64 or float16), with torch's errors for the others."""
+    if not isinstance(d, dtype):
+        raise TypeError(
+            "invalid dtype object: only floating-point types are supported as the default type"
         )
+    if not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _DEFAULT["float"] = d.numpy
 
 
 # -- torch.finfo and torch.iinfo ------------------------------------------------------------------

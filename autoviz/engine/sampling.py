@@ -4,14 +4,13 @@ multinomial, the *_like functions, the in-place Tensor methods and the seeding f
 import numpy as np
 
 from . import events, versions
-from .dtypes import C_TYPE_NAMES, TYPE_NAMES, to_numpy_dtype
+from .dtypes import C_TYPE_NAMES, TYPE_NAMES, default_float, to_numpy_dtype
 from .fidelity import random as _random
 from .fidelity.random import generator_or_default
 from .grad_mode import _state
 from .ops.base import Op, into
 from .tensor import Tensor, make, new_leaf
 
-_F32 = np.dtype(np.float32)
 _I64 = np.dtype(np.int64)
 
 
@@ -88,7 +87,7 @@ def _new(shape, dt, values, requires_grad, device, name=None) -> Tensor:
 
 
 def _float_dtype(dtype) -> np.dtype:
-    return to_numpy_dtype(dtype) if dtype is not None else _F32
+    return to_numpy_dtype(dtype) if dtype is not None else default_float()
 
 
 # -- creation -------------------------------------------------------------------------------------

@@ -7,7 +7,16 @@ import numpy as np
 
 from . import events
 from .device import CPU, NO_CUDA, check_device
-from .dtypes import KIND_RANK, TYPE_NAMES, float32, float64, int64, promote, to_numpy_dtype
+from .dtypes import (
+    KIND_RANK,
+    TYPE_NAMES,
+    default_float,
+    float32,
+    float64,
+    int64,
+    promote,
+    to_numpy_dtype,
+)
 from .dtypes import dtype as _dtype_class
 from .fidelity.printing import format_tensor
 from .function import NO_CONTEXT, Output, accumulator_for
@@ -746,10 +755,11 @@ class Tensor:
     __hash__ = object.__hash__
 
     def __new__(cls, *args, device=None):
-        """`torch.Tensor(data)` or `torch.Tensor(*sizes)`: the legacy float32 constructor."""
+        """`torch.Tensor(data)` or `torch.Tensor(*sizes)`: the legacy constructor, in the default
+        float dtype."""
         from .legacy import construct
 
-        return construct(np.float32, args, device, any_dtype=True)
+        return construct(default_float(), args, device, any_dtype=True)
 
     def __deepcopy__(self, memo):
         """A copy of a leaf with its grad (torch refuses a tensor made by an op)."""
@@ -889,9 +899,9 @@ def _check_cast(data, other, divides: bool) -> None:
     elif isinstance(other, int):
         theirs = np.dtype("int64")
     else:
-        theirs = np.dtype("float32")
+        theirs = default_float()
     if divides and theirs.kind != "f":
-        theirs = np.dtype("float32")  # true division of integers gives floats
+        theirs = default_float()  # true division of integers gives floats
     if KIND_RANK.get(theirs.kind, 0) > KIND_RANK.get(mine.kind, 0):
         raise RuntimeError(
             f"result type {TYPE_NAMES.get(theirs.name, theirs.name)} can't be cast to the "
@@ -945,7 +955,7 @@ def as_tensor_data(value, dtype=None):
         raise
     python = not isinstance(value, np.ndarray | np.generic)
     if dtype is None and arr.dtype == np.float64 and python:
-        arr = arr.astype(np.float32)  # PyTorch's default float dtype
+        arr = arr.astype(default_float())
     if python and (arr.dtype.kind in "USO" or (dtype is None and arr.dtype == np.uint64)):
         _refuse_data(value, arr)
     return arr
@@ -995,7 +1005,7 @@ def _number_dtype(value):
         return value.dtype
     if isinstance(value, (bool, np.bool_)):
         return np.dtype(bool)
-    return np.dtype("int64") if isinstance(value, int) else np.dtype("float32")
+    return np.dtype("int64") if isinstance(value, int) else default_float()
 
 
 def new_leaf(arr: np.ndarray, requires_grad=False, name=None) -> Tensor:

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ..engine.dtypes import default_float
 from ..engine.tensor import Tensor, _rebuild, _saved, as_tensor_data, make
 
 
@@ -12,7 +13,7 @@ class Parameter(Tensor):
 
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
-            arr = np.empty(0, dtype=np.float32)
+            arr = np.empty(0, dtype=default_float())
         elif isinstance(data, Tensor):
             arr = data._storage()  # shares memory with `data`, as PyTorch's Parameter does
         else:
@@ -67,7 +68,7 @@ class Buffer(Tensor):
     __slots__ = ("persistent",)
 
     def __new__(cls, data=None, *, persistent=True):
-        arr = np.empty(0, np.float32) if data is None else as_tensor_data(data)
+        arr = np.empty(0, default_float()) if data is None else as_tensor_data(data)
         if isinstance(data, Tensor):
             arr = data._data
         b = object.__new__(cls)

@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from ._kernels import lerp_
-from .optimizer import Optimizer, check_non_negative, state_tensor
+from .optimizer import Optimizer, check_non_negative, scalar_dtype, state_tensor
 
 
 class Adafactor(Optimizer):
@@ -48,7 +48,7 @@ class Adafactor(Optimizer):
 
     def _update(self, param, grad, group, state) -> None:
         if not state:
-            state["step"] = state_tensor(np.zeros((), np.float32))
+            state["step"] = state_tensor(np.zeros((), scalar_dtype()))
             if grad.ndim > 1:
                 state["row_var"] = state_tensor(np.zeros((*grad.shape[:-1], 1), param.dtype))
                 state["col_var"] = state_tensor(

@@ -3,7 +3,7 @@
 import numpy as np
 
 from ._kernels import add_, addcmul_, added
-from .optimizer import Optimizer, check_non_negative, state_tensor
+from .optimizer import Optimizer, check_non_negative, scalar_dtype, state_tensor
 
 
 class Adadelta(Optimizer):
@@ -42,7 +42,7 @@ class Adadelta(Optimizer):
 
     def _update(self, param, grad, group, state) -> None:
         if not state:
-            state["step"] = state_tensor(np.zeros((), np.float32))
+            state["step"] = state_tensor(np.zeros((), scalar_dtype()))
             state["square_avg"] = state_tensor(np.zeros_like(param))
             state["acc_delta"] = state_tensor(np.zeros_like(param))
         state["step"]._storage()[...] += 1

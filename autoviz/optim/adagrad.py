@@ -3,7 +3,7 @@
 import numpy as np
 
 from ._kernels import addcdiv_, addcmul_, added
-from .optimizer import Optimizer, accepted_options, check_non_negative, state_tensor
+from .optimizer import Optimizer, accepted_options, check_non_negative, scalar_dtype, state_tensor
 
 
 class Adagrad(Optimizer):
@@ -43,7 +43,7 @@ class Adagrad(Optimizer):
         for group in self.param_groups:  # Adagrad makes its state at construction
             for p in group["params"]:
                 self.state[p] = {
-                    "step": state_tensor(np.zeros((), np.float32)),
+                    "step": state_tensor(np.zeros((), scalar_dtype())),
                     "sum": state_tensor(np.full_like(p._data, initial_accumulator_value)),
                 }
 

@@ -5,7 +5,7 @@ import math
 import numpy as np
 
 from ._kernels import addcdiv_, addcmul_, added, lerp_
-from .optimizer import Optimizer, check_non_negative, state_tensor
+from .optimizer import Optimizer, check_non_negative, scalar_dtype, state_tensor
 
 
 class Adam(Optimizer):
@@ -75,7 +75,7 @@ class Adam(Optimizer):
 
 
 def _init_state(state: dict, param, amsgrad: bool) -> None:
-    state["step"] = state_tensor(np.zeros((), dtype=np.float32))
+    state["step"] = state_tensor(np.zeros((), scalar_dtype()))
     state["exp_avg"] = state_tensor(np.zeros_like(param))
     state["exp_avg_sq"] = state_tensor(np.zeros_like(param))
     if amsgrad:

@@ -3,7 +3,7 @@
 import numpy as np
 
 from ._kernels import added, lerp_
-from .optimizer import Optimizer, check_non_negative, state_tensor
+from .optimizer import Optimizer, check_non_negative, scalar_dtype, state_tensor
 
 
 class Adamax(Optimizer):
@@ -42,7 +42,7 @@ class Adamax(Optimizer):
 
     def _update(self, param, grad, group, state) -> None:
         if not state:
-            state["step"] = state_tensor(np.zeros((), np.float32))
+            state["step"] = state_tensor(np.zeros((), scalar_dtype()))
             state["exp_avg"] = state_tensor(np.zeros_like(param))
             state["exp_inf"] = state_tensor(np.zeros_like(param))
         step = state["step"]._storage()

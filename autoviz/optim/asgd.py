@@ -3,7 +3,7 @@
 import numpy as np
 
 from ._kernels import add_, added
-from .optimizer import Optimizer, check_non_negative, state_tensor
+from .optimizer import Optimizer, check_non_negative, scalar_dtype, state_tensor
 
 
 class ASGD(Optimizer):
@@ -40,9 +40,9 @@ class ASGD(Optimizer):
 
     def _update(self, param, grad, group, state) -> None:
         if not state:
-            state["step"] = state_tensor(np.zeros((), np.float32))
-            state["eta"] = state_tensor(np.asarray(group["lr"], np.float32))
-            state["mu"] = state_tensor(np.ones((), np.float32))
+            state["step"] = state_tensor(np.zeros((), scalar_dtype()))
+            state["eta"] = state_tensor(np.asarray(group["lr"], scalar_dtype()))
+            state["mu"] = state_tensor(np.ones((), scalar_dtype()))
             state["ax"] = state_tensor(np.zeros_like(param))
         step_t = state["step"]._storage()
         step_t += 1
@@ -57,7 +57,7 @@ class ASGD(Optimizer):
         add_(param, grad, -eta)
         ax = state["ax"]._storage()
         if mu != 1:
-            ax += (param - ax) * np.float32(mu)
+            ax += (param - ax) * ax.dtype.type(mu)
         else:
             ax[...] = param
         lr, lambd = group["lr"], group["lambd"]

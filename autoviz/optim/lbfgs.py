@@ -204,7 +204,7 @@ class LBFGS(Optimizer):
                             ro.pop(0)
                         old_dirs.append(y)
                         old_stps.append(s)
-                        ro.append(np.float32(1.0) / ys)
+                        ro.append(ys.dtype.type(1.0) / ys)
                         h_diag = ys / np.dot(y, y)
                     al = [None] * len(old_dirs)
                     q = -flat_grad

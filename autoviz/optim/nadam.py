@@ -3,7 +3,7 @@
 import numpy as np
 
 from ._kernels import addcdiv_, addcmul_, added, lerp_
-from .optimizer import Optimizer, check_non_negative, state_tensor
+from .optimizer import Optimizer, check_non_negative, scalar_dtype, state_tensor
 
 
 class NAdam(Optimizer):
@@ -48,8 +48,8 @@ class NAdam(Optimizer):
 
     def _update(self, param, grad, group, state) -> None:
         if not state:
-            state["step"] = state_tensor(np.zeros((), np.float32))
-            state["mu_product"] = state_tensor(np.ones((), np.float32))
+            state["step"] = state_tensor(np.zeros((), scalar_dtype()))
+            state["mu_product"] = state_tensor(np.ones((), scalar_dtype()))
             state["exp_avg"] = state_tensor(np.zeros_like(param))
             state["exp_avg_sq"] = state_tensor(np.zeros_like(param))
         step_t = state["step"]._storage()
@@ -67,7 +67,7 @@ class NAdam(Optimizer):
         mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * group["momentum_decay"])))
         mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * group["momentum_decay"])))
         mu_product = state["mu_product"]._storage()
-        mu_product *= np.float32(mu)
+        mu_product *= mu_product.dtype.type(mu)
         exp_avg, exp_avg_sq = state["exp_avg"]._storage(), state["exp_avg_sq"]._storage()
         lerp_(exp_avg, grad, 1 - beta1)
         exp_avg_sq *= beta2

@@ -7,6 +7,7 @@ import numpy as np
 
 from ..engine import events
 from ..engine.backward import zero_grads
+from ..engine.dtypes import default_float
 from ..engine.grad_mode import enable_grad, no_grad
 from ..engine.tensor import Tensor, make
 from ..nn.hooks import add_hook
@@ -159,6 +160,12 @@ def check_non_negative(name: str, value) -> None:
     """PyTorch's message for a negative hyperparameter, e.g. `Invalid learning rate: -1`."""
     if value < 0:
         raise ValueError(f"Invalid {name}: {value}")
+
+
+def scalar_dtype() -> np.dtype:
+    """The dtype of an optimizer's scalar state (its step): float64 under a float64 default,
+    else float32, as torch's _get_scalar_dtype."""
+    return np.dtype(np.float64 if default_float() == np.float64 else np.float32)
 
 
 def state_tensor(data: np.ndarray) -> Tensor:

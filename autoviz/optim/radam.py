@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from ._kernels import addcmul_, added, lerp_
-from .optimizer import Optimizer, check_non_negative, state_tensor
+from .optimizer import Optimizer, check_non_negative, scalar_dtype, state_tensor
 
 
 class RAdam(Optimizer):
@@ -48,7 +48,7 @@ class RAdam(Optimizer):
 
     def _update(self, param, grad, group, state) -> None:
         if not state:
-            state["step"] = state_tensor(np.zeros((), np.float32))
+            state["step"] = state_tensor(np.zeros((), scalar_dtype()))
             state["exp_avg"] = state_tensor(np.zeros_like(param))
             state["exp_avg_sq"] = state_tensor(np.zeros_like(param))
         step_t = state["step"]._storage()
@@ -76,6 +76,6 @@ class RAdam(Optimizer):
                 (rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)
             )
             adaptive = bias_correction2**0.5 / (np.sqrt(exp_avg_sq) + eps)
-            param -= corrected * lr * adaptive * np.float32(rect)
+            param -= corrected * lr * adaptive * param.dtype.type(rect)
         else:
             param -= corrected * lr

@@ -3,7 +3,7 @@
 import numpy as np
 
 from ._kernels import add_, addcdiv_, addcmul_, added, lerp_
-from .optimizer import Optimizer, check_non_negative, state_tensor
+from .optimizer import Optimizer, check_non_negative, scalar_dtype, state_tensor
 
 
 class RMSprop(Optimizer):
@@ -47,7 +47,7 @@ class RMSprop(Optimizer):
         if group["maximize"]:
             grad = -grad
         if not state:
-            state["step"] = state_tensor(np.zeros((), dtype=np.float32))
+            state["step"] = state_tensor(np.zeros((), scalar_dtype()))
             state["square_avg"] = state_tensor(np.zeros_like(param))
             if group["momentum"] > 0:
                 state["momentum_buffer"] = state_tensor(np.zeros_like(param))

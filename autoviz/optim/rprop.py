@@ -4,7 +4,7 @@ it flips; only the gradient's sign is used."""
 import numpy as np
 
 from ._kernels import addcmul_
-from .optimizer import Optimizer, check_non_negative, state_tensor
+from .optimizer import Optimizer, check_non_negative, scalar_dtype, state_tensor
 
 
 class Rprop(Optimizer):
@@ -39,7 +39,7 @@ class Rprop(Optimizer):
 
     def _update(self, param, grad, group, state) -> None:
         if not state:
-            state["step"] = state_tensor(np.zeros((), np.float32))
+            state["step"] = state_tensor(np.zeros((), scalar_dtype()))
             state["prev"] = state_tensor(np.zeros_like(param))
             state["step_size"] = state_tensor(np.full_like(param, group["lr"]))
         state["step"]._storage()[...] += 1

@@ -86,10 +86,11 @@ def _engine(engine: str):
 
 
 def _reset(engine: str) -> None:
-    """Undo the global settings a script may change (print options)."""
+    """Undo the global settings a script may change (print options, the default dtype)."""
     module = __import__("torch" if engine == "torch" else "autoviz")
     module.set_printoptions(profile="default")
     module.set_printoptions(sci_mode=None)
+    module.set_default_dtype(module.float32)
 
 
 def _child(engine: str, selected: list[str]) -> None:

@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 
+from ..dtypes import default_float
+
 # torch's default print options (torch.set_printoptions(profile="default")).
 PRECISION = 4
 THRESHOLD = 1000
@@ -47,8 +49,8 @@ def get_printoptions() -> dict:
     }
 
 
-# dtypes torch prints without a `dtype=` suffix: its default float dtype, int64 and bool.
-_IMPLICIT_DTYPES = {"float32", "int64", "bool"}
+# dtypes torch prints without a `dtype=` suffix (besides the default float dtype).
+_IMPLICIT_DTYPES = {"int64", "bool"}
 # numpy dtypes whose names are also torch dtype names (torch.float16, torch.uint8, ...).
 _KNOWN_DTYPES = {"float16", "float32", "float64", "bool"} | {
     f"{sign}int{bits}" for sign in ("", "u") for bits in (8, 16, 32, 64)
@@ -64,17 +66,18 @@ def format_tensor(
     if dtype not in _KNOWN_DTYPES:
         raise TypeError(f"cannot print a tensor of numpy dtype {dtype}")
     suffixes = []
+    default = default_float().name
     if data.size == 0:
         body = "[]"
         # an empty tensor shows its shape unless it is (0,), and any dtype but the default
         # float one, since there are no elements to tell it apart.
         if data.ndim != 1:
             suffixes.append(f"size={tuple(data.shape)}")
-        if dtype != "float32":
+        if dtype != default:
             suffixes.append(f"dtype=torch.{dtype}")
     else:
         body = _body(data)
-        if dtype not in _IMPLICIT_DTYPES:
+        if dtype not in _IMPLICIT_DTYPES and dtype != default:
             suffixes.append(f"dtype=torch.{dtype}")
     # torch shows requires_grad only when there is no grad_fn, i.e. on leaves.
     if grad_fn is not None:

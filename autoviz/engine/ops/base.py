@@ -11,7 +11,7 @@ from collections import namedtuple
 import numpy as np
 
 from .. import events, versions
-from ..dtypes import DEFAULT_FLOAT, KIND_RANK, TYPE_NAMES, result_type
+from ..dtypes import KIND_RANK, TYPE_NAMES, default_float, result_type
 from ..fidelity.sums import cascade_sum
 from ..function import (
     NO_CONTEXT,
@@ -29,9 +29,6 @@ from ..grad_mode import _state
 from ..tensor import Tensor, make, tensor
 
 _F64 = np.dtype("float64")
-
-
-_F32 = np.dtype("float32")
 
 
 _F32_SCALAR = np.float32  # the type of a 0-d float32 op result
@@ -147,12 +144,12 @@ def result(out, *inputs):
     result of integer inputs (division, exp) in the default float dtype."""
     dt = getattr(out, "dtype", None)
     if dt is None:  # a Python number from two Python numbers
-        return np.asarray(out, dtype=_F32 if isinstance(out, float) else None)
+        return np.asarray(out, dtype=default_float() if isinstance(out, float) else None)
     want = result_type(*inputs)
     if want is None or want is dt:
         return out
     if dt.kind == "f" and want.kind != "f":
-        want = DEFAULT_FLOAT
+        want = default_float()
     return out if want is dt else out.astype(want)
 
 
@@ -288,9 +285,9 @@ _new = object.__new__
 
 
 def _float(x):
-    """Integer inputs to a float op compute in float32, as PyTorch does."""
+    """Integer inputs to a float op compute in the default float dtype, as PyTorch's do."""
     kind = getattr(x, "dtype", None)
-    return x.astype(_F32) if kind is not None and kind.kind in "biu" else x
+    return x.astype(default_float()) if kind is not None and kind.kind in "biu" else x
 
 
 # -- PyTorch's argument conventions --------------------------------------------------------

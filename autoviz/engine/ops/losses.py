@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-from ..dtypes import TYPE_NAMES, from_numpy_dtype
+from ..dtypes import TYPE_NAMES, default_float, from_numpy_dtype
 from ..fidelity.sums import cascade_sum
 from ..function import NO_CONTEXT
 from ..grad_mode import no_grad
@@ -775,7 +775,7 @@ def poisson_nll_loss(
     losses = input.exp() - target * input if log_input else input - target * (input + eps).log()
     if full:
         t = target._data
-        t = t if t.dtype.kind == "f" else t.astype(np.float32)  # torch.log of integers
+        t = t if t.dtype.kind == "f" else t.astype(default_float())  # torch.log of integers
         with np.errstate(divide="ignore", invalid="ignore"):
             stirling = t * np.log(t) - t + 0.5 * np.log(2 * math.pi * t)
         losses = losses + make(np.where(t <= 1, np.zeros((), t.dtype), stirling))

@@ -8,7 +8,7 @@ import warnings
 
 import numpy as np
 
-from ..dtypes import DEFAULT_FLOAT, TYPE_NAMES
+from ..dtypes import TYPE_NAMES, default_float
 from ..fidelity.sums import cascade_sum
 from ..fidelity.topk import kth_index, sort_row
 from ..higher import inp, mask, out, rule
@@ -659,7 +659,7 @@ class Median(Op):
 
 def _lower_median(flat):
     if not flat.size:
-        return np.array(np.nan, flat.dtype if flat.dtype.kind == "f" else np.float32)
+        return np.array(np.nan, flat.dtype if flat.dtype.kind == "f" else default_float())
     return np.array(np.sort(flat)[(flat.size - 1) // 2])
 
 
@@ -910,7 +910,7 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
 
 def _floating(input):
     """Integers and bools in the default float dtype, where PyTorch's op computes in floats."""
-    return input.to(DEFAULT_FLOAT) if input._data.dtype.kind in "biu" else input
+    return input.to(default_float()) if input._data.dtype.kind in "biu" else input
 
 
 def _promoted(input):
@@ -1579,7 +1579,7 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
     out = []
     for d, h in zip(dims, steps, strict=True):
         g = np.gradient(data, getattr(h, "_data", h), axis=d, edge_order=edge_order)
-        out.append(make(np.asarray(g, data.dtype if data.dtype.kind == "f" else np.float32)))
+        out.append(make(np.asarray(g, data.dtype if data.dtype.kind == "f" else default_float())))
     return tuple(out)
 
 

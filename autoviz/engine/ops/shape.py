@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from ..dtypes import TYPE_NAMES, to_numpy_dtype
+from ..dtypes import TYPE_NAMES, default_float, to_numpy_dtype
 from ..higher import rule, sum_to
 from ..tensor import Tensor, make
 from .arguments import row_major
@@ -949,7 +949,7 @@ def block_diag(*tensors):
         right = make(np.zeros((m.shape[0], cols - col - m.shape[1]), m._data.dtype))
         pieces.append(cat([left, m, right], dim=1))
         col += m.shape[1]
-    return cat(pieces, dim=0) if rows else make(np.zeros((0, cols), np.float32))
+    return cat(pieces, dim=0) if rows else make(np.zeros((0, cols), default_float()))
 
 
 def cartesian_prod(*tensors):

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from ...engine.dtypes import to_numpy_dtype
+from ...engine.dtypes import default_float, to_numpy_dtype
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter, UninitializedParameter
@@ -12,8 +12,8 @@ from .module import Module
 
 
 def factory_dtype(dtype) -> np.dtype:
-    """The numpy dtype of a layer's new parameters (dtype=..., or float32)."""
-    return to_numpy_dtype(dtype) or np.dtype(np.float32)
+    """The numpy dtype of a layer's new parameters (dtype=..., or the default float dtype)."""
+    return to_numpy_dtype(dtype) or default_float()
 
 
 class Identity(Module):

@@ -36,9 +36,9 @@ def _clones(module, n):
 
 def _generate_square_subsequent_mask(sz, device=None, dtype=None):
     """A causal mask: 0 on and below the diagonal, -inf above (position i sees j ≤ i)."""
-    from ...engine.dtypes import to_numpy_dtype
+    from ...engine.dtypes import default_float, to_numpy_dtype
 
-    dt = to_numpy_dtype(dtype) or np.float32
+    dt = to_numpy_dtype(dtype) or default_float()
     return make(np.triu(np.full((sz, sz), -np.inf, dt), k=1))
 
 

@@ -5,6 +5,7 @@ import warnings
 
 import numpy as np
 
+from ...engine.dtypes import default_float
 from ...engine.tensor import Tensor, make
 
 
@@ -21,7 +22,7 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
     tensors = _tensors(tensors)
     norm_type = float(norm_type)
     if not tensors:
-        return make(np.zeros((), np.float32))
+        return make(np.zeros((), default_float()))
     norms = [t.norm(norm_type) for t in tensors]
     total = make(np.stack([np.asarray(n._data) for n in norms])).norm(norm_type)
     if error_if_nonfinite and not math.isfinite(float(total.item())):
