@@ -65,8 +65,8 @@ def store_probs_or_logits(dist, probs, logits):
 
 
 def broadcast_all(*values):
-    """Numbers become tensors (of the first tensor's dtype, else the default float dtype); all are broadcast
-    to one shape."""
+    """Numbers become tensors (of the first tensor's dtype, else the default float dtype); all
+    are broadcast to one shape."""
     for v in values:
         if not isinstance(v, (Tensor, numbers.Number)):
             raise ValueError(
